@@ -1,0 +1,19 @@
+# Heavy dependencies, all from Debian 12 packages (scripts/install-deps.sh installs them).
+
+# LibTorch (libtorch-dev 1.13, CPU). Torch's config wants a Python-less build; silence its warnings.
+find_package(Torch REQUIRED)
+
+# Clang/LLVM 19. Clang's config refuses a version request, so locate it by path without one.
+find_package(LLVM REQUIRED CONFIG PATHS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
+find_package(Clang REQUIRED CONFIG PATHS /usr/lib/llvm-19/lib/cmake/clang NO_DEFAULT_PATH)
+
+# Qt 6 and QScintilla (no CMake config of its own).
+find_package(Qt6 REQUIRED COMPONENTS Widgets OpenGLWidgets OpenGL Test)
+find_library(QSCINTILLA_LIBRARY NAMES qscintilla2_qt6 REQUIRED)
+find_path(QSCINTILLA_INCLUDE_DIR Qsci/qsciscintilla.h PATH_SUFFIXES qt6 x86_64-linux-gnu/qt6 REQUIRED)
+
+# Dear ImGui 1.86 (Debian's static library includes the OpenGL3 backend).
+find_library(IMGUI_LIBRARY NAMES imgui REQUIRED)
+find_library(STB_LIBRARY NAMES stb REQUIRED)  # imgui's font atlas uses stb_truetype/stb_rect_pack
+find_path(IMGUI_INCLUDE_DIR imgui.h PATH_SUFFIXES imgui REQUIRED)
+find_package(OpenGL REQUIRED)

@@ -1,0 +1,29 @@
+// CUDA -> PTX inside the process through the Clang 19 libraries (we play NVRTC's role).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu {
+
+struct CudaCompileOptions {
+    int optLevel = 2;                 // -O0..-O3
+    std::string deviceHeader;         // contents of qgpu_cuda.h; empty = the copy built into the binary
+    std::vector<std::string> defines; // NAME or NAME=VALUE
+};
+
+struct CudaCompileResult {
+    bool ok = false;
+    std::string ptx;
+    std::vector<Diagnostic> diagnostics;  // errors and warnings, positions in the user's file
+};
+
+// `fileName` is how diagnostics name the source (the file need not exist on disk).
+CudaCompileResult compileCudaToPtx(const std::string& source, const std::string& fileName,
+                                   const CudaCompileOptions& options = {});
+
+std::string clangVersionString();
+
+}  // namespace qgpu

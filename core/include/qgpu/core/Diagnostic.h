@@ -1,0 +1,32 @@
+// User-facing errors as values: where it happened and what to do about it.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace qgpu {
+
+struct Diagnostic {
+    std::string file;  // may be empty
+    int line = 0;      // 1-based, 0 = no position
+    int column = 0;
+    std::string message;
+
+    std::string format() const;  // "file:line:col: error: message"
+};
+
+// Thrown by core entry points for input a user can get wrong; carries every diagnostic found.
+class DiagnosticError : public std::runtime_error {
+public:
+    explicit DiagnosticError(std::vector<Diagnostic> diags);
+    explicit DiagnosticError(Diagnostic diag);
+    const std::vector<Diagnostic>& diagnostics() const { return m_diags; }
+
+private:
+    std::vector<Diagnostic> m_diags;
+};
+
+std::string formatAll(const std::vector<Diagnostic>& diags);
+
+}  // namespace qgpu

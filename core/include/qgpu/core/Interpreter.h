@@ -1,0 +1,62 @@
+// The reference SIMT interpreter: the definition of the machine that every other backend must match.
+#pragma once
+
+#include "qgpu/core/Isa.h"
+#include "qgpu/core/Launch.h"
+#include "qgpu/core/MachineSpec.h"
+#include "qgpu/core/MachineState.h"
+
+namespace qgpu {
+
+struct NextStep {
+    int warp = -1;  // -1: nothing can run
+    int block = 0;
+    uint8_t mask = 0;
+};
+
+class Interpreter {
+public:
+    // `program` must be linked against `launch` (see linkProgram).
+    Interpreter(Program program, LaunchSpec launch, MachineSpec spec = MachineSpec::standard());
+
+    const MachineState& state() const { return m_state; }
+    const Program& program() const { return m_program; }
+    const LaunchSpec& launch() const { return m_launch; }
+    const MachineSpec& spec() const { return m_spec; }
+    const MemoryMap& memoryMap() const { return m_map; }
+    bool done() const { return m_state.run != RunState::Running; }
+
+    // What the scheduler picks next: the lowest warp with a live lane, its lowest lane PC.
+    NextStep peek() const;
+    // Executes one step. On a fault the state is unchanged except RunState::Faulted.
+    StepEvent step();
+    // Moves the state across a recorded event: forward re-applies it, backward undoes it.
+    void apply(const StepEvent& ev, bool forward);
+
+    uint32_t specialReg(int thread, SpecialReg r) const;
+
+private:
+    struct Exec;  // per-step working set
+    void execute(Exec& x, const Instruction& in, int slot);
+    void executeShuffle(Exec& x, const Instruction& in, int slot);
+    void terminate(Exec& x, const Instruction& term);
+    void releaseBarrierIfComplete(Exec& x);
+    uint8_t maskOf(int warp) const;
+    std::vector<uint32_t>& memory(MemSpace space, int cta);
+    int wordIndex(MemSpace space, uint32_t addr, Exec& x, int lane, int slot);  // wraps, with a warning
+    void storeWord(Exec& x, MemSpace space, int index, uint32_t value, int thread);
+
+    Program m_program;
+    LaunchSpec m_launch;
+    MachineSpec m_spec;
+    MemoryMap m_map;
+    MachineState m_state;
+};
+
+// The ALU and compare instructions as a pure function of their operands (0 for other opcodes).
+uint32_t aluEvaluate(Opcode op, uint32_t a, uint32_t b);
+
+// Executes a whole launch; throws DiagnosticError if the machine faults or exceeds maxSteps.
+MachineState runToCompletion(Interpreter& interp, int maxSteps = 1000000);
+
+}  // namespace qgpu

@@ -1,0 +1,109 @@
+// The instruction set: opcodes, operands, machine blocks and programs (see docs/isa.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qgpu {
+
+enum class Opcode : uint8_t {
+    // ALU: rd = rs1 OP b, where b is rs2 or the immediate
+    Add, Sub, Mul, Shl, Shr, Sra, And, Or, Xor, Not, Min, Max, MinU, MaxU, Mov,
+    // compares: rd = (rs1 CMP b) ? 1 : 0
+    SetEq, SetNe, SetLt, SetLe, SetGt, SetGe, SetLtU, SetLeU, SetGtU, SetGeU,
+    Sel,       // rd = rc != 0 ? rs1 : b
+    Sreg,      // rd = special register imm
+    LdGlobal,  // rd = global[rs1 + imm]
+    StGlobal,  // global[rs1 + imm] = rs2
+    LdShared,  // rd = shared[rs1 + imm]
+    StShared,  // shared[rs1 + imm] = rs2
+    AtomGlobal,  // rd = global[rs1 + imm]; global[rs1 + imm] += rs2 (lanes in ascending order)
+    AtomShared,
+    ShflIdx, ShflUp, ShflDown, ShflBfly,  // rd = rs1 of source lane chosen by b, within width aux
+    // terminators
+    Jmp,   // all active lanes -> target
+    Br,    // lanes with rc != 0 -> target, others -> elseTarget
+    Bar,   // barrier across the thread block, then -> target
+    Exit,
+    Count_
+};
+
+enum class SpecialReg : uint8_t {
+    TidX, TidY, TidZ, NtidX, NtidY, NtidZ,
+    CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+    LaneId, WarpId,
+    Count_
+};
+
+enum class OperandForm : uint8_t {
+    None,        // exit
+    RdAB,        // op rd, rs1, b
+    RdB,         // op rd, b        (mov)
+    RdA,         // op rd, rs1      (not)
+    RdABC,       // op rd, rs1, b, rc  (sel)
+    RdSreg,      // op rd, %sreg
+    Load,        // op rd, [rs1 + imm]
+    Store,       // op [rs1 + imm], rs2
+    Atomic,      // op rd, [rs1 + imm], rs2
+    Shuffle,     // op rd, rs1, b, width
+    Target,      // op target
+    CondTargets  // op rc, target, elseTarget
+};
+
+struct OpcodeInfo {
+    Opcode op;
+    std::string_view mnemonic;
+    OperandForm form;
+    bool terminator;
+};
+
+const OpcodeInfo& opcodeInfo(Opcode op);
+std::optional<Opcode> opcodeFromMnemonic(std::string_view mnemonic);
+std::string_view specialRegName(SpecialReg r);
+std::optional<SpecialReg> specialRegFromName(std::string_view name);
+
+// One instruction. Unused fields stay zero so encoding round-trips exactly.
+struct Instruction {
+    Opcode op = Opcode::Exit;
+    uint8_t rd = 0;
+    uint8_t rs1 = 0;
+    uint8_t rs2 = 0;
+    uint8_t rc = 0;        // condition register of sel and br
+    bool useImm = false;   // b is imm instead of rs2 (ALU, compares, sel, shuffles)
+    uint8_t aux = 0;       // shuffle width as log2 (0..2)
+    uint32_t imm = 0;      // immediate, memory offset, special register, or branch targets
+    std::string immSymbol; // unresolved `$name` (an argument), empty once linked
+
+    // Branch targets live in imm: target in the low 16 bits, elseTarget in the high 16 bits.
+    uint16_t target() const { return uint16_t(imm & 0xFFFF); }
+    uint16_t elseTarget() const { return uint16_t(imm >> 16); }
+    void setTargets(uint16_t t, uint16_t e) { imm = uint32_t(t) | (uint32_t(e) << 16); }
+
+    bool operator==(const Instruction& o) const;
+};
+
+struct SourceLoc {
+    int line = 0;  // 1-based, 0 = unknown
+    int column = 0;
+};
+
+// A machine block: up to MachineSpec::slotsPerBlock body instructions, then exactly one terminator.
+struct Block {
+    std::string label;
+    std::vector<Instruction> body;
+    Instruction terminator;
+    std::vector<SourceLoc> bodyLocs;  // parallel to body (may be empty)
+    SourceLoc terminatorLoc;
+};
+
+struct Program {
+    std::vector<Block> blocks;  // block 0 is the entry
+    int sharedWords = 0;        // shared memory the program uses per thread block
+
+    int blockIndex(std::string_view label) const;  // -1 if absent
+};
+
+}  // namespace qgpu

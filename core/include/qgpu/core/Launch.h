@@ -1,0 +1,66 @@
+// A launch: grid and block shape, kernel arguments, and where the arrays live in memory.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qgpu/core/Isa.h"
+#include "qgpu/core/MachineSpec.h"
+
+namespace qgpu {
+
+struct Dim3 {
+    int x = 1, y = 1, z = 1;
+    int count() const { return x * y * z; }
+    bool operator==(const Dim3& o) const { return x == o.x && y == o.y && z == o.z; }
+};
+
+struct KernelArg {
+    std::string name;
+    bool isArray = false;
+    std::vector<int32_t> values;  // array contents, or one value for a scalar
+};
+
+struct ArrayPlacement {
+    std::string name;
+    int base = 0;  // word address in global memory
+    int size = 0;  // words
+};
+
+struct LaunchSpec {
+    Dim3 grid;
+    Dim3 block;
+    std::vector<KernelArg> args;
+    // Optional expected final contents of array arguments (checked by tests and `qgpu asm --check`).
+    std::vector<std::pair<std::string, std::vector<int32_t>>> expect;
+
+    const KernelArg* arg(const std::string& name) const;
+    int threadsPerBlock() const { return block.count(); }
+    int totalThreads() const { return grid.count() * block.count(); }
+    int warpsPerBlock(const MachineSpec& spec) const;
+};
+
+// Arrays are placed one after another from word 0, in argument order.
+struct MemoryMap {
+    std::vector<ArrayPlacement> arrays;
+    int usedWords = 0;
+    const ArrayPlacement* find(const std::string& name) const;
+};
+
+// Parses the JSON launch description; throws DiagnosticError with the offending field named.
+LaunchSpec parseLaunchSpec(const std::string& json, const std::string& fileName = "<launch>");
+std::string launchSpecToJson(const LaunchSpec& launch);
+
+// Checks the launch against the machine and computes the memory map; throws DiagnosticError.
+MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec);
+
+// Resolves `$name` immediates (array base address or scalar value) and checks the program fits the
+// machine (ROM size, registers, targets, shared memory). Throws DiagnosticError.
+Program linkProgram(const Program& program, const LaunchSpec& launch, const MemoryMap& map,
+                    const MachineSpec& spec);
+
+}  // namespace qgpu

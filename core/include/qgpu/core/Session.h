@@ -1,0 +1,49 @@
+// The debugger's one API to a machine backend: load, step, step back, run to a breakpoint, snapshot.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "qgpu/core/Interpreter.h"
+
+namespace qgpu {
+
+enum class StopReason { Step, Breakpoint, Finished, Faulted, StepLimit, AtStart };
+
+struct Breakpoint {
+    int block = 0;
+    int warp = -1;  // -1: any warp
+    bool operator<(const Breakpoint& o) const { return block != o.block ? block < o.block : warp < o.warp; }
+};
+
+class Session {
+public:
+    virtual ~Session() = default;
+    virtual std::string backendName() const = 0;
+
+    // Links and loads a program; resets to step 0. Throws DiagnosticError on bad input.
+    virtual void load(const Program& program, const LaunchSpec& launch) = 0;
+    virtual bool loaded() const = 0;
+    virtual void reset() = 0;
+
+    // Forward one step: replays recorded history if the position is behind, else executes.
+    virtual StopReason step() = 0;
+    // Back one step from recorded history (no re-execution).
+    virtual StopReason stepBack() = 0;
+    virtual StopReason run(int maxSteps = 1000000) = 0;  // until breakpoint, end, fault or limit
+    virtual StopReason runBack() = 0;                     // back until a breakpoint or the start
+
+    virtual const MachineState& snapshot() const = 0;
+    virtual const std::vector<StepEvent>& history() const = 0;
+    virtual int position() const = 0;  // events applied so far
+    virtual NextStep peek() const = 0;
+
+    std::set<Breakpoint> breakpoints;
+};
+
+std::unique_ptr<Session> makeReferenceSession(MachineSpec spec = MachineSpec::standard());
+
+}  // namespace qgpu

@@ -1,0 +1,20 @@
+// Text renderings of step events and memory, shared by the CLI, tests and logs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "qgpu/core/Isa.h"
+#include "qgpu/core/Launch.h"
+#include "qgpu/core/MachineState.h"
+
+namespace qgpu {
+
+std::string maskString(uint8_t mask, int lanes);  // "1101" with lane 0 first
+// One line per event, then indented writes and warnings.
+std::string formatEvent(const StepEvent& ev, const Program& program, int lanesPerWarp);
+std::vector<int32_t> readArray(const MachineState& state, const ArrayPlacement& placement);
+// "name = [v0, v1, ...]" for every array of the launch.
+std::string formatArrays(const MachineState& state, const MemoryMap& map);
+
+}  // namespace qgpu

@@ -1,0 +1,30 @@
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu {
+
+std::string Diagnostic::format() const {
+    std::string out;
+    if (!file.empty()) out += file + ":";
+    if (line > 0) {
+        out += std::to_string(line) + ":";
+        if (column > 0) out += std::to_string(column) + ":";
+    }
+    if (!out.empty()) out += " ";
+    return out + "error: " + message;
+}
+
+std::string formatAll(const std::vector<Diagnostic>& diags) {
+    std::string out;
+    for (const auto& d : diags) {
+        if (!out.empty()) out += "\n";
+        out += d.format();
+    }
+    return out;
+}
+
+DiagnosticError::DiagnosticError(std::vector<Diagnostic> diags)
+    : std::runtime_error(formatAll(diags)), m_diags(std::move(diags)) {}
+
+DiagnosticError::DiagnosticError(Diagnostic diag) : DiagnosticError(std::vector<Diagnostic>{std::move(diag)}) {}
+
+}  // namespace qgpu

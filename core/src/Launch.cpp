@@ -1,0 +1,220 @@
+#include "qgpu/core/Launch.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <set>
+
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu {
+namespace {
+
+using Json = nlohmann::json;
+
+[[noreturn]] void fail(const std::string& file, const std::string& msg) {
+    throw DiagnosticError(Diagnostic{file, 0, 0, msg});
+}
+
+int32_t toWord(const Json& v, const std::string& file, const std::string& where) {
+    if (!v.is_number_integer()) fail(file, where + " must be an integer, found " + v.dump());
+    bool tooBig = v.is_number_unsigned() && v.get<uint64_t>() > UINT32_MAX;
+    int64_t x = tooBig ? 0 : v.get<int64_t>();
+    if (tooBig || x < INT32_MIN || x > int64_t(UINT32_MAX))
+        fail(file, where + " = " + v.dump() + " does not fit in 32 bits");
+    return int32_t(uint32_t(x));
+}
+
+Dim3 parseDim(const Json& j, const std::string& file, const std::string& key) {
+    Dim3 d;
+    if (j.is_number_integer()) {
+        d.x = toWord(j, file, key);
+    } else if (j.is_array() && !j.empty() && j.size() <= 3) {
+        int* f[3] = {&d.x, &d.y, &d.z};
+        for (size_t i = 0; i < j.size(); ++i) *f[i] = toWord(j[i], file, key + "[" + std::to_string(i) + "]");
+    } else {
+        fail(file, "\"" + key + "\" must be a positive integer or an array of 1 to 3 of them, found " + j.dump());
+    }
+    if (d.x < 1 || d.y < 1 || d.z < 1) fail(file, "\"" + key + "\" dimensions must be at least 1, found " + j.dump());
+    return d;
+}
+
+Json dimJson(const Dim3& d) {
+    if (d.y == 1 && d.z == 1) return d.x;
+    return Json::array({d.x, d.y, d.z});
+}
+
+bool isIdentifier(const std::string& s) {
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+}
+
+KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
+    std::string where = "args[" + std::to_string(index) + "]";
+    if (!a.is_object() || !a.contains("name") || !a["name"].is_string())
+        fail(file, where + " must be an object with a \"name\" string");
+    KernelArg arg;
+    arg.name = a["name"].get<std::string>();
+    where += " (\"" + arg.name + "\")";
+    if (!isIdentifier(arg.name)) fail(file, where + ": the name must be an identifier");
+    int kinds = int(a.contains("array")) + int(a.contains("zeros")) + int(a.contains("scalar"));
+    if (kinds != 1) fail(file, where + " needs exactly one of \"array\", \"zeros\" or \"scalar\"");
+    for (auto it = a.begin(); it != a.end(); ++it)
+        if (it.key() != "name" && it.key() != "array" && it.key() != "zeros" && it.key() != "scalar")
+            fail(file, where + ": unknown field \"" + it.key() + "\"");
+    if (a.contains("scalar")) {
+        arg.values = {toWord(a["scalar"], file, where + ".scalar")};
+    } else if (a.contains("zeros")) {
+        int32_t n = toWord(a["zeros"], file, where + ".zeros");
+        if (n < 1) fail(file, where + ".zeros must be at least 1");
+        arg.isArray = true;
+        arg.values.assign(size_t(n), 0);
+    } else {
+        const Json& arr = a["array"];
+        if (!arr.is_array() || arr.empty()) fail(file, where + ".array must be a non-empty array of integers");
+        arg.isArray = true;
+        for (size_t i = 0; i < arr.size(); ++i)
+            arg.values.push_back(toWord(arr[i], file, where + ".array[" + std::to_string(i) + "]"));
+    }
+    return arg;
+}
+
+}  // namespace
+
+const KernelArg* LaunchSpec::arg(const std::string& name) const {
+    for (const auto& a : args)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+int LaunchSpec::warpsPerBlock(const MachineSpec& spec) const {
+    return (block.count() + spec.lanesPerWarp - 1) / spec.lanesPerWarp;
+}
+
+const ArrayPlacement* MemoryMap::find(const std::string& name) const {
+    for (const auto& a : arrays)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
+    Json j;
+    try {
+        j = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        fail(file, std::string("malformed JSON: ") + e.what());
+    }
+    if (!j.is_object()) fail(file, "a launch spec is a JSON object with \"grid\", \"block\" and \"args\"");
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (it.key() != "grid" && it.key() != "block" && it.key() != "args" && it.key() != "expect")
+            fail(file, "unknown field \"" + it.key() + "\" (expected grid, block, args, expect)");
+    LaunchSpec spec;
+    if (j.contains("grid")) spec.grid = parseDim(j["grid"], file, "grid");
+    if (!j.contains("block")) fail(file, "missing \"block\": the threads per block, e.g. \"block\": 4");
+    spec.block = parseDim(j["block"], file, "block");
+    if (j.contains("args")) {
+        if (!j["args"].is_array()) fail(file, "\"args\" must be an array");
+        for (size_t i = 0; i < j["args"].size(); ++i) spec.args.push_back(parseArg(j["args"][i], i, file));
+    }
+    std::set<std::string> names;
+    for (const auto& a : spec.args)
+        if (!names.insert(a.name).second) fail(file, "argument \"" + a.name + "\" is given twice");
+    if (j.contains("expect")) {
+        if (!j["expect"].is_object()) fail(file, "\"expect\" must map array names to expected contents");
+        for (auto it = j["expect"].begin(); it != j["expect"].end(); ++it) {
+            const KernelArg* a = spec.arg(it.key());
+            if (!a || !a->isArray) fail(file, "\"expect\" names \"" + it.key() + "\", which is not an array argument");
+            if (!it.value().is_array() || it.value().size() != a->values.size())
+                fail(file, "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " integers");
+            std::vector<int32_t> v;
+            for (size_t i = 0; i < it.value().size(); ++i)
+                v.push_back(toWord(it.value()[i], file, "expect." + it.key() + "[" + std::to_string(i) + "]"));
+            spec.expect.push_back({it.key(), std::move(v)});
+        }
+    }
+    return spec;
+}
+
+std::string launchSpecToJson(const LaunchSpec& launch) {
+    Json j;
+    j["grid"] = dimJson(launch.grid);
+    j["block"] = dimJson(launch.block);
+    j["args"] = Json::array();
+    for (const auto& a : launch.args) {
+        Json o{{"name", a.name}};
+        if (a.isArray) o["array"] = a.values;
+        else o["scalar"] = a.values.at(0);
+        j["args"].push_back(o);
+    }
+    if (!launch.expect.empty()) {
+        j["expect"] = Json::object();
+        for (const auto& [name, values] : launch.expect) j["expect"][name] = values;
+    }
+    return j.dump();
+}
+
+MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
+    auto check = [](bool ok, const std::string& msg) {
+        if (!ok) throw DiagnosticError(Diagnostic{"", 0, 0, msg});
+    };
+    int tpb = launch.threadsPerBlock();
+    check(tpb <= spec.maxThreadsPerBlock, "a thread block of " + std::to_string(tpb) + " threads exceeds the machine's " +
+                                              std::to_string(spec.maxThreadsPerBlock) + "; use more blocks");
+    check(launch.grid.count() <= spec.maxBlocks, "a grid of " + std::to_string(launch.grid.count()) +
+                                                     " blocks exceeds the machine's " + std::to_string(spec.maxBlocks));
+    int warps = launch.warpsPerBlock(spec) * launch.grid.count();
+    check(warps * spec.lanesPerWarp <= spec.maxThreads,
+          "the launch needs " + std::to_string(warps) + " warps (" + std::to_string(launch.totalThreads()) +
+              " threads) but the machine runs at most " + std::to_string(spec.maxThreads) + " threads");
+    MemoryMap map;
+    for (const auto& a : launch.args) {
+        if (!a.isArray) continue;
+        map.arrays.push_back({a.name, map.usedWords, int(a.values.size())});
+        map.usedWords += int(a.values.size());
+    }
+    check(map.usedWords <= spec.globalWords, "the arrays need " + std::to_string(map.usedWords) +
+                                                 " words of global memory but the machine has " +
+                                                 std::to_string(spec.globalWords) + "; use smaller arrays");
+    return map;
+}
+
+Program linkProgram(const Program& program, const LaunchSpec& launch, const MemoryMap& map, const MachineSpec& spec) {
+    std::vector<Diagnostic> diags;
+    auto err = [&](SourceLoc loc, std::string msg) { diags.push_back({"", loc.line, loc.column, std::move(msg)}); };
+    int n = int(program.blocks.size());
+    if (n == 0) err({}, "the program has no blocks");
+    if (n > spec.romBlocks)
+        err({}, "the program has " + std::to_string(n) + " blocks but the ROM holds " + std::to_string(spec.romBlocks) +
+                    "; simplify the kernel");
+    if (program.sharedWords > spec.sharedWords)
+        err({}, "the program uses " + std::to_string(program.sharedWords) + " shared words per block but the machine has " +
+                    std::to_string(spec.sharedWords));
+    Program out = program;
+    auto resolve = [&](Instruction& in, SourceLoc loc) {
+        if (in.immSymbol.empty()) return;
+        if (const ArrayPlacement* p = map.find(in.immSymbol)) in.imm += uint32_t(p->base);
+        else if (const KernelArg* a = launch.arg(in.immSymbol)) in.imm += uint32_t(a->values.at(0));
+        else return err(loc, "the program uses $" + in.immSymbol + " but the launch has no argument of that name");
+        in.immSymbol.clear();
+    };
+    for (auto& b : out.blocks) {
+        if (int(b.body.size()) > spec.slotsPerBlock)
+            err(b.terminatorLoc, "block '" + b.label + "' has more than " + std::to_string(spec.slotsPerBlock) + " instructions");
+        for (size_t i = 0; i < b.body.size(); ++i) {
+            resolve(b.body[i], i < b.bodyLocs.size() ? b.bodyLocs[i] : SourceLoc{});
+            if (b.body[i].op == Opcode::Sreg && b.body[i].imm >= uint32_t(SpecialReg::Count_))
+                err(i < b.bodyLocs.size() ? b.bodyLocs[i] : SourceLoc{}, "invalid special register number");
+        }
+        const Instruction& t = b.terminator;
+        if (!opcodeInfo(t.op).terminator) err(b.terminatorLoc, "block '" + b.label + "' does not end with a terminator");
+        bool hasTarget = t.op == Opcode::Jmp || t.op == Opcode::Br || t.op == Opcode::Bar;
+        if (hasTarget && (t.target() >= n || (t.op == Opcode::Br && t.elseTarget() >= n)))
+            err(b.terminatorLoc, "block '" + b.label + "' branches past the last block");
+    }
+    if (!diags.empty()) throw DiagnosticError(diags);
+    return out;
+}
+
+}  // namespace qgpu

@@ -1,0 +1,47 @@
+#include "qgpu/core/Trace.h"
+
+namespace qgpu {
+
+std::string maskString(uint8_t mask, int lanes) {
+    std::string s;
+    for (int l = 0; l < lanes; ++l) s += (mask & (1u << l)) ? '1' : '0';
+    return s;
+}
+
+std::string formatEvent(const StepEvent& ev, const Program& program, int lanes) {
+    std::string label = ev.block < int(program.blocks.size()) ? program.blocks[size_t(ev.block)].label : "?";
+    std::string out = "step " + std::to_string(ev.step) + ": warp " + std::to_string(ev.warp) + " block " +
+                      std::to_string(ev.block) + " (" + label + ") mask " + maskString(ev.maskBefore, lanes) + " -> " +
+                      maskString(ev.maskAfter, lanes);
+    if (ev.barrierReleased) out += " [barrier released]";
+    out += "\n";
+    for (const auto& w : ev.regWrites)
+        out += "    t" + std::to_string(w.thread) + ".r" + std::to_string(w.reg) + " = " + std::to_string(int32_t(w.after)) +
+               " (was " + std::to_string(int32_t(w.before)) + ")\n";
+    for (const auto& w : ev.memWrites)
+        out += std::string("    ") + (w.space == MemSpace::Global ? "global" : "shared[cta " + std::to_string(w.cta) + "]") +
+               "[" + std::to_string(w.addr) + "] = " + std::to_string(int32_t(w.after)) + " (was " +
+               std::to_string(int32_t(w.before)) + ")\n";
+    for (const auto& w : ev.warnings) out += "    warning: " + w + "\n";
+    if (!ev.fault.empty()) out += "    fault: " + ev.fault + "\n";
+    return out;
+}
+
+std::vector<int32_t> readArray(const MachineState& state, const ArrayPlacement& p) {
+    std::vector<int32_t> v;
+    for (int i = 0; i < p.size; ++i) v.push_back(int32_t(state.global[size_t(p.base + i)]));
+    return v;
+}
+
+std::string formatArrays(const MachineState& state, const MemoryMap& map) {
+    std::string out;
+    for (const auto& p : map.arrays) {
+        out += p.name + " = [";
+        auto v = readArray(state, p);
+        for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+        out += "]\n";
+    }
+    return out;
+}
+
+}  // namespace qgpu

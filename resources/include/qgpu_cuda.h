@@ -1,0 +1,49 @@
+// qgpu device header: the CUDA subset the qgpu machine runs (4-lane warps, 32-bit integers).
+// Included automatically before every kernel; no NVIDIA toolkit is involved.
+#pragma once
+
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __shared__ __attribute__((shared))
+#define __host__ __attribute__((host))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+
+#include <__clang_cuda_builtin_vars.h>
+
+#define warpSize 4
+#define QGPU_FULL_MASK 0xfu
+
+// Shuffle control word as PTX wants it: segment mask in bits 8..12, clamp in bits 0..4 (warpSize 32 view
+// of a 4-lane segment; the lowering reads the width back from it).
+#define QGPU_SHFL_C(width, clamp) ((((32 - (width)) & 0x1f) << 8) | (clamp))
+
+// __syncthreads() is a Clang builtin for NVPTX (bar.sync 0); nothing to declare.
+static __device__ __forceinline__ void __syncwarp(unsigned mask = QGPU_FULL_MASK) { __nvvm_bar_warp_sync(mask); }
+
+static __device__ __forceinline__ int atomicAdd(int* p, int v) { return __nvvm_atom_add_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicAdd(unsigned* p, unsigned v) {
+    return (unsigned)__nvvm_atom_add_gen_i((int*)p, (int)v);
+}
+static __device__ __forceinline__ int atomicSub(int* p, int v) { return __nvvm_atom_add_gen_i(p, -v); }
+static __device__ __forceinline__ unsigned atomicSub(unsigned* p, unsigned v) {
+    return (unsigned)__nvvm_atom_add_gen_i((int*)p, -(int)v);
+}
+
+static __device__ __forceinline__ int __shfl_sync(unsigned mask, int v, int lane, int width = warpSize) {
+    return __nvvm_shfl_sync_idx_i32(mask, v, lane, QGPU_SHFL_C(width, 0x1f));
+}
+static __device__ __forceinline__ int __shfl_up_sync(unsigned mask, int v, unsigned delta, int width = warpSize) {
+    return __nvvm_shfl_sync_up_i32(mask, v, delta, QGPU_SHFL_C(width, 0));
+}
+static __device__ __forceinline__ int __shfl_down_sync(unsigned mask, int v, unsigned delta, int width = warpSize) {
+    return __nvvm_shfl_sync_down_i32(mask, v, delta, QGPU_SHFL_C(width, 0x1f));
+}
+static __device__ __forceinline__ int __shfl_xor_sync(unsigned mask, int v, int laneMask, int width = warpSize) {
+    return __nvvm_shfl_sync_bfly_i32(mask, v, laneMask, QGPU_SHFL_C(width, 0x1f));
+}
+
+static __device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; }
+static __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; }
+static __device__ __forceinline__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+static __device__ __forceinline__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+static __device__ __forceinline__ int abs(int a) { return a < 0 ? -a : a; }

@@ -1,0 +1,40 @@
+// The one QOpenGLWidget that hosts a Dear ImGui context; viewers draw into it through ImGuiViewer.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+
+struct ImGuiContext;
+
+namespace qgpu {
+
+class ImGuiViewer {
+public:
+    virtual ~ImGuiViewer() = default;
+    virtual const char* title() const = 0;
+    virtual void draw() = 0;  // called between ImGui::NewFrame and ImGui::Render, window already begun
+};
+
+class ImGuiHost : public QOpenGLWidget {
+public:
+    ImGuiHost(ImGuiViewer* viewer, QWidget* parent = nullptr);
+    ~ImGuiHost() override;
+
+protected:
+    void initializeGL() override;
+    void paintGL() override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+
+private:
+    void makeImGuiCurrent();
+
+    ImGuiViewer* m_viewer;
+    ImGuiContext* m_ctx = nullptr;
+    bool m_glReady = false;
+    QElapsedTimer m_clock;
+};
+
+}  // namespace qgpu

@@ -1,0 +1,274 @@
+#include "qgpu/ui/MainWindow.h"
+
+#include <Qsci/qsciscintilla.h>
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+
+#include "qgpu/core/Assembler.h"
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Trace.h"
+#include "qgpu/ui/DivergenceTimeline.h"
+#include "qgpu/ui/ImGuiHost.h"
+#include "qgpu/ui/StateViews.h"
+
+namespace qgpu {
+
+namespace {
+constexpr int kBreakpointMarker = 1;
+constexpr int kCurrentLineMarker = 2;
+constexpr int kBreakpointMargin = 1;
+
+QString readText(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QString::fromUtf8(f.readAll());
+}
+}  // namespace
+
+QString resourceDir() {
+    QByteArray env = qgetenv("QGPU_RESOURCES");
+    return env.isEmpty() ? QString(QGPU_RESOURCE_DIR) : QString::fromLocal8Bit(env);
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeReferenceSession()) {
+    setWindowTitle("qgpu studio");
+    m_editor = new QsciScintilla;
+    m_editor->setObjectName("sourceEditor");
+    m_editor->setUtf8(true);
+    m_editor->setFont(QFont("Monospace", 10));
+    m_editor->setMarginType(0, QsciScintilla::NumberMargin);
+    m_editor->setMarginWidth(0, "00000");
+    m_editor->setMarginType(kBreakpointMargin, QsciScintilla::SymbolMargin);
+    m_editor->setMarginWidth(kBreakpointMargin, 16);
+    m_editor->setMarginSensitivity(kBreakpointMargin, true);
+    m_editor->markerDefine(QsciScintilla::Circle, kBreakpointMarker);
+    m_editor->setMarkerBackgroundColor(QColor(220, 50, 50), kBreakpointMarker);
+    m_editor->markerDefine(QsciScintilla::Background, kCurrentLineMarker);
+    m_editor->setMarkerBackgroundColor(QColor(255, 240, 150), kCurrentLineMarker);
+    m_editor->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+    connect(m_editor, &QsciScintilla::marginClicked, this,
+            [this](int margin, int line, Qt::KeyboardModifiers) { if (margin == kBreakpointMargin) toggleBreakpoint(line); });
+    setCentralWidget(m_editor);
+
+    m_status = new QLabel;
+    statusBar()->addWidget(m_status, 1);
+    createDocks();
+    createActions();
+
+    QSettings settings("qgpu", "qgpu-studio");
+    restoreGeometry(settings.value("geometry").toByteArray());
+    restoreState(settings.value("windowState").toByteArray());
+    setStatus("Open an example (Examples menu) or a .qasm program, then Build (Ctrl+B).");
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks() {
+    auto dock = [this](const QString& title, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(title);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_launch = new QPlainTextEdit;
+    m_launch->setObjectName("launchEditor");
+    m_launch->setFont(QFont("Monospace", 9));
+    dock("Launch", m_launch, Qt::LeftDockWidgetArea);
+    m_registers = new RegisterView;
+    dock("Registers", m_registers, Qt::RightDockWidgetArea);
+    m_memory = new MemoryView;
+    dock("Memory", m_memory, Qt::RightDockWidgetArea);
+    m_events = new QListWidget;
+    m_events->setObjectName("eventList");
+    m_events->setFont(QFont("Monospace", 9));
+    connect(m_events, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) { moveTo(m_events->row(it) + 1); });
+    dock("Steps", m_events, Qt::BottomDockWidgetArea);
+    m_timeline = std::make_unique<DivergenceTimeline>();
+    m_timelineHost = new ImGuiHost(m_timeline.get());
+    dock("Warp divergence", m_timelineHost, Qt::BottomDockWidgetArea);
+}
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&Open...", QKeySequence::Open, this, [this] {
+        QString path = QFileDialog::getOpenFileName(this, "Open program", resourceDir() + "/examples", "qasm (*.qasm)");
+        if (!path.isEmpty()) openProgram(path);
+    });
+    file->addAction("&Save", QKeySequence::Save, this, [this] {
+        QFile f(m_path);
+        if (m_path.isEmpty() || !f.open(QIODevice::WriteOnly)) return setStatus("Nothing to save to: open a file first.");
+        f.write(m_editor->text().toUtf8());
+        setStatus("Saved " + m_path);
+    });
+    populateExamples(menuBar()->addMenu("&Examples"));
+    QMenu* debug = menuBar()->addMenu("&Debug");
+    QToolBar* bar = addToolBar("Debug");
+    bar->setObjectName("debugToolbar");
+    auto add = [&](const QString& name, const QKeySequence& key, auto fn) {
+        QAction* a = debug->addAction(name, key, this, fn);
+        bar->addAction(a);
+        return a;
+    };
+    add("Build", QKeySequence("Ctrl+B"), [this] { build(); });
+    add("Run", QKeySequence(Qt::Key_F5), [this] { run(); });
+    add("Step", QKeySequence(Qt::Key_F10), [this] { step(); });
+    add("Step back", QKeySequence("Shift+F10"), [this] { stepBack(); });
+    add("Run back", QKeySequence("Shift+F5"), [this] { runBack(); });
+    add("Reset", QKeySequence("Ctrl+R"), [this] { reset(); });
+    debug->addAction("Toggle breakpoint", QKeySequence(Qt::Key_F9), this, [this] {
+        int line, col;
+        m_editor->getCursorPosition(&line, &col);
+        toggleBreakpoint(line);
+    });
+}
+
+void MainWindow::populateExamples(QMenu* menu) {
+    QDir dir(resourceDir() + "/examples");
+    for (const QFileInfo& fi : dir.entryInfoList({"*.qasm"}, QDir::Files, QDir::Name))
+        menu->addAction(fi.completeBaseName(), this, [this, path = fi.absoluteFilePath()] { openProgram(path); });
+    if (menu->isEmpty()) menu->addAction("(no examples found in " + dir.path() + ")")->setEnabled(false);
+}
+
+bool MainWindow::openProgram(const QString& path) {
+    QString text = readText(path);
+    if (text.isNull()) {
+        setStatus("Cannot open " + path + ": check the path and permissions.");
+        return false;
+    }
+    m_path = path;
+    m_editor->setText(text);
+    QString spec = QFileInfo(path).path() + "/" + QFileInfo(path).completeBaseName() + ".json";
+    m_launch->setPlainText(readText(spec));
+    setWindowTitle("qgpu studio - " + QFileInfo(path).fileName());
+    return build();
+}
+
+bool MainWindow::build() {
+    m_editor->clearAnnotations();
+    std::string file = m_path.isEmpty() ? "<editor>" : QFileInfo(m_path).fileName().toStdString();
+    try {
+        m_program = assemble(m_editor->text().toStdString(), file);
+        LaunchSpec launch = parseLaunchSpec(m_launch->toPlainText().toStdString(), "launch spec");
+        m_map = validateLaunch(launch, MachineSpec::standard());
+        m_session->load(m_program, launch);
+    } catch (const DiagnosticError& e) {
+        showDiagnostics(e.diagnostics());
+        return false;
+    }
+    m_session->breakpoints = breakpointsFromMarkers();
+    setStatus(QString("Built %1 blocks; ready to run (F5) or step (F10).").arg(m_program.blocks.size()));
+    refresh();
+    return true;
+}
+
+void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {
+    for (const auto& d : diags)
+        if (d.line > 0) m_editor->annotate(d.line - 1, QString::fromStdString("error: " + d.message), 0);
+    setStatus(QString::fromStdString(formatAll(diags)));
+}
+
+std::set<Breakpoint> MainWindow::breakpointsFromMarkers() const {
+    std::set<Breakpoint> out;
+    for (size_t b = 0; b < m_program.blocks.size(); ++b) {
+        const Block& blk = m_program.blocks[b];
+        std::vector<int> lines{blk.terminatorLoc.line};
+        for (const auto& loc : blk.bodyLocs) lines.push_back(loc.line);
+        for (int line : lines)
+            if (line > 0 && (m_editor->markersAtLine(line - 1) & (1 << kBreakpointMarker))) out.insert({int(b), -1});
+    }
+    return out;
+}
+
+void MainWindow::toggleBreakpoint(int line) {
+    if (m_editor->markersAtLine(line) & (1 << kBreakpointMarker)) m_editor->markerDelete(line, kBreakpointMarker);
+    else m_editor->markerAdd(line, kBreakpointMarker);
+    m_session->breakpoints = breakpointsFromMarkers();
+}
+
+void MainWindow::step() { if (m_session->loaded()) report(m_session->step()); }
+void MainWindow::stepBack() { if (m_session->loaded()) report(m_session->stepBack()); }
+void MainWindow::run() { if (m_session->loaded()) report(m_session->run()); }
+void MainWindow::runBack() { if (m_session->loaded()) report(m_session->runBack()); }
+
+void MainWindow::reset() {
+    if (!m_session->loaded()) return;
+    m_session->reset();
+    report(StopReason::AtStart);
+}
+
+void MainWindow::moveTo(int position) {
+    if (!m_session->loaded()) return;
+    while (m_session->position() > position && m_session->stepBack() != StopReason::AtStart) {}
+    while (m_session->position() < position && m_session->step() == StopReason::Step) {}
+    report(StopReason::Step);
+}
+
+void MainWindow::report(StopReason r) {
+    const MachineState& s = m_session->snapshot();
+    QString where = QString("step %1").arg(m_session->position());
+    switch (r) {
+    case StopReason::Finished: setStatus(where + ": the launch finished. " + QString::fromStdString(formatArrays(s, m_map)).replace('\n', "  ")); break;
+    case StopReason::Faulted: setStatus(where + ": machine fault: " + QString::fromStdString(s.fault)); break;
+    case StopReason::Breakpoint: setStatus(where + ": stopped at a breakpoint."); break;
+    case StopReason::StepLimit: setStatus(where + ": stopped after the step limit; the kernel may loop forever."); break;
+    case StopReason::AtStart: setStatus(where + ": at the start of the launch."); break;
+    case StopReason::Step: setStatus(where); break;
+    }
+    refresh();
+}
+
+void MainWindow::refresh() {
+    if (!m_session->loaded()) return;
+    const MachineState& s = m_session->snapshot();
+    const auto& history = m_session->history();
+    int pos = m_session->position();
+    const StepEvent* last = pos > 0 ? &history[size_t(pos - 1)] : nullptr;
+    NextStep next = m_session->peek();
+    if (last && next.warp < 0) m_registers->setWarp(last->warp);
+    else if (next.warp >= 0) m_registers->setWarp(next.warp);
+    m_registers->show(s, last);
+    m_memory->show(s, m_map, last);
+
+    m_events->clear();
+    for (const auto& ev : history)
+        m_events->addItem(QString::fromStdString(formatEvent(ev, m_program, s.lanesPerWarp)).trimmed());
+    if (pos > 0) m_events->setCurrentRow(pos - 1);
+
+    m_editor->markerDeleteAll(kCurrentLineMarker);
+    if (next.warp >= 0 && next.block < int(m_program.blocks.size())) {
+        const Block& b = m_program.blocks[size_t(next.block)];
+        int line = b.bodyLocs.empty() ? b.terminatorLoc.line : b.bodyLocs.front().line;
+        if (line > 0) {
+            m_editor->markerAdd(line - 1, kCurrentLineMarker);
+            m_editor->ensureLineVisible(line - 1);
+        }
+    }
+    m_timeline->setData(history, pos, s.warpCount(), s.lanesPerWarp);
+    m_timelineHost->update();
+}
+
+void MainWindow::setStatus(const QString& text) { m_status->setText(text); }
+QString MainWindow::statusText() const { return m_status->text(); }
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    QSettings settings("qgpu", "qgpu-studio");
+    settings.setValue("geometry", saveGeometry());
+    settings.setValue("windowState", saveState());
+    e->accept();
+}
+
+}  // namespace qgpu

@@ -1,0 +1,128 @@
+#include "qgpu/ui/StateViews.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace qgpu {
+
+namespace {
+const QColor kChanged(255, 225, 120);
+
+QTableWidgetItem* cell(const QString& text, bool changed) {
+    auto* it = new QTableWidgetItem(text);
+    it->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    if (changed) it->setBackground(kChanged);
+    return it;
+}
+
+const char* statusName(LaneStatus s) {
+    switch (s) {
+    case LaneStatus::Absent: return "absent";
+    case LaneStatus::Live: return "live";
+    case LaneStatus::AtBarrier: return "barrier";
+    case LaneStatus::Exited: return "exited";
+    }
+    return "?";
+}
+}  // namespace
+
+QString formatWord(uint32_t v, NumberFormat f) {
+    switch (f) {
+    case NumberFormat::Signed: return QString::number(int32_t(v));
+    case NumberFormat::Unsigned: return QString::number(v);
+    case NumberFormat::Hex: return QString("0x%1").arg(v, 8, 16, QChar('0'));
+    }
+    return {};
+}
+
+RegisterView::RegisterView(QWidget* parent) : QWidget(parent) {
+    auto* top = new QHBoxLayout;
+    m_warp = new QSpinBox;
+    m_warp->setPrefix("warp ");
+    m_warp->setObjectName("warpSelector");
+    m_format = new QComboBox;
+    m_format->addItems({"signed", "unsigned", "hex"});
+    top->addWidget(m_warp);
+    top->addWidget(m_format);
+    top->addStretch();
+    m_table = new QTableWidget(4, 17);
+    m_table->setObjectName("registerTable");
+    QStringList headers{"pc", "status"};
+    for (int r = 1; r < 16; ++r) headers << QString("r%1").arg(r);
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addWidget(m_table);
+    connect(m_warp, &QSpinBox::valueChanged, this, [this] { refresh(); });
+    connect(m_format, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+}
+
+void RegisterView::show(const MachineState& state, const StepEvent* last) {
+    m_state = state;
+    m_hasLast = last != nullptr;
+    if (last) m_last = *last;
+    m_warp->setMaximum(std::max(0, state.warpCount() - 1));
+    refresh();
+}
+
+void RegisterView::refresh() {
+    int lanes = m_state.lanesPerWarp, w = m_warp->value();
+    NumberFormat fmt = NumberFormat(m_format->currentIndex());
+    m_table->setRowCount(lanes);
+    QStringList rows;
+    for (int l = 0; l < lanes; ++l) rows << QString("lane %1").arg(l);
+    m_table->setVerticalHeaderLabels(rows);
+    if (w >= m_state.warpCount()) {
+        m_table->clearContents();
+        return;
+    }
+    for (int l = 0; l < lanes; ++l) {
+        int slot = w * lanes + l;
+        const ThreadState& t = m_state.threads[size_t(slot)];
+        bool laneChanged = false;
+        if (m_hasLast)
+            for (const auto& c : m_last.laneChanges) laneChanged = laneChanged || c.thread == slot;
+        m_table->setItem(l, 0, cell(QString::number(t.pc), laneChanged));
+        m_table->setItem(l, 1, cell(statusName(t.status), laneChanged));
+        for (int r = 1; r < 16; ++r) {
+            bool changed = false;
+            if (m_hasLast)
+                for (const auto& rw : m_last.regWrites) changed = changed || (rw.thread == slot && rw.reg == r);
+            m_table->setItem(l, r + 1, cell(formatWord(t.regs[size_t(r)], fmt), changed));
+        }
+    }
+}
+
+MemoryView::MemoryView(QWidget* parent) : QTableWidget(0, 3, parent) {
+    setObjectName("memoryTable");
+    setHorizontalHeaderLabels({"address", "signed", "hex"});
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
+
+void MemoryView::show(const MachineState& state, const MemoryMap& map, const StepEvent* last) {
+    int rows = 0;
+    for (const auto& a : map.arrays) rows += a.size;
+    setRowCount(rows);
+    QStringList names;
+    int row = 0;
+    for (const auto& a : map.arrays) {
+        for (int i = 0; i < a.size; ++i, ++row) {
+            int addr = a.base + i;
+            uint32_t v = state.global[size_t(addr)];
+            bool changed = false;
+            if (last)
+                for (const auto& m : last->memWrites) changed = changed || (m.space == MemSpace::Global && m.addr == addr);
+            names << QString("%1[%2]").arg(QString::fromStdString(a.name)).arg(i);
+            setItem(row, 0, cell(QString::number(addr), changed));
+            setItem(row, 1, cell(formatWord(v, NumberFormat::Signed), changed));
+            setItem(row, 2, cell(formatWord(v, NumberFormat::Hex), changed));
+        }
+    }
+    setVerticalHeaderLabels(names);
+}
+
+}  // namespace qgpu
