@@ -152,8 +152,9 @@ public:
         std::istringstream in{std::string(text)};
         std::string line;
         for (int n = 1; std::getline(in, line); ++n) parseLine(line, n);
-        if (m_open) diag(m_openLine, 1, "block '" + current().label + "' does not end with a terminator (jmp, br, bar or exit)");
+        if (m_open) diag(m_openLine, 1, "block " + currentName() + " does not end with a terminator (jmp, br, bar or exit)");
         resolveTargets();
+        nameUnlabelledBlocks();
         if (m_prog.blocks.empty() && m_diags.empty()) diag(1, 1, "the program has no blocks; write at least `exit`");
         if (!m_diags.empty()) throw DiagnosticError(m_diags);
         return std::move(m_prog);
@@ -162,10 +163,13 @@ public:
 private:
     void diag(int line, int col, std::string msg) { m_diags.push_back({m_file, line, col, std::move(msg)}); }
     Block& current() { return m_prog.blocks.back(); }
+    std::string currentName() {
+        return current().label.empty() ? "starting at line " + std::to_string(m_openLine) : "'" + current().label + "'";
+    }
 
     void openBlock(std::string label, int line) {
         m_prog.blocks.push_back(Block{});
-        current().label = label.empty() ? "_b" + std::to_string(m_prog.blocks.size() - 1) : std::move(label);
+        current().label = std::move(label);  // unnamed blocks are named once all labels are known
         m_open = true;
         m_openLine = line;
     }
@@ -198,7 +202,7 @@ private:
         if (!valid) return diag(n, col, "invalid label '" + label + "': use letters, digits, '_' and '.'");
         if (m_prog.blockIndex(label) >= 0) return diag(n, col, "label '" + label + "' is defined twice");
         if (m_open)
-            diag(n, col, "block '" + current().label + "' ends without a terminator before label '" + label +
+            diag(n, col, "block " + currentName() + " ends without a terminator before label '" + label +
                              "'; add `jmp " + label + "`");
         openBlock(label, n);
     }
@@ -216,9 +220,11 @@ private:
 
     void parseInstruction(Opcode op, const std::vector<Operand>& ops, int n, int col) {
         const OpcodeInfo& info = opcodeInfo(op);
-        if (ops.size() != expectedOperands(info.form))
+        if (ops.size() != expectedOperands(info.form)) {
+            if (info.terminator) m_open = false;  // a malformed terminator still ends its block
             return diag(n, col, std::string(info.mnemonic) + " takes " + std::to_string(expectedOperands(info.form)) +
                                     " operands, found " + std::to_string(ops.size()));
+        }
         if (!m_open) openBlock("", n);
         Instruction in;
         in.op = op;
@@ -282,6 +288,7 @@ private:
             m_pending.push_back({int(m_prog.blocks.size() - 1), ops[2].column, n, ops[2].text, true});
             break;
         }
+        if (info.terminator) m_open = false;  // even a malformed terminator ends its block
         if (!p.ok()) return;
         if (info.terminator) {
             current().terminator = in;
@@ -290,10 +297,20 @@ private:
             return;
         }
         if (int(current().body.size()) == m_spec.slotsPerBlock)
-            return diag(n, col, "block '" + current().label + "' already has " + std::to_string(m_spec.slotsPerBlock) +
+            return diag(n, col, "block " + currentName() + " already has " + std::to_string(m_spec.slotsPerBlock) +
                                     " instructions; end it with `jmp` to a new label first");
         current().body.push_back(in);
         current().bodyLocs.push_back({n, col});
+    }
+
+    // `_bN` (N = block index), with `_` appended until it collides with no user label.
+    void nameUnlabelledBlocks() {
+        for (size_t i = 0; i < m_prog.blocks.size(); ++i) {
+            if (!m_prog.blocks[i].label.empty()) continue;
+            std::string name = "_b" + std::to_string(i);
+            while (m_prog.blockIndex(name) >= 0) name += "_";
+            m_prog.blocks[i].label = name;
+        }
     }
 
     void resolveTargets() {

@@ -12,6 +12,11 @@ namespace {
 
 using Json = nlohmann::json;
 
+// Parse-time sanity bounds (the machine's own, smaller limits are checked by validateLaunch); they keep
+// products of dimensions from overflowing and absurd arrays from being allocated.
+constexpr int kMaxDim = 65535;
+constexpr int kMaxArray = 1 << 20;
+
 [[noreturn]] void fail(const std::string& file, const std::string& msg) {
     throw DiagnosticError(Diagnostic{file, 0, 0, msg});
 }
@@ -36,6 +41,8 @@ Dim3 parseDim(const Json& j, const std::string& file, const std::string& key) {
         fail(file, "\"" + key + "\" must be a positive integer or an array of 1 to 3 of them, found " + j.dump());
     }
     if (d.x < 1 || d.y < 1 || d.z < 1) fail(file, "\"" + key + "\" dimensions must be at least 1, found " + j.dump());
+    if (d.x > kMaxDim || d.y > kMaxDim || d.z > kMaxDim)
+        fail(file, "\"" + key + "\" dimensions must be at most " + std::to_string(kMaxDim) + ", found " + j.dump());
     return d;
 }
 
@@ -69,6 +76,7 @@ KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
     } else if (a.contains("zeros")) {
         int32_t n = toWord(a["zeros"], file, where + ".zeros");
         if (n < 1) fail(file, where + ".zeros must be at least 1");
+        if (n > kMaxArray) fail(file, where + ".zeros must be at most " + std::to_string(kMaxArray));
         arg.isArray = true;
         arg.values.assign(size_t(n), 0);
     } else {
