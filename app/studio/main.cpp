@@ -1,4 +1,5 @@
-// qgpu-studio: the desktop debugger. Opens PROGRAM.qasm given on the command line, else the dot product.
+// qgpu-studio: the desktop debugger.
+// Usage: qgpu-studio [PROGRAM.qasm] [--steps N]   (default: the dot-product example; --steps runs N steps)
 #include <QApplication>
 #include <QFileInfo>
 
@@ -7,10 +8,17 @@
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("qgpu studio");
+    QString path = qgpu::resourceDir() + "/examples/dot_product.qasm";
+    int steps = 0;
+    QStringList args = app.arguments();
+    for (int i = 1; i < args.size(); ++i) {
+        if (args[i] == "--steps" && i + 1 < args.size()) steps = args[++i].toInt();
+        else path = args[i];
+    }
     qgpu::MainWindow window;
-    window.resize(1400, 900);
-    QString path = argc > 1 ? QString::fromLocal8Bit(argv[1]) : qgpu::resourceDir() + "/examples/dot_product.qasm";
-    window.openProgram(QFileInfo(path).absoluteFilePath());
+    window.resize(1500, 950);
     window.show();
+    if (window.openProgram(QFileInfo(path).absoluteFilePath()))
+        for (int i = 0; i < steps; ++i) window.step();
     return app.exec();
 }

@@ -180,8 +180,11 @@ TEST(Launch, GlobalMemoryLimit) {
 
 TEST(Launch, HugeDimensionsAreRejectedNotOverflowed) {
     // 65536 * 65536 does not fit in an int; the product must not wrap to a small, accepted count.
+    // 65535 * 65535 = 4294836225 wraps to -131071 in 32-bit int arithmetic.
     for (const char* json : {R"({"block": [65536, 65536]})", R"({"grid": [65536, 65536], "block": 1})",
-                             R"({"block": [2147483647, 2, 2]})"}) {
+                             R"({"block": [2147483647, 2, 2]})", R"({"block": [65535, 65535]})",
+                             R"({"grid": [65535, 65535], "block": 1})", R"({"grid": [65535, 65535, 65535], "block": 1})",
+                             R"({"grid": 2, "block": [65535, 65535, 65535]})"}) {
         LaunchSpec l;
         try {
             l = parseLaunchSpec(json);

@@ -68,6 +68,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeRef
     createDocks();
     createActions();
 
+    // First run: give the state panels room; later runs restore the user's own layout.
+    resizeDocks(findChildren<QDockWidget*>(), {260, 560, 560, 500, 900}, Qt::Horizontal);
     QSettings settings("qgpu", "qgpu-studio");
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
