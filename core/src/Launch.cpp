@@ -13,7 +13,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Parse-time sanity bounds (the machine's own, smaller limits are checked by validateLaunch); they keep
-// products of dimensions from overflowing and absurd arrays from being allocated.
+// products of dimensions (each at most kMaxDim in all) from overflowing and absurd arrays from being allocated.
 constexpr int kMaxDim = 65535;
 constexpr int kMaxArray = 1 << 20;
 
@@ -41,8 +41,8 @@ Dim3 parseDim(const Json& j, const std::string& file, const std::string& key) {
         fail(file, "\"" + key + "\" must be a positive integer or an array of 1 to 3 of them, found " + j.dump());
     }
     if (d.x < 1 || d.y < 1 || d.z < 1) fail(file, "\"" + key + "\" dimensions must be at least 1, found " + j.dump());
-    if (d.x > kMaxDim || d.y > kMaxDim || d.z > kMaxDim)
-        fail(file, "\"" + key + "\" dimensions must be at most " + std::to_string(kMaxDim) + ", found " + j.dump());
+    if (int64_t(d.x) * d.y * d.z > kMaxDim)
+        fail(file, "\"" + key + "\" describes more than " + std::to_string(kMaxDim) + " in all, found " + j.dump());
     return d;
 }
 

@@ -377,3 +377,29 @@ TEST(Instruction, SpecialRegistersFor3DBlockAnd3DGrid) {
                         {{tid[t][0], tid[t][1], tid[t][2]}, {2, 2, 2}, {cta[c][0], cta[c][1], cta[c][2]}, {1, 2, 3},
                          uint32_t(t % 4), uint32_t(t / 4)});
 }
+
+TEST(Instruction, EventsRecordRegisterWritesWithBeforeAndAfter) {
+    Kernel k = load(R"(
+entry:
+    sreg r1, laneid
+    add r1, r1, 10
+    exit
+)",
+                    R"({"block": 2})");
+    StepEvent ev = k.step();
+    // lane 0: r1 0 -> 0 (sreg) then 0 -> 10; lane 1: r1 0 -> 1 then 1 -> 11; instruction by instruction
+    ASSERT_EQ(ev.regWrites.size(), 4u);
+    const RegWrite expected[4] = {{0, 1, 0, 0}, {1, 1, 0, 1}, {0, 1, 0, 10}, {1, 1, 1, 11}};
+    for (size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(ev.regWrites[i].thread, expected[i].thread) << i;
+        EXPECT_EQ(ev.regWrites[i].reg, expected[i].reg) << i;
+        EXPECT_EQ(ev.regWrites[i].before, expected[i].before) << i;
+        EXPECT_EQ(ev.regWrites[i].after, expected[i].after) << i;
+    }
+    EXPECT_EQ(ev.step, 0);
+    EXPECT_EQ(ev.block, 0);
+    EXPECT_EQ(ev.maskBefore, 0b0011);
+    EXPECT_EQ(ev.maskAfter, 0);
+    EXPECT_TRUE(ev.memWrites.empty());
+    EXPECT_TRUE(ev.warnings.empty());
+}
