@@ -1,0 +1,67 @@
+// The PTX IR: what Clang emits for integer kernels, parsed into functions, instructions and operands,
+// each instruction carrying its PTX line and the CUDA line from the last `.loc`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Isa.h"
+
+namespace qgpu::ptx {
+
+struct Operand {
+    enum class Kind { Reg, Imm, Address, Symbol, Special, Label, Vector };
+    Kind kind = Kind::Imm;
+    std::string name;    // register (%r1), symbol, special (%tid.x), label; address base
+    int64_t value = 0;   // immediate, or address offset
+    bool isFloat = false;  // a 0f/0d float literal (the machine has no floating point)
+};
+
+struct Instruction {
+    std::string opcode;              // full, e.g. "ld.global.u32"
+    std::vector<std::string> parts;  // opcode split at '.', e.g. {"ld", "global", "u32"}
+    std::string guard;               // predicate register guarding the instruction, or empty
+    bool guardNegated = false;       // @!%p
+    std::vector<Operand> operands;
+    int ptxLine = 0;                 // 1-based line in the PTX text
+    SourceLoc cudaLoc;               // CUDA line in the kernel's own file (0 = unknown); code inlined from
+                                     // headers carries the line of the user's code that used it
+    int locFile = 0;                 // the .file number of the last .loc as written in the PTX
+
+    bool has(const std::string& part) const;  // opcode modifier present, e.g. has("global")
+};
+
+struct Param {
+    std::string name;
+    std::string type;  // "u64", "u32", ...
+};
+
+struct SharedArray {
+    std::string name;
+    int bytes = 0;
+};
+
+struct Function {
+    std::string name;
+    bool isEntry = false;
+    std::vector<Param> params;
+    std::vector<Instruction> body;
+    std::map<std::string, size_t> labels;  // label -> index of the instruction it precedes
+    int ptxLine = 0;
+};
+
+struct Module {
+    std::vector<Function> functions;
+    std::vector<SharedArray> shared;        // module-scope .shared arrays (CUDA __shared__)
+    std::vector<std::string> globals;       // module-scope .global variables (unsupported by the machine)
+    std::map<int, std::string> files;       // .file number -> name
+    int mainFile = 0;                       // the .file number of the kernel's .cu source
+};
+
+// Throws DiagnosticError naming the PTX line for text it cannot parse.
+Module parse(const std::string& text, const std::string& fileName = "<ptx>");
+
+}  // namespace qgpu::ptx
