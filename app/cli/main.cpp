@@ -26,6 +26,8 @@ const char* kUsage = R"(usage:
   qgpu version
 )";
 
+constexpr int kCliStepLimit = 100000;
+
 struct Args {
     std::vector<std::string> positional;
     std::string launch;
@@ -37,12 +39,20 @@ Args parseArgs(int argc, char** argv) {
     Args a;
     for (int i = 2; i < argc; ++i) {
         std::string s = argv[i];
-        if (s == "--launch" && i + 1 < argc) a.launch = argv[++i];
-        else if (s == "--quiet") a.quiet = true;
-        else if (s == "--check") a.check = true;
-        else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3') a.optLevel = s[2] - '0';
-        else if (!s.empty() && s[0] == '-') throw DiagnosticError(Diagnostic{"", 0, 0, "unknown option '" + s + "'\n" + kUsage});
-        else a.positional.push_back(s);
+        if (s == "--launch") {
+            if (i + 1 >= argc)
+                throw DiagnosticError(Diagnostic{"", 0, 0, "--launch needs a launch spec file (SPEC.json)"});
+            a.launch = argv[++i];
+        } else if (s == "--quiet")
+            a.quiet = true;
+        else if (s == "--check")
+            a.check = true;
+        else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
+            a.optLevel = s[2] - '0';
+        else if (!s.empty() && s[0] == '-')
+            throw DiagnosticError(Diagnostic{"", 0, 0, "unknown option '" + s + "'\n" + kUsage});
+        else
+            a.positional.push_back(s);
     }
     return a;
 }
@@ -57,17 +67,23 @@ std::string readFile(const std::string& path) {
 
 int runAsm(const Args& a) {
     if (a.positional.size() != 1 || a.launch.empty())
-        throw DiagnosticError(Diagnostic{"", 0, 0, std::string("asm needs PROGRAM.qasm and --launch SPEC.json\n") + kUsage});
+        throw DiagnosticError(
+            Diagnostic{"", 0, 0, std::string("asm needs PROGRAM.qasm and --launch SPEC.json\n") + kUsage});
     MachineSpec spec = MachineSpec::standard();
     Program program = assemble(readFile(a.positional[0]), a.positional[0], spec);
     LaunchSpec launch = parseLaunchSpec(readFile(a.launch), a.launch);
     auto session = makeReferenceSession(spec);
     session->load(program, launch);
-    StopReason r = session->run();
+    StopReason r = session->run(kCliStepLimit);
     if (!a.quiet)
         for (const auto& ev : session->history()) std::cout << formatEvent(ev, program, spec.lanesPerWarp);
     if (r == StopReason::Faulted) {
         std::cerr << "error: " << session->snapshot().fault << "\n";
+        return 1;
+    }
+    if (r != StopReason::Finished) {
+        std::cerr << "error: the launch did not finish within " << kCliStepLimit
+                  << " steps; check the kernel for an endless loop\n";
         return 1;
     }
     MemoryMap map = validateLaunch(launch, spec);
@@ -87,7 +103,8 @@ int runAsm(const Args& a) {
 }
 
 int runCompile(const Args& a) {
-    if (a.positional.size() != 1) throw DiagnosticError(Diagnostic{"", 0, 0, std::string("compile needs KERNEL.cu\n") + kUsage});
+    if (a.positional.size() != 1)
+        throw DiagnosticError(Diagnostic{"", 0, 0, std::string("compile needs KERNEL.cu\n") + kUsage});
     CudaCompileOptions opts;
     opts.optLevel = a.optLevel;
     CudaCompileResult r = compileCudaToPtx(readFile(a.positional[0]), a.positional[0], opts);

@@ -12,8 +12,10 @@ int main(int argc, char** argv) {
     int steps = 0;
     QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
-        if (args[i] == "--steps" && i + 1 < args.size()) steps = args[++i].toInt();
-        else path = args[i];
+        if (args[i] == "--steps" && i + 1 < args.size())
+            steps = args[++i].toInt();
+        else
+            path = args[i];
     }
     qgpu::MainWindow window;
     window.resize(1500, 950);

@@ -38,7 +38,8 @@ public:
         llvm::SmallString<256> text;
         info.FormatDiagnostic(text);
         Diagnostic d;
-        d.message = (level >= clang::DiagnosticsEngine::Error ? "" : "warning: ") + std::string(text.str());
+        d.message = std::string(text.str());
+        d.warning = level < clang::DiagnosticsEngine::Error;
         if (info.hasSourceManager() && info.getLocation().isValid()) {
             clang::PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
             if (p.isValid()) {
@@ -89,8 +90,8 @@ CudaCompileResult compileCudaToPtx(const std::string& source, const std::string&
     auto memFs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     memFs->addFile(virtualSource, 0, llvm::MemoryBuffer::getMemBufferCopy(source, virtualSource));
     memFs->addFile(virtualHeader, 0,
-                   llvm::MemoryBuffer::getMemBufferCopy(
-                       options.deviceHeader.empty() ? std::string(kDeviceHeader) : options.deviceHeader));
+                   llvm::MemoryBuffer::getMemBufferCopy(options.deviceHeader.empty() ? std::string(kDeviceHeader)
+                                                                                     : options.deviceHeader));
     auto fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
     fs->pushOverlay(memFs);
 
@@ -99,10 +100,24 @@ CudaCompileResult compileCudaToPtx(const std::string& source, const std::string&
     auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
     clang::DiagnosticsEngine diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diagOpts, &collector, false);
 
-    std::vector<std::string> args = {
-        kClangPath, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_75", "-nocudainc", "-nocudalib",
-        "--cuda-path=/nonexistent", "--cuda-feature=+ptx70", "-gline-tables-only", "-fno-exceptions",
-        "-O" + std::to_string(options.optLevel), "-include", virtualHeader, "-S", virtualSource, "-o", "-"};
+    std::vector<std::string> args = {kClangPath,
+                                     "-x",
+                                     "cuda",
+                                     "--cuda-device-only",
+                                     "--cuda-gpu-arch=sm_75",
+                                     "-nocudainc",
+                                     "-nocudalib",
+                                     "--cuda-path=/nonexistent",
+                                     "--cuda-feature=+ptx70",
+                                     "-gline-tables-only",
+                                     "-fno-exceptions",
+                                     "-O" + std::to_string(options.optLevel),
+                                     "-include",
+                                     virtualHeader,
+                                     "-S",
+                                     virtualSource,
+                                     "-o",
+                                     "-"};
     for (const auto& d : options.defines) args.push_back("-D" + d);
     std::vector<const char*> argv;
     for (const auto& a : args) argv.push_back(a.c_str());
@@ -115,7 +130,8 @@ CudaCompileResult compileCudaToPtx(const std::string& source, const std::string&
         for (const auto& job : compilation->getJobs())
             if (std::string(job.getCreator().getName()) == "clang") cc1 = &job;
     if (!cc1 || collector.hadError) {
-        if (collector.diagnostics.empty()) collector.diagnostics.push_back({"", 0, 0, "could not set up the CUDA compile job"});
+        if (collector.diagnostics.empty())
+            collector.diagnostics.push_back({"", 0, 0, "could not set up the CUDA compile job"});
         result.diagnostics = std::move(collector.diagnostics);
         return result;
     }

@@ -116,8 +116,10 @@ private:
         for (Function& f : m_module.functions) {
             SourceLoc last;
             for (Instruction& in : f.body) {
-                if (in.locFile == m_module.mainFile) last = in.cudaLoc;
-                else in.cudaLoc = last;
+                if (in.locFile == m_module.mainFile)
+                    last = in.cudaLoc;
+                else
+                    in.cudaLoc = last;
             }
         }
     }
@@ -149,8 +151,10 @@ private:
         // `.func (.param .b32 func_retval0) name(`: the name is the last word before the parameter list
         if (!m_fn->isEntry && head.find(')') != std::string::npos) head = trim(head.substr(head.rfind(')') + 1));
         m_fn->name = head.substr(head.find_last_of(" \t") + 1);
-        if (open != std::string::npos && line.find(')', open) == std::string::npos) m_inParams = true;
-        else if (open != std::string::npos) paramList(line.substr(open + 1, line.rfind(')') - open - 1));
+        if (open != std::string::npos && line.find(')', open) == std::string::npos)
+            m_inParams = true;
+        else if (open != std::string::npos)
+            paramList(line.substr(open + 1, line.rfind(')') - open - 1));
     }
 
     void param(const std::string& line) {
@@ -181,9 +185,10 @@ private:
         size_t br = last.find('[');
         std::string name = last.substr(0, br);
         if (startsWith(l, ".shared")) {
-            int elemBytes = l.find(".b64") != std::string::npos || l.find(".u64") != std::string::npos ? 8
-                          : l.find(".b32") != std::string::npos || l.find(".u32") != std::string::npos ? 4
-                          : l.find(".b16") != std::string::npos || l.find(".u16") != std::string::npos ? 2 : 1;
+            int elemBytes = l.find(".b64") != std::string::npos || l.find(".u64") != std::string::npos   ? 8
+                            : l.find(".b32") != std::string::npos || l.find(".u32") != std::string::npos ? 4
+                            : l.find(".b16") != std::string::npos || l.find(".u16") != std::string::npos ? 2
+                                                                                                         : 1;
             int count = br == std::string::npos ? 1 : std::atoi(last.c_str() + br + 1);
             m_module.shared.push_back({name, elemBytes * count});
         } else if (startsWith(l, ".local")) {
@@ -215,8 +220,8 @@ private:
             return o;
         }
         if (t[0] == '%') {
-            static const char* specials[] = {"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid",
-                                             "%nwarpid", "%clock", "%smid", "%lanemask"};
+            static const char* specials[] = {"%tid",    "%ntid",    "%ctaid", "%nctaid", "%laneid",
+                                             "%warpid", "%nwarpid", "%clock", "%smid",   "%lanemask"};
             o.kind = Operand::Kind::Reg;
             for (const char* s : specials)
                 if (startsWith(t, s)) o.kind = Operand::Kind::Special;

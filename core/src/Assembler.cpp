@@ -20,7 +20,10 @@ public:
     LineParser(const std::string& file, int line, std::vector<Diagnostic>& diags)
         : m_file(file), m_line(line), m_diags(diags) {}
 
-    void error(int column, std::string msg) { m_diags.push_back({m_file, m_line, column, std::move(msg)}); m_ok = false; }
+    void error(int column, std::string msg) {
+        m_diags.push_back({m_file, m_line, column, std::move(msg)});
+        m_ok = false;
+    }
     bool ok() const { return m_ok; }
 
     std::optional<uint8_t> reg(const Operand& o) {
@@ -42,7 +45,10 @@ public:
     bool immediate(const Operand& o, Instruction& in) {
         const std::string& t = o.text;
         if (!t.empty() && t[0] == '$') {
-            if (t.size() < 2) { error(o.column, "empty symbol name after '$'"); return false; }
+            if (t.size() < 2) {
+                error(o.column, "empty symbol name after '$'");
+                return false;
+            }
             in.immSymbol = t.substr(1);
             return true;
         }
@@ -114,8 +120,10 @@ std::vector<Operand> splitOperands(const std::string& text, int column0) {
         if (c == ']') depth--;
         if (c == ',' && depth == 0) {
             size_t b = cur.find_first_not_of(" \t"), e = cur.find_last_not_of(" \t");
-            if (b != std::string::npos) out.push_back({cur.substr(b, e - b + 1), start + int(b)});
-            else out.push_back({"", start});
+            if (b != std::string::npos)
+                out.push_back({cur.substr(b, e - b + 1), start + int(b)});
+            else
+                out.push_back({"", start});
             cur.clear();
             start = column0 + int(i) + 1;
         } else {
@@ -128,12 +136,18 @@ std::vector<Operand> splitOperands(const std::string& text, int column0) {
 
 size_t expectedOperands(OperandForm f) {
     switch (f) {
-    case OperandForm::None: return 0;
-    case OperandForm::Target: return 1;
-    case OperandForm::RdB: case OperandForm::RdA: case OperandForm::RdSreg: case OperandForm::Load:
-    case OperandForm::Store: return 2;
-    case OperandForm::RdAB: case OperandForm::Atomic: case OperandForm::CondTargets: return 3;
-    case OperandForm::RdABC: case OperandForm::Shuffle: return 4;
+        case OperandForm::None: return 0;
+        case OperandForm::Target: return 1;
+        case OperandForm::RdB:
+        case OperandForm::RdA:
+        case OperandForm::RdSreg:
+        case OperandForm::Load:
+        case OperandForm::Store: return 2;
+        case OperandForm::RdAB:
+        case OperandForm::Atomic:
+        case OperandForm::CondTargets: return 3;
+        case OperandForm::RdABC:
+        case OperandForm::Shuffle: return 4;
     }
     return 0;
 }
@@ -152,7 +166,8 @@ public:
         std::istringstream in{std::string(text)};
         std::string line;
         for (int n = 1; std::getline(in, line); ++n) parseLine(line, n);
-        if (m_open) diag(m_openLine, 1, "block " + currentName() + " does not end with a terminator (jmp, br, bar or exit)");
+        if (m_open)
+            diag(m_openLine, 1, "block " + currentName() + " does not end with a terminator (jmp, br, bar or exit)");
         resolveTargets();
         nameUnlabelledBlocks();
         if (m_prog.blocks.empty() && m_diags.empty()) diag(1, 1, "the program has no blocks; write at least `exit`");
@@ -202,17 +217,20 @@ private:
         if (!valid) return diag(n, col, "invalid label '" + label + "': use letters, digits, '_' and '.'");
         if (m_prog.blockIndex(label) >= 0) return diag(n, col, "label '" + label + "' is defined twice");
         if (m_open)
-            diag(n, col, "block " + currentName() + " ends without a terminator before label '" + label +
-                             "'; add `jmp " + label + "`");
+            diag(n, col,
+                 "block " + currentName() + " ends without a terminator before label '" + label + "'; add `jmp " +
+                     label + "`");
         openBlock(label, n);
+        current().labelLoc = {n, col};
     }
 
     void parseDirective(const std::string& body, int n, int col) {
         std::istringstream ss(body);
-        std::string name;
+        std::string name, extra;
         long long value = -1;
-        ss >> name >> value;
+        ss >> name;
         if (name != ".shared") return diag(n, col, "unknown directive '" + name + "' (only .shared N)");
+        if (!(ss >> value) || (ss >> extra)) value = -1;
         if (value < 0 || value > m_spec.sharedWords)
             return diag(n, col, ".shared needs a word count between 0 and " + std::to_string(m_spec.sharedWords));
         m_prog.sharedWords = int(value);
@@ -222,71 +240,75 @@ private:
         const OpcodeInfo& info = opcodeInfo(op);
         if (ops.size() != expectedOperands(info.form)) {
             if (info.terminator) m_open = false;  // a malformed terminator still ends its block
-            return diag(n, col, std::string(info.mnemonic) + " takes " + std::to_string(expectedOperands(info.form)) +
-                                    " operands, found " + std::to_string(ops.size()));
+            return diag(n, col,
+                        std::string(info.mnemonic) + " takes " + std::to_string(expectedOperands(info.form)) +
+                            " operands, found " + std::to_string(ops.size()));
         }
         if (!m_open) openBlock("", n);
         Instruction in;
         in.op = op;
         LineParser p(m_file, n, m_diags);
         switch (info.form) {
-        case OperandForm::None: break;
-        case OperandForm::RdAB:
-            if (auto r = p.reg(ops[0])) in.rd = *r;
-            if (auto r = p.reg(ops[1])) in.rs1 = *r;
-            p.regOrImm(ops[2], in);
-            break;
-        case OperandForm::RdB:
-            if (auto r = p.reg(ops[0])) in.rd = *r;
-            p.regOrImm(ops[1], in);
-            break;
-        case OperandForm::RdA:
-            if (auto r = p.reg(ops[0])) in.rd = *r;
-            if (auto r = p.reg(ops[1])) in.rs1 = *r;
-            break;
-        case OperandForm::RdABC:
-            if (auto r = p.reg(ops[0])) in.rd = *r;
-            if (auto r = p.reg(ops[1])) in.rs1 = *r;
-            p.regOrImm(ops[2], in);
-            if (auto r = p.reg(ops[3])) in.rc = *r;
-            break;
-        case OperandForm::RdSreg:
-            if (auto r = p.reg(ops[0])) in.rd = *r;
-            if (auto s = specialRegFromName(ops[1].text)) in.imm = uint32_t(*s);
-            else p.error(ops[1].column, "unknown special register '" + ops[1].text + "' (tid.x, ntid.x, ctaid.x, nctaid.x, laneid, warpid, ...)");
-            break;
-        case OperandForm::Load:
-            if (auto r = p.reg(ops[0])) in.rd = *r;
-            p.address(ops[1], in);
-            break;
-        case OperandForm::Store:
-            p.address(ops[0], in);
-            if (auto r = p.reg(ops[1])) in.rs2 = *r;
-            break;
-        case OperandForm::Atomic:
-            if (auto r = p.reg(ops[0])) in.rd = *r;
-            p.address(ops[1], in);
-            if (auto r = p.reg(ops[2])) in.rs2 = *r;
-            break;
-        case OperandForm::Shuffle: {
-            if (auto r = p.reg(ops[0])) in.rd = *r;
-            if (auto r = p.reg(ops[1])) in.rs1 = *r;
-            p.regOrImm(ops[2], in);
-            const std::string& w = ops[3].text;
-            int width = 0;
-            for (int k = 0; (1 << k) <= m_spec.lanesPerWarp; ++k)
-                if (w == std::to_string(1 << k)) width = 1 << k, in.aux = uint8_t(k);
-            if (!width) p.error(ops[3].column, "shuffle width must be 1, 2 or 4, found '" + w + "'");
-            break;
-        }
-        case OperandForm::Target:
-            m_pending.push_back({int(m_prog.blocks.size() - 1), ops[0].column, n, ops[0].text, false});
-            break;
-        case OperandForm::CondTargets:
-            if (auto r = p.reg(ops[0])) in.rc = *r;
-            m_pending.push_back({int(m_prog.blocks.size() - 1), ops[1].column, n, ops[1].text, false});
-            m_pending.push_back({int(m_prog.blocks.size() - 1), ops[2].column, n, ops[2].text, true});
-            break;
+            case OperandForm::None: break;
+            case OperandForm::RdAB:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                if (auto r = p.reg(ops[1])) in.rs1 = *r;
+                p.regOrImm(ops[2], in);
+                break;
+            case OperandForm::RdB:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                p.regOrImm(ops[1], in);
+                break;
+            case OperandForm::RdA:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                if (auto r = p.reg(ops[1])) in.rs1 = *r;
+                break;
+            case OperandForm::RdABC:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                if (auto r = p.reg(ops[1])) in.rs1 = *r;
+                p.regOrImm(ops[2], in);
+                if (auto r = p.reg(ops[3])) in.rc = *r;
+                break;
+            case OperandForm::RdSreg:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                if (auto s = specialRegFromName(ops[1].text))
+                    in.imm = uint32_t(*s);
+                else
+                    p.error(ops[1].column, "unknown special register '" + ops[1].text +
+                                               "' (tid.x, ntid.x, ctaid.x, nctaid.x, laneid, warpid, ...)");
+                break;
+            case OperandForm::Load:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                p.address(ops[1], in);
+                break;
+            case OperandForm::Store:
+                p.address(ops[0], in);
+                if (auto r = p.reg(ops[1])) in.rs2 = *r;
+                break;
+            case OperandForm::Atomic:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                p.address(ops[1], in);
+                if (auto r = p.reg(ops[2])) in.rs2 = *r;
+                break;
+            case OperandForm::Shuffle: {
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                if (auto r = p.reg(ops[1])) in.rs1 = *r;
+                p.regOrImm(ops[2], in);
+                const std::string& w = ops[3].text;
+                int width = 0;
+                for (int k = 0; (1 << k) <= m_spec.lanesPerWarp; ++k)
+                    if (w == std::to_string(1 << k)) width = 1 << k, in.aux = uint8_t(k);
+                if (!width) p.error(ops[3].column, "shuffle width must be 1, 2 or 4, found '" + w + "'");
+                break;
+            }
+            case OperandForm::Target:
+                m_pending.push_back({int(m_prog.blocks.size() - 1), ops[0].column, n, ops[0].text, false});
+                break;
+            case OperandForm::CondTargets:
+                if (auto r = p.reg(ops[0])) in.rc = *r;
+                m_pending.push_back({int(m_prog.blocks.size() - 1), ops[1].column, n, ops[1].text, false});
+                m_pending.push_back({int(m_prog.blocks.size() - 1), ops[2].column, n, ops[2].text, true});
+                break;
         }
         if (info.terminator) m_open = false;  // even a malformed terminator ends its block
         if (!p.ok()) return;
@@ -297,8 +319,9 @@ private:
             return;
         }
         if (int(current().body.size()) == m_spec.slotsPerBlock)
-            return diag(n, col, "block " + currentName() + " already has " + std::to_string(m_spec.slotsPerBlock) +
-                                    " instructions; end it with `jmp` to a new label first");
+            return diag(n, col,
+                        "block " + currentName() + " already has " + std::to_string(m_spec.slotsPerBlock) +
+                            " instructions; end it with `jmp` to a new label first");
         current().body.push_back(in);
         current().bodyLocs.push_back({n, col});
     }
@@ -321,8 +344,10 @@ private:
                 continue;
             }
             Instruction& term = m_prog.blocks[size_t(t.block)].terminator;
-            if (t.isElse) term.setTargets(term.target(), uint16_t(idx));
-            else term.setTargets(uint16_t(idx), term.elseTarget());
+            if (t.isElse)
+                term.setTargets(term.target(), uint16_t(idx));
+            else
+                term.setTargets(uint16_t(idx), term.elseTarget());
         }
     }
 
@@ -363,22 +388,23 @@ std::string disassemble(const Instruction& in, const Program* program) {
     const OpcodeInfo& info = opcodeInfo(in.op);
     std::string m(info.mnemonic), rd = "r" + std::to_string(in.rd), rs1 = "r" + std::to_string(in.rs1);
     switch (info.form) {
-    case OperandForm::None: return m;
-    case OperandForm::RdAB: return m + " " + rd + ", " + rs1 + ", " + bText(in);
-    case OperandForm::RdB: return m + " " + rd + ", " + bText(in);
-    case OperandForm::RdA: return m + " " + rd + ", " + rs1;
-    case OperandForm::RdABC: return m + " " + rd + ", " + rs1 + ", " + bText(in) + ", r" + std::to_string(in.rc);
-    case OperandForm::RdSreg:
-        return m + " " + rd + ", " +
-               (in.imm < uint32_t(SpecialReg::Count_) ? std::string(specialRegName(SpecialReg(in.imm))) : "?");
-    case OperandForm::Load: return m + " " + rd + ", " + addrText(in);
-    case OperandForm::Store: return m + " " + addrText(in) + ", r" + std::to_string(in.rs2);
-    case OperandForm::Atomic: return m + " " + rd + ", " + addrText(in) + ", r" + std::to_string(in.rs2);
-    case OperandForm::Shuffle: return m + " " + rd + ", " + rs1 + ", " + bText(in) + ", " + std::to_string(1 << in.aux);
-    case OperandForm::Target: return m + " " + targetName(in.target(), program);
-    case OperandForm::CondTargets:
-        return m + " r" + std::to_string(in.rc) + ", " + targetName(in.target(), program) + ", " +
-               targetName(in.elseTarget(), program);
+        case OperandForm::None: return m;
+        case OperandForm::RdAB: return m + " " + rd + ", " + rs1 + ", " + bText(in);
+        case OperandForm::RdB: return m + " " + rd + ", " + bText(in);
+        case OperandForm::RdA: return m + " " + rd + ", " + rs1;
+        case OperandForm::RdABC: return m + " " + rd + ", " + rs1 + ", " + bText(in) + ", r" + std::to_string(in.rc);
+        case OperandForm::RdSreg:
+            return m + " " + rd + ", " +
+                   (in.imm < uint32_t(SpecialReg::Count_) ? std::string(specialRegName(SpecialReg(in.imm))) : "?");
+        case OperandForm::Load: return m + " " + rd + ", " + addrText(in);
+        case OperandForm::Store: return m + " " + addrText(in) + ", r" + std::to_string(in.rs2);
+        case OperandForm::Atomic: return m + " " + rd + ", " + addrText(in) + ", r" + std::to_string(in.rs2);
+        case OperandForm::Shuffle:
+            return m + " " + rd + ", " + rs1 + ", " + bText(in) + ", " + std::to_string(1 << in.aux);
+        case OperandForm::Target: return m + " " + targetName(in.target(), program);
+        case OperandForm::CondTargets:
+            return m + " r" + std::to_string(in.rc) + ", " + targetName(in.target(), program) + ", " +
+                   targetName(in.elseTarget(), program);
     }
     return m;
 }

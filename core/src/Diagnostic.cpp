@@ -10,7 +10,7 @@ std::string Diagnostic::format() const {
         if (column > 0) out += std::to_string(column) + ":";
     }
     if (!out.empty()) out += " ";
-    return out + "error: " + message;
+    return out + (warning ? "warning: " : "error: ") + message;
 }
 
 std::string formatAll(const std::vector<Diagnostic>& diags) {

@@ -10,7 +10,7 @@ namespace qgpu {
 // [22:19] rc, [24:23] aux, [31:25] zero, [63:32] imm.
 uint64_t encode(const Instruction& in) {
     assert(in.immSymbol.empty() && "encode needs a linked instruction");
-    assert(in.rd < 16 && in.rs1 < 16 && in.rs2 < 16 && in.rc < 16 && in.aux < 4);
+    assert(in.rd < 16 && in.rs1 < 16 && in.rs2 < 16 && in.rc < 16 && in.aux < 3);
     uint64_t w = uint64_t(in.op) & 0x3F;
     w |= uint64_t(in.useImm) << 6;
     w |= uint64_t(in.rd) << 7;
@@ -27,8 +27,7 @@ Instruction decode(uint64_t w) {
     unsigned op = unsigned(w & 0x3F);
     if (op >= unsigned(Opcode::Count_))
         throw DiagnosticError(Diagnostic{"", 0, 0, "invalid opcode " + std::to_string(op) + " in instruction word"});
-    if ((w >> 25) & 0x7F)
-        throw DiagnosticError(Diagnostic{"", 0, 0, "reserved bits 25..31 set in instruction word"});
+    if ((w >> 25) & 0x7F) throw DiagnosticError(Diagnostic{"", 0, 0, "reserved bits 25..31 set in instruction word"});
     in.op = Opcode(op);
     in.useImm = (w >> 6) & 1;
     in.rd = (w >> 7) & 0xF;
@@ -36,6 +35,8 @@ Instruction decode(uint64_t w) {
     in.rs2 = (w >> 15) & 0xF;
     in.rc = (w >> 19) & 0xF;
     in.aux = (w >> 23) & 0x3;
+    if (in.aux == 3)
+        throw DiagnosticError(Diagnostic{"", 0, 0, "shuffle width field 3 (width 8) is invalid on a 4-lane warp"});
     in.imm = uint32_t(w >> 32);
     return in;
 }

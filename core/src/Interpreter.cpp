@@ -31,32 +31,32 @@ uint32_t shiftRightArith(uint32_t a, uint32_t b) { return uint32_t(int32_t(a) >>
 std::optional<uint32_t> aluResult(Opcode op, uint32_t a, uint32_t b) {
     int32_t sa = int32_t(a), sb = int32_t(b);
     switch (op) {
-    case Opcode::Add: return a + b;
-    case Opcode::Sub: return a - b;
-    case Opcode::Mul: return a * b;
-    case Opcode::Shl: return shiftLeft(a, b);
-    case Opcode::Shr: return shiftRight(a, b);
-    case Opcode::Sra: return shiftRightArith(a, b);
-    case Opcode::And: return a & b;
-    case Opcode::Or: return a | b;
-    case Opcode::Xor: return a ^ b;
-    case Opcode::Not: return ~a;
-    case Opcode::Min: return uint32_t(std::min(sa, sb));
-    case Opcode::Max: return uint32_t(std::max(sa, sb));
-    case Opcode::MinU: return std::min(a, b);
-    case Opcode::MaxU: return std::max(a, b);
-    case Opcode::Mov: return b;
-    case Opcode::SetEq: return a == b;
-    case Opcode::SetNe: return a != b;
-    case Opcode::SetLt: return sa < sb;
-    case Opcode::SetLe: return sa <= sb;
-    case Opcode::SetGt: return sa > sb;
-    case Opcode::SetGe: return sa >= sb;
-    case Opcode::SetLtU: return a < b;
-    case Opcode::SetLeU: return a <= b;
-    case Opcode::SetGtU: return a > b;
-    case Opcode::SetGeU: return a >= b;
-    default: return std::nullopt;
+        case Opcode::Add: return a + b;
+        case Opcode::Sub: return a - b;
+        case Opcode::Mul: return a * b;
+        case Opcode::Shl: return shiftLeft(a, b);
+        case Opcode::Shr: return shiftRight(a, b);
+        case Opcode::Sra: return shiftRightArith(a, b);
+        case Opcode::And: return a & b;
+        case Opcode::Or: return a | b;
+        case Opcode::Xor: return a ^ b;
+        case Opcode::Not: return ~a;
+        case Opcode::Min: return uint32_t(std::min(sa, sb));
+        case Opcode::Max: return uint32_t(std::max(sa, sb));
+        case Opcode::MinU: return std::min(a, b);
+        case Opcode::MaxU: return std::max(a, b);
+        case Opcode::Mov: return b;
+        case Opcode::SetEq: return a == b;
+        case Opcode::SetNe: return a != b;
+        case Opcode::SetLt: return sa < sb;
+        case Opcode::SetLe: return sa <= sb;
+        case Opcode::SetGt: return sa > sb;
+        case Opcode::SetGe: return sa >= sb;
+        case Opcode::SetLtU: return a < b;
+        case Opcode::SetLeU: return a <= b;
+        case Opcode::SetGtU: return a > b;
+        case Opcode::SetGeU: return a >= b;
+        default: return std::nullopt;
     }
 }
 
@@ -90,21 +90,21 @@ uint32_t Interpreter::specialReg(int slot, SpecialReg r) const {
     int cta = warp / wpb, t = (warp % wpb) * lanes + lane;
     const Dim3 &b = m_launch.block, &g = m_launch.grid;
     switch (r) {
-    case SpecialReg::TidX: return uint32_t(t % b.x);
-    case SpecialReg::TidY: return uint32_t(t / b.x % b.y);
-    case SpecialReg::TidZ: return uint32_t(t / (b.x * b.y));
-    case SpecialReg::NtidX: return uint32_t(b.x);
-    case SpecialReg::NtidY: return uint32_t(b.y);
-    case SpecialReg::NtidZ: return uint32_t(b.z);
-    case SpecialReg::CtaidX: return uint32_t(cta % g.x);
-    case SpecialReg::CtaidY: return uint32_t(cta / g.x % g.y);
-    case SpecialReg::CtaidZ: return uint32_t(cta / (g.x * g.y));
-    case SpecialReg::NctaidX: return uint32_t(g.x);
-    case SpecialReg::NctaidY: return uint32_t(g.y);
-    case SpecialReg::NctaidZ: return uint32_t(g.z);
-    case SpecialReg::LaneId: return uint32_t(lane);
-    case SpecialReg::WarpId: return uint32_t(warp % wpb);
-    case SpecialReg::Count_: break;
+        case SpecialReg::TidX: return uint32_t(t % b.x);
+        case SpecialReg::TidY: return uint32_t(t / b.x % b.y);
+        case SpecialReg::TidZ: return uint32_t(t / (b.x * b.y));
+        case SpecialReg::NtidX: return uint32_t(b.x);
+        case SpecialReg::NtidY: return uint32_t(b.y);
+        case SpecialReg::NtidZ: return uint32_t(b.z);
+        case SpecialReg::CtaidX: return uint32_t(cta % g.x);
+        case SpecialReg::CtaidY: return uint32_t(cta / g.x % g.y);
+        case SpecialReg::CtaidZ: return uint32_t(cta / (g.x * g.y));
+        case SpecialReg::NctaidX: return uint32_t(g.x);
+        case SpecialReg::NctaidY: return uint32_t(g.y);
+        case SpecialReg::NctaidZ: return uint32_t(g.z);
+        case SpecialReg::LaneId: return uint32_t(lane);
+        case SpecialReg::WarpId: return uint32_t(warp % wpb);
+        case SpecialReg::Count_: break;
     }
     return 0;
 }
@@ -137,10 +137,10 @@ std::vector<uint32_t>& Interpreter::memory(MemSpace space, int cta) {
     return space == MemSpace::Global ? m_state.global : m_state.shared[size_t(cta)];
 }
 
-int Interpreter::wordIndex(MemSpace space, uint32_t addr, Exec& x, int lane, int slot) {
+int Interpreter::wordIndex(MemSpace space, uint32_t addr, Exec& x, int lane, int instr) {
     uint32_t size = uint32_t(memory(space, x.ev.cta).size());
     if (addr < size) return int(addr);
-    x.ev.warnings.push_back("slot " + std::to_string(slot) + ", lane " + std::to_string(lane) + ": " +
+    x.ev.warnings.push_back("instruction " + std::to_string(instr) + ", lane " + std::to_string(lane) + ": " +
                             (space == MemSpace::Global ? "global" : "shared") + " address " +
                             std::to_string(int32_t(addr)) + " is outside 0.." + std::to_string(size - 1) +
                             "; wrapped to " + std::to_string(addr % size));
@@ -153,8 +153,8 @@ void Interpreter::storeWord(Exec& x, MemSpace space, int index, uint32_t value, 
     w = value;
 }
 
-void Interpreter::execute(Exec& x, const Instruction& in, int slot) {
-    if (in.op >= Opcode::ShflIdx && in.op <= Opcode::ShflBfly) return executeShuffle(x, in, slot);
+void Interpreter::execute(Exec& x, const Instruction& in, int instr) {
+    if (in.op >= Opcode::ShflIdx && in.op <= Opcode::ShflBfly) return executeShuffle(x, in, instr);
     for (int l = 0; l < x.lanes; ++l) {
         if (!(x.mask & (1u << l))) continue;
         int thread = x.firstSlot() + l;
@@ -163,20 +163,24 @@ void Interpreter::execute(Exec& x, const Instruction& in, int slot) {
         std::optional<uint32_t> result;
         MemSpace space = MemSpace::Global;
         switch (in.op) {
-        case Opcode::Sel: result = t.regs[in.rc] != 0 ? a : b; break;
-        case Opcode::Sreg: result = specialReg(thread, SpecialReg(in.imm)); break;
-        case Opcode::LdShared: space = MemSpace::Shared; [[fallthrough]];
-        case Opcode::LdGlobal: result = memory(space, x.ev.cta)[size_t(wordIndex(space, a + in.imm, x, l, slot))]; break;
-        case Opcode::StShared: space = MemSpace::Shared; [[fallthrough]];
-        case Opcode::StGlobal: storeWord(x, space, wordIndex(space, a + in.imm, x, l, slot), t.regs[in.rs2], thread); break;
-        case Opcode::AtomShared: space = MemSpace::Shared; [[fallthrough]];
-        case Opcode::AtomGlobal: {
-            int index = wordIndex(space, a + in.imm, x, l, slot);
-            result = memory(space, x.ev.cta)[size_t(index)];
-            storeWord(x, space, index, *result + t.regs[in.rs2], thread);
-            break;
-        }
-        default: result = aluResult(in.op, a, b); break;
+            case Opcode::Sel: result = t.regs[in.rc] != 0 ? a : b; break;
+            case Opcode::Sreg: result = specialReg(thread, SpecialReg(in.imm)); break;
+            case Opcode::LdShared: space = MemSpace::Shared; [[fallthrough]];
+            case Opcode::LdGlobal:
+                result = memory(space, x.ev.cta)[size_t(wordIndex(space, a + in.imm, x, l, instr))];
+                break;
+            case Opcode::StShared: space = MemSpace::Shared; [[fallthrough]];
+            case Opcode::StGlobal:
+                storeWord(x, space, wordIndex(space, a + in.imm, x, l, instr), t.regs[in.rs2], thread);
+                break;
+            case Opcode::AtomShared: space = MemSpace::Shared; [[fallthrough]];
+            case Opcode::AtomGlobal: {
+                int index = wordIndex(space, a + in.imm, x, l, instr);
+                result = memory(space, x.ev.cta)[size_t(index)];
+                storeWord(x, space, index, *result + t.regs[in.rs2], thread);
+                break;
+            }
+            default: result = aluResult(in.op, a, b); break;
         }
         if (result && in.rd != 0) {
             x.ev.regWrites.push_back({thread, in.rd, t.regs[in.rd], *result});
@@ -185,7 +189,7 @@ void Interpreter::execute(Exec& x, const Instruction& in, int slot) {
     }
 }
 
-void Interpreter::executeShuffle(Exec& x, const Instruction& in, int slot) {
+void Interpreter::executeShuffle(Exec& x, const Instruction& in, int instr) {
     int width = 1 << in.aux;
     std::vector<uint32_t> src(size_t(x.lanes));
     for (int l = 0; l < x.lanes; ++l) src[size_t(l)] = m_state.threads[size_t(x.firstSlot() + l)].regs[in.rs1];
@@ -196,14 +200,23 @@ void Interpreter::executeShuffle(Exec& x, const Instruction& in, int slot) {
         int minLane = l & ~(width - 1), maxLane = minLane + width - 1, j = l;
         bool valid = true;
         switch (in.op) {
-        case Opcode::ShflUp: j = l - bval; valid = j >= minLane; break;
-        case Opcode::ShflDown: j = l + bval; valid = j <= maxLane; break;
-        case Opcode::ShflBfly: j = l ^ bval; valid = j <= maxLane; break;
-        default: j = minLane | (bval & (width - 1)); break;
+            case Opcode::ShflUp:
+                j = l - bval;
+                valid = j >= minLane;
+                break;
+            case Opcode::ShflDown:
+                j = l + bval;
+                valid = j <= maxLane;
+                break;
+            case Opcode::ShflBfly:
+                j = l ^ bval;
+                valid = j <= maxLane;
+                break;
+            default: j = minLane | (bval & (width - 1)); break;
         }
         if (!valid) j = l;
         if (!(x.mask & (1u << j))) {
-            x.ev.warnings.push_back("slot " + std::to_string(slot) + ", lane " + std::to_string(l) + ": " +
+            x.ev.warnings.push_back("instruction " + std::to_string(instr) + ", lane " + std::to_string(l) + ": " +
                                     std::string(opcodeInfo(in.op).mnemonic) + " reads lane " + std::to_string(j) +
                                     ", which is inactive; the lane gets its own value");
             j = l;
@@ -225,9 +238,9 @@ void Interpreter::terminate(Exec& x, const Instruction& term) {
             if ((live & ~x.mask) & (1u << l))
                 where += " lane " + std::to_string(l) + " at block " +
                          std::to_string(m_state.threads[size_t(x.firstSlot() + l)].pc);
-        x.ev.fault = "divergent barrier: warp " + std::to_string(x.ev.warp) + " (thread block " + std::to_string(x.ev.cta) +
-                     ") reached the barrier at the end of block " + std::to_string(x.ev.block) + " with lanes " +
-                     laneList(x.mask, x.lanes) + " while" + where +
+        x.ev.fault = "divergent barrier: warp " + std::to_string(x.ev.warp) + " (thread block " +
+                     std::to_string(x.ev.cta) + ") reached the barrier at the end of block " +
+                     std::to_string(x.ev.block) + " with lanes " + laneList(x.mask, x.lanes) + " while" + where +
                      " did not; __syncthreads() must be reached by every thread of the block";
         return;
     }
@@ -236,10 +249,13 @@ void Interpreter::terminate(Exec& x, const Instruction& term) {
         ThreadState& t = m_state.threads[size_t(x.firstSlot() + l)];
         LaneChange c{x.firstSlot() + l, t.pc, t.pc, t.status, t.status};
         switch (term.op) {
-        case Opcode::Jmp: c.pcAfter = term.target(); break;
-        case Opcode::Br: c.pcAfter = t.regs[term.rc] != 0 ? term.target() : term.elseTarget(); break;
-        case Opcode::Bar: c.pcAfter = term.target(); c.statusAfter = LaneStatus::AtBarrier; break;
-        default: c.statusAfter = LaneStatus::Exited; break;
+            case Opcode::Jmp: c.pcAfter = term.target(); break;
+            case Opcode::Br: c.pcAfter = t.regs[term.rc] != 0 ? term.target() : term.elseTarget(); break;
+            case Opcode::Bar:
+                c.pcAfter = term.target();
+                c.statusAfter = LaneStatus::AtBarrier;
+                break;
+            default: c.statusAfter = LaneStatus::Exited; break;
         }
         t.pc = c.pcAfter;
         t.status = c.statusAfter;
@@ -261,7 +277,8 @@ void Interpreter::releaseBarrierIfComplete(Exec& x) {
         if (t.status != LaneStatus::AtBarrier) continue;
         auto it = std::find_if(x.ev.laneChanges.begin(), x.ev.laneChanges.end(),
                                [s](const LaneChange& c) { return c.thread == s; });
-        if (it == x.ev.laneChanges.end()) it = x.ev.laneChanges.insert(x.ev.laneChanges.end(), {s, t.pc, t.pc, t.status, t.status});
+        if (it == x.ev.laneChanges.end())
+            it = x.ev.laneChanges.insert(x.ev.laneChanges.end(), {s, t.pc, t.pc, t.status, t.status});
         it->statusAfter = t.status = LaneStatus::Live;
     }
     x.ev.barrierReleased = true;
@@ -279,7 +296,8 @@ StepEvent Interpreter::step() {
     x.ev.block = next.block;
     x.ev.maskBefore = next.mask;
     for (int l = 0; l < x.lanes; ++l)
-        if (m_state.threads[size_t(next.warp * x.lanes + l)].status == LaneStatus::Live) x.ev.liveBefore |= uint8_t(1u << l);
+        if (m_state.threads[size_t(next.warp * x.lanes + l)].status == LaneStatus::Live)
+            x.ev.liveBefore |= uint8_t(1u << l);
     const Block& block = m_program.blocks.at(size_t(next.block));
     for (size_t i = 0; i < block.body.size(); ++i) execute(x, block.body[i], int(i));
     terminate(x, block.terminator);
@@ -323,8 +341,9 @@ void Interpreter::apply(const StepEvent& ev, bool forward) {
 MachineState runToCompletion(Interpreter& interp, int maxSteps) {
     while (!interp.done()) {
         if (interp.state().steps >= maxSteps)
-            throw DiagnosticError(Diagnostic{"", 0, 0, "the launch did not finish within " + std::to_string(maxSteps) +
-                                                           " steps; check for an endless loop"});
+            throw DiagnosticError(Diagnostic{
+                "", 0, 0,
+                "the launch did not finish within " + std::to_string(maxSteps) + " steps; check for an endless loop"});
         interp.step();
     }
     if (interp.state().run == RunState::Faulted) throw DiagnosticError(Diagnostic{"", 0, 0, interp.state().fault});

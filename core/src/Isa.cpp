@@ -52,8 +52,8 @@ constexpr std::array<OpcodeInfo, size_t(Opcode::Count_)> kOpcodes{{
 }};
 
 constexpr std::array<std::string_view, size_t(SpecialReg::Count_)> kSregNames{
-    "tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z", "ctaid.x", "ctaid.y", "ctaid.z",
-    "nctaid.x", "nctaid.y", "nctaid.z", "laneid", "warpid"};
+    "tid.x",   "tid.y",   "tid.z",    "ntid.x",   "ntid.y",   "ntid.z", "ctaid.x",
+    "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z", "laneid", "warpid"};
 
 }  // namespace
 

@@ -135,7 +135,8 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
             const KernelArg* a = spec.arg(it.key());
             if (!a || !a->isArray) fail(file, "\"expect\" names \"" + it.key() + "\", which is not an array argument");
             if (!it.value().is_array() || it.value().size() != a->values.size())
-                fail(file, "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " integers");
+                fail(file,
+                     "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " integers");
             std::vector<int32_t> v;
             for (size_t i = 0; i < it.value().size(); ++i)
                 v.push_back(toWord(it.value()[i], file, "expect." + it.key() + "[" + std::to_string(i) + "]"));
@@ -152,8 +153,10 @@ std::string launchSpecToJson(const LaunchSpec& launch) {
     j["args"] = Json::array();
     for (const auto& a : launch.args) {
         Json o{{"name", a.name}};
-        if (a.isArray) o["array"] = a.values;
-        else o["scalar"] = a.values.at(0);
+        if (a.isArray)
+            o["array"] = a.values;
+        else
+            o["scalar"] = a.values.at(0);
         j["args"].push_back(o);
     }
     if (!launch.expect.empty()) {
@@ -168,7 +171,8 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
         if (!ok) throw DiagnosticError(Diagnostic{"", 0, 0, msg});
     };
     int tpb = launch.threadsPerBlock();
-    check(tpb <= spec.maxThreadsPerBlock, "a thread block of " + std::to_string(tpb) + " threads exceeds the machine's " +
+    check(tpb <= spec.maxThreadsPerBlock, "a thread block of " + std::to_string(tpb) +
+                                              " threads exceeds the machine's " +
                                               std::to_string(spec.maxThreadsPerBlock) + "; use more blocks");
     check(launch.grid.count() <= spec.maxBlocks, "a grid of " + std::to_string(launch.grid.count()) +
                                                      " blocks exceeds the machine's " + std::to_string(spec.maxBlocks));
@@ -197,26 +201,44 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
         err({}, "the program has " + std::to_string(n) + " blocks but the ROM holds " + std::to_string(spec.romBlocks) +
                     "; simplify the kernel");
     if (program.sharedWords > spec.sharedWords)
-        err({}, "the program uses " + std::to_string(program.sharedWords) + " shared words per block but the machine has " +
-                    std::to_string(spec.sharedWords));
+        err({}, "the program uses " + std::to_string(program.sharedWords) +
+                    " shared words per block but the machine has " + std::to_string(spec.sharedWords));
     Program out = program;
+    auto checkRegisters = [&](const Instruction& in, SourceLoc loc) {
+        for (int r : {in.rd, in.rs1, in.rs2, in.rc})
+            if (r >= spec.registers)
+                err(loc, "register r" + std::to_string(r) + " does not exist (r0..r" +
+                             std::to_string(spec.registers - 1) + ")");
+    };
     auto resolve = [&](Instruction& in, SourceLoc loc) {
         if (in.immSymbol.empty()) return;
-        if (const ArrayPlacement* p = map.find(in.immSymbol)) in.imm += uint32_t(p->base);
-        else if (const KernelArg* a = launch.arg(in.immSymbol)) in.imm += uint32_t(a->values.at(0));
-        else return err(loc, "the program uses $" + in.immSymbol + " but the launch has no argument of that name");
+        if (const ArrayPlacement* p = map.find(in.immSymbol))
+            in.imm += uint32_t(p->base);
+        else if (const KernelArg* a = launch.arg(in.immSymbol))
+            in.imm += uint32_t(a->values.at(0));
+        else
+            return err(loc, "the program uses $" + in.immSymbol + " but the launch has no argument of that name");
         in.immSymbol.clear();
     };
     for (auto& b : out.blocks) {
         if (int(b.body.size()) > spec.slotsPerBlock)
-            err(b.terminatorLoc, "block '" + b.label + "' has more than " + std::to_string(spec.slotsPerBlock) + " instructions");
+            err(b.terminatorLoc,
+                "block '" + b.label + "' has more than " + std::to_string(spec.slotsPerBlock) + " instructions");
         for (size_t i = 0; i < b.body.size(); ++i) {
-            resolve(b.body[i], i < b.bodyLocs.size() ? b.bodyLocs[i] : SourceLoc{});
-            if (b.body[i].op == Opcode::Sreg && b.body[i].imm >= uint32_t(SpecialReg::Count_))
-                err(i < b.bodyLocs.size() ? b.bodyLocs[i] : SourceLoc{}, "invalid special register number");
+            const Instruction& in = b.body[i];
+            SourceLoc loc = i < b.bodyLocs.size() ? b.bodyLocs[i] : SourceLoc{};
+            resolve(b.body[i], loc);
+            if (in.op >= Opcode::Count_ || opcodeInfo(in.op).terminator)
+                err(loc, "block '" + b.label + "' has a terminator or invalid opcode among its body instructions");
+            else if (in.op == Opcode::Sreg && in.imm >= uint32_t(SpecialReg::Count_))
+                err(loc, "invalid special register number");
+            if ((1 << in.aux) > spec.lanesPerWarp) err(loc, "shuffle width exceeds the warp");
+            checkRegisters(in, loc);
         }
         const Instruction& t = b.terminator;
-        if (!opcodeInfo(t.op).terminator) err(b.terminatorLoc, "block '" + b.label + "' does not end with a terminator");
+        checkRegisters(t, b.terminatorLoc);
+        if (t.op >= Opcode::Count_ || !opcodeInfo(t.op).terminator)
+            err(b.terminatorLoc, "block '" + b.label + "' does not end with a terminator");
         bool hasTarget = t.op == Opcode::Jmp || t.op == Opcode::Br || t.op == Opcode::Bar;
         if (hasTarget && (t.target() >= n || (t.op == Opcode::Br && t.elseTarget() >= n)))
             err(b.terminatorLoc, "block '" + b.label + "' branches past the last block");

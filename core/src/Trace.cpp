@@ -16,11 +16,12 @@ std::string formatEvent(const StepEvent& ev, const Program& program, int lanes) 
     if (ev.barrierReleased) out += " [barrier released]";
     out += "\n";
     for (const auto& w : ev.regWrites)
-        out += "    t" + std::to_string(w.thread) + ".r" + std::to_string(w.reg) + " = " + std::to_string(int32_t(w.after)) +
-               " (was " + std::to_string(int32_t(w.before)) + ")\n";
+        out += "    t" + std::to_string(w.thread) + ".r" + std::to_string(w.reg) + " = " +
+               std::to_string(int32_t(w.after)) + " (was " + std::to_string(int32_t(w.before)) + ")\n";
     for (const auto& w : ev.memWrites)
-        out += std::string("    ") + (w.space == MemSpace::Global ? "global" : "shared[cta " + std::to_string(w.cta) + "]") +
-               "[" + std::to_string(w.addr) + "] = " + std::to_string(int32_t(w.after)) + " (was " +
+        out += std::string("    ") +
+               (w.space == MemSpace::Global ? "global" : "shared[cta " + std::to_string(w.cta) + "]") + "[" +
+               std::to_string(w.addr) + "] = " + std::to_string(int32_t(w.after)) + " (was " +
                std::to_string(int32_t(w.before)) + ")\n";
     for (const auto& w : ev.warnings) out += "    warning: " + w + "\n";
     if (!ev.fault.empty()) out += "    fault: " + ev.fault + "\n";

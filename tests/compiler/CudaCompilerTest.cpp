@@ -36,7 +36,8 @@ TEST(CudaCompiler, ReportsErrorsAtTheUsersFileLineAndColumn) {
 }
 
 TEST(CudaCompiler, OptimisationLevelsAllCompile) {
-    const char* src = "__global__ void f(int* a, int n) { for (int i = threadIdx.x; i < n; i += blockDim.x) a[i] *= 2; }";
+    const char* src =
+        "__global__ void f(int* a, int n) { for (int i = threadIdx.x; i < n; i += blockDim.x) a[i] *= 2; }";
     for (int o = 0; o <= 3; ++o) {
         CudaCompileOptions opts;
         opts.optLevel = o;

@@ -24,9 +24,9 @@ const ptx::Instruction* find(const ptx::Function& f, const std::string& opcodePr
 TEST(PtxParser, ReadsEntryParamsGuardsOperandsAndSourceLines) {
     ptx::Module m = compileAndParse(
         "__global__ void k(const int* a, int* out, int n) {\n"  // line 1
-        "    int i = threadIdx.x;\n"                              // line 2
-        "    if (i < n)\n"                                        // line 3
-        "        out[i + 1] = a[i] * 3;\n"                        // line 4
+        "    int i = threadIdx.x;\n"                            // line 2
+        "    if (i < n)\n"                                      // line 3
+        "        out[i + 1] = a[i] * 3;\n"                      // line 4
         "}\n");
     ASSERT_EQ(m.functions.size(), 1u);
     const ptx::Function& f = m.functions[0];

@@ -61,12 +61,10 @@ join:                       ; 6: everyone
 )",
                    R"({"block": 4, "args": [{"name":"out","zeros":4}]})");
     std::vector<Sched> expected = {
-        {0, 0b1111, 0b0011},  // lanes 0,1 wait at block 1, lanes 2,3 at block 5
-        {1, 0b0011, 0b0001},  // lane 0 -> 2, lane 1 -> 3
-        {2, 0b0001, 0b0010},
-        {3, 0b0010, 0b0011},  // reconverge at lo_join
-        {4, 0b0011, 0b1100},
-        {5, 0b1100, 0b1111},  // reconverge at join
+        {0, 0b1111, 0b0011},                       // lanes 0,1 wait at block 1, lanes 2,3 at block 5
+        {1, 0b0011, 0b0001},                       // lane 0 -> 2, lane 1 -> 3
+        {2, 0b0001, 0b0010}, {3, 0b0010, 0b0011},  // reconverge at lo_join
+        {4, 0b0011, 0b1100}, {5, 0b1100, 0b1111},  // reconverge at join
         {6, 0b1111, 0b0000},
     };
     EXPECT_EQ(schedule(k), expected) << show(schedule(k));
@@ -180,8 +178,10 @@ done:
     // warp 0 finishes entirely before warp 1 starts: the scheduler picks the lowest warp with a live lane
     bool seenWarp1 = false;
     for (const auto& ev : k.events) {
-        if (ev.warp == 1) seenWarp1 = true;
-        else EXPECT_FALSE(seenWarp1) << "warp 0 ran after warp 1 had started";
+        if (ev.warp == 1)
+            seenWarp1 = true;
+        else
+            EXPECT_FALSE(seenWarp1) << "warp 0 ran after warp 1 had started";
     }
     // warp 0's `done` block runs once, with all four lanes (they reconverge there)
     int doneRuns = 0;
@@ -281,8 +281,8 @@ out:                        ; 2
 )",
                    R"({"block": 4, "args": [{"name":"n","zeros":4}]})");
     std::vector<Sched> expected = {
-        {0, 0b1111, 0b1111}, {1, 0b1111, 0b0101}, {1, 0b0101, 0b0101},
-        {1, 0b0101, 0b1111},  // all four reconverge at `out`
+        {0, 0b1111, 0b1111}, {1, 0b1111, 0b0101},
+        {1, 0b0101, 0b0101}, {1, 0b0101, 0b1111},  // all four reconverge at `out`
         {2, 0b1111, 0b0000},
     };
     EXPECT_EQ(schedule(k), expected) << show(schedule(k));
@@ -309,8 +309,8 @@ odd:
         EXPECT_EQ(ev.maskBefore, n.mask);
     }
     EXPECT_EQ(k.interp->peek().warp, -1);
-    EXPECT_EQ(blockMasks(k.events), (std::vector<BlockMask>{{0, 0b1111}, {1, 0b0101}, {2, 0b1010},
-                                                           {0, 0b0011}, {1, 0b0001}, {2, 0b0010}}));
+    EXPECT_EQ(blockMasks(k.events),
+              (std::vector<BlockMask>{{0, 0b1111}, {1, 0b0101}, {2, 0b1010}, {0, 0b0011}, {1, 0b0001}, {2, 0b0010}}));
     EXPECT_EQ(k.state().steps, 6);
     // stepping a finished machine does nothing
     StepEvent none = k.interp->step();

@@ -35,12 +35,17 @@ struct BinCase {
 // Runs `op rd, rs1, b` once with b in a register and once with b as a hex immediate.
 // Returns {register form, immediate form}.
 std::pair<uint32_t, uint32_t> evalBinary(const std::string& op, uint32_t a, uint32_t b) {
-    std::string src = "entry:\n"
-                      "    mov r1, $a\n"
-                      "    mov r2, $b\n"
-                      "    " + op + " r3, r1, r2\n"
-                      "    " + op + " r4, r1, " + hex(b) + "\n"
-                      "    exit\n";
+    std::string src =
+        "entry:\n"
+        "    mov r1, $a\n"
+        "    mov r2, $b\n"
+        "    " +
+        op +
+        " r3, r1, r2\n"
+        "    " +
+        op + " r4, r1, " + hex(b) +
+        "\n"
+        "    exit\n";
     Kernel k = run(src, scalars(a, b));
     return {k.reg(0, 3), k.reg(0, 4)};
 }
@@ -167,27 +172,37 @@ TEST(Instruction, MinMaxSignedVersusUnsigned) {
 
 TEST(Instruction, SignedCompares) {
     checkCases({
-        {"seteq", 5, 5, 1}, {"seteq", 5, 6, 0}, {"seteq", kMinus1, kMinus1, 1},
-        {"setne", 5, 5, 0}, {"setne", 5, 6, 1}, {"setne", 0, kIntMin, 1},
-        {"setlt", kMinus1, 1, 1}, {"setlt", 1, kMinus1, 0}, {"setlt", kIntMin, kIntMax, 1}, {"setlt", 4, 4, 0},
-        {"setle", 4, 4, 1}, {"setle", kIntMax, kIntMin, 0}, {"setle", kMinus1, 0, 1},
-        {"setgt", 1, kMinus1, 1}, {"setgt", kIntMin, kIntMax, 0}, {"setgt", 4, 4, 0},
-        {"setge", 4, 4, 1}, {"setge", kIntMin, kMinus1, 0}, {"setge", 0, kMinus1, 1},
+        {"seteq", 5, 5, 1},       {"seteq", 5, 6, 0},       {"seteq", kMinus1, kMinus1, 1},
+        {"setne", 5, 5, 0},       {"setne", 5, 6, 1},       {"setne", 0, kIntMin, 1},
+        {"setlt", kMinus1, 1, 1}, {"setlt", 1, kMinus1, 0}, {"setlt", kIntMin, kIntMax, 1},
+        {"setlt", 4, 4, 0},       {"setle", 4, 4, 1},       {"setle", kIntMax, kIntMin, 0},
+        {"setle", kMinus1, 0, 1}, {"setgt", 1, kMinus1, 1}, {"setgt", kIntMin, kIntMax, 0},
+        {"setgt", 4, 4, 0},       {"setge", 4, 4, 1},       {"setge", kIntMin, kMinus1, 0},
+        {"setge", 0, kMinus1, 1},
     });
 }
 
 TEST(Instruction, UnsignedCompares) {
     checkCases({
-        {"setltu", kMinus1, 1, 0}, {"setltu", 1, kMinus1, 1}, {"setltu", kIntMax, kIntMin, 1}, {"setltu", 4, 4, 0},
-        {"setleu", 4, 4, 1}, {"setleu", kIntMin, kIntMax, 0}, {"setleu", 0, kMinus1, 1},
-        {"setgtu", kMinus1, 1, 1}, {"setgtu", kIntMax, kIntMin, 0}, {"setgtu", 4, 4, 0},
-        {"setgeu", 4, 4, 1}, {"setgeu", kIntMin, kIntMax, 1}, {"setgeu", 1, kMinus1, 0},
+        {"setltu", kMinus1, 1, 0},
+        {"setltu", 1, kMinus1, 1},
+        {"setltu", kIntMax, kIntMin, 1},
+        {"setltu", 4, 4, 0},
+        {"setleu", 4, 4, 1},
+        {"setleu", kIntMin, kIntMax, 0},
+        {"setleu", 0, kMinus1, 1},
+        {"setgtu", kMinus1, 1, 1},
+        {"setgtu", kIntMax, kIntMin, 0},
+        {"setgtu", 4, 4, 0},
+        {"setgeu", 4, 4, 1},
+        {"setgeu", kIntMin, kIntMax, 1},
+        {"setgeu", 1, kMinus1, 0},
     });
 }
 
 TEST(Instruction, NotInvertsEveryBit) {
-    const std::array<std::pair<uint32_t, uint32_t>, 4> cases{{
-        {0, kMinus1}, {kMinus1, 0}, {0x0F0F0F0F, 0xF0F0F0F0}, {kIntMin, kIntMax}}};
+    const std::array<std::pair<uint32_t, uint32_t>, 4> cases{
+        {{0, kMinus1}, {kMinus1, 0}, {0x0F0F0F0F, 0xF0F0F0F0}, {kIntMin, kIntMax}}};
     for (auto [a, expected] : cases) {
         Kernel k = run("entry:\n  mov r1, $a\n  not r2, r1\n  exit\n", scalars(a, 0));
         EXPECT_EQ(k.reg(0, 2), expected) << "not " << hex(a);
@@ -332,9 +347,9 @@ struct Sregs {
 };
 
 void expectSregs(const Kernel& k, int slot, const Sregs& e) {
-    uint32_t want[14] = {e.tid[0],   e.tid[1],   e.tid[2],   e.ntid[0],   e.ntid[1],   e.ntid[2],   e.ctaid[0],
-                         e.ctaid[1], e.ctaid[2], e.nctaid[0], e.nctaid[1], e.nctaid[2], e.laneid, e.warpid};
-    const char* names[14] = {"tid.x",   "tid.y",    "tid.z",    "ntid.x",   "ntid.y", "ntid.z", "ctaid.x",
+    uint32_t want[14] = {e.tid[0],   e.tid[1],   e.tid[2],    e.ntid[0],   e.ntid[1],   e.ntid[2], e.ctaid[0],
+                         e.ctaid[1], e.ctaid[2], e.nctaid[0], e.nctaid[1], e.nctaid[2], e.laneid,  e.warpid};
+    const char* names[14] = {"tid.x",   "tid.y",   "tid.z",    "ntid.x",   "ntid.y",   "ntid.z", "ctaid.x",
                              "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z", "laneid", "warpid"};
     for (int i = 0; i < 14; ++i) EXPECT_EQ(k.reg(slot, i + 1), want[i]) << names[i] << " of slot " << slot;
 }
@@ -353,8 +368,12 @@ TEST(Instruction, SpecialRegistersFor2DBlockAnd2DGrid) {
         for (int t = 0; t < 6; ++t) {
             int slot = cta * 8 + t;
             expectSregs(k, slot,
-                        {{tidXY[t][0], tidXY[t][1], 0}, {3, 2, 1}, {ctaXY[cta][0], ctaXY[cta][1], 0}, {2, 2, 1},
-                         lane[t], warp[t]});
+                        {{tidXY[t][0], tidXY[t][1], 0},
+                         {3, 2, 1},
+                         {ctaXY[cta][0], ctaXY[cta][1], 0},
+                         {2, 2, 1},
+                         lane[t],
+                         warp[t]});
             EXPECT_EQ(k.state().threads[size_t(slot)].status, LaneStatus::Exited);
         }
         for (int t = 6; t < 8; ++t) {  // the two absent slots of the partial warp never run
@@ -368,14 +387,17 @@ TEST(Instruction, SpecialRegistersFor2DBlockAnd2DGrid) {
 TEST(Instruction, SpecialRegistersFor3DBlockAnd3DGrid) {
     Kernel k = run(kAllSregs, R"({"grid": [1, 2, 3], "block": [2, 2, 2]})");
     ASSERT_EQ(k.state().threads.size(), 6u * 8u);
-    const uint32_t tid[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0},
-                                {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
+    const uint32_t tid[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
     const uint32_t cta[6][3] = {{0, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 1, 1}, {0, 0, 2}, {0, 1, 2}};
     for (int c = 0; c < 6; ++c)
         for (int t = 0; t < 8; ++t)
             expectSregs(k, c * 8 + t,
-                        {{tid[t][0], tid[t][1], tid[t][2]}, {2, 2, 2}, {cta[c][0], cta[c][1], cta[c][2]}, {1, 2, 3},
-                         uint32_t(t % 4), uint32_t(t / 4)});
+                        {{tid[t][0], tid[t][1], tid[t][2]},
+                         {2, 2, 2},
+                         {cta[c][0], cta[c][1], cta[c][2]},
+                         {1, 2, 3},
+                         uint32_t(t % 4),
+                         uint32_t(t / 4)});
 }
 
 TEST(Instruction, EventsRecordRegisterWritesWithBeforeAndAfter) {

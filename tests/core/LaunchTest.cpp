@@ -160,12 +160,12 @@ TEST(Launch, BlockCountLimit) {
 }
 
 TEST(Launch, TotalThreadsLimitCountsWholeWarps) {
-    expectValid(R"({"grid": 4, "block": 32})");   // 128 threads
-    expectValid(R"({"grid": 32, "block": 4})");   // 128 threads
+    expectValid(R"({"grid": 4, "block": 32})");  // 128 threads
+    expectValid(R"({"grid": 32, "block": 4})");  // 128 threads
     expectValidateError(R"({"grid": 5, "block": 32})", "at most 128 threads");
     // 25 blocks of 5 threads = 125 threads, but each block needs 2 warps: 50 warps = 200 lanes
     expectValidateError(R"({"grid": 25, "block": 5})", "50 warps");
-    expectValid(R"({"grid": 16, "block": 5})");   // 32 warps = 128 lanes
+    expectValid(R"({"grid": 16, "block": 5})");  // 32 warps = 128 lanes
     expectValidateError(R"({"grid": 17, "block": 5})", "at most 128 threads");
 }
 
@@ -181,10 +181,10 @@ TEST(Launch, GlobalMemoryLimit) {
 TEST(Launch, HugeDimensionsAreRejectedNotOverflowed) {
     // 65536 * 65536 does not fit in an int; the product must not wrap to a small, accepted count.
     // 65535 * 65535 = 4294836225 wraps to -131071 in 32-bit int arithmetic.
-    for (const char* json : {R"({"block": [65536, 65536]})", R"({"grid": [65536, 65536], "block": 1})",
-                             R"({"block": [2147483647, 2, 2]})", R"({"block": [65535, 65535]})",
-                             R"({"grid": [65535, 65535], "block": 1})", R"({"grid": [65535, 65535, 65535], "block": 1})",
-                             R"({"grid": 2, "block": [65535, 65535, 65535]})"}) {
+    for (const char* json :
+         {R"({"block": [65536, 65536]})", R"({"grid": [65536, 65536], "block": 1})", R"({"block": [2147483647, 2, 2]})",
+          R"({"block": [65535, 65535]})", R"({"grid": [65535, 65535], "block": 1})",
+          R"({"grid": [65535, 65535, 65535], "block": 1})", R"({"grid": 2, "block": [65535, 65535, 65535]})"}) {
         LaunchSpec l;
         try {
             l = parseLaunchSpec(json);

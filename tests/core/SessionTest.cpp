@@ -78,7 +78,8 @@ TEST(Session, NotLoaded) {
 
 TEST(Session, LoadRejectsBadInput) {
     auto s = makeReferenceSession();
-    std::string msg = diagnosticOf([&] { s->load(assemble("a:\n  mov r1, $x\n  exit\n"), parseLaunchSpec(R"({"block": 1})")); });
+    std::string msg =
+        diagnosticOf([&] { s->load(assemble("a:\n  mov r1, $x\n  exit\n"), parseLaunchSpec(R"({"block": 1})")); });
     EXPECT_NE(msg.find("$x"), std::string::npos) << msg;
     msg = diagnosticOf([&] { s->load(assemble("a:\n  exit\n"), parseLaunchSpec(R"({"block": 33})")); });
     EXPECT_NE(msg.find("33 threads"), std::string::npos) << msg;

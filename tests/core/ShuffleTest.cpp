@@ -13,10 +13,10 @@ namespace {
 enum class Mode { Idx, Up, Down, Bfly };
 const char* mnemonic(Mode m) {
     switch (m) {
-    case Mode::Idx: return "shfl.idx";
-    case Mode::Up: return "shfl.up";
-    case Mode::Down: return "shfl.down";
-    case Mode::Bfly: return "shfl.bfly";
+        case Mode::Idx: return "shfl.idx";
+        case Mode::Up: return "shfl.up";
+        case Mode::Down: return "shfl.down";
+        case Mode::Bfly: return "shfl.bfly";
     }
     return "?";
 }
@@ -32,10 +32,19 @@ int sourceLane(Mode m, int lane, uint32_t b, int width) {
     int j = lane;
     bool valid = true;
     switch (m) {
-    case Mode::Up: j = lane - bval; valid = j >= minLane; break;
-    case Mode::Down: j = lane + bval; valid = j <= maxLane; break;
-    case Mode::Bfly: j = lane ^ bval; valid = j <= maxLane; break;
-    case Mode::Idx: j = minLane | (bval & (width - 1)); break;
+        case Mode::Up:
+            j = lane - bval;
+            valid = j >= minLane;
+            break;
+        case Mode::Down:
+            j = lane + bval;
+            valid = j <= maxLane;
+            break;
+        case Mode::Bfly:
+            j = lane ^ bval;
+            valid = j <= maxLane;
+            break;
+        case Mode::Idx: j = minLane | (bval & (width - 1)); break;
     }
     return valid ? j : lane;
 }
@@ -103,7 +112,7 @@ TEST(Shuffle, HandComputedCases) {
     EXPECT_EQ(shuffleImm(Mode::Bfly, 2, 2), values({0, 1, 0, 1}));
     EXPECT_EQ(shuffleImm(Mode::Idx, 2, 4), values({2, 2, 2, 2}));
     EXPECT_EQ(shuffleImm(Mode::Idx, 3, 2), values({1, 1, 3, 3}));
-    EXPECT_EQ(shuffleImm(Mode::Idx, 6, 4), values({2, 2, 2, 2}));  // b masked to the segment
+    EXPECT_EQ(shuffleImm(Mode::Idx, 6, 4), values({2, 2, 2, 2}));   // b masked to the segment
     EXPECT_EQ(shuffleImm(Mode::Idx, 33, 4), values({1, 1, 1, 1}));  // b & 31 = 1
     EXPECT_EQ(shuffleImm(Mode::Up, 33, 4), values({0, 0, 1, 2}));
     EXPECT_EQ(shuffleImm(Mode::Down, 32, 4), values({0, 1, 2, 3}));

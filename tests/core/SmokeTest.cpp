@@ -18,7 +18,8 @@ acc:
     atom.global r5, [r0 + $out], r4
     exit
 )");
-    LaunchSpec l = parseLaunchSpec(R"({"block": 3, "args": [{"name":"a","array":[1,2,3]},{"name":"b","array":[4,5,6]},{"name":"out","zeros":1}]})");
+    LaunchSpec l = parseLaunchSpec(
+        R"({"block": 3, "args": [{"name":"a","array":[1,2,3]},{"name":"b","array":[4,5,6]},{"name":"out","zeros":1}]})");
     MemoryMap map = validateLaunch(l, MachineSpec::standard());
     Interpreter in(linkProgram(p, l, map, MachineSpec::standard()), l);
     MachineState s = runToCompletion(in);

@@ -37,7 +37,8 @@ void expectRegistersMatch(MainWindow& w, const MachineState& ref) {
         for (int r = 1; r < 16; ++r) {
             uint32_t v = ref.threads[size_t(warp * 4 + lane)].regs[size_t(r)];
             ASSERT_TRUE(t->item(lane, r + 1)) << "lane " << lane << " r" << r;
-            EXPECT_EQ(t->item(lane, r + 1)->text(), formatWord(v, NumberFormat::Signed)) << "lane " << lane << " r" << r;
+            EXPECT_EQ(t->item(lane, r + 1)->text(), formatWord(v, NumberFormat::Signed))
+                << "lane " << lane << " r" << r;
         }
 }
 
@@ -89,7 +90,8 @@ TEST_F(StudioTest, SteppingBackRestoresEarlierState) {
 TEST_F(StudioTest, AssemblyErrorIsAnnotatedAtItsLine) {
     window->editor()->setText("entry:\n    add r1, r2\n    exit\n");
     EXPECT_FALSE(window->build());
-    EXPECT_TRUE(window->editor()->annotation(1).contains("takes 3 operands")) << window->editor()->annotation(1).toStdString();
+    EXPECT_TRUE(window->editor()->annotation(1).contains("takes 3 operands"))
+        << window->editor()->annotation(1).toStdString();
     EXPECT_TRUE(window->statusText().contains(":2:")) << window->statusText().toStdString();
 }
 
@@ -101,6 +103,23 @@ TEST_F(StudioTest, BreakpointStopsBeforeItsBlock) {
     window->run();
     EXPECT_TRUE(window->statusText().contains("breakpoint")) << window->statusText().toStdString();
     EXPECT_EQ(window->session().peek().block, 1);
+}
+
+TEST_F(StudioTest, BreakpointOnALabelLineStopsAtThatBlock) {
+    Program p = assemble(window->editor()->text().toStdString());
+    ASSERT_GT(p.blocks[1].labelLoc.line, 0);
+    window->toggleBreakpoint(p.blocks[1].labelLoc.line - 1);
+    window->run();
+    EXPECT_EQ(window->session().peek().block, 1);
+}
+
+TEST_F(StudioTest, FailedBuildNeverRunsThePreviousKernel) {
+    window->launchEditor()->setPlainText("{ not json");
+    EXPECT_FALSE(window->build());
+    EXPECT_FALSE(window->session().loaded());
+    window->step();  // nothing to run: must not crash or step the old kernel
+    EXPECT_EQ(window->session().position(), 0);
+    EXPECT_EQ(window->events()->count(), 0);
 }
 
 TEST_F(StudioTest, DivergenceTimelineRendersThroughImGui) {

@@ -1,6 +1,7 @@
 #include "qgpu/ui/ImGuiHost.h"
 
 #include <QMouseEvent>
+#include <QOpenGLContext>
 #include <QWheelEvent>
 
 #include <imgui.h>
@@ -23,6 +24,7 @@ ImGuiHost::~ImGuiHost() {
     if (m_glReady) {
         makeCurrent();
         ImGui_ImplOpenGL3_Shutdown();
+        m_glReady = false;
         doneCurrent();
     }
     ImGui::DestroyContext(m_ctx);
@@ -33,6 +35,16 @@ void ImGuiHost::makeImGuiCurrent() { ImGui::SetCurrentContext(m_ctx); }
 void ImGuiHost::initializeGL() {
     makeImGuiCurrent();
     m_glReady = ImGui_ImplOpenGL3_Init("#version 130");
+    // Floating or re-docking the panel gives the widget a new GL context: release the renderer with the
+    // old one so the next initializeGL starts clean.
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
+        if (!m_glReady) return;
+        makeImGuiCurrent();
+        makeCurrent();
+        ImGui_ImplOpenGL3_Shutdown();
+        m_glReady = false;
+        doneCurrent();
+    });
 }
 
 void ImGuiHost::paintGL() {

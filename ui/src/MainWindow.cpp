@@ -17,6 +17,8 @@
 #include <QStatusBar>
 #include <QToolBar>
 
+#include <map>
+
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Trace.h"
@@ -30,6 +32,7 @@ namespace {
 constexpr int kBreakpointMarker = 1;
 constexpr int kCurrentLineMarker = 2;
 constexpr int kBreakpointMargin = 1;
+constexpr int kUiStepLimit = 20000;  // Run stops here so an endless loop cannot swamp the window
 
 QString readText(const QString& path) {
     QFile f(path);
@@ -59,8 +62,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeRef
     m_editor->markerDefine(QsciScintilla::Background, kCurrentLineMarker);
     m_editor->setMarkerBackgroundColor(QColor(255, 240, 150), kCurrentLineMarker);
     m_editor->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
-    connect(m_editor, &QsciScintilla::marginClicked, this,
-            [this](int margin, int line, Qt::KeyboardModifiers) { if (margin == kBreakpointMargin) toggleBreakpoint(line); });
+    connect(m_editor, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
+        if (margin == kBreakpointMargin) toggleBreakpoint(line);
+    });
     setCentralWidget(m_editor);
 
     m_status = new QLabel;
@@ -76,7 +80,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeRef
     setStatus("Open an example (Examples menu) or a .qasm program, then Build (Ctrl+B).");
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    delete m_timelineHost;  // the host draws m_timeline: it must go before the viewer does
+}
 
 void MainWindow::createDocks() {
     auto dock = [this](const QString& title, QWidget* w, Qt::DockWidgetArea area) {
@@ -97,7 +103,8 @@ void MainWindow::createDocks() {
     m_events = new QListWidget;
     m_events->setObjectName("eventList");
     m_events->setFont(QFont("Monospace", 9));
-    connect(m_events, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) { moveTo(m_events->row(it) + 1); });
+    connect(m_events, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* it) { moveTo(m_events->row(it) + 1); });
     dock("Steps", m_events, Qt::BottomDockWidgetArea);
     m_timeline = std::make_unique<DivergenceTimeline>();
     m_timelineHost = new ImGuiHost(m_timeline.get());
@@ -112,7 +119,8 @@ void MainWindow::createActions() {
     });
     file->addAction("&Save", QKeySequence::Save, this, [this] {
         QFile f(m_path);
-        if (m_path.isEmpty() || !f.open(QIODevice::WriteOnly)) return setStatus("Nothing to save to: open a file first.");
+        if (m_path.isEmpty() || !f.open(QIODevice::WriteOnly))
+            return setStatus("Nothing to save to: open a file first.");
         f.write(m_editor->text().toUtf8());
         setStatus("Saved " + m_path);
     });
@@ -163,11 +171,16 @@ bool MainWindow::build() {
     m_editor->clearAnnotations();
     std::string file = m_path.isEmpty() ? "<editor>" : QFileInfo(m_path).fileName().toStdString();
     try {
-        m_program = assemble(m_editor->text().toStdString(), file);
+        Program program = assemble(m_editor->text().toStdString(), file);
         LaunchSpec launch = parseLaunchSpec(m_launch->toPlainText().toStdString(), "launch spec");
-        m_map = validateLaunch(launch, MachineSpec::standard());
-        m_session->load(m_program, launch);
+        MemoryMap map = validateLaunch(launch, MachineSpec::standard());
+        m_session->load(program, launch);  // only a successful load replaces what the window shows
+        m_program = std::move(program);
+        m_map = std::move(map);
+        m_events->clear();
     } catch (const DiagnosticError& e) {
+        m_session = makeReferenceSession();  // never keep running the previous kernel under new source
+        m_events->clear();
         showDiagnostics(e.diagnostics());
         return false;
     }
@@ -178,33 +191,48 @@ bool MainWindow::build() {
 }
 
 void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {
+    std::map<int, QString> perLine;
     for (const auto& d : diags)
-        if (d.line > 0) m_editor->annotate(d.line - 1, QString::fromStdString("error: " + d.message), 0);
+        if (d.line > 0)
+            perLine[d.line - 1] += (perLine[d.line - 1].isEmpty() ? "" : "\n") + QString::fromStdString(d.message);
+    for (const auto& [line, text] : perLine) m_editor->annotate(line, text, 0);
     setStatus(QString::fromStdString(formatAll(diags)));
 }
 
 std::set<Breakpoint> MainWindow::breakpointsFromMarkers() const {
+    // A block owns the lines from its label (or first instruction) to its terminator.
     std::set<Breakpoint> out;
     for (size_t b = 0; b < m_program.blocks.size(); ++b) {
         const Block& blk = m_program.blocks[b];
-        std::vector<int> lines{blk.terminatorLoc.line};
-        for (const auto& loc : blk.bodyLocs) lines.push_back(loc.line);
-        for (int line : lines)
-            if (line > 0 && (m_editor->markersAtLine(line - 1) & (1 << kBreakpointMarker))) out.insert({int(b), -1});
+        int first = blk.labelLoc.line > 0  ? blk.labelLoc.line
+                    : blk.bodyLocs.empty() ? blk.terminatorLoc.line
+                                           : blk.bodyLocs[0].line;
+        for (int line = first; line > 0 && line <= blk.terminatorLoc.line; ++line)
+            if (m_editor->markersAtLine(line - 1) & (1 << kBreakpointMarker)) out.insert({int(b), -1});
     }
     return out;
 }
 
 void MainWindow::toggleBreakpoint(int line) {
-    if (m_editor->markersAtLine(line) & (1 << kBreakpointMarker)) m_editor->markerDelete(line, kBreakpointMarker);
-    else m_editor->markerAdd(line, kBreakpointMarker);
+    if (m_editor->markersAtLine(line) & (1 << kBreakpointMarker))
+        m_editor->markerDelete(line, kBreakpointMarker);
+    else
+        m_editor->markerAdd(line, kBreakpointMarker);
     m_session->breakpoints = breakpointsFromMarkers();
 }
 
-void MainWindow::step() { if (m_session->loaded()) report(m_session->step()); }
-void MainWindow::stepBack() { if (m_session->loaded()) report(m_session->stepBack()); }
-void MainWindow::run() { if (m_session->loaded()) report(m_session->run()); }
-void MainWindow::runBack() { if (m_session->loaded()) report(m_session->runBack()); }
+void MainWindow::step() {
+    if (m_session->loaded()) report(m_session->step());
+}
+void MainWindow::stepBack() {
+    if (m_session->loaded()) report(m_session->stepBack());
+}
+void MainWindow::run() {
+    if (m_session->loaded()) report(m_session->run(kUiStepLimit));
+}
+void MainWindow::runBack() {
+    if (m_session->loaded()) report(m_session->runBack());
+}
 
 void MainWindow::reset() {
     if (!m_session->loaded()) return;
@@ -214,8 +242,10 @@ void MainWindow::reset() {
 
 void MainWindow::moveTo(int position) {
     if (!m_session->loaded()) return;
-    while (m_session->position() > position && m_session->stepBack() != StopReason::AtStart) {}
-    while (m_session->position() < position && m_session->step() == StopReason::Step) {}
+    while (m_session->position() > position && m_session->stepBack() != StopReason::AtStart) {
+    }
+    while (m_session->position() < position && m_session->step() == StopReason::Step) {
+    }
     report(StopReason::Step);
 }
 
@@ -223,12 +253,17 @@ void MainWindow::report(StopReason r) {
     const MachineState& s = m_session->snapshot();
     QString where = QString("step %1").arg(m_session->position());
     switch (r) {
-    case StopReason::Finished: setStatus(where + ": the launch finished. " + QString::fromStdString(formatArrays(s, m_map)).replace('\n', "  ")); break;
-    case StopReason::Faulted: setStatus(where + ": machine fault: " + QString::fromStdString(s.fault)); break;
-    case StopReason::Breakpoint: setStatus(where + ": stopped at a breakpoint."); break;
-    case StopReason::StepLimit: setStatus(where + ": stopped after the step limit; the kernel may loop forever."); break;
-    case StopReason::AtStart: setStatus(where + ": at the start of the launch."); break;
-    case StopReason::Step: setStatus(where); break;
+        case StopReason::Finished:
+            setStatus(where + ": the launch finished. " +
+                      QString::fromStdString(formatArrays(s, m_map)).replace('\n', "  "));
+            break;
+        case StopReason::Faulted: setStatus(where + ": machine fault: " + QString::fromStdString(s.fault)); break;
+        case StopReason::Breakpoint: setStatus(where + ": stopped at a breakpoint."); break;
+        case StopReason::StepLimit:
+            setStatus(where + ": stopped after the step limit; the kernel may loop forever.");
+            break;
+        case StopReason::AtStart: setStatus(where + ": at the start of the launch."); break;
+        case StopReason::Step: setStatus(where); break;
     }
     refresh();
 }
@@ -240,14 +275,17 @@ void MainWindow::refresh() {
     int pos = m_session->position();
     const StepEvent* last = pos > 0 ? &history[size_t(pos - 1)] : nullptr;
     NextStep next = m_session->peek();
-    if (last && next.warp < 0) m_registers->setWarp(last->warp);
-    else if (next.warp >= 0) m_registers->setWarp(next.warp);
+    if (last && next.warp < 0)
+        m_registers->setWarp(last->warp);
+    else if (next.warp >= 0)
+        m_registers->setWarp(next.warp);
     m_registers->show(s, last);
     m_memory->show(s, m_map, last);
 
-    m_events->clear();
-    for (const auto& ev : history)
-        m_events->addItem(QString::fromStdString(formatEvent(ev, m_program, s.lanesPerWarp)).trimmed());
+    // Recorded events never change, so the list only grows (it is cleared when a new program loads).
+    if (m_events->count() > int(history.size())) m_events->clear();
+    for (size_t i = size_t(m_events->count()); i < history.size(); ++i)
+        m_events->addItem(QString::fromStdString(formatEvent(history[i], m_program, s.lanesPerWarp)).trimmed());
     if (pos > 0) m_events->setCurrentRow(pos - 1);
 
     m_editor->markerDeleteAll(kCurrentLineMarker);

@@ -19,10 +19,10 @@ QTableWidgetItem* cell(const QString& text, bool changed) {
 
 const char* statusName(LaneStatus s) {
     switch (s) {
-    case LaneStatus::Absent: return "absent";
-    case LaneStatus::Live: return "live";
-    case LaneStatus::AtBarrier: return "barrier";
-    case LaneStatus::Exited: return "exited";
+        case LaneStatus::Absent: return "absent";
+        case LaneStatus::Live: return "live";
+        case LaneStatus::AtBarrier: return "barrier";
+        case LaneStatus::Exited: return "exited";
     }
     return "?";
 }
@@ -30,9 +30,9 @@ const char* statusName(LaneStatus s) {
 
 QString formatWord(uint32_t v, NumberFormat f) {
     switch (f) {
-    case NumberFormat::Signed: return QString::number(int32_t(v));
-    case NumberFormat::Unsigned: return QString::number(v);
-    case NumberFormat::Hex: return QString("0x%1").arg(v, 8, 16, QChar('0'));
+        case NumberFormat::Signed: return QString::number(int32_t(v));
+        case NumberFormat::Unsigned: return QString::number(v);
+        case NumberFormat::Hex: return QString("0x%1").arg(v, 8, 16, QChar('0'));
     }
     return {};
 }
@@ -115,7 +115,8 @@ void MemoryView::show(const MachineState& state, const MemoryMap& map, const Ste
             uint32_t v = state.global[size_t(addr)];
             bool changed = false;
             if (last)
-                for (const auto& m : last->memWrites) changed = changed || (m.space == MemSpace::Global && m.addr == addr);
+                for (const auto& m : last->memWrites)
+                    changed = changed || (m.space == MemSpace::Global && m.addr == addr);
             names << QString("%1[%2]").arg(QString::fromStdString(a.name)).arg(i);
             setItem(row, 0, cell(QString::number(addr), changed));
             setItem(row, 1, cell(formatWord(v, NumberFormat::Signed), changed));

@@ -9,9 +9,9 @@
 namespace qgpu {
 
 struct CudaCompileOptions {
-    int optLevel = 2;                 // -O0..-O3
-    std::string deviceHeader;         // contents of qgpu_cuda.h; empty = the copy built into the binary
-    std::vector<std::string> defines; // NAME or NAME=VALUE
+    int optLevel = 2;                  // -O0..-O3
+    std::string deviceHeader;          // contents of qgpu_cuda.h; empty = the copy built into the binary
+    std::vector<std::string> defines;  // NAME or NAME=VALUE
 };
 
 struct CudaCompileResult {

@@ -15,8 +15,8 @@ namespace qgpu::ptx {
 struct Operand {
     enum class Kind { Reg, Imm, Address, Symbol, Special, Label, Vector };
     Kind kind = Kind::Imm;
-    std::string name;    // register (%r1), symbol, special (%tid.x), label; address base
-    int64_t value = 0;   // immediate, or address offset
+    std::string name;      // register (%r1), symbol, special (%tid.x), label; address base
+    int64_t value = 0;     // immediate, or address offset
     bool isFloat = false;  // a 0f/0d float literal (the machine has no floating point)
 };
 
@@ -26,10 +26,10 @@ struct Instruction {
     std::string guard;               // predicate register guarding the instruction, or empty
     bool guardNegated = false;       // @!%p
     std::vector<Operand> operands;
-    int ptxLine = 0;                 // 1-based line in the PTX text
-    SourceLoc cudaLoc;               // CUDA line in the kernel's own file (0 = unknown); code inlined from
-                                     // headers carries the line of the user's code that used it
-    int locFile = 0;                 // the .file number of the last .loc as written in the PTX
+    int ptxLine = 0;    // 1-based line in the PTX text
+    SourceLoc cudaLoc;  // CUDA line in the kernel's own file (0 = unknown); code inlined from
+                        // headers carries the line of the user's code that used it
+    int locFile = 0;    // the .file number of the last .loc as written in the PTX
 
     bool has(const std::string& part) const;  // opcode modifier present, e.g. has("global")
 };
@@ -55,10 +55,10 @@ struct Function {
 
 struct Module {
     std::vector<Function> functions;
-    std::vector<SharedArray> shared;        // module-scope .shared arrays (CUDA __shared__)
-    std::vector<std::string> globals;       // module-scope .global variables (unsupported by the machine)
-    std::map<int, std::string> files;       // .file number -> name
-    int mainFile = 0;                       // the .file number of the kernel's .cu source
+    std::vector<SharedArray> shared;   // module-scope .shared arrays (CUDA __shared__)
+    std::vector<std::string> globals;  // module-scope .global variables (unsupported by the machine)
+    std::map<int, std::string> files;  // .file number -> name
+    int mainFile = 0;                  // the .file number of the kernel's .cu source
 };
 
 // Throws DiagnosticError naming the PTX line for text it cannot parse.

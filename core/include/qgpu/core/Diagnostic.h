@@ -12,8 +12,9 @@ struct Diagnostic {
     int line = 0;      // 1-based, 0 = no position
     int column = 0;
     std::string message;
+    bool warning = false;
 
-    std::string format() const;  // "file:line:col: error: message"
+    std::string format() const;  // "file:line:col: error: message" (or "warning:")
 };
 
 // Thrown by core entry points for input a user can get wrong; carries every diagnostic found.

@@ -36,14 +36,14 @@ public:
     uint32_t specialReg(int thread, SpecialReg r) const;
 
 private:
-    struct Exec;  // per-step working set
-    void execute(Exec& x, const Instruction& in, int slot);
-    void executeShuffle(Exec& x, const Instruction& in, int slot);
+    struct Exec;                                              // per-step working set
+    void execute(Exec& x, const Instruction& in, int instr);  // instr: index in the block body
+    void executeShuffle(Exec& x, const Instruction& in, int instr);
     void terminate(Exec& x, const Instruction& term);
     void releaseBarrierIfComplete(Exec& x);
     uint8_t maskOf(int warp) const;
     std::vector<uint32_t>& memory(MemSpace space, int cta);
-    int wordIndex(MemSpace space, uint32_t addr, Exec& x, int lane, int slot);  // wraps, with a warning
+    int wordIndex(MemSpace space, uint32_t addr, Exec& x, int lane, int instr);  // wraps, with a warning
     void storeWord(Exec& x, MemSpace space, int index, uint32_t value, int thread);
 
     Program m_program;

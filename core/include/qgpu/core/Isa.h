@@ -11,30 +11,67 @@ namespace qgpu {
 
 enum class Opcode : uint8_t {
     // ALU: rd = rs1 OP b, where b is rs2 or the immediate
-    Add, Sub, Mul, Shl, Shr, Sra, And, Or, Xor, Not, Min, Max, MinU, MaxU, Mov,
+    Add,
+    Sub,
+    Mul,
+    Shl,
+    Shr,
+    Sra,
+    And,
+    Or,
+    Xor,
+    Not,
+    Min,
+    Max,
+    MinU,
+    MaxU,
+    Mov,
     // compares: rd = (rs1 CMP b) ? 1 : 0
-    SetEq, SetNe, SetLt, SetLe, SetGt, SetGe, SetLtU, SetLeU, SetGtU, SetGeU,
-    Sel,       // rd = rc != 0 ? rs1 : b
-    Sreg,      // rd = special register imm
-    LdGlobal,  // rd = global[rs1 + imm]
-    StGlobal,  // global[rs1 + imm] = rs2
-    LdShared,  // rd = shared[rs1 + imm]
-    StShared,  // shared[rs1 + imm] = rs2
+    SetEq,
+    SetNe,
+    SetLt,
+    SetLe,
+    SetGt,
+    SetGe,
+    SetLtU,
+    SetLeU,
+    SetGtU,
+    SetGeU,
+    Sel,         // rd = rc != 0 ? rs1 : b
+    Sreg,        // rd = special register imm
+    LdGlobal,    // rd = global[rs1 + imm]
+    StGlobal,    // global[rs1 + imm] = rs2
+    LdShared,    // rd = shared[rs1 + imm]
+    StShared,    // shared[rs1 + imm] = rs2
     AtomGlobal,  // rd = global[rs1 + imm]; global[rs1 + imm] += rs2 (lanes in ascending order)
     AtomShared,
-    ShflIdx, ShflUp, ShflDown, ShflBfly,  // rd = rs1 of source lane chosen by b, within width aux
+    ShflIdx,
+    ShflUp,
+    ShflDown,
+    ShflBfly,  // rd = rs1 of source lane chosen by b, within width aux
     // terminators
-    Jmp,   // all active lanes -> target
-    Br,    // lanes with rc != 0 -> target, others -> elseTarget
-    Bar,   // barrier across the thread block, then -> target
+    Jmp,  // all active lanes -> target
+    Br,   // lanes with rc != 0 -> target, others -> elseTarget
+    Bar,  // barrier across the thread block, then -> target
     Exit,
     Count_
 };
 
 enum class SpecialReg : uint8_t {
-    TidX, TidY, TidZ, NtidX, NtidY, NtidZ,
-    CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
-    LaneId, WarpId,
+    TidX,
+    TidY,
+    TidZ,
+    NtidX,
+    NtidY,
+    NtidZ,
+    CtaidX,
+    CtaidY,
+    CtaidZ,
+    NctaidX,
+    NctaidY,
+    NctaidZ,
+    LaneId,
+    WarpId,
     Count_
 };
 
@@ -71,11 +108,11 @@ struct Instruction {
     uint8_t rd = 0;
     uint8_t rs1 = 0;
     uint8_t rs2 = 0;
-    uint8_t rc = 0;        // condition register of sel and br
-    bool useImm = false;   // b is imm instead of rs2 (ALU, compares, sel, shuffles)
-    uint8_t aux = 0;       // shuffle width as log2 (0..2)
-    uint32_t imm = 0;      // immediate, memory offset, special register, or branch targets
-    std::string immSymbol; // unresolved `$name` (an argument), empty once linked
+    uint8_t rc = 0;         // condition register of sel and br
+    bool useImm = false;    // b is imm instead of rs2 (ALU, compares, sel, shuffles)
+    uint8_t aux = 0;        // shuffle width as log2 (0..2)
+    uint32_t imm = 0;       // immediate, memory offset, special register, or branch targets
+    std::string immSymbol;  // unresolved `$name` (an argument), empty once linked
 
     // Branch targets live in imm: target in the low 16 bits, elseTarget in the high 16 bits.
     uint16_t target() const { return uint16_t(imm & 0xFFFF); }
@@ -93,6 +130,7 @@ struct SourceLoc {
 // A machine block: up to MachineSpec::slotsPerBlock body instructions, then exactly one terminator.
 struct Block {
     std::string label;
+    SourceLoc labelLoc;  // where `label:` stands (0 for unnamed blocks)
     std::vector<Instruction> body;
     Instruction terminator;
     std::vector<SourceLoc> bodyLocs;  // parallel to body (may be empty)

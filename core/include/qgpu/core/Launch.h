@@ -60,7 +60,6 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec);
 
 // Resolves `$name` immediates (array base address or scalar value) and checks the program fits the
 // machine (ROM size, registers, targets, shared memory). Throws DiagnosticError.
-Program linkProgram(const Program& program, const LaunchSpec& launch, const MemoryMap& map,
-                    const MachineSpec& spec);
+Program linkProgram(const Program& program, const LaunchSpec& launch, const MemoryMap& map, const MachineSpec& spec);
 
 }  // namespace qgpu

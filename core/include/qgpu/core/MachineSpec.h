@@ -7,14 +7,14 @@ namespace qgpu {
 
 struct MachineSpec {
     int lanesPerWarp = 4;
-    int registers = 16;          // r0 reads zero and ignores writes
-    int romBlocks = 32;          // program ROM capacity in machine blocks
-    int slotsPerBlock = 4;       // body instructions per block (the terminator is extra)
-    int globalWords = 1024;      // 32-bit words of global memory
-    int sharedWords = 64;        // 32-bit words of shared memory per thread block
-    int maxThreads = 128;        // threads per launch
+    int registers = 16;      // r0 reads zero and ignores writes
+    int romBlocks = 32;      // program ROM capacity in machine blocks
+    int slotsPerBlock = 4;   // body instructions per block (the terminator is extra)
+    int globalWords = 1024;  // 32-bit words of global memory
+    int sharedWords = 64;    // 32-bit words of shared memory per thread block
+    int maxThreads = 128;    // threads per launch
     int maxThreadsPerBlock = 32;
-    int maxBlocks = 32;          // thread blocks per launch
+    int maxBlocks = 32;  // thread blocks per launch
 
     int usableRegisters() const { return registers - 1; }
     int maxWarps() const { return (maxThreads + lanesPerWarp - 1) / lanesPerWarp; }

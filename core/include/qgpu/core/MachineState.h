@@ -10,7 +10,7 @@
 namespace qgpu {
 
 enum class LaneStatus : uint8_t {
-    Absent,     // the slot of a partial warp beyond blockDim: never runs
+    Absent,  // the slot of a partial warp beyond blockDim: never runs
     Live,
     AtBarrier,  // waiting for the rest of its thread block
     Exited
@@ -63,10 +63,10 @@ struct LaneChange {
 
 // One machine step: one warp executes one ROM block with its active lanes.
 struct StepEvent {
-    int step = 0;   // index of this step in the launch, from 0
-    int warp = 0;   // global warp
-    int cta = 0;    // thread block of the warp
-    int block = 0;  // ROM block executed
+    int step = 0;            // index of this step in the launch, from 0
+    int warp = 0;            // global warp
+    int cta = 0;             // thread block of the warp
+    int block = 0;           // ROM block executed
     uint8_t liveBefore = 0;  // lanes of the warp that were live (not exited, not at a barrier)
     uint8_t maskBefore = 0;  // lanes that executed the block; a subset of liveBefore means divergence
     uint8_t maskAfter = 0;   // lanes the warp would run at its next step (0 if none)

@@ -34,7 +34,7 @@ public:
     // Back one step from recorded history (no re-execution).
     virtual StopReason stepBack() = 0;
     virtual StopReason run(int maxSteps = 1000000) = 0;  // until breakpoint, end, fault or limit
-    virtual StopReason runBack() = 0;                     // back until a breakpoint or the start
+    virtual StopReason runBack() = 0;                    // back until a breakpoint or the start
 
     virtual const MachineState& snapshot() const = 0;
     virtual const std::vector<StepEvent>& history() const = 0;

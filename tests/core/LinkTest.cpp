@@ -1,0 +1,47 @@
+// linkProgram guards the interpreter against programs that did not come from the assembler.
+#include <gtest/gtest.h>
+
+#include "qgpu/core/Assembler.h"
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Launch.h"
+
+using namespace qgpu;
+
+namespace {
+
+std::string linkError(const Program& p) {
+    LaunchSpec l = parseLaunchSpec(R"({"block": 4})");
+    try {
+        linkProgram(p, l, validateLaunch(l, MachineSpec::standard()), MachineSpec::standard());
+    } catch (const DiagnosticError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(Link, RejectsTerminatorInsideABody) {
+    Program p = assemble("entry:\n    exit\n");
+    p.blocks[0].body.push_back(p.blocks[0].terminator);
+    EXPECT_NE(linkError(p).find("terminator"), std::string::npos);
+}
+
+TEST(Link, RejectsRegistersPastTheFile) {
+    Program p = assemble("entry:\n    add r1, r2, r3\n    exit\n");
+    p.blocks[0].body[0].rs2 = 16;
+    EXPECT_NE(linkError(p).find("register r16 does not exist"), std::string::npos) << linkError(p);
+}
+
+TEST(Link, RejectsShuffleWiderThanTheWarp) {
+    Program p = assemble("entry:\n    shfl.idx r1, r2, 0, 4\n    exit\n");
+    p.blocks[0].body[0].aux = 3;
+    EXPECT_NE(linkError(p).find("shuffle width"), std::string::npos);
+}
+
+TEST(Link, MalformedSharedDirectiveIsAnError) {
+    for (const char* src :
+         {".shared\nentry:\n exit\n", ".shared 12abc\nentry:\n exit\n", ".shared 4 5\nentry:\n exit\n"})
+        EXPECT_THROW(assemble(src), DiagnosticError) << src;
+    EXPECT_EQ(assemble(".shared 12\nentry:\n exit\n").sharedWords, 12);
+}
