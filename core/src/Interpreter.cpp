@@ -27,7 +27,7 @@ uint32_t shiftLeft(uint32_t a, uint32_t b) { return b >= 32 ? 0 : a << b; }
 uint32_t shiftRight(uint32_t a, uint32_t b) { return b >= 32 ? 0 : a >> b; }
 uint32_t shiftRightArith(uint32_t a, uint32_t b) { return uint32_t(int32_t(a) >> std::min<uint32_t>(b, 31)); }
 
-// The ALU and compare instructions: a pure function of (a, b), also used by tests and the circuit.
+// The ALU and compare instructions: a pure function of (a, b).
 std::optional<uint32_t> aluResult(Opcode op, uint32_t a, uint32_t b) {
     int32_t sa = int32_t(a), sb = int32_t(b);
     switch (op) {
@@ -61,8 +61,6 @@ std::optional<uint32_t> aluResult(Opcode op, uint32_t a, uint32_t b) {
 }
 
 }  // namespace
-
-uint32_t aluEvaluate(Opcode op, uint32_t a, uint32_t b) { return aluResult(op, a, b).value_or(0); }
 
 Interpreter::Interpreter(Program program, LaunchSpec launch, MachineSpec spec)
     : m_program(std::move(program)), m_launch(std::move(launch)), m_spec(spec) {

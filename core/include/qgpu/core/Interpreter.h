@@ -53,9 +53,6 @@ private:
     MachineState m_state;
 };
 
-// The ALU and compare instructions as a pure function of their operands (0 for other opcodes).
-uint32_t aluEvaluate(Opcode op, uint32_t a, uint32_t b);
-
 // Executes a whole launch; throws DiagnosticError if the machine faults or exceeds maxSteps.
 MachineState runToCompletion(Interpreter& interp, int maxSteps = 1000000);
 

@@ -17,7 +17,6 @@ struct MachineSpec {
     int maxBlocks = 32;  // thread blocks per launch
 
     int usableRegisters() const { return registers - 1; }
-    int maxWarps() const { return (maxThreads + lanesPerWarp - 1) / lanesPerWarp; }
 
     // The machine the project ships: the published design's sizes, global memory raised to 1024 words.
     static MachineSpec standard() { return MachineSpec{}; }
