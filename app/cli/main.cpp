@@ -1,5 +1,4 @@
 // qgpu: the command-line face of qgpu studio. Wiring only: every job is a library call.
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -7,6 +6,7 @@
 #include <vector>
 
 #include "qgpu/compiler/CudaCompiler.h"
+#include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
@@ -21,8 +21,11 @@ const char* kUsage = R"(usage:
   qgpu asm PROGRAM.qasm --launch SPEC.json [--quiet] [--check]
       Runs an assembly program on the reference interpreter; prints every step and the final arrays.
       --check compares the arrays with the spec's "expect" and exits 1 on a difference.
-  qgpu compile KERNEL.cu [-O0|-O1|-O2|-O3]
-      Compiles CUDA to PTX in-process and prints the PTX.
+  qgpu run KERNEL.cu --launch SPEC.json [--backend reference] [--quiet] [--check] [-O0..-O3]
+      Compiles and lowers a CUDA kernel, then runs it like `asm`.
+  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
+      Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
+      (block, slot, CUDA line, PTX line).
   qgpu version
 )";
 
@@ -31,26 +34,38 @@ constexpr int kCliStepLimit = 100000;
 struct Args {
     std::vector<std::string> positional;
     std::string launch;
+    std::string emit = "ptx";
+    std::string backend = "reference";
     bool quiet = false, check = false;
     int optLevel = 2;
 };
+
+[[noreturn]] void usageError(const std::string& msg) {
+    throw DiagnosticError(Diagnostic{"", 0, 0, msg + "\n" + kUsage});
+}
 
 Args parseArgs(int argc, char** argv) {
     Args a;
     for (int i = 2; i < argc; ++i) {
         std::string s = argv[i];
-        if (s == "--launch") {
-            if (i + 1 >= argc)
-                throw DiagnosticError(Diagnostic{"", 0, 0, "--launch needs a launch spec file (SPEC.json)"});
-            a.launch = argv[++i];
-        } else if (s == "--quiet")
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usageError(s + " needs a value");
+            return argv[++i];
+        };
+        if (s == "--launch")
+            a.launch = value();
+        else if (s == "--emit")
+            a.emit = value();
+        else if (s == "--backend")
+            a.backend = value();
+        else if (s == "--quiet")
             a.quiet = true;
         else if (s == "--check")
             a.check = true;
         else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
             a.optLevel = s[2] - '0';
         else if (!s.empty() && s[0] == '-')
-            throw DiagnosticError(Diagnostic{"", 0, 0, "unknown option '" + s + "'\n" + kUsage});
+            usageError("unknown option '" + s + "'");
         else
             a.positional.push_back(s);
     }
@@ -65,12 +80,23 @@ std::string readFile(const std::string& path) {
     return ss.str();
 }
 
-int runAsm(const Args& a) {
-    if (a.positional.size() != 1 || a.launch.empty())
-        throw DiagnosticError(
-            Diagnostic{"", 0, 0, std::string("asm needs PROGRAM.qasm and --launch SPEC.json\n") + kUsage});
+int checkExpectations(const MachineState& state, const LaunchSpec& launch, const MemoryMap& map) {
+    int bad = 0;
+    for (const auto& [name, expected] : launch.expect)
+        if (readArray(state, *map.find(name)) != expected) {
+            std::cerr << "check: " << name << " differs from \"expect\"\n";
+            ++bad;
+        }
+    if (launch.expect.empty()) std::cerr << "check: the launch spec has no \"expect\"\n";
+    std::cout << "check: " << (bad ? "FAILED" : "ok") << "\n";
+    return bad ? 1 : 0;
+}
+
+int runProgram(const Program& program, const Args& a) {
+    if (a.positional.size() != 1 || a.launch.empty()) usageError("give one program file and --launch SPEC.json");
+    if (a.backend != "reference")
+        usageError("backend '" + a.backend + "' is not available yet; use --backend reference");
     MachineSpec spec = MachineSpec::standard();
-    Program program = assemble(readFile(a.positional[0]), a.positional[0], spec);
     LaunchSpec launch = parseLaunchSpec(readFile(a.launch), a.launch);
     auto session = makeReferenceSession(spec);
     session->load(program, launch);
@@ -88,29 +114,43 @@ int runAsm(const Args& a) {
     }
     MemoryMap map = validateLaunch(launch, spec);
     std::cout << "finished in " << session->position() << " steps\n" << formatArrays(session->snapshot(), map);
-    if (!a.check) return 0;
-    int bad = 0;
-    for (const auto& [name, expected] : launch.expect) {
-        auto got = readArray(session->snapshot(), *map.find(name));
-        if (got != expected) {
-            std::cerr << "check: " << name << " differs from \"expect\"\n";
-            ++bad;
-        }
-    }
-    if (launch.expect.empty()) std::cerr << "check: the launch spec has no \"expect\"\n";
-    std::cout << "check: " << (bad ? "FAILED" : "ok") << "\n";
-    return bad ? 1 : 0;
+    return a.check ? checkExpectations(session->snapshot(), launch, map) : 0;
+}
+
+CompiledKernel compileFile(const Args& a) {
+    if (a.positional.size() != 1) usageError("give one KERNEL.cu");
+    CudaCompileOptions opts;
+    opts.optLevel = a.optLevel;
+    CompiledKernel k = compileKernel(readFile(a.positional[0]), a.positional[0], MachineSpec::standard(), opts);
+    for (const auto& d : k.warnings) std::cerr << d.format() << "\n";
+    return k;
 }
 
 int runCompile(const Args& a) {
-    if (a.positional.size() != 1)
-        throw DiagnosticError(Diagnostic{"", 0, 0, std::string("compile needs KERNEL.cu\n") + kUsage});
-    CudaCompileOptions opts;
-    opts.optLevel = a.optLevel;
-    CudaCompileResult r = compileCudaToPtx(readFile(a.positional[0]), a.positional[0], opts);
-    for (const auto& d : r.diagnostics) std::cerr << d.format() << "\n";
-    if (!r.ok) return 1;
-    std::cout << r.ptx;
+    if (a.emit == "ptx") {
+        if (a.positional.size() != 1) usageError("give one KERNEL.cu");
+        CudaCompileOptions opts;
+        opts.optLevel = a.optLevel;
+        CudaCompileResult r = compileCudaToPtx(readFile(a.positional[0]), a.positional[0], opts);
+        for (const auto& d : r.diagnostics) std::cerr << d.format() << "\n";
+        if (r.ok) std::cout << r.ptx;
+        return r.ok ? 0 : 1;
+    }
+    if (a.emit != "blocks" && a.emit != "map") usageError("--emit takes ptx, blocks or map");
+    CompiledKernel k = compileFile(a);
+    if (a.emit == "map") {
+        std::cout << "block slot cuda_line ptx_line\n";
+        for (const auto& e : k.kernel.lineMap)
+            std::cout << e.block << " " << e.slot << " " << e.cudaLine << " " << e.ptxLine << "\n";
+        return 0;
+    }
+    const Program& p = k.kernel.program;
+    std::cout << "; kernel " << k.kernel.name << ": " << p.blocks.size() << " blocks, " << k.kernel.registersUsed
+              << " registers, " << p.sharedWords << " shared words\n";
+    for (size_t i = 0; i < p.params.size(); ++i)
+        std::cout << "; #" << i << " = " << p.params[i].name << (p.params[i].isArray ? " (array)" : " (scalar)")
+                  << "\n";
+    std::cout << disassemble(p);
     return 0;
 }
 
@@ -124,7 +164,11 @@ int main(int argc, char** argv) {
     std::string cmd = argv[1];
     try {
         Args a = parseArgs(argc, argv);
-        if (cmd == "asm") return runAsm(a);
+        if (cmd == "asm") {
+            if (a.positional.size() != 1) usageError("give one PROGRAM.qasm");
+            return runProgram(assemble(readFile(a.positional[0]), a.positional[0]), a);
+        }
+        if (cmd == "run") return runProgram(compileFile(a).kernel.program, a);
         if (cmd == "compile") return runCompile(a);
         if (cmd == "version" || cmd == "--version") {
             initTorch();

@@ -11,6 +11,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <llvm/ADT/SmallString.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/VirtualFileSystem.h>
@@ -67,6 +68,10 @@ void initNvptxOnce() {
         LLVMInitializeNVPTXTarget();
         LLVMInitializeNVPTXTargetMC();
         LLVMInitializeNVPTXAsmPrinter();
+        // Keep loops as loops: closed forms of loop sums need 64-bit products the machine lacks.
+        // -fno-unroll-loops (driver flag) keeps loop copies out of the 32-block ROM.
+        const char* args[] = {"qgpu", "-replexitval=never"};
+        llvm::cl::ParseCommandLineOptions(2, args);
     });
 }
 
@@ -110,6 +115,7 @@ CudaCompileResult compileCudaToPtx(const std::string& source, const std::string&
                                      "--cuda-path=/nonexistent",
                                      "--cuda-feature=+ptx70",
                                      "-gline-tables-only",
+                                     "-fno-unroll-loops",
                                      "-fno-exceptions",
                                      "-O" + std::to_string(options.optLevel),
                                      "-include",

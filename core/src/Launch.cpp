@@ -89,6 +89,21 @@ KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
     return arg;
 }
 
+void checkArguments(const std::vector<ProgramParam>& params, const LaunchSpec& launch, std::vector<Diagnostic>& diags) {
+    auto err = [&](std::string msg) { diags.push_back({"", 0, 0, std::move(msg)}); };
+    if (params.size() != launch.args.size()) {
+        err("the kernel takes " + std::to_string(params.size()) + " parameters but the launch gives " +
+            std::to_string(launch.args.size()) + " arguments; list them in the kernel's order");
+        return;
+    }
+    for (size_t i = 0; i < params.size(); ++i)
+        if (params[i].isArray != launch.args[i].isArray)
+            err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") is " +
+                (launch.args[i].isArray ? "an array" : "a scalar") + " but the kernel's parameter '" + params[i].name +
+                "' is " +
+                (params[i].isArray ? "a pointer: give an \"array\" or \"zeros\"" : "a scalar: give a \"scalar\""));
+}
+
 }  // namespace
 
 const KernelArg* LaunchSpec::arg(const std::string& name) const {
@@ -210,8 +225,16 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
                 err(loc, "register r" + std::to_string(r) + " does not exist (r0..r" +
                              std::to_string(spec.registers - 1) + ")");
     };
+    if (!program.params.empty()) checkArguments(program.params, launch, diags);
     auto resolve = [&](Instruction& in, SourceLoc loc) {
         if (in.immSymbol.empty()) return;
+        if (in.immSymbol[0] == '#') {  // positional: the kernel's i-th parameter
+            size_t i = std::stoul(in.immSymbol.substr(1));
+            if (i >= launch.args.size())
+                return err(loc, "the kernel uses parameter " + std::to_string(i) + " but the launch gives " +
+                                    std::to_string(launch.args.size()) + " arguments");
+            in.immSymbol = launch.args[i].name;
+        }
         if (const ArrayPlacement* p = map.find(in.immSymbol))
             in.imm += uint32_t(p->base);
         else if (const KernelArg* a = launch.arg(in.immSymbol))

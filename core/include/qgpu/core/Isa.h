@@ -112,7 +112,7 @@ struct Instruction {
     bool useImm = false;    // b is imm instead of rs2 (ALU, compares, sel, shuffles)
     uint8_t aux = 0;        // shuffle width as log2 (0..2)
     uint32_t imm = 0;       // immediate, memory offset, special register, or branch targets
-    std::string immSymbol;  // unresolved `$name` (an argument), empty once linked
+    std::string immSymbol;  // unresolved `$name` (an argument) or `#i` (the i-th argument); empty once linked
 
     // Branch targets live in imm: target in the low 16 bits, elseTarget in the high 16 bits.
     uint16_t target() const { return uint16_t(imm & 0xFFFF); }
@@ -137,9 +137,16 @@ struct Block {
     SourceLoc terminatorLoc;
 };
 
+// A kernel parameter, known when the program comes from CUDA: launches must match them in order.
+struct ProgramParam {
+    std::string name;
+    bool isArray = false;  // a pointer parameter takes an array argument, others a scalar
+};
+
 struct Program {
-    std::vector<Block> blocks;  // block 0 is the entry
-    int sharedWords = 0;        // shared memory the program uses per thread block
+    std::vector<Block> blocks;         // block 0 is the entry
+    int sharedWords = 0;               // shared memory the program uses per thread block
+    std::vector<ProgramParam> params;  // empty for hand-written assembly (arguments are then found by name)
 
     int blockIndex(std::string_view label) const;  // -1 if absent
 };

@@ -1,0 +1,40 @@
+// PTX -> machine blocks: instruction selection, register allocation into r1..r15, block layout for the
+// min-PC reconvergence rule, and the line map CUDA line <-> PTX line <-> block/slot.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "qgpu/compiler/Ptx.h"
+#include "qgpu/core/Isa.h"
+#include "qgpu/core/MachineSpec.h"
+
+namespace qgpu {
+
+struct LineMapEntry {
+    int block = 0;
+    int slot = 0;  // index in the block body; == body.size() for the terminator
+    int cudaLine = 0;
+    int ptxLine = 0;
+};
+
+struct SharedPlacement {
+    std::string name;  // PTX symbol of the __shared__ array
+    int base = 0;      // word address in shared memory
+    int words = 0;
+};
+
+struct LoweredKernel {
+    std::string name;  // the kernel's name as written in CUDA
+    Program program;   // params filled; arguments are referenced positionally (#i)
+    std::vector<SharedPlacement> shared;
+    std::vector<LineMapEntry> lineMap;
+    int registersUsed = 0;
+};
+
+// Lowers the module's only kernel. `paramNames` (may be empty) names the parameters for messages and
+// the debugger. Throws DiagnosticError naming the CUDA file:line and the PTX line of what cannot run.
+LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::string>& paramNames,
+                          const std::string& cudaFile, const MachineSpec& spec = MachineSpec::standard());
+
+}  // namespace qgpu

@@ -1,0 +1,193 @@
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "Passes.h"
+
+namespace qgpu::lowering {
+namespace {
+
+std::vector<std::vector<int>> predecessors(const VProgram& p) {
+    std::vector<std::vector<int>> preds(p.blocks.size());
+    for (size_t b = 0; b < p.blocks.size(); ++b)
+        for (int s : p.blocks[b].successors()) preds[size_t(s)].push_back(int(b));
+    return preds;
+}
+
+// Keeps the blocks reachable from the entry, renumbered in their old order.
+void dropUnreachable(VProgram& p) {
+    std::vector<int> index(p.blocks.size(), -1);
+    std::vector<int> stack{0};
+    index[0] = 0;
+    while (!stack.empty()) {
+        int b = stack.back();
+        stack.pop_back();
+        for (int s : p.blocks[size_t(b)].successors())
+            if (index[size_t(s)] < 0) index[size_t(s)] = 0, stack.push_back(s);
+    }
+    std::vector<VBlock> kept;
+    for (size_t b = 0; b < p.blocks.size(); ++b)
+        if (index[b] >= 0) index[b] = int(kept.size()), kept.push_back(std::move(p.blocks[b]));
+    for (auto& b : kept) {
+        if (b.target >= 0) b.target = index[size_t(b.target)];
+        if (b.elseTarget >= 0) b.elseTarget = index[size_t(b.elseTarget)];
+    }
+    p.blocks = std::move(kept);
+}
+
+// Where a jump to `b` really lands: past blocks that hold nothing but a jump.
+int finalTarget(const VProgram& p, int b) {
+    std::set<int> seen;
+    while (p.blocks[size_t(b)].body.empty() && p.blocks[size_t(b)].term.op == Opcode::Jmp && seen.insert(b).second)
+        b = p.blocks[size_t(b)].target;
+    return b;
+}
+
+bool threadJumps(VProgram& p) {
+    bool changed = false;
+    for (auto& b : p.blocks) {
+        for (int* t : {&b.target, &b.elseTarget}) {
+            if (*t < 0) continue;
+            int f = finalTarget(p, *t);
+            if (f != *t) *t = f, changed = true;
+        }
+        if (b.term.op == Opcode::Br && b.target == b.elseTarget) {
+            b.term.op = Opcode::Jmp;
+            b.term.rc = kZeroReg;
+            b.elseTarget = -1;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+bool mergeChains(VProgram& p) {
+    auto preds = predecessors(p);
+    for (size_t b = 0; b < p.blocks.size(); ++b) {
+        VBlock& pb = p.blocks[b];
+        if (pb.term.op != Opcode::Jmp) continue;
+        int s = pb.target;
+        if (s == 0 || s == int(b) || preds[size_t(s)].size() != 1) continue;
+        VBlock succ = std::move(p.blocks[size_t(s)]);
+        pb.body.insert(pb.body.end(), succ.body.begin(), succ.body.end());
+        pb.term = succ.term;
+        pb.target = succ.target;
+        pb.elseTarget = succ.elseTarget;
+        p.blocks[size_t(s)] = VBlock{};  // now unreachable: an empty exit nobody jumps to
+        p.blocks[size_t(s)].term.op = Opcode::Exit;
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+void simplifyControlFlow(VProgram& p) {
+    for (bool changed = true; changed;) {
+        dropUnreachable(p);
+        changed = threadJumps(p);
+        changed = mergeChains(p) || changed;
+    }
+    dropUnreachable(p);
+}
+
+void layoutBlocks(const VProgram& p, int slots, Program& out, std::vector<LineMapEntry>& lineMap) {
+    size_t n = p.blocks.size();
+    // Back edges (to a block on the DFS stack) and the natural loop of each.
+    std::vector<int> state(n, 0);  // 0 new, 1 on stack, 2 done
+    std::vector<std::pair<int, int>> backEdges;
+    std::function<void(int)> findBack = [&](int b) {
+        state[size_t(b)] = 1;
+        for (int s : p.blocks[size_t(b)].successors()) {
+            if (state[size_t(s)] == 1) backEdges.push_back({b, s});
+            else if (state[size_t(s)] == 0) findBack(s);
+        }
+        state[size_t(b)] = 2;
+    };
+    findBack(0);
+    auto preds = predecessors(p);
+    std::vector<std::set<int>> loops;
+    for (auto [tail, head] : backEdges) {
+        std::set<int> body{head};
+        std::vector<int> work{tail};
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (!body.insert(b).second) continue;
+            for (int q : preds[size_t(b)]) work.push_back(q);
+        }
+        loops.push_back(body);
+    }
+    std::vector<const std::set<int>*> innermost(n, nullptr);
+    for (const auto& l : loops)
+        for (int b : l)
+            if (!innermost[size_t(b)] || l.size() < innermost[size_t(b)]->size()) innermost[size_t(b)] = &l;
+
+    // Reverse postorder, visiting the successors that leave a block's loop first so that they finish
+    // first and are laid out after the loop.
+    std::vector<int> post;
+    std::vector<bool> seen(n, false);
+    std::function<void(int)> visit = [&](int b) {
+        seen[size_t(b)] = true;
+        std::vector<int> succ = p.blocks[size_t(b)].successors();
+        const std::set<int>* loop = innermost[size_t(b)];
+        std::stable_partition(succ.begin(), succ.end(), [&](int s) { return loop && !loop->count(s); });
+        for (int s : succ)
+            if (!seen[size_t(s)]) visit(s);
+        post.push_back(b);
+    };
+    visit(0);
+    std::vector<int> order(post.rbegin(), post.rend());
+
+    // Machine blocks: each virtual block becomes ceil(body / slots) pieces (at least one) in a row.
+    std::vector<int> firstPiece(n, 0);
+    int count = 0;
+    for (int b : order) {
+        firstPiece[size_t(b)] = count;
+        count += std::max<int>(1, int((p.blocks[size_t(b)].body.size() + size_t(slots) - 1) / size_t(slots)));
+    }
+    auto toInstruction = [](const VInst& v) {
+        Instruction in;
+        in.op = v.op;
+        in.rd = uint8_t(v.rd < 0 ? 0 : v.rd);
+        in.rs1 = uint8_t(v.rs1 < 0 ? 0 : v.rs1);
+        in.rs2 = uint8_t(v.rs2 < 0 ? 0 : v.rs2);
+        in.rc = uint8_t(v.rc < 0 ? 0 : v.rc);
+        in.useImm = v.useImm;
+        in.imm = v.imm;
+        in.immSymbol = v.immSymbol;
+        in.aux = v.aux;
+        return in;
+    };
+    out.blocks.clear();
+    lineMap.clear();
+    for (int b : order) {
+        const VBlock& vb = p.blocks[size_t(b)];
+        size_t pieces = std::max<size_t>(1, (vb.body.size() + size_t(slots) - 1) / size_t(slots));
+        for (size_t k = 0; k < pieces; ++k) {
+            Block blk;
+            blk.label = "b" + std::to_string(out.blocks.size());
+            int index = int(out.blocks.size());
+            for (size_t i = k * size_t(slots); i < std::min(vb.body.size(), (k + 1) * size_t(slots)); ++i) {
+                blk.body.push_back(toInstruction(vb.body[i]));
+                blk.bodyLocs.push_back(vb.body[i].loc);
+                lineMap.push_back({index, int(blk.body.size() - 1), vb.body[i].loc.line, vb.body[i].ptxLine});
+            }
+            if (k + 1 < pieces) {
+                blk.terminator.op = Opcode::Jmp;
+                blk.terminator.setTargets(uint16_t(index + 1), 0);
+                blk.terminatorLoc = blk.bodyLocs.back();
+            } else {
+                blk.terminator = toInstruction(vb.term);
+                int t = vb.target >= 0 ? firstPiece[size_t(vb.target)] : 0;
+                int e = vb.elseTarget >= 0 ? firstPiece[size_t(vb.elseTarget)] : 0;
+                blk.terminator.setTargets(uint16_t(t), uint16_t(vb.term.op == Opcode::Br ? e : 0));
+                blk.terminatorLoc = vb.term.loc;
+                lineMap.push_back({index, int(blk.body.size()), vb.term.loc.line, vb.term.ptxLine});
+            }
+            out.blocks.push_back(std::move(blk));
+        }
+    }
+}
+
+}  // namespace qgpu::lowering

@@ -1,0 +1,585 @@
+#include "InstructionSelection.h"
+
+#include <llvm/Demangle/Demangle.h>
+
+#include <map>
+#include <optional>
+
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu::lowering {
+namespace {
+
+using ptx::Operand;
+using Kind = ptx::Operand::Kind;
+
+// How a 64-bit PTX register is held in a 32-bit machine register. Addresses are bytes in PTX but words
+// on the machine: a Word register holds bytes / 4, a Byte register the low 32 bits of the value.
+enum class Rep { Byte, Word };
+enum class Space { Unknown, Global, Shared, Mixed };
+
+struct Wide {
+    Rep rep = Rep::Byte;
+    Space space = Space::Unknown;
+};
+
+bool isWideReg(const std::string& name) { return name.rfind("%rd", 0) == 0; }
+
+std::string typeOf(const ptx::Instruction& in) { return in.parts.size() > 1 ? in.parts.back() : ""; }
+
+Space merge(Space a, Space b) {
+    if (a == Space::Unknown) return b;
+    if (b == Space::Unknown || a == b) return a;
+    return Space::Mixed;
+}
+
+// The second source operand, evaluated (and any conversion emitted) before its instruction.
+struct B {
+    bool isImm = false;
+    uint32_t value = 0;
+    int reg = kZeroReg;
+};
+
+class Selector {
+public:
+    Selector(const ptx::Module& module, const ptx::Function& fn, const std::vector<std::string>& paramNames,
+             const std::string& cudaFile, const MachineSpec& spec)
+        : m_module(module), m_fn(fn), m_cudaFile(cudaFile), m_spec(spec) {
+        placeShared();
+        describeParams(paramNames);
+        inferWideRegisters();
+    }
+
+    Selection run() {
+        m_cur = newBlock();
+        for (size_t i = 0; i < m_fn.body.size(); ++i) {
+            for (const auto& [label, index] : m_fn.labels)
+                if (index == i) enterLabel(label);
+            m_in = &m_fn.body[i];
+            statement(*m_in);
+        }
+        for (const auto& [label, index] : m_fn.labels)
+            if (index == m_fn.body.size()) enterLabel(label);
+        if (!block().terminated) terminate(Opcode::Exit);
+        for (auto& b : m_out.program.blocks)
+            if (!b.terminated) {  // an unreachable block opened after a jump
+                b.term.op = Opcode::Exit;
+                b.terminated = true;
+            }
+        m_out.program.vregCount = m_nextVreg;
+        return std::move(m_out);
+    }
+
+private:
+    // ---- errors -------------------------------------------------------------------------------------
+    [[noreturn]] void fail(const std::string& msg) const {
+        Diagnostic d{m_cudaFile, 0, 0, msg};
+        if (m_in) {
+            d.line = m_in->cudaLoc.line;
+            d.column = m_in->cudaLoc.column;
+            d.message = msg + " (PTX line " + std::to_string(m_in->ptxLine) + ": " + m_in->opcode + ")";
+        }
+        throw DiagnosticError(d);
+    }
+
+    // ---- module facts -------------------------------------------------------------------------------
+    void placeShared() {
+        for (const auto& s : m_module.shared) {
+            int words = (s.bytes + 3) / 4;
+            m_out.shared.push_back({s.name, m_out.sharedWords, words});
+            m_out.sharedWords += words;
+        }
+        if (m_out.sharedWords > m_spec.sharedWords) {
+            std::string names;
+            for (const auto& s : m_out.shared) names += (names.empty() ? "" : ", ") + s.name + " (" + std::to_string(s.words) + " words)";
+            throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
+                                             "the kernel's __shared__ arrays need " + std::to_string(m_out.sharedWords) +
+                                                 " words but a thread block has " + std::to_string(m_spec.sharedWords) +
+                                                 ": " + names + "; make them smaller"});
+        }
+        if (!m_module.globals.empty())
+            throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
+                                             "__device__ variable '" + m_module.globals.front() +
+                                                 "' is not supported: pass arrays as kernel parameters"});
+    }
+
+    // Pointer parameters come from the mangled signature (extern "C" kernels: every .u64 is a pointer).
+    void describeParams(const std::vector<std::string>& names) {
+        std::string demangled = llvm::demangle(m_fn.name);
+        m_out.kernelName = demangled.substr(0, demangled.find('('));
+        std::vector<std::string> types;
+        size_t open = demangled.find('(');
+        if (open != std::string::npos && demangled != m_fn.name) {
+            std::string list = demangled.substr(open + 1, demangled.rfind(')') - open - 1);
+            int depth = 0;
+            std::string cur;
+            for (char c : list) {
+                if (c == '<' || c == '(') depth++;
+                if (c == '>' || c == ')') depth--;
+                if (c == ',' && depth == 0) types.push_back(cur), cur.clear();
+                else cur += c;
+            }
+            if (!cur.empty()) types.push_back(cur);
+        }
+        for (size_t i = 0; i < m_fn.params.size(); ++i) {
+            const ptx::Param& p = m_fn.params[i];
+            bool pointer = i < types.size() ? types[i].find('*') != std::string::npos : p.type == "u64";
+            std::string name = i < names.size() && !names[i].empty() ? names[i] : "arg" + std::to_string(i);
+            if (!pointer && (p.type == "u64" || p.type == "s64" || p.type == "b64"))
+                throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
+                                                 "parameter '" + name + "' is 64 bits wide; the machine has 32-bit "
+                                                 "integers only: use int or unsigned"});
+            if (!pointer && p.type != "u32" && p.type != "s32" && p.type != "b32")
+                throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
+                                                 "parameter '" + name + "' has PTX type ." + p.type +
+                                                     "; kernels take int/unsigned scalars and int pointers only"});
+            m_out.params.push_back({name, pointer});
+            m_paramIndex[p.name] = int(i);
+        }
+    }
+
+    // Fixpoint over the function: which 64-bit registers hold word addresses, and into which memory.
+    void inferWideRegisters() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (const auto& in : m_fn.body) {
+                if (in.operands.empty() || in.operands[0].kind != Kind::Reg || !isWideReg(in.operands[0].name)) continue;
+                Wide w = wideDef(in);
+                Wide& cur = m_wide[in.operands[0].name];
+                Wide next{cur.rep == Rep::Word || w.rep == Rep::Word ? Rep::Word : Rep::Byte, merge(cur.space, w.space)};
+                if (next.rep != cur.rep || next.space != cur.space) cur = next, changed = true;
+            }
+        }
+    }
+
+    Wide wideOf(const Operand& o) const {
+        if (o.kind == Kind::Reg && isWideReg(o.name)) {
+            auto it = m_wide.find(o.name);
+            return it == m_wide.end() ? Wide{} : it->second;
+        }
+        return {};
+    }
+
+    Wide wideDef(const ptx::Instruction& in) const {
+        const std::string& op = in.parts[0];
+        auto src = [&](size_t i) { return i < in.operands.size() ? wideOf(in.operands[i]) : Wide{}; };
+        auto immAt = [&](size_t i) -> std::optional<int64_t> {
+            if (i < in.operands.size() && in.operands[i].kind == Kind::Imm) return in.operands[i].value;
+            return std::nullopt;
+        };
+        if (op == "ld" && in.has("param")) return {Rep::Word, Space::Global};
+        if (op == "mov" && in.operands.size() > 1 && in.operands[1].kind == Kind::Symbol) return {Rep::Word, Space::Shared};
+        if (op == "mov") return src(1);
+        if (op == "cvta") return {src(1).rep, in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : src(1).space};
+        if (op == "mul" && in.has("wide")) return {immAt(2) && *immAt(2) % 4 == 0 ? Rep::Word : Rep::Byte, Space::Unknown};
+        if (op == "shl") {
+            Wide a = src(1);
+            bool word = a.rep == Rep::Word || (immAt(2) && *immAt(2) >= 2);
+            return {word ? Rep::Word : Rep::Byte, a.space};
+        }
+        if (op == "add" || op == "sub" || op == "selp") {
+            Wide a = src(1), b = src(2);
+            return {a.rep == Rep::Word || b.rep == Rep::Word ? Rep::Word : Rep::Byte, merge(a.space, b.space)};
+        }
+        return {};
+    }
+
+    // ---- blocks -------------------------------------------------------------------------------------
+    VBlock& block() { return m_out.program.blocks[size_t(m_cur)]; }
+    int newBlock() {
+        m_out.program.blocks.emplace_back();
+        return int(m_out.program.blocks.size() - 1);
+    }
+    int labelBlock(const std::string& label) {
+        auto it = m_labelBlocks.find(label);
+        if (it != m_labelBlocks.end()) return it->second;
+        if (!m_fn.labels.count(label)) fail("branch to unknown label " + label);
+        return m_labelBlocks[label] = newBlock();
+    }
+    void enterLabel(const std::string& label) {
+        int b = labelBlock(label);
+        if (!block().terminated) terminate(Opcode::Jmp, b);
+        m_cur = b;
+    }
+    void terminate(Opcode op, int target = -1, int elseTarget = -1, int cond = kZeroReg) {
+        VBlock& b = block();
+        b.term = located(op);
+        b.term.rc = cond;
+        b.target = target;
+        b.elseTarget = elseTarget;
+        b.terminated = true;
+    }
+
+    // ---- registers ----------------------------------------------------------------------------------
+    int vreg(const std::string& name) {
+        if (name.rfind("%f", 0) == 0) fail("floating point is not supported: the machine has 32-bit integers only");
+        if (name.rfind("%rs", 0) == 0 || name.rfind("%rc", 0) == 0)
+            fail("8- and 16-bit values are not supported: use int");
+        auto it = m_vregs.find(name);
+        if (it != m_vregs.end()) return it->second;
+        return m_vregs[name] = m_nextVreg++;
+    }
+    int temp() { return m_nextVreg++; }
+
+    VInst located(Opcode op) const {
+        VInst v;
+        v.op = op;
+        if (m_in) v.loc = m_in->cudaLoc, v.ptxLine = m_in->ptxLine;
+        return v;
+    }
+
+    static B imm(int64_t v) { return {true, uint32_t(v), kZeroReg}; }
+    static B reg(int r) { return {false, 0, r}; }
+    B bOf(const Operand& o) {
+        if (o.kind != Kind::Imm) return reg(reg32(o));
+        if (o.isFloat) fail("floating point is not supported: the machine has 32-bit integers only");
+        return imm(o.value);
+    }
+
+    // Operands must be evaluated before the call: evaluating them may emit conversions.
+    void emit(Opcode op, int rd, int rs1, B b = {}, int rc = kZeroReg, uint8_t aux = 0) {
+        VInst v = located(op);
+        v.rd = rd, v.rs1 = rs1, v.rc = rc, v.aux = aux;
+        v.useImm = b.isImm, v.imm = b.value, v.rs2 = b.reg;
+        block().body.push_back(v);
+    }
+    void emitSymbol(int rd, const std::string& symbol) {
+        VInst v = located(Opcode::Mov);
+        v.rd = rd, v.useImm = true, v.immSymbol = symbol;
+        block().body.push_back(v);
+    }
+
+    // A 32-bit value in a register (immediates get a mov).
+    int reg32(const Operand& o) {
+        if (o.kind == Kind::Reg) return isWideReg(o.name) ? asByte(o) : vreg(o.name);
+        if (o.kind != Kind::Imm) fail("unexpected operand " + o.name);
+        B b = bOf(o);
+        int t = temp();
+        emit(Opcode::Mov, t, kZeroReg, b);
+        return t;
+    }
+    int asWord(const Operand& o) {
+        if (o.kind == Kind::Reg && isWideReg(o.name) && wideOf(o).rep == Rep::Word) return vreg(o.name);
+        int src = o.kind == Kind::Reg ? vreg(o.name) : reg32(o), t = temp();
+        emit(Opcode::Sra, t, src, imm(2));
+        return t;
+    }
+    int asByte(const Operand& o) {
+        if (wideOf(o).rep == Rep::Byte) return vreg(o.name);
+        int t = temp();
+        emit(Opcode::Shl, t, vreg(o.name), imm(2));
+        return t;
+    }
+
+    // ---- instructions -------------------------------------------------------------------------------
+    void statement(const ptx::Instruction& in) {
+        const std::string& op = in.parts[0];
+        if (op == "bra") return branch(in);
+        if (!in.guard.empty()) return guarded(in);
+        if (op == "ret" || op == "exit") {
+            terminate(Opcode::Exit);
+            m_cur = newBlock();
+            return;
+        }
+        if ((op == "bar" || op == "barrier") && !in.has("warp")) {
+            int next = newBlock();
+            terminate(Opcode::Bar, next);
+            m_cur = next;
+            return;
+        }
+        select(in);
+    }
+
+    void branch(const ptx::Instruction& in) {
+        if (in.operands.empty() || in.operands[0].kind != Kind::Label) fail("indirect branches are not supported");
+        int target = labelBlock(in.operands[0].name);
+        int next = newBlock();
+        if (in.guard.empty()) terminate(Opcode::Jmp, target);
+        else if (in.guardNegated) terminate(Opcode::Br, next, target, vreg(in.guard));
+        else terminate(Opcode::Br, target, next, vreg(in.guard));
+        m_cur = next;
+    }
+
+    // `@%p instr`: the instruction gets a block of its own that only the lanes with the predicate enter.
+    void guarded(const ptx::Instruction& in) {
+        int body = newBlock(), cont = newBlock();
+        int p = vreg(in.guard);
+        if (in.guardNegated) terminate(Opcode::Br, cont, body, p);
+        else terminate(Opcode::Br, body, cont, p);
+        m_cur = body;
+        ptx::Instruction plain = in;
+        plain.guard.clear();
+        statement(plain);
+        if (!block().terminated) terminate(Opcode::Jmp, cont);
+        m_cur = cont;
+    }
+
+    void requireInt32(const ptx::Instruction& in) {
+        std::string t = typeOf(in);
+        if (t.size() > 1 && t[0] == 'f') fail("floating point is not supported: the machine has 32-bit integers only");
+        if (t == "s64" || t == "u64" || t == "b64") fail("64-bit integer arithmetic is not supported: use int");
+        if (t == "s16" || t == "u16" || t == "b16" || t == "s8" || t == "u8" || t == "b8")
+            fail("8- and 16-bit values are not supported: use int");
+    }
+
+    void select(const ptx::Instruction& in) {
+        const std::string& op = in.parts[0];
+        const auto& o = in.operands;
+        if (op == "ld" && in.has("param")) return loadParam(in);
+        if (op == "ld" || op == "st" || op == "atom" || op == "red") return memory(in);
+        if (op == "shfl") return shuffle(in);
+        if (op == "membar" || op == "fence" || (op == "bar" && in.has("warp"))) return;  // lanes run in lockstep
+        bool wideDest = !o.empty() && o[0].kind == Kind::Reg && isWideReg(o[0].name);
+        if (wideDest || (op == "cvt" && in.parts.size() > 2) || op == "cvta") return wide(in);
+        if (op == "mov") return move(in);
+        if (op == "setp") return compare(in);
+        if (op == "mul" && in.has("hi"))
+            fail("mul.hi is not supported (it comes from division by a constant): divide only by powers of two");
+        if (op == "div" || op == "rem") fail("division and remainder are not supported: use shifts and masks for powers of two");
+        if (op == "call") fail("function calls are not supported: make device functions inline (static __device__ __forceinline__)");
+        requireInt32(in);
+        if (op == "selp") {
+            int a = reg32(o[1]), c = reg32(o[3]);
+            B b = bOf(o[2]);
+            return emit(Opcode::Sel, vreg(o[0].name), a, b, c);
+        }
+        if (op == "mad" && in.has("lo")) {
+            int a = reg32(o[1]), t = temp();
+            B b = bOf(o[2]), c = bOf(o[3]);
+            emit(Opcode::Mul, t, a, b);
+            return emit(Opcode::Add, vreg(o[0].name), t, c);
+        }
+        if (op == "neg") {
+            int a = reg32(o[1]);
+            return emit(Opcode::Sub, vreg(o[0].name), kZeroReg, reg(a));
+        }
+        if (op == "not") {
+            int a = reg32(o[1]);
+            if (typeOf(in) == "pred") return emit(Opcode::Xor, vreg(o[0].name), a, imm(1));
+            return emit(Opcode::Not, vreg(o[0].name), a);
+        }
+        if (op == "abs") {
+            int x = reg32(o[1]), sign = temp(), flipped = temp();
+            emit(Opcode::Sra, sign, x, imm(31));
+            emit(Opcode::Xor, flipped, x, reg(sign));
+            return emit(Opcode::Sub, vreg(o[0].name), flipped, reg(sign));
+        }
+        std::optional<Opcode> alu = aluOpcode(in);
+        if (!alu) fail("unsupported PTX instruction '" + in.opcode + "'");
+        if (o.size() != 3) fail("expected 3 operands");
+        int a = reg32(o[1]);
+        B b = bOf(o[2]);
+        emit(*alu, vreg(o[0].name), a, b);
+    }
+
+    std::optional<Opcode> aluOpcode(const ptx::Instruction& in) const {
+        const std::string& op = in.parts[0];
+        bool isSigned = typeOf(in)[0] == 's';
+        if (op == "add") return Opcode::Add;
+        if (op == "sub") return Opcode::Sub;
+        if (op == "mul" && in.has("lo")) return Opcode::Mul;
+        if (op == "and") return Opcode::And;
+        if (op == "or") return Opcode::Or;
+        if (op == "xor") return Opcode::Xor;
+        if (op == "shl") return Opcode::Shl;
+        if (op == "shr") return isSigned ? Opcode::Sra : Opcode::Shr;
+        if (op == "min") return isSigned ? Opcode::Min : Opcode::MinU;
+        if (op == "max") return isSigned ? Opcode::Max : Opcode::MaxU;
+        return std::nullopt;
+    }
+
+    void loadParam(const ptx::Instruction& in) {
+        const Operand& addr = in.operands.at(1);
+        auto it = m_paramIndex.find(addr.name);
+        if (it == m_paramIndex.end() || addr.value != 0) fail("unexpected parameter access " + addr.name);
+        emitSymbol(vreg(in.operands[0].name), "#" + std::to_string(it->second));
+    }
+
+    void move(const ptx::Instruction& in) {
+        const Operand& src = in.operands.at(1);
+        int rd = vreg(in.operands[0].name);
+        if (src.kind == Kind::Special) {
+            static const std::map<std::string, SpecialReg> specials = {
+                {"%tid.x", SpecialReg::TidX},       {"%tid.y", SpecialReg::TidY},       {"%tid.z", SpecialReg::TidZ},
+                {"%ntid.x", SpecialReg::NtidX},     {"%ntid.y", SpecialReg::NtidY},     {"%ntid.z", SpecialReg::NtidZ},
+                {"%ctaid.x", SpecialReg::CtaidX},   {"%ctaid.y", SpecialReg::CtaidY},   {"%ctaid.z", SpecialReg::CtaidZ},
+                {"%nctaid.x", SpecialReg::NctaidX}, {"%nctaid.y", SpecialReg::NctaidY}, {"%nctaid.z", SpecialReg::NctaidZ},
+                {"%laneid", SpecialReg::LaneId},    {"%warpid", SpecialReg::WarpId}};
+            auto it = specials.find(src.name);
+            if (it == specials.end()) fail("special register " + src.name + " is not available on this machine");
+            return emit(Opcode::Sreg, rd, kZeroReg, imm(int64_t(it->second)));
+        }
+        requireInt32(in);
+        B b = bOf(src);
+        emit(Opcode::Mov, rd, kZeroReg, b);
+    }
+
+    void compare(const ptx::Instruction& in) {
+        if (in.parts.size() != 3) fail("compound predicate compares are not supported");
+        static const std::map<std::string, Opcode> sgn = {{"eq", Opcode::SetEq}, {"ne", Opcode::SetNe}, {"lt", Opcode::SetLt},
+                                                          {"le", Opcode::SetLe}, {"gt", Opcode::SetGt}, {"ge", Opcode::SetGe}};
+        static const std::map<std::string, Opcode> uns = {{"eq", Opcode::SetEq},  {"ne", Opcode::SetNe},  {"lt", Opcode::SetLtU},
+                                                          {"le", Opcode::SetLeU}, {"gt", Opcode::SetGtU}, {"ge", Opcode::SetGeU},
+                                                          {"lo", Opcode::SetLtU}, {"ls", Opcode::SetLeU}, {"hi", Opcode::SetGtU},
+                                                          {"hs", Opcode::SetGeU}};
+        std::string type = typeOf(in);
+        if (type[0] == 'f') fail("floating point is not supported: the machine has 32-bit integers only");
+        const auto& table = type[0] == 's' ? sgn : uns;
+        auto it = table.find(in.parts[1]);
+        if (it == table.end()) fail("unsupported comparison ." + in.parts[1]);
+        const auto& o = in.operands;
+        bool words = type.size() > 1 && type.substr(1) == "64" &&
+                     (wideOf(o[1]).rep == Rep::Word || wideOf(o[2]).rep == Rep::Word);
+        int a = words ? asWord(o[1]) : reg32(o[1]);
+        B b = !words ? bOf(o[2]) : o[2].kind == Kind::Reg ? reg(asWord(o[2])) : imm(o[2].value / 4);
+        emit(it->second, vreg(o[0].name), a, b);
+    }
+
+    // Address arithmetic on 64-bit registers, in words or bytes (see Rep).
+    void wide(const ptx::Instruction& in) {
+        const std::string& op = in.parts[0];
+        const auto& o = in.operands;
+        if (op == "cvt" && !isWideReg(o[0].name)) {  // back to a 32-bit value
+            std::string from = in.parts.size() > 2 ? in.parts[2] : "";
+            if (from.size() > 1 && from.substr(1) == "64") return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(asByte(o[1])));
+            if (from == "u32" || from == "s32" || from == "b32")
+                return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(reg32(o[1])));
+            fail("conversion " + in.opcode + " is not supported: use int");
+        }
+        int rd = vreg(o[0].name);
+        Rep dst = wideOf(o[0]).rep;
+        auto operand = [&](const Operand& x) -> B {
+            if (x.kind == Kind::Imm) {
+                if (dst == Rep::Word && x.value % 4) fail("a byte offset that is not a whole word: the machine addresses 32-bit words");
+                return imm(dst == Rep::Word ? x.value / 4 : x.value);
+            }
+            return reg(dst == Rep::Word ? asWord(x) : reg32(x));
+        };
+        if (op == "cvt") return emit(Opcode::Mov, rd, kZeroReg, reg(reg32(o[1])));
+        if (op == "cvta" || (op == "mov" && o[1].kind != Kind::Symbol)) return emit(Opcode::Mov, rd, kZeroReg, operand(o[1]));
+        if (op == "mov") return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(o[1].name)));
+        if (op == "mul" && in.has("wide")) {
+            int a = reg32(o[1]);
+            if (o[2].kind == Kind::Imm) return emit(Opcode::Mul, rd, a, imm(dst == Rep::Word ? o[2].value / 4 : o[2].value));
+            emit(Opcode::Mul, rd, a, reg(reg32(o[2])));
+            if (dst == Rep::Word) emit(Opcode::Sra, rd, rd, imm(2));
+            return;
+        }
+        if (op == "shl" && o[2].kind == Kind::Imm) {
+            bool fromBytes = wideOf(o[1]).rep == Rep::Byte;
+            return emit(Opcode::Shl, rd, vreg(o[1].name), imm(fromBytes && dst == Rep::Word ? o[2].value - 2 : o[2].value));
+        }
+        if (op == "shr" && o[2].kind == Kind::Imm && wideOf(o[1]).rep == Rep::Word && o[2].value >= 2)
+            return emit(in.has("s64") ? Opcode::Sra : Opcode::Shr, rd, vreg(o[1].name), imm(o[2].value - 2));
+        if ((op == "add" || op == "sub") && in.parts.size() == 2) {
+            int a = dst == Rep::Word ? asWord(o[1]) : reg32(o[1]);
+            B b = operand(o[2]);
+            return emit(op == "add" ? Opcode::Add : Opcode::Sub, rd, a, b);
+        }
+        if (op == "selp") {
+            int a = dst == Rep::Word ? asWord(o[1]) : reg32(o[1]), c = reg32(o[3]);
+            B b = operand(o[2]);
+            return emit(Opcode::Sel, rd, a, b, c);
+        }
+        fail("64-bit arithmetic '" + in.opcode + "' is not supported: the machine computes in 32 bits (use int)");
+    }
+
+    int sharedBase(const std::string& symbol) {
+        for (const auto& s : m_out.shared)
+            if (s.name == symbol) return s.base;
+        fail("unknown memory symbol " + symbol + " (only __shared__ arrays and kernel parameters are supported)");
+    }
+
+    // [reg + offset] or [symbol + offset] -> (rs1, imm in words), and which memory it is in.
+    std::pair<int, uint32_t> address(const Operand& a, Space& space) {
+        if (a.kind != Kind::Address) fail("expected a memory operand");
+        if (a.value % 4) fail("an access that is not at a whole 32-bit word: the machine addresses words");
+        if (a.name.empty()) fail("absolute addresses are not supported");
+        if (a.name[0] != '%') {
+            space = Space::Shared;
+            return {kZeroReg, uint32_t(sharedBase(a.name) + a.value / 4)};
+        }
+        Operand base{Kind::Reg, a.name, 0, false};
+        if (space == Space::Unknown) space = wideOf(base).space;
+        return {asWord(base), uint32_t(a.value / 4)};
+    }
+
+    void memory(const ptx::Instruction& in) {
+        const std::string& op = in.parts[0];
+        const auto& o = in.operands;
+        if (in.has("local")) fail("local arrays are not supported: use registers or __shared__ memory");
+        if (in.has("const")) fail("__constant__ memory is not supported: pass arrays as kernel parameters");
+        if (in.has("v2") || in.has("v4")) fail("vector loads and stores are not supported");
+        std::string t = typeOf(in);
+        if (t != "u32" && t != "s32" && t != "b32") {
+            if (t.size() > 1 && t[0] == 'f') fail("floating point is not supported: the machine has 32-bit integers only");
+            fail("only 32-bit memory accesses are supported (found ." + t + "): use int arrays");
+        }
+        Space space = in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : Space::Unknown;
+        bool store = op == "st" || op == "red";
+        auto [base, offset] = address(store ? o.at(0) : o.at(1), space);
+        if (space == Space::Unknown || space == Space::Mixed)
+            fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
+        bool shared = space == Space::Shared;
+        if (op == "ld") return emit(shared ? Opcode::LdShared : Opcode::LdGlobal, vreg(o[0].name), base, imm(offset));
+        if (op == "st") {
+            int value = reg32(o[1]);
+            VInst v = located(shared ? Opcode::StShared : Opcode::StGlobal);
+            v.rs1 = base, v.imm = offset, v.rs2 = value;
+            return block().body.push_back(v);
+        }
+        if (!in.has("add")) fail("only atomicAdd and atomicSub are supported");
+        int value = reg32(op == "red" ? o[1] : o[2]);
+        VInst v = located(shared ? Opcode::AtomShared : Opcode::AtomGlobal);
+        v.rd = op == "red" ? kZeroReg : vreg(o[0].name), v.rs1 = base, v.imm = offset, v.rs2 = value;
+        block().body.push_back(v);
+    }
+
+    void shuffle(const ptx::Instruction& in) {
+        const auto& o = in.operands;
+        if (o.size() < 4 || o[3].kind != Kind::Imm) fail("shuffles need a constant width");
+        static const std::map<std::string, Opcode> modes = {
+            {"idx", Opcode::ShflIdx}, {"up", Opcode::ShflUp}, {"down", Opcode::ShflDown}, {"bfly", Opcode::ShflBfly}};
+        auto mode = modes.find(in.parts.size() > 2 ? in.parts[2] : "");
+        if (mode == modes.end()) fail("unsupported shuffle mode");
+        // c = segment mask << 8 | clamp; the width is the number of lanes the segment mask leaves free.
+        int segmask = int((o[3].value >> 8) & 31), width = std::min(((~segmask) & 31) + 1, m_spec.lanesPerWarp);
+        uint8_t log2 = 0;
+        while ((2 << log2) <= width) ++log2;
+        int a = reg32(o[1]);
+        B b = bOf(o[2]);
+        emit(mode->second, vreg(o[0].name), a, b, kZeroReg, log2);
+    }
+
+    const ptx::Module& m_module;
+    const ptx::Function& m_fn;
+    std::string m_cudaFile;
+    MachineSpec m_spec;
+    Selection m_out;
+    std::map<std::string, int> m_paramIndex, m_vregs, m_labelBlocks;
+    std::map<std::string, Wide> m_wide;
+    int m_nextVreg = 0, m_cur = 0;
+    const ptx::Instruction* m_in = nullptr;
+};
+
+}  // namespace
+
+Selection selectInstructions(const ptx::Module& module, const std::vector<std::string>& paramNames,
+                             const std::string& cudaFile, const MachineSpec& spec) {
+    const ptx::Function* kernel = nullptr;
+    for (const auto& f : module.functions) {
+        if (!f.isEntry) continue;
+        if (kernel)
+            throw DiagnosticError(Diagnostic{cudaFile, 0, 0, "the file defines more than one __global__ kernel; keep one per file"});
+        kernel = &f;
+    }
+    if (!kernel) throw DiagnosticError(Diagnostic{cudaFile, 0, 0, "the file defines no __global__ kernel"});
+    for (const auto& f : module.functions)
+        if (!f.isEntry)
+            throw DiagnosticError(Diagnostic{cudaFile, 0, 0,
+                                             "device function '" + llvm::demangle(f.name) +
+                                                 "' was not inlined; calls are not supported: mark it __forceinline__"});
+    return Selector(module, *kernel, paramNames, cudaFile, spec).run();
+}
+
+}  // namespace qgpu::lowering

@@ -1,0 +1,23 @@
+// The lowering passes over the virtual program. Private to the compiler library.
+#pragma once
+
+#include <vector>
+
+#include "VirtualProgram.h"
+#include "qgpu/compiler/Lowering.h"
+
+namespace qgpu::lowering {
+
+// Drops unreachable blocks, jumps through empty blocks, merges straight-line chains.
+void simplifyControlFlow(VProgram& program);
+
+// Removes instructions whose results nobody reads, then maps virtual registers onto r1..r(K), preferring
+// the same register for both sides of a move (those moves then vanish). Throws DiagnosticError naming the
+// line of highest register pressure when K registers do not suffice. Returns the registers used.
+int allocateRegisters(VProgram& program, int registers, const std::string& cudaFile);
+
+// Orders blocks for the min-PC reconvergence rule (a loop's blocks before its exits, every join after
+// its branches), splits them into machine blocks of at most `slots` instructions and fills the line map.
+void layoutBlocks(const VProgram& program, int slots, Program& out, std::vector<LineMapEntry>& lineMap);
+
+}  // namespace qgpu::lowering
