@@ -99,8 +99,10 @@ void layoutBlocks(const VProgram& p, int slots, Program& out, std::vector<LineMa
     std::function<void(int)> findBack = [&](int b) {
         state[size_t(b)] = 1;
         for (int s : p.blocks[size_t(b)].successors()) {
-            if (state[size_t(s)] == 1) backEdges.push_back({b, s});
-            else if (state[size_t(s)] == 0) findBack(s);
+            if (state[size_t(s)] == 1)
+                backEdges.push_back({b, s});
+            else if (state[size_t(s)] == 0)
+                findBack(s);
         }
         state[size_t(b)] = 2;
     };

@@ -23,7 +23,13 @@ struct Wide {
     Space space = Space::Unknown;
 };
 
-bool isWideReg(const std::string& name) { return name.rfind("%rd", 0) == 0; }
+bool isWideReg(const std::string& name) { return name.rfind("%rd", 0) == 0 || name.rfind("%SP", 0) == 0; }
+
+bool mentionsFloat(const ptx::Instruction& in) {
+    for (const auto& p : in.parts)
+        if (p == "f16" || p == "f32" || p == "f64" || p == "bf16" || p == "f16x2") return true;
+    return false;
+}
 
 std::string typeOf(const ptx::Instruction& in) { return in.parts.size() > 1 ? in.parts.back() : ""; }
 
@@ -91,11 +97,13 @@ private:
         }
         if (m_out.sharedWords > m_spec.sharedWords) {
             std::string names;
-            for (const auto& s : m_out.shared) names += (names.empty() ? "" : ", ") + s.name + " (" + std::to_string(s.words) + " words)";
+            for (const auto& s : m_out.shared)
+                names += (names.empty() ? "" : ", ") + s.name + " (" + std::to_string(s.words) + " words)";
             throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
-                                             "the kernel's __shared__ arrays need " + std::to_string(m_out.sharedWords) +
-                                                 " words but a thread block has " + std::to_string(m_spec.sharedWords) +
-                                                 ": " + names + "; make them smaller"});
+                                             "the kernel's __shared__ arrays need " +
+                                                 std::to_string(m_out.sharedWords) + " words but a thread block has " +
+                                                 std::to_string(m_spec.sharedWords) + ": " + names +
+                                                 "; make them smaller"});
         }
         if (!m_module.globals.empty())
             throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
@@ -116,8 +124,10 @@ private:
             for (char c : list) {
                 if (c == '<' || c == '(') depth++;
                 if (c == '>' || c == ')') depth--;
-                if (c == ',' && depth == 0) types.push_back(cur), cur.clear();
-                else cur += c;
+                if (c == ',' && depth == 0)
+                    types.push_back(cur), cur.clear();
+                else
+                    cur += c;
             }
             if (!cur.empty()) types.push_back(cur);
         }
@@ -127,8 +137,9 @@ private:
             std::string name = i < names.size() && !names[i].empty() ? names[i] : "arg" + std::to_string(i);
             if (!pointer && (p.type == "u64" || p.type == "s64" || p.type == "b64"))
                 throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
-                                                 "parameter '" + name + "' is 64 bits wide; the machine has 32-bit "
-                                                 "integers only: use int or unsigned"});
+                                                 "parameter '" + name +
+                                                     "' is 64 bits wide; the machine has 32-bit "
+                                                     "integers only: use int or unsigned"});
             if (!pointer && p.type != "u32" && p.type != "s32" && p.type != "b32")
                 throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
                                                  "parameter '" + name + "' has PTX type ." + p.type +
@@ -143,10 +154,12 @@ private:
         for (bool changed = true; changed;) {
             changed = false;
             for (const auto& in : m_fn.body) {
-                if (in.operands.empty() || in.operands[0].kind != Kind::Reg || !isWideReg(in.operands[0].name)) continue;
+                if (in.operands.empty() || in.operands[0].kind != Kind::Reg || !isWideReg(in.operands[0].name))
+                    continue;
                 Wide w = wideDef(in);
                 Wide& cur = m_wide[in.operands[0].name];
-                Wide next{cur.rep == Rep::Word || w.rep == Rep::Word ? Rep::Word : Rep::Byte, merge(cur.space, w.space)};
+                Wide next{cur.rep == Rep::Word || w.rep == Rep::Word ? Rep::Word : Rep::Byte,
+                          merge(cur.space, w.space)};
                 if (next.rep != cur.rep || next.space != cur.space) cur = next, changed = true;
             }
         }
@@ -168,10 +181,13 @@ private:
             return std::nullopt;
         };
         if (op == "ld" && in.has("param")) return {Rep::Word, Space::Global};
-        if (op == "mov" && in.operands.size() > 1 && in.operands[1].kind == Kind::Symbol) return {Rep::Word, Space::Shared};
+        if (op == "mov" && in.operands.size() > 1 && in.operands[1].kind == Kind::Symbol)
+            return {Rep::Word, Space::Shared};
         if (op == "mov") return src(1);
-        if (op == "cvta") return {src(1).rep, in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : src(1).space};
-        if (op == "mul" && in.has("wide")) return {immAt(2) && *immAt(2) % 4 == 0 ? Rep::Word : Rep::Byte, Space::Unknown};
+        if (op == "cvta")
+            return {src(1).rep, in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : src(1).space};
+        if (op == "mul" && in.has("wide"))
+            return {immAt(2) && *immAt(2) % 4 == 0 ? Rep::Word : Rep::Byte, Space::Unknown};
         if (op == "shl") {
             Wide a = src(1);
             bool word = a.rep == Rep::Word || (immAt(2) && *immAt(2) >= 2);
@@ -274,6 +290,11 @@ private:
     // ---- instructions -------------------------------------------------------------------------------
     void statement(const ptx::Instruction& in) {
         const std::string& op = in.parts[0];
+        if (mentionsFloat(in)) fail("floating point is not supported: the machine has 32-bit integers only");
+        for (const auto& o : in.operands)
+            for (const auto& local : m_module.locals)
+                if (o.name == local)
+                    fail("local arrays are not supported: use registers, or __shared__ memory indexed by thread");
         if (op == "bra") return branch(in);
         if (!in.guard.empty()) return guarded(in);
         if (op == "ret" || op == "exit") {
@@ -294,9 +315,12 @@ private:
         if (in.operands.empty() || in.operands[0].kind != Kind::Label) fail("indirect branches are not supported");
         int target = labelBlock(in.operands[0].name);
         int next = newBlock();
-        if (in.guard.empty()) terminate(Opcode::Jmp, target);
-        else if (in.guardNegated) terminate(Opcode::Br, next, target, vreg(in.guard));
-        else terminate(Opcode::Br, target, next, vreg(in.guard));
+        if (in.guard.empty())
+            terminate(Opcode::Jmp, target);
+        else if (in.guardNegated)
+            terminate(Opcode::Br, next, target, vreg(in.guard));
+        else
+            terminate(Opcode::Br, target, next, vreg(in.guard));
         m_cur = next;
     }
 
@@ -304,8 +328,10 @@ private:
     void guarded(const ptx::Instruction& in) {
         int body = newBlock(), cont = newBlock();
         int p = vreg(in.guard);
-        if (in.guardNegated) terminate(Opcode::Br, cont, body, p);
-        else terminate(Opcode::Br, body, cont, p);
+        if (in.guardNegated)
+            terminate(Opcode::Br, cont, body, p);
+        else
+            terminate(Opcode::Br, body, cont, p);
         m_cur = body;
         ptx::Instruction plain = in;
         plain.guard.clear();
@@ -335,8 +361,10 @@ private:
         if (op == "setp") return compare(in);
         if (op == "mul" && in.has("hi"))
             fail("mul.hi is not supported (it comes from division by a constant): divide only by powers of two");
-        if (op == "div" || op == "rem") fail("division and remainder are not supported: use shifts and masks for powers of two");
-        if (op == "call") fail("function calls are not supported: make device functions inline (static __device__ __forceinline__)");
+        if (op == "div" || op == "rem")
+            fail("division and remainder are not supported: use shifts and masks for powers of two");
+        if (op == "call")
+            fail("function calls are not supported: make device functions inline (static __device__ __forceinline__)");
         requireInt32(in);
         if (op == "selp") {
             int a = reg32(o[1]), c = reg32(o[3]);
@@ -400,10 +428,12 @@ private:
         int rd = vreg(in.operands[0].name);
         if (src.kind == Kind::Special) {
             static const std::map<std::string, SpecialReg> specials = {
-                {"%tid.x", SpecialReg::TidX},       {"%tid.y", SpecialReg::TidY},       {"%tid.z", SpecialReg::TidZ},
-                {"%ntid.x", SpecialReg::NtidX},     {"%ntid.y", SpecialReg::NtidY},     {"%ntid.z", SpecialReg::NtidZ},
-                {"%ctaid.x", SpecialReg::CtaidX},   {"%ctaid.y", SpecialReg::CtaidY},   {"%ctaid.z", SpecialReg::CtaidZ},
-                {"%nctaid.x", SpecialReg::NctaidX}, {"%nctaid.y", SpecialReg::NctaidY}, {"%nctaid.z", SpecialReg::NctaidZ},
+                {"%tid.x", SpecialReg::TidX},       {"%tid.y", SpecialReg::TidY},
+                {"%tid.z", SpecialReg::TidZ},       {"%ntid.x", SpecialReg::NtidX},
+                {"%ntid.y", SpecialReg::NtidY},     {"%ntid.z", SpecialReg::NtidZ},
+                {"%ctaid.x", SpecialReg::CtaidX},   {"%ctaid.y", SpecialReg::CtaidY},
+                {"%ctaid.z", SpecialReg::CtaidZ},   {"%nctaid.x", SpecialReg::NctaidX},
+                {"%nctaid.y", SpecialReg::NctaidY}, {"%nctaid.z", SpecialReg::NctaidZ},
                 {"%laneid", SpecialReg::LaneId},    {"%warpid", SpecialReg::WarpId}};
             auto it = specials.find(src.name);
             if (it == specials.end()) fail("special register " + src.name + " is not available on this machine");
@@ -416,12 +446,13 @@ private:
 
     void compare(const ptx::Instruction& in) {
         if (in.parts.size() != 3) fail("compound predicate compares are not supported");
-        static const std::map<std::string, Opcode> sgn = {{"eq", Opcode::SetEq}, {"ne", Opcode::SetNe}, {"lt", Opcode::SetLt},
-                                                          {"le", Opcode::SetLe}, {"gt", Opcode::SetGt}, {"ge", Opcode::SetGe}};
-        static const std::map<std::string, Opcode> uns = {{"eq", Opcode::SetEq},  {"ne", Opcode::SetNe},  {"lt", Opcode::SetLtU},
-                                                          {"le", Opcode::SetLeU}, {"gt", Opcode::SetGtU}, {"ge", Opcode::SetGeU},
-                                                          {"lo", Opcode::SetLtU}, {"ls", Opcode::SetLeU}, {"hi", Opcode::SetGtU},
-                                                          {"hs", Opcode::SetGeU}};
+        static const std::map<std::string, Opcode> sgn = {{"eq", Opcode::SetEq}, {"ne", Opcode::SetNe},
+                                                          {"lt", Opcode::SetLt}, {"le", Opcode::SetLe},
+                                                          {"gt", Opcode::SetGt}, {"ge", Opcode::SetGe}};
+        static const std::map<std::string, Opcode> uns = {
+            {"eq", Opcode::SetEq},  {"ne", Opcode::SetNe},  {"lt", Opcode::SetLtU}, {"le", Opcode::SetLeU},
+            {"gt", Opcode::SetGtU}, {"ge", Opcode::SetGeU}, {"lo", Opcode::SetLtU}, {"ls", Opcode::SetLeU},
+            {"hi", Opcode::SetGtU}, {"hs", Opcode::SetGeU}};
         std::string type = typeOf(in);
         if (type[0] == 'f') fail("floating point is not supported: the machine has 32-bit integers only");
         const auto& table = type[0] == 's' ? sgn : uns;
@@ -441,7 +472,8 @@ private:
         const auto& o = in.operands;
         if (op == "cvt" && !isWideReg(o[0].name)) {  // back to a 32-bit value
             std::string from = in.parts.size() > 2 ? in.parts[2] : "";
-            if (from.size() > 1 && from.substr(1) == "64") return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(asByte(o[1])));
+            if (from.size() > 1 && from.substr(1) == "64")
+                return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(asByte(o[1])));
             if (from == "u32" || from == "s32" || from == "b32")
                 return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(reg32(o[1])));
             fail("conversion " + in.opcode + " is not supported: use int");
@@ -450,24 +482,28 @@ private:
         Rep dst = wideOf(o[0]).rep;
         auto operand = [&](const Operand& x) -> B {
             if (x.kind == Kind::Imm) {
-                if (dst == Rep::Word && x.value % 4) fail("a byte offset that is not a whole word: the machine addresses 32-bit words");
+                if (dst == Rep::Word && x.value % 4)
+                    fail("a byte offset that is not a whole word: the machine addresses 32-bit words");
                 return imm(dst == Rep::Word ? x.value / 4 : x.value);
             }
             return reg(dst == Rep::Word ? asWord(x) : reg32(x));
         };
         if (op == "cvt") return emit(Opcode::Mov, rd, kZeroReg, reg(reg32(o[1])));
-        if (op == "cvta" || (op == "mov" && o[1].kind != Kind::Symbol)) return emit(Opcode::Mov, rd, kZeroReg, operand(o[1]));
+        if (op == "cvta" || (op == "mov" && o[1].kind != Kind::Symbol))
+            return emit(Opcode::Mov, rd, kZeroReg, operand(o[1]));
         if (op == "mov") return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(o[1].name)));
         if (op == "mul" && in.has("wide")) {
             int a = reg32(o[1]);
-            if (o[2].kind == Kind::Imm) return emit(Opcode::Mul, rd, a, imm(dst == Rep::Word ? o[2].value / 4 : o[2].value));
+            if (o[2].kind == Kind::Imm)
+                return emit(Opcode::Mul, rd, a, imm(dst == Rep::Word ? o[2].value / 4 : o[2].value));
             emit(Opcode::Mul, rd, a, reg(reg32(o[2])));
             if (dst == Rep::Word) emit(Opcode::Sra, rd, rd, imm(2));
             return;
         }
         if (op == "shl" && o[2].kind == Kind::Imm) {
             bool fromBytes = wideOf(o[1]).rep == Rep::Byte;
-            return emit(Opcode::Shl, rd, vreg(o[1].name), imm(fromBytes && dst == Rep::Word ? o[2].value - 2 : o[2].value));
+            return emit(Opcode::Shl, rd, vreg(o[1].name),
+                        imm(fromBytes && dst == Rep::Word ? o[2].value - 2 : o[2].value));
         }
         if (op == "shr" && o[2].kind == Kind::Imm && wideOf(o[1]).rep == Rep::Word && o[2].value >= 2)
             return emit(in.has("s64") ? Opcode::Sra : Opcode::Shr, rd, vreg(o[1].name), imm(o[2].value - 2));
@@ -512,7 +548,8 @@ private:
         if (in.has("v2") || in.has("v4")) fail("vector loads and stores are not supported");
         std::string t = typeOf(in);
         if (t != "u32" && t != "s32" && t != "b32") {
-            if (t.size() > 1 && t[0] == 'f') fail("floating point is not supported: the machine has 32-bit integers only");
+            if (t.size() > 1 && t[0] == 'f')
+                fail("floating point is not supported: the machine has 32-bit integers only");
             fail("only 32-bit memory accesses are supported (found ." + t + "): use int arrays");
         }
         Space space = in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : Space::Unknown;
@@ -570,15 +607,17 @@ Selection selectInstructions(const ptx::Module& module, const std::vector<std::s
     for (const auto& f : module.functions) {
         if (!f.isEntry) continue;
         if (kernel)
-            throw DiagnosticError(Diagnostic{cudaFile, 0, 0, "the file defines more than one __global__ kernel; keep one per file"});
+            throw DiagnosticError(
+                Diagnostic{cudaFile, 0, 0, "the file defines more than one __global__ kernel; keep one per file"});
         kernel = &f;
     }
     if (!kernel) throw DiagnosticError(Diagnostic{cudaFile, 0, 0, "the file defines no __global__ kernel"});
     for (const auto& f : module.functions)
         if (!f.isEntry)
-            throw DiagnosticError(Diagnostic{cudaFile, 0, 0,
-                                             "device function '" + llvm::demangle(f.name) +
-                                                 "' was not inlined; calls are not supported: mark it __forceinline__"});
+            throw DiagnosticError(
+                Diagnostic{cudaFile, 0, 0,
+                           "device function '" + llvm::demangle(f.name) +
+                               "' was not inlined; calls are not supported: mark it __forceinline__"});
     return Selector(module, *kernel, paramNames, cudaFile, spec).run();
 }
 

@@ -10,6 +10,7 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
                           const std::string& cudaFile, const MachineSpec& spec) {
     lowering::Selection sel = lowering::selectInstructions(module, paramNames, cudaFile, spec);
     lowering::simplifyControlFlow(sel.program);
+    lowering::foldConstants(sel.program);
     LoweredKernel out;
     out.name = sel.kernelName;
     out.shared = sel.shared;
@@ -21,8 +22,9 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
     int blocks = int(out.program.blocks.size());
     if (blocks > spec.romBlocks)
         throw DiagnosticError(Diagnostic{cudaFile, 0, 0,
-                                         "the kernel needs " + std::to_string(blocks) + " machine blocks but the ROM holds " +
-                                             std::to_string(spec.romBlocks) + "; make the kernel smaller"});
+                                         "the kernel needs " + std::to_string(blocks) +
+                                             " machine blocks but the ROM holds " + std::to_string(spec.romBlocks) +
+                                             "; make the kernel smaller"});
     return out;
 }
 

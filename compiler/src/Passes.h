@@ -11,6 +11,10 @@ namespace qgpu::lowering {
 // Drops unreachable blocks, jumps through empty blocks, merges straight-line chains.
 void simplifyControlFlow(VProgram& program);
 
+// Propagates registers that hold one constant (immediates and argument symbols) into immediate fields
+// and address offsets, and turns x*1, x+0 and the like into copies. Dead movs are left for allocateRegisters.
+void foldConstants(VProgram& program);
+
 // Removes instructions whose results nobody reads, then maps virtual registers onto r1..r(K), preferring
 // the same register for both sides of a move (those moves then vanish). Throws DiagnosticError naming the
 // line of highest register pressure when K registers do not suffice. Returns the registers used.

@@ -22,6 +22,11 @@ std::string trim(const std::string& s) {
 
 bool startsWith(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
+// `name` as a whole word at the start (so ".loc" does not match ".local").
+bool directive(const std::string& s, const std::string& name) {
+    return startsWith(s, name) && (s.size() == name.size() || std::isspace(static_cast<unsigned char>(s[name.size()])));
+}
+
 std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> out;
     std::string cur;
@@ -64,6 +69,11 @@ private:
         throw DiagnosticError(Diagnostic{m_file, m_line, 0, "PTX: " + msg});
     }
 
+    [[noreturn]] void failPending() {
+        m_line = m_pendingLine;
+        fail("expected ';' at the end of '" + m_pending + "'");
+    }
+
     void statement(const std::string& line) {
         if (m_skipSection) {
             if (line.find('}') != std::string::npos) m_skipSection = false;
@@ -75,9 +85,18 @@ private:
             m_skipSection = line.find('{') != std::string::npos && line.find('}') == std::string::npos;
             return;
         }
-        if (startsWith(line, ".file")) return fileDirective(line);
-        if (startsWith(line, ".loc")) return locDirective(line);
+        if (directive(line, ".file")) return fileDirective(line);
+        if (directive(line, ".loc")) return locDirective(line);
         if (line.find(".entry") != std::string::npos || line.find(".func") != std::string::npos) return header(line);
+        if (!m_pending.empty() && (line == "}" || line == "{" || line.back() == ':')) failPending();
+        if (line == "{" && m_inBody) {  // a nested scope, such as a call sequence
+            ++m_depth;
+            return;
+        }
+        if (line == "}" && m_depth > 0) {
+            --m_depth;
+            return;
+        }
         if (line == "{") {
             if (!m_fn) fail("'{' outside a function");
             m_inBody = true;
@@ -146,15 +165,17 @@ private:
         m_fn = Function{};
         m_fn->isEntry = line.find(".entry") != std::string::npos;
         m_fn->ptxLine = m_line;
-        size_t open = line.find('(');
-        std::string head = trim(line.substr(0, open));
-        // `.func (.param .b32 func_retval0) name(`: the name is the last word before the parameter list
-        if (!m_fn->isEntry && head.find(')') != std::string::npos) head = trim(head.substr(head.rfind(')') + 1));
-        m_fn->name = head.substr(head.find_last_of(" \t") + 1);
-        if (open != std::string::npos && line.find(')', open) == std::string::npos)
+        // `.func (.param .b32 func_retval0) name(`: the parameter list opens at the last '(' of the line
+        std::string l = line;
+        if (!l.empty() && l.back() == ';') l.pop_back();  // a prototype
+        size_t open = l.back() == '(' || l.back() == ')' ? l.rfind('(') : l.find('(');
+        std::string head = trim(l.substr(0, open));
+        m_fn->name = head.substr(head.find_last_of(" \t)") + 1);
+        if (open != std::string::npos && l.back() == '(')
             m_inParams = true;
         else if (open != std::string::npos)
-            paramList(line.substr(open + 1, line.rfind(')') - open - 1));
+            paramList(l.substr(open + 1, l.rfind(')') - open - 1));
+        if (line.back() == ';') m_fn.reset();  // declarations carry no body
     }
 
     void param(const std::string& line) {
@@ -192,8 +213,7 @@ private:
             int count = br == std::string::npos ? 1 : std::atoi(last.c_str() + br + 1);
             m_module.shared.push_back({name, elemBytes * count});
         } else if (startsWith(l, ".local")) {
-            if (!m_fn) fail("a .local variable outside a function");
-            m_localVars = true;
+            m_module.locals.push_back(name);
         } else {
             m_module.globals.push_back(name);
         }
@@ -248,11 +268,16 @@ private:
         return o;
     }
 
-    void instruction(const std::string& line) {
-        if (line.back() != ';') fail("expected ';' at the end of '" + line + "'");
+    // An instruction may span lines (Clang writes call sequences that way); it ends at ';'.
+    void instruction(const std::string& text) {
+        if (m_pending.empty()) m_pendingLine = m_line;
+        m_pending += (m_pending.empty() ? "" : " ") + text;
+        if (text.back() != ';') return;
+        std::string line = std::move(m_pending);
+        m_pending.clear();
         std::string l = trim(line.substr(0, line.size() - 1));
         Instruction in;
-        in.ptxLine = m_line;
+        in.ptxLine = m_pendingLine;
         in.cudaLoc = m_loc;
         in.locFile = m_locFile;
         if (l[0] == '@') {
@@ -273,7 +298,10 @@ private:
     std::string m_file;
     Module m_module;
     std::optional<Function> m_fn;
-    bool m_inParams = false, m_inBody = false, m_skipSection = false, m_localVars = false;
+    bool m_inParams = false, m_inBody = false, m_skipSection = false;
+    int m_depth = 0;
+    std::string m_pending;  // an instruction not yet ended by ';'
+    int m_pendingLine = 0;
     int m_line = 0, m_locFile = 0;
     SourceLoc m_loc;
 };

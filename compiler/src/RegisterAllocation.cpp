@@ -102,9 +102,8 @@ std::map<int, int> colour(const Graph& g, int k) {
     std::map<int, RegSet> work = g.edges;
     std::vector<int> stack;
     while (!work.empty()) {
-        auto pick = std::min_element(work.begin(), work.end(), [](const auto& a, const auto& b) {
-            return a.second.size() < b.second.size();
-        });
+        auto pick = std::min_element(work.begin(), work.end(),
+                                     [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
         int r = pick->first;
         for (int m : pick->second) work[m].erase(r);
         work.erase(pick);
@@ -130,7 +129,8 @@ std::map<int, int> colour(const Graph& g, int k) {
 }  // namespace
 
 int allocateRegisters(VProgram& p, int registers, const std::string& cudaFile) {
-    while (removeDeadCode(p)) {}
+    while (removeDeadCode(p)) {
+    }
     Graph g = interference(p);
     std::map<int, int> colours = colour(g, registers);
     if (colours.size() != g.edges.size())

@@ -57,6 +57,7 @@ struct Module {
     std::vector<Function> functions;
     std::vector<SharedArray> shared;   // module-scope .shared arrays (CUDA __shared__)
     std::vector<std::string> globals;  // module-scope .global variables (unsupported by the machine)
+    std::vector<std::string> locals;   // .local arrays (the stack; unsupported by the machine)
     std::map<int, std::string> files;  // .file number -> name
     int mainFile = 0;                  // the .file number of the kernel's .cu source
 };

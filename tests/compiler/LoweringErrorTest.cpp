@@ -1,0 +1,88 @@
+// Every class of CUDA the machine cannot run gets an error naming the user's file and line.
+#include <gtest/gtest.h>
+
+#include "qgpu/compiler/Frontend.h"
+
+using namespace qgpu;
+
+namespace {
+
+Diagnostic firstError(const std::string& src) {
+    try {
+        compileKernel(src, "k.cu");
+    } catch (const DiagnosticError& e) {
+        return e.diagnostics().at(0);
+    }
+    ADD_FAILURE() << "expected an error for:\n" << src;
+    return {};
+}
+
+void expectError(const std::string& src, int line, const std::string& text) {
+    Diagnostic d = firstError(src);
+    EXPECT_EQ(d.file, "k.cu");
+    if (line > 0) EXPECT_EQ(d.line, line) << d.format();
+    EXPECT_NE(d.message.find(text), std::string::npos) << d.format();
+}
+
+}  // namespace
+
+TEST(LoweringErrors, FloatingPoint) {
+    expectError("__global__ void k(int* a) {\n  float f = a[0];\n  a[1] = f * 1.5f;\n}\n", 0, "floating point");
+}
+
+TEST(LoweringErrors, SixtyFourBitData) {
+    expectError("__global__ void k(long long* a) {\n  a[0] = a[1] + 1;\n}\n", 2, "32-bit");
+    expectError("__global__ void k(int* a, long long n) {\n  a[0] = n;\n}\n", 0, "64 bits");
+}
+
+TEST(LoweringErrors, Division) {
+    expectError("__global__ void k(int* a, int n) {\n  a[0] = a[1] / n;\n}\n", 2, "division");
+    expectError("__global__ void k(int* a) {\n  a[0] = a[1] / 7;\n}\n", 2, "mul.hi");
+}
+
+TEST(LoweringErrors, CallsAndRecursion) {
+    expectError("__device__ __noinline__ int f(int x) { return x + 1; }\n"
+                "__global__ void k(int* a) { a[0] = f(a[1]); }\n",
+                0, "inline");
+}
+
+TEST(LoweringErrors, LocalArrays) {
+    expectError("__global__ void k(int* a, int i) {\n  int t[8];\n  for (int j = 0; j < 8; ++j) t[j] = a[j];\n"
+                "  a[0] = t[i & 7];\n}\n",
+                0, "local arrays");
+}
+
+TEST(LoweringErrors, SharedMemoryTooLarge) {
+    expectError("__global__ void k(int* a) {\n  __shared__ int big[100];\n  big[threadIdx.x] = 1;\n"
+                "  __syncthreads();\n  a[threadIdx.x] = big[99 - threadIdx.x];\n}\n",
+                0, "__shared__ arrays need 100 words");
+}
+
+TEST(LoweringErrors, TooManyBlocksForTheRom) {
+    std::string body;
+    for (int i = 0; i < 40; ++i)
+        body += "  if (a[" + std::to_string(i) + "] > " + std::to_string(i) + ") a[" + std::to_string(i + 1) + "] += " +
+                std::to_string(i) + ";\n";
+    expectError("__global__ void k(int* a) {\n" + body + "}\n", 0, "the ROM holds 32");
+}
+
+TEST(LoweringErrors, RegisterPressure) {
+    std::string src = "__global__ void k(int* a) {\n";
+    for (int i = 0; i < 20; ++i) src += "  int v" + std::to_string(i) + " = a[" + std::to_string(i) + "];\n";
+    src += "  __syncthreads();\n  int s = 0;\n";
+    for (int i = 0; i < 20; ++i) src += "  s = s * 3 + v" + std::to_string(i) + ";\n";
+    src += "  a[0] = s;\n}\n";
+    expectError(src, 0, "more registers than the machine's 15");
+}
+
+TEST(LoweringErrors, CompileErrorsKeepTheirPosition) {
+    Diagnostic d = firstError("__global__ void k(int* a) {\n  a[0] = undefined_name;\n}\n");
+    EXPECT_EQ(d.line, 2);
+    EXPECT_EQ(d.column, 10);
+}
+
+TEST(LoweringErrors, OneKernelPerFile) {
+    expectError("__global__ void k(int* a) { a[0] = 1; }\n__global__ void j(int* a) { a[0] = 2; }\n", 0,
+                "more than one __global__");
+    expectError("__device__ int f(int x) { return x; }\n", 0, "no __global__");
+}
