@@ -144,13 +144,7 @@ int runCompile(const Args& a) {
             std::cout << e.block << " " << e.slot << " " << e.cudaLine << " " << e.ptxLine << "\n";
         return 0;
     }
-    const Program& p = k.kernel.program;
-    std::cout << "; kernel " << k.kernel.name << ": " << p.blocks.size() << " blocks, " << k.kernel.registersUsed
-              << " registers, " << p.sharedWords << " shared words\n";
-    for (size_t i = 0; i < p.params.size(); ++i)
-        std::cout << "; #" << i << " = " << p.params[i].name << (p.params[i].isArray ? " (array)" : " (scalar)")
-                  << "\n";
-    std::cout << disassemble(p);
+    std::cout << formatLowered(k.kernel);
     return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include "InstructionSelection.h"
 #include "Passes.h"
+#include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 
 namespace qgpu {
@@ -25,6 +26,30 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
                                          "the kernel needs " + std::to_string(blocks) +
                                              " machine blocks but the ROM holds " + std::to_string(spec.romBlocks) +
                                              "; make the kernel smaller"});
+    return out;
+}
+
+std::string formatLowered(const LoweredKernel& k) {
+    const Program& p = k.program;
+    std::string out = "; kernel " + k.name + ": " + std::to_string(p.blocks.size()) + " blocks, " +
+                      std::to_string(k.registersUsed) + " registers, " + std::to_string(p.sharedWords) +
+                      " shared words\n";
+    for (size_t i = 0; i < p.params.size(); ++i)
+        out +=
+            "; #" + std::to_string(i) + " = " + p.params[i].name + (p.params[i].isArray ? " (array)\n" : " (scalar)\n");
+    for (const auto& s : k.shared)
+        out += "; shared " + s.name + " at " + std::to_string(s.base) + ", " + std::to_string(s.words) + " words\n";
+    if (p.sharedWords) out += ".shared " + std::to_string(p.sharedWords) + "\n";
+    for (const auto& b : p.blocks) {
+        out += b.label + ":\n";
+        for (size_t i = 0; i < b.body.size(); ++i) {
+            std::string text = "    " + disassemble(b.body[i], &p);
+            int line = i < b.bodyLocs.size() ? b.bodyLocs[i].line : 0;
+            out += text + std::string(text.size() < 40 ? 40 - text.size() : 1, ' ') + "; line " + std::to_string(line) +
+                   "\n";
+        }
+        out += "    " + disassemble(b.terminator, &p) + "\n";
+    }
     return out;
 }
 

@@ -12,9 +12,18 @@ struct Constant {
 
 bool isCommutative(Opcode op) {
     switch (op) {
-    case Opcode::Add: case Opcode::Mul: case Opcode::And: case Opcode::Or: case Opcode::Xor: case Opcode::Min:
-    case Opcode::Max: case Opcode::MinU: case Opcode::MaxU: case Opcode::SetEq: case Opcode::SetNe: return true;
-    default: return false;
+        case Opcode::Add:
+        case Opcode::Mul:
+        case Opcode::And:
+        case Opcode::Or:
+        case Opcode::Xor:
+        case Opcode::Min:
+        case Opcode::Max:
+        case Opcode::MinU:
+        case Opcode::MaxU:
+        case Opcode::SetEq:
+        case Opcode::SetNe: return true;
+        default: return false;
     }
 }
 
@@ -68,11 +77,11 @@ bool foldInstruction(VInst& v, const std::map<int, Constant>& k) {
         return setB(v, *constant(v.rs2));
     }
     // x * 1, x + 0, x - 0, x | 0, x ^ 0, shifts by 0: a copy of x
-    bool identity = v.useImm && v.immSymbol.empty() &&
-                    ((v.op == Opcode::Mul && v.imm == 1) ||
-                     (v.imm == 0 && (v.op == Opcode::Add || v.op == Opcode::Sub || v.op == Opcode::Or ||
-                                     v.op == Opcode::Xor || v.op == Opcode::Shl || v.op == Opcode::Shr ||
-                                     v.op == Opcode::Sra)));
+    bool identity =
+        v.useImm && v.immSymbol.empty() &&
+        ((v.op == Opcode::Mul && v.imm == 1) ||
+         (v.imm == 0 && (v.op == Opcode::Add || v.op == Opcode::Sub || v.op == Opcode::Or || v.op == Opcode::Xor ||
+                         v.op == Opcode::Shl || v.op == Opcode::Shr || v.op == Opcode::Sra)));
     if (identity) {
         v.op = Opcode::Mov;
         v.useImm = false;

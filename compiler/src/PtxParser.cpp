@@ -135,7 +135,7 @@ private:
         for (Function& f : m_module.functions) {
             SourceLoc last;
             for (Instruction& in : f.body) {
-                if (in.locFile == m_module.mainFile)
+                if (in.locFile == m_module.mainFile && in.cudaLoc.line > 0)  // line 0: code with no single line
                     last = in.cudaLoc;
                 else
                     in.cudaLoc = last;

@@ -20,7 +20,9 @@ Diagnostic firstError(const std::string& src) {
 void expectError(const std::string& src, int line, const std::string& text) {
     Diagnostic d = firstError(src);
     EXPECT_EQ(d.file, "k.cu");
-    if (line > 0) EXPECT_EQ(d.line, line) << d.format();
+    if (line > 0) {
+        EXPECT_EQ(d.line, line) << d.format();
+    }
     EXPECT_NE(d.message.find(text), std::string::npos) << d.format();
 }
 
@@ -41,28 +43,31 @@ TEST(LoweringErrors, Division) {
 }
 
 TEST(LoweringErrors, CallsAndRecursion) {
-    expectError("__device__ __noinline__ int f(int x) { return x + 1; }\n"
-                "__global__ void k(int* a) { a[0] = f(a[1]); }\n",
-                0, "inline");
+    expectError(
+        "__device__ __noinline__ int f(int x) { return x + 1; }\n"
+        "__global__ void k(int* a) { a[0] = f(a[1]); }\n",
+        0, "inline");
 }
 
 TEST(LoweringErrors, LocalArrays) {
-    expectError("__global__ void k(int* a, int i) {\n  int t[8];\n  for (int j = 0; j < 8; ++j) t[j] = a[j];\n"
-                "  a[0] = t[i & 7];\n}\n",
-                0, "local arrays");
+    expectError(
+        "__global__ void k(int* a, int i) {\n  int t[8];\n  for (int j = 0; j < 8; ++j) t[j] = a[j];\n"
+        "  a[0] = t[i & 7];\n}\n",
+        0, "local arrays");
 }
 
 TEST(LoweringErrors, SharedMemoryTooLarge) {
-    expectError("__global__ void k(int* a) {\n  __shared__ int big[100];\n  big[threadIdx.x] = 1;\n"
-                "  __syncthreads();\n  a[threadIdx.x] = big[99 - threadIdx.x];\n}\n",
-                0, "__shared__ arrays need 100 words");
+    expectError(
+        "__global__ void k(int* a) {\n  __shared__ int big[100];\n  big[threadIdx.x] = 1;\n"
+        "  __syncthreads();\n  a[threadIdx.x] = big[99 - threadIdx.x];\n}\n",
+        0, "__shared__ arrays need 100 words");
 }
 
 TEST(LoweringErrors, TooManyBlocksForTheRom) {
     std::string body;
     for (int i = 0; i < 40; ++i)
-        body += "  if (a[" + std::to_string(i) + "] > " + std::to_string(i) + ") a[" + std::to_string(i + 1) + "] += " +
-                std::to_string(i) + ";\n";
+        body += "  if (a[" + std::to_string(i) + "] > " + std::to_string(i) + ") a[" + std::to_string(i + 1) +
+                "] += " + std::to_string(i) + ";\n";
     expectError("__global__ void k(int* a) {\n" + body + "}\n", 0, "the ROM holds 32");
 }
 

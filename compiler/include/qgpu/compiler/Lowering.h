@@ -37,4 +37,8 @@ struct LoweredKernel {
 LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::string>& paramNames,
                           const std::string& cudaFile, const MachineSpec& spec = MachineSpec::standard());
 
+// The listing `qgpu compile --emit blocks` prints and golden tests compare: a header with blocks,
+// registers, shared words and parameters, then the disassembly with each block's CUDA lines.
+std::string formatLowered(const LoweredKernel& kernel);
+
 }  // namespace qgpu

@@ -1,0 +1,74 @@
+// Golden files per stage: CUDA -> PTX (NAME.cu -> NAME.ptx) and PTX -> machine blocks (NAME.ptx ->
+// NAME.blocks). Set QGPU_UPDATE_GOLDEN=1 to rewrite them after an intended change, then review the diff.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "qgpu/compiler/CudaCompiler.h"
+#include "qgpu/compiler/Frontend.h"
+#include "qgpu/compiler/Lowering.h"
+#include "qgpu/compiler/Ptx.h"
+
+using namespace qgpu;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kGolden = fs::path(QGPU_SOURCE_DIR) / "tests/compiler/golden";
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Compares with the golden file, or rewrites it when asked to.
+void expectGolden(const fs::path& file, const std::string& actual) {
+    if (std::getenv("QGPU_UPDATE_GOLDEN")) {
+        std::ofstream(file, std::ios::binary) << actual;
+        return;
+    }
+    ASSERT_TRUE(fs::exists(file)) << file << " is missing; run with QGPU_UPDATE_GOLDEN=1 to create it";
+    EXPECT_EQ(readFile(file), actual) << "stage output differs from " << file;
+}
+
+std::vector<std::string> goldenKernels() {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(kGolden))
+        if (e.path().extension() == ".cu") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+}  // namespace
+
+TEST(Golden, CudaToPtx) {
+    for (const auto& name : goldenKernels()) {
+        SCOPED_TRACE(name);
+        CudaCompileResult r = compileCudaToPtx(readFile(kGolden / (name + ".cu")), name + ".cu");
+        ASSERT_TRUE(r.ok) << formatAll(r.diagnostics);
+        expectGolden(kGolden / (name + ".ptx"), r.ptx);
+    }
+}
+
+TEST(Golden, PtxToBlocks) {
+    for (const auto& name : goldenKernels()) {
+        SCOPED_TRACE(name);
+        std::string source = readFile(kGolden / (name + ".cu"));
+        ptx::Module m = ptx::parse(readFile(kGolden / (name + ".ptx")), name + ".ptx");
+        LoweredKernel k = lowerKernel(m, kernelParameterNames(source), name + ".cu");
+        expectGolden(kGolden / (name + ".blocks"), formatLowered(k));
+    }
+}
+
+TEST(Golden, EveryKernelHasBothStages) {
+    auto names = goldenKernels();
+    EXPECT_GE(names.size(), 8u);
+    for (const auto& name : names) {
+        EXPECT_TRUE(fs::exists(kGolden / (name + ".ptx"))) << name;
+        EXPECT_TRUE(fs::exists(kGolden / (name + ".blocks"))) << name;
+    }
+}
