@@ -1,4 +1,8 @@
 // qgpu: the command-line face of qgpu studio. Wiring only: every job is a library call.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -7,6 +11,7 @@
 
 #include "qgpu/compiler/CudaCompiler.h"
 #include "qgpu/compiler/Frontend.h"
+#include "qgpu/compiler/Ptx.h"
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
@@ -26,6 +31,8 @@ const char* kUsage = R"(usage:
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
+  qgpu bench-compile [DIR] [--runs N]
+      Times CUDA -> PTX and PTX -> blocks for every .cu in DIR (default resources/kernels): medians in ms.
   qgpu version
 )";
 
@@ -37,6 +44,7 @@ struct Args {
     std::string emit = "ptx";
     std::string backend = "reference";
     bool quiet = false, check = false;
+    int runs = 5;
     int optLevel = 2;
 };
 
@@ -58,6 +66,8 @@ Args parseArgs(int argc, char** argv) {
             a.emit = value();
         else if (s == "--backend")
             a.backend = value();
+        else if (s == "--runs")
+            a.runs = std::max(1, std::atoi(value().c_str()));
         else if (s == "--quiet")
             a.quiet = true;
         else if (s == "--check")
@@ -148,6 +158,45 @@ int runCompile(const Args& a) {
     return 0;
 }
 
+double medianMs(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+int benchCompile(const Args& a) {
+    namespace fs = std::filesystem;
+    fs::path dir = a.positional.empty() ? fs::path(QGPU_RESOURCE_DIR) / "kernels" : fs::path(a.positional[0]);
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".cu") files.push_back(e.path());
+    if (files.empty()) usageError("no .cu files in " + dir.string());
+    std::sort(files.begin(), files.end());
+    std::printf("%-22s %10s %10s %7s  (median of %d runs)\n", "kernel", "ptx ms", "lower ms", "blocks", a.runs);
+    std::vector<double> allPtx, allLower;
+    for (const auto& f : files) {
+        std::string source = readFile(f.string());
+        std::vector<double> ptxMs, lowerMs;
+        size_t blocks = 0;
+        for (int r = 0; r < a.runs; ++r) {
+            auto t0 = std::chrono::steady_clock::now();
+            CudaCompileResult c = compileCudaToPtx(source, f.filename().string());
+            auto t1 = std::chrono::steady_clock::now();
+            if (!c.ok) throw DiagnosticError(c.diagnostics);
+            LoweredKernel k = lowerKernel(ptx::parse(c.ptx), kernelParameterNames(source), f.filename().string());
+            auto t2 = std::chrono::steady_clock::now();
+            ptxMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            lowerMs.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+            blocks = k.program.blocks.size();
+        }
+        allPtx.push_back(medianMs(ptxMs));
+        allLower.push_back(medianMs(lowerMs));
+        std::printf("%-22s %10.2f %10.3f %7zu\n", f.stem().c_str(), allPtx.back(), allLower.back(), blocks);
+    }
+    std::printf("%-22s %10.2f %10.3f  (median over %zu kernels)\n", "all", medianMs(allPtx), medianMs(allLower),
+                files.size());
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -164,6 +213,7 @@ int main(int argc, char** argv) {
         }
         if (cmd == "run") return runProgram(compileFile(a).kernel.program, a);
         if (cmd == "compile") return runCompile(a);
+        if (cmd == "bench-compile") return benchCompile(a);
         if (cmd == "version" || cmd == "--version") {
             initTorch();
             std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";
