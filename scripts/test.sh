@@ -6,6 +6,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 cd "$root/build"
 if [[ -z "${DISPLAY:-}" ]] && command -v xvfb-run >/dev/null; then
-  exec xvfb-run -a -s "-screen 0 1600x1000x24" ctest --output-on-failure -LE slow "$@"
+  exec xvfb-run -a -s "-screen 0 1600x1000x24" ctest --output-on-failure -LE slow -j"$(nproc)" "$@"
 fi
-exec ctest --output-on-failure -LE slow "$@"
+exec ctest --output-on-failure -LE slow -j"$(nproc)" "$@"

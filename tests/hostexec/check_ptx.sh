@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Compiles every kernel of the suite for the device as the studio does (Clang, sm_75, qgpu_cuda.h, -O2)
+# and checks that its PTX stays inside the machine: no floating point, no division or remainder, no
+# mul.hi, no calls, no local memory, no 8/16/64-bit data in memory, no jump tables or global data, shared
+# memory within 64 words, no inline asm/exit/trap (what Clang makes of unreachable code), exactly one entry named like the file. Prints a size table (PTX instructions
+# without ld.param/cvta/ret, basic blocks) and the opcodes used across the suite.
+#   check_ptx.sh [--clang CLANG] [--keep DIR] KERNEL_DIR [NAME...]
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+clang=/usr/bin/clang-19
+keep=""
+while [[ $# -gt 0 && "$1" == --* ]]; do
+  case "$1" in
+    --clang) clang="$2"; shift 2 ;;
+    --keep) keep="$2"; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+dir="${1:?usage: check_ptx.sh [--clang CLANG] [--keep DIR] KERNEL_DIR [NAME...]}"
+shift
+header="$root/resources/include/qgpu_cuda.h"
+names=("$@")
+if [[ ${#names[@]} -eq 0 ]]; then
+  for f in "$dir"/*.cu; do names+=("$(basename "$f" .cu)"); done
+fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+[[ -n "$keep" ]] && mkdir -p "$keep"
+
+fail=0
+printf '%-24s %6s %6s  %s\n' kernel instrs blocks notes
+for name in "${names[@]}"; do
+  ptx="$tmp/$name.ptx"
+  if ! "$clang" -x cuda --cuda-device-only --cuda-gpu-arch=sm_75 -nocudainc -nocudalib --cuda-path=/nonexistent \
+      --cuda-feature=+ptx70 -O2 -include "$header" -S "$dir/$name.cu" -o "$ptx" 2>"$tmp/err"; then
+    echo "FAIL $name: does not compile"; sed 's/^/    /' "$tmp/err"; fail=1; continue
+  fi
+  [[ -s "$tmp/err" ]] && { echo "WARN $name: compiler warnings"; sed 's/^/    /' "$tmp/err"; }
+  [[ -n "$keep" ]] && cp "$ptx" "$keep/"
+  problems=()
+  entries=$(grep -cE '^\.(visible )?\.?entry ' "$ptx")
+  entry=$(grep -oE '\.entry [A-Za-z0-9_]+' "$ptx" | head -1 | cut -d' ' -f2)
+  [[ "$entries" == 1 ]] || problems+=("$entries entries")
+  [[ "$entry" == "$name" || "$entry" == "_Z${#name}${name}"* ]] || problems+=("entry $entry is not $name")
+  # Instruction lines: a tab, an optional predicate guard, an opcode.
+  body=$(grep -E $'^\t(@!?%p[0-9]+ )?[a-z]' "$ptx")
+  grep -qE '\.(f16|f32|f64|bf16)\b' "$ptx" && problems+=("floating point")
+  grep -qE $'^\t(@!?%p[0-9]+ )?(div|rem)\.' <<<"$body" && problems+=("div/rem")
+  grep -qE '(mul|mad)\.hi|mul24|mad24' <<<"$body" && problems+=("mul.hi")
+  grep -qE $'^\t(@!?%p[0-9]+ )?call' <<<"$body" && problems+=("call")
+  grep -q '\.local' "$ptx" && problems+=("local memory")
+  grep -qE 'inline asm|^\s*(@!?%p[0-9]+ )?(exit|trap);' "$ptx" && problems+=("inline asm, exit or trap (unreachable code)")
+  # Memory instructions, guard stripped: opcode first.
+  mem=$(sed -E $'s/^\t(@!?%p[0-9]+ )?//' <<<"$body" | grep -E '^(ld|st|atom|red)\.' | grep -v '^ld\.param\.' || true)
+  if [[ -n "$mem" ]]; then
+    grep -qE '^[^[:space:]]*\.(u8|s8|b8|u16|s16|b16|u64|s64|b64)[[:space:]]' <<<"$mem" && problems+=("8/16/64-bit memory data")
+    grep -qvE '^[a-z]+\.(global|shared)\.' <<<"$mem" && problems+=("generic-space access")
+  fi
+  grep -qE $'^\t(@!?%p[0-9]+ )?brx' <<<"$body" && problems+=("jump table")
+  grep -qE '^\.(visible |extern )?\.?(global|const) ' "$ptx" && problems+=("global/const data")
+  shared=$(grep -oE '\.shared \.align [0-9]+ \.b8 [A-Za-z0-9_$]+\[[0-9]+\]' "$ptx" | grep -oE '\[[0-9]+\]' | tr -d '[]' \
+    | awk '{s+=$1} END {print s+0}')
+  (( shared > 256 )) && problems+=("shared $shared bytes > 256")
+  instrs=$(grep -vcE $'^\t(ld\.param|cvta|ret)' <<<"$body")
+  blocks=$(( $(grep -cE '^\$L__BB' "$ptx") + 1 ))
+  notes="shared=${shared}B"
+  if [[ ${#problems[@]} -gt 0 ]]; then
+    fail=1
+    printf '%-24s %6s %6s  FAIL: %s\n' "$name" "$instrs" "$blocks" "$(IFS=,; echo "${problems[*]}")"
+  else
+    printf '%-24s %6s %6s  ok %s\n' "$name" "$instrs" "$blocks" "$notes"
+  fi
+  sed -E $'s/^\t(@!?%p[0-9]+ )?([a-z0-9_.]+).*/\\2/' <<<"$body" >>"$tmp/opcodes"
+done
+echo "opcodes used:"
+sort "$tmp/opcodes" | uniq -c | sort -rn | awk '{printf "  %s %s\n", $2, $1}' | column -c 120
+exit $fail

@@ -1,0 +1,83 @@
+// Every kernel of resources/kernels compiles in-process, lowers, runs on the reference interpreter and
+// matches the host executor (an independent implementation) word for word, at -O1, -O2 and -O3.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "HostExecutor.h"
+#include "qgpu/compiler/Frontend.h"
+#include "qgpu/core/Interpreter.h"
+#include "qgpu/core/Trace.h"
+
+using namespace qgpu;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kKernels = fs::path(QGPU_SOURCE_DIR) / "resources/kernels";
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string show(const std::vector<int32_t>& v) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
+struct SuiteCase {
+    std::string kernel;
+    int optLevel;
+};
+
+std::vector<SuiteCase> cases() {
+    std::vector<SuiteCase> out;
+    for (const auto& name : hostKernelNames())
+        for (int o : {1, 2, 3}) out.push_back({name, o});
+    return out;
+}
+
+void PrintTo(const SuiteCase& c, std::ostream* os) { *os << c.kernel << " -O" << c.optLevel; }
+
+class Suite : public ::testing::TestWithParam<SuiteCase> {};
+
+}  // namespace
+
+TEST_P(Suite, InterpreterMatchesHostExecutor) {
+    const SuiteCase& c = GetParam();
+    fs::path cu = kKernels / (c.kernel + ".cu");
+    LaunchSpec launch = parseLaunchSpec(readFile(kKernels / (c.kernel + ".json")), c.kernel + ".json");
+    CudaCompileOptions opts;
+    opts.optLevel = c.optLevel;
+    CompiledKernel k = compileKernel(readFile(cu), c.kernel + ".cu", MachineSpec::standard(), opts);
+    MachineSpec spec = MachineSpec::standard();
+    MemoryMap map = validateLaunch(launch, spec);
+    Interpreter interp(linkProgram(k.kernel.program, launch, map, spec), launch, spec);
+    MachineState state = runToCompletion(interp);
+
+    auto host = runOnHost(c.kernel, launch);
+    ASSERT_EQ(host.size(), map.arrays.size());
+    for (const auto& [name, expected] : host) {
+        std::vector<int32_t> got = readArray(state, *map.find(name));
+        EXPECT_EQ(got, expected) << c.kernel << " -O" << c.optLevel << ", array " << name << "\n  interpreter:   "
+                                 << show(got) << "\n  host executor: " << show(expected) << "\n"
+                                 << formatLowered(k.kernel);
+    }
+    for (const auto& [name, expected] : launch.expect)
+        EXPECT_EQ(readArray(state, *map.find(name)), expected) << "\"expect\" of " << c.kernel << ", array " << name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, Suite, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.kernel + "_O" + std::to_string(info.param.optLevel); });
+
+TEST(SuiteCoverage, AtLeastFortyNineKernelsWithLaunchSpecs) {
+    auto names = hostKernelNames();
+    EXPECT_GE(names.size(), 49u);
+    for (const auto& n : names) EXPECT_TRUE(fs::exists(kKernels / (n + ".json"))) << n;
+}
