@@ -65,16 +65,18 @@ TEST_P(Suite, InterpreterMatchesHostExecutor) {
     ASSERT_EQ(host.size(), map.arrays.size());
     for (const auto& [name, expected] : host) {
         std::vector<int32_t> got = readArray(state, *map.find(name));
-        EXPECT_EQ(got, expected) << c.kernel << " -O" << c.optLevel << ", array " << name << "\n  interpreter:   "
-                                 << show(got) << "\n  host executor: " << show(expected) << "\n"
+        EXPECT_EQ(got, expected) << c.kernel << " -O" << c.optLevel << ", array " << name
+                                 << "\n  interpreter:   " << show(got) << "\n  host executor: " << show(expected)
+                                 << "\n"
                                  << formatLowered(k.kernel);
     }
     for (const auto& [name, expected] : launch.expect)
         EXPECT_EQ(readArray(state, *map.find(name)), expected) << "\"expect\" of " << c.kernel << ", array " << name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, Suite, ::testing::ValuesIn(cases()),
-                         [](const auto& info) { return info.param.kernel + "_O" + std::to_string(info.param.optLevel); });
+INSTANTIATE_TEST_SUITE_P(Kernels, Suite, ::testing::ValuesIn(cases()), [](const auto& info) {
+    return info.param.kernel + "_O" + std::to_string(info.param.optLevel);
+});
 
 TEST(SuiteCoverage, AtLeastFortyNineKernelsWithLaunchSpecs) {
     auto names = hostKernelNames();
