@@ -4,8 +4,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/docs/screenshots"
 mkdir -p "$out"
-example=${1:-$root/resources/examples/tree_reduce.qasm}
-steps=${2:-5}
+example=${1:-$root/resources/kernels/tree_reduce.cu}
+steps=${2:-12}
 xvfb-run -a -s "-screen 0 1600x1000x24" bash -c "
   export QT_QPA_PLATFORM=xcb
   '$root/build/app/qgpu-studio' '$example' --steps $steps &

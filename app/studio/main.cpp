@@ -1,5 +1,6 @@
 // qgpu-studio: the desktop debugger.
-// Usage: qgpu-studio [PROGRAM.qasm] [--steps N]   (default: the dot-product example; --steps runs N steps)
+// Usage: qgpu-studio [KERNEL.cu | PROGRAM.qasm] [--steps N]
+// (default: the CUDA dot-product kernel; --steps runs N steps after loading)
 #include <QApplication>
 #include <QFileInfo>
 
@@ -8,7 +9,7 @@
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("qgpu studio");
-    QString path = qgpu::resourceDir() + "/examples/dot_product.qasm";
+    QString path = qgpu::resourceDir() + "/examples/dot_product.cu";
     int steps = 0;
     QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {

@@ -11,6 +11,7 @@
 
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Interpreter.h"
+#include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/MainWindow.h"
 #include "qgpu/ui/StateViews.h"
 
@@ -135,6 +136,54 @@ TEST_F(StudioTest, DivergenceTimelineRendersThroughImGui) {
             if (c.green() > 150 && c.red() < 100 && c.blue() < 140) ++green;
         }
     EXPECT_GT(green, 20) << "active-lane cells should be drawn";
+}
+
+TEST(StudioCuda, KernelBuildsWithPtxAndLinkedBlocks) {
+    MainWindow w;
+    w.show();
+    ASSERT_TRUE(w.openProgram(kExamples + "dot_product.cu")) << w.statusText().toStdString();
+    EXPECT_TRUE(w.codeViews()->ptxView()->toPlainText().contains(".visible .entry"));
+    ASSERT_GT(w.codeViews()->blockView()->count(), 0);
+    // line 5 holds the atomicAdd: it must select machine slots and PTX lines, and clicking a slot
+    // brings the editor back to line 5
+    EXPECT_GT(w.codeViews()->selectSourceLine(5), 0);
+    EXPECT_FALSE(w.codeViews()->ptxView()->extraSelections().isEmpty());
+    QListWidgetItem* selected = w.codeViews()->blockView()->selectedItems().value(0);
+    ASSERT_TRUE(selected);
+    emit w.codeViews()->blockView()->itemClicked(selected);
+    int line = 0, col = 0;
+    w.editor()->getCursorPosition(&line, &col);
+    EXPECT_EQ(line, 4);
+    w.run();
+    EXPECT_TRUE(w.statusText().contains("out = [32]")) << w.statusText().toStdString();
+}
+
+TEST(StudioCuda, CompileErrorIsAnnotatedAtTheCudaLine) {
+    MainWindow w;
+    w.show();
+    ASSERT_TRUE(w.openProgram(kExamples + "dot_product.cu"));
+    w.editor()->setText(
+        "__global__ void dot_product(const int* a, const int* b, int* out) {\n"
+        "    int i = threadIdx.x;\n"
+        "    atomicAdd(&out[0], a[i] * c[i]);\n"
+        "}\n");
+    EXPECT_FALSE(w.build());
+    EXPECT_TRUE(w.editor()->annotation(2).contains("undeclared identifier 'c'"))
+        << w.editor()->annotation(2).toStdString();
+    EXPECT_FALSE(w.session().loaded());
+    EXPECT_EQ(w.codeViews()->blockView()->count(), 0);
+}
+
+TEST(StudioCuda, UnsupportedCudaIsExplainedAtItsLine) {
+    MainWindow w;
+    w.show();
+    ASSERT_TRUE(w.openProgram(kExamples + "dot_product.cu"));
+    w.editor()->setText(
+        "__global__ void dot_product(const int* a, const int* b, int* out) {\n"
+        "    out[0] = a[0] / b[0];\n"
+        "}\n");
+    EXPECT_FALSE(w.build());
+    EXPECT_TRUE(w.editor()->annotation(1).contains("division")) << w.editor()->annotation(1).toStdString();
 }
 
 int main(int argc, char** argv) {

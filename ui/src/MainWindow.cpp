@@ -1,5 +1,6 @@
 #include "qgpu/ui/MainWindow.h"
 
+#include <Qsci/qscilexercpp.h>
 #include <Qsci/qsciscintilla.h>
 
 #include <QAction>
@@ -19,9 +20,11 @@
 
 #include <map>
 
+#include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Trace.h"
+#include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/StateViews.h"
@@ -33,6 +36,8 @@ constexpr int kBreakpointMarker = 1;
 constexpr int kCurrentLineMarker = 2;
 constexpr int kBreakpointMargin = 1;
 constexpr int kUiStepLimit = 20000;  // Run stops here so an endless loop cannot swamp the window
+
+bool isCuda(const QString& path) { return path.endsWith(".cu"); }
 
 QString readText(const QString& path) {
     QFile f(path);
@@ -65,6 +70,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeRef
     connect(m_editor, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
         if (margin == kBreakpointMargin) toggleBreakpoint(line);
     });
+    connect(m_editor, &QsciScintilla::cursorPositionChanged, this,
+            [this](int line, int) { m_codeViews->selectSourceLine(line + 1); });
     setCentralWidget(m_editor);
 
     m_status = new QLabel;
@@ -73,11 +80,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeRef
     createActions();
 
     // First run: give the state panels room; later runs restore the user's own layout.
-    resizeDocks(findChildren<QDockWidget*>(), {260, 560, 560, 500, 900}, Qt::Horizontal);
+    resizeDocks(findChildren<QDockWidget*>(), {400, 400, 400, 520, 520, 500, 900}, Qt::Horizontal);
     QSettings settings("qgpu", "qgpu-studio");
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
-    setStatus("Open an example (Examples menu) or a .qasm program, then Build (Ctrl+B).");
+    setStatus("Open an example (Examples menu), a CUDA kernel or a .qasm program, then Build (Ctrl+B).");
 }
 
 MainWindow::~MainWindow() {
@@ -95,7 +102,15 @@ void MainWindow::createDocks() {
     m_launch = new QPlainTextEdit;
     m_launch->setObjectName("launchEditor");
     m_launch->setFont(QFont("Monospace", 9));
-    dock("Launch", m_launch, Qt::LeftDockWidgetArea);
+    QDockWidget* launchDock = dock("Launch", m_launch, Qt::LeftDockWidgetArea);
+    m_codeViews = new CodeViews(this);
+    connect(m_codeViews, &CodeViews::sourceLineRequested, this, [this](int line) {
+        m_editor->setCursorPosition(line - 1, 0);
+        m_editor->ensureLineVisible(line - 1);
+    });
+    tabifyDockWidget(launchDock, dock("PTX", m_codeViews->ptxView(), Qt::LeftDockWidgetArea));
+    dock("Machine blocks", m_codeViews->blockView(), Qt::LeftDockWidgetArea);
+    launchDock->raise();
     m_registers = new RegisterView;
     dock("Registers", m_registers, Qt::RightDockWidgetArea);
     m_memory = new MemoryView;
@@ -114,7 +129,8 @@ void MainWindow::createDocks() {
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open...", QKeySequence::Open, this, [this] {
-        QString path = QFileDialog::getOpenFileName(this, "Open program", resourceDir() + "/examples", "qasm (*.qasm)");
+        QString path = QFileDialog::getOpenFileName(this, "Open a kernel", resourceDir() + "/kernels",
+                                                    "CUDA or qasm (*.cu *.qasm)");
         if (!path.isEmpty()) openProgram(path);
     });
     file->addAction("&Save", QKeySequence::Save, this, [this] {
@@ -147,10 +163,13 @@ void MainWindow::createActions() {
 }
 
 void MainWindow::populateExamples(QMenu* menu) {
-    QDir dir(resourceDir() + "/examples");
-    for (const QFileInfo& fi : dir.entryInfoList({"*.qasm"}, QDir::Files, QDir::Name))
-        menu->addAction(fi.completeBaseName(), this, [this, path = fi.absoluteFilePath()] { openProgram(path); });
-    if (menu->isEmpty()) menu->addAction("(no examples found in " + dir.path() + ")")->setEnabled(false);
+    for (auto [title, folder] : {std::pair{"Examples", "/examples"}, std::pair{"Kernel suite", "/kernels"}}) {
+        QMenu* sub = menu->addMenu(title);
+        QDir dir(resourceDir() + folder);
+        for (const QFileInfo& fi : dir.entryInfoList({"*.cu", "*.qasm"}, QDir::Files, QDir::Name))
+            sub->addAction(fi.fileName(), this, [this, path = fi.absoluteFilePath()] { openProgram(path); });
+        if (sub->isEmpty()) sub->addAction("(none found in " + dir.path() + ")")->setEnabled(false);
+    }
 }
 
 bool MainWindow::openProgram(const QString& path) {
@@ -160,6 +179,13 @@ bool MainWindow::openProgram(const QString& path) {
         return false;
     }
     m_path = path;
+    m_editor->setLexer(nullptr);
+    if (isCuda(path)) {
+        auto* lexer = new QsciLexerCPP(m_editor);
+        lexer->setDefaultFont(m_editor->font());
+        lexer->setFont(m_editor->font());
+        m_editor->setLexer(lexer);
+    }
     m_editor->setText(text);
     QString spec = QFileInfo(path).path() + "/" + QFileInfo(path).completeBaseName() + ".json";
     m_launch->setPlainText(readText(spec));
@@ -171,7 +197,18 @@ bool MainWindow::build() {
     m_editor->clearAnnotations();
     std::string file = m_path.isEmpty() ? "<editor>" : QFileInfo(m_path).fileName().toStdString();
     try {
-        Program program = assemble(m_editor->text().toStdString(), file);
+        Program program;
+        std::string ptx;
+        std::vector<LineMapEntry> lineMap;
+        if (isCuda(m_path)) {
+            CompiledKernel k = compileKernel(m_editor->text().toStdString(), file);
+            program = std::move(k.kernel.program);
+            ptx = std::move(k.ptx);
+            lineMap = std::move(k.kernel.lineMap);
+        } else {
+            program = assemble(m_editor->text().toStdString(), file);
+        }
+        m_codeViews->show(program, ptx, lineMap);
         LaunchSpec launch = parseLaunchSpec(m_launch->toPlainText().toStdString(), "launch spec");
         MemoryMap map = validateLaunch(launch, MachineSpec::standard());
         m_session->load(program, launch);  // only a successful load replaces what the window shows
@@ -181,6 +218,7 @@ bool MainWindow::build() {
     } catch (const DiagnosticError& e) {
         m_session = makeReferenceSession();  // never keep running the previous kernel under new source
         m_events->clear();
+        m_codeViews->clear();
         showDiagnostics(e.diagnostics());
         return false;
     }
@@ -200,15 +238,14 @@ void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {
 }
 
 std::set<Breakpoint> MainWindow::breakpointsFromMarkers() const {
-    // A block owns the lines from its label (or first instruction) to its terminator.
+    // A block breaks on every source line it holds code of; in assembly also on its label line.
     std::set<Breakpoint> out;
+    auto marked = [&](int line) { return line > 0 && (m_editor->markersAtLine(line - 1) & (1 << kBreakpointMarker)); };
     for (size_t b = 0; b < m_program.blocks.size(); ++b) {
         const Block& blk = m_program.blocks[b];
-        int first = blk.labelLoc.line > 0  ? blk.labelLoc.line
-                    : blk.bodyLocs.empty() ? blk.terminatorLoc.line
-                                           : blk.bodyLocs[0].line;
-        for (int line = first; line > 0 && line <= blk.terminatorLoc.line; ++line)
-            if (m_editor->markersAtLine(line - 1) & (1 << kBreakpointMarker)) out.insert({int(b), -1});
+        bool hit = marked(blk.labelLoc.line) || marked(blk.terminatorLoc.line);
+        for (const auto& loc : blk.bodyLocs) hit = hit || marked(loc.line);
+        if (hit) out.insert({int(b), -1});
     }
     return out;
 }
@@ -289,6 +326,7 @@ void MainWindow::refresh() {
     if (pos > 0) m_events->setCurrentRow(pos - 1);
 
     m_editor->markerDeleteAll(kCurrentLineMarker);
+    m_codeViews->markCurrentBlock(next.warp >= 0 ? next.block : -1);
     if (next.warp >= 0 && next.block < int(m_program.blocks.size())) {
         const Block& b = m_program.blocks[size_t(next.block)];
         int line = b.bodyLocs.empty() ? b.terminatorLoc.line : b.bodyLocs.front().line;

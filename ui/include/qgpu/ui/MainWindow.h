@@ -15,6 +15,7 @@ class QLabel;
 
 namespace qgpu {
 
+class CodeViews;
 class RegisterView;
 class MemoryView;
 class DivergenceTimeline;
@@ -26,9 +27,11 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Loads PROGRAM.qasm and, if present beside it, PROGRAM.json as the launch spec.
+    // Loads a CUDA kernel (.cu) or an assembly program (.qasm) and, if present beside it, NAME.json as
+    // the launch spec, then builds it.
     bool openProgram(const QString& path);
-    // Assembles the editor text and loads it with the launch spec; shows errors at their lines.
+    // Compiles (CUDA) or assembles the editor text and loads it with the launch spec; shows errors at
+    // their lines.
     bool build();
     void step();
     void stepBack();
@@ -44,6 +47,7 @@ public:
     RegisterView* registers() const { return m_registers; }
     MemoryView* memory() const { return m_memory; }
     QListWidget* events() const { return m_events; }
+    CodeViews* codeViews() const { return m_codeViews; }
     QString statusText() const;
 
 protected:
@@ -65,6 +69,7 @@ private:
     QString m_path;
     QsciScintilla* m_editor;
     QPlainTextEdit* m_launch;
+    CodeViews* m_codeViews;
     RegisterView* m_registers;
     MemoryView* m_memory;
     QListWidget* m_events;
