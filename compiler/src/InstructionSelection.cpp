@@ -502,8 +502,9 @@ private:
         }
         if (op == "shl" && o[2].kind == Kind::Imm) {
             bool fromBytes = wideOf(o[1]).rep == Rep::Byte;
-            return emit(Opcode::Shl, rd, vreg(o[1].name),
-                        imm(fromBytes && dst == Rep::Word ? o[2].value - 2 : o[2].value));
+            int64_t k = fromBytes && dst == Rep::Word ? o[2].value - 2 : o[2].value;
+            if (k < 0) fail("an address that is not a whole number of 32-bit words: the machine addresses words");
+            return emit(Opcode::Shl, rd, vreg(o[1].name), imm(k));
         }
         if (op == "shr" && o[2].kind == Kind::Imm && wideOf(o[1]).rep == Rep::Word && o[2].value >= 2)
             return emit(in.has("s64") ? Opcode::Sra : Opcode::Shr, rd, vreg(o[1].name), imm(o[2].value - 2));
