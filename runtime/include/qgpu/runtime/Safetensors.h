@@ -1,0 +1,91 @@
+// Safetensors checkpoints: a memory-mapped reader, an atomic writer, and sharded checkpoint directories
+// (model.safetensors or model.safetensors.index.json). Torch-free, so any layer can read weights.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace qgpu {
+
+enum class DType { F32, F16, BF16 };
+
+const char* dtypeName(DType t);  // "F32", "F16", "BF16" as safetensors spells them
+size_t dtypeSize(DType t);
+
+// A tensor inside a mapped file; valid while its file is open.
+struct TensorView {
+    std::string name;
+    DType dtype = DType::F32;
+    std::vector<int64_t> shape;
+    const uint8_t* data = nullptr;
+    size_t bytes = 0;
+
+    int64_t numel() const;
+    std::vector<float> toFloat() const;  // bf16 and fp16 widen exactly
+};
+
+// An open .safetensors file. Throws DiagnosticError naming the file for anything malformed: a header
+// longer than the file, bad JSON, an unknown dtype, offsets that disagree with the shape or the file size.
+class SafetensorsFile {
+public:
+    explicit SafetensorsFile(const std::string& path);
+    ~SafetensorsFile();
+    SafetensorsFile(const SafetensorsFile&) = delete;
+    SafetensorsFile& operator=(const SafetensorsFile&) = delete;
+
+    const std::string& path() const { return m_path; }
+    const std::vector<TensorView>& tensors() const { return m_tensors; }
+    const TensorView* find(const std::string& name) const;
+    const std::map<std::string, std::string>& metadata() const { return m_metadata; }
+
+private:
+    void unmap();  // also before a constructor throws, which skips the destructor
+
+    std::string m_path;
+    void* m_map = nullptr;
+    size_t m_size = 0;
+    std::vector<TensorView> m_tensors;
+    std::map<std::string, std::string> m_metadata;
+};
+
+// A tensor to write: raw little-endian bytes in `dtype`.
+struct TensorData {
+    std::string name;
+    DType dtype = DType::F32;
+    std::vector<int64_t> shape;
+    std::vector<uint8_t> bytes;
+
+    // Rounds fp32 values to `dtype` (round to nearest even for bf16 and fp16).
+    static TensorData fromFloat(std::string name, std::vector<int64_t> shape, const std::vector<float>& values,
+                                DType dtype = DType::F32);
+};
+
+// Writes PATH.tmp and renames it over PATH, so a failure never leaves a half-written file.
+void writeSafetensors(const std::string& path, const std::vector<TensorData>& tensors,
+                      const std::map<std::string, std::string>& metadata = {});
+
+// A checkpoint directory: one file or shards listed by model.safetensors.index.json. Tensor names are
+// normalised to the text model's own (`layers.0.mlp.up_proj.weight`, `embed_tokens.weight`, `norm.weight`,
+// `lm_head.weight`): the `model.language_model.` and `model.` prefixes are dropped and `mtp.*` and
+// `visual.*` tensors are skipped.
+class Checkpoint {
+public:
+    explicit Checkpoint(const std::string& dir);
+    const TensorView* find(const std::string& name) const;
+    // Throws DiagnosticError naming the tensor and the directory when it is missing or mis-shaped.
+    const TensorView& require(const std::string& name, const std::vector<int64_t>& shape) const;
+    std::vector<std::string> names() const;
+    const std::string& dir() const { return m_dir; }
+
+private:
+    std::string m_dir;
+    std::vector<std::unique_ptr<SafetensorsFile>> m_files;
+    std::map<std::string, const TensorView*> m_byName;
+};
+
+std::string normaliseTensorName(const std::string& name);  // "" for tensors to skip
+
+}  // namespace qgpu

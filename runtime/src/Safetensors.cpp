@@ -1,0 +1,297 @@
+#include "qgpu/runtime/Safetensors.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu {
+namespace {
+
+using Json = nlohmann::json;
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const std::string& file, const std::string& msg) {
+    throw DiagnosticError(Diagnostic{file, 0, 0, msg});
+}
+
+float halfToFloat(uint16_t h) {
+    uint32_t sign = uint32_t(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, mant = h & 0x3FF, bits;
+    if (exp == 0) {
+        if (mant == 0) {
+            bits = sign;
+        } else {  // subnormal: normalise
+            int e = -1;
+            do {
+                ++e;
+                mant <<= 1;
+            } while (!(mant & 0x400));
+            bits = sign | uint32_t(127 - 15 - e) << 23 | (mant & 0x3FF) << 13;
+        }
+    } else if (exp == 31) {
+        bits = sign | 0x7F800000u | mant << 13;
+    } else {
+        bits = sign | (exp + 127 - 15) << 23 | mant << 13;
+    }
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+uint16_t floatToHalf(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000;
+    int32_t exp = int32_t((x >> 23) & 0xFF) - 127 + 15;
+    uint32_t mant = x & 0x7FFFFF;
+    if (((x >> 23) & 0xFF) == 0xFF) return uint16_t(sign | 0x7C00 | (mant ? 0x200 : 0));
+    if (exp >= 31) return uint16_t(sign | 0x7C00);
+    if (exp <= 0) {
+        if (exp < -10) return uint16_t(sign);
+        mant |= 0x800000;
+        uint32_t shift = uint32_t(14 - exp), half = mant >> shift, rest = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
+        if (rest > mid || (rest == mid && (half & 1))) ++half;
+        return uint16_t(sign | half);
+    }
+    uint32_t half = sign | uint32_t(exp) << 10 | mant >> 13, rest = mant & 0x1FFF;
+    if (rest > 0x1000 || (rest == 0x1000 && (half & 1))) ++half;  // may carry into the exponent: correct
+    return uint16_t(half);
+}
+
+uint16_t floatToBf16(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    if ((x & 0x7FFFFFFF) > 0x7F800000) return uint16_t((x >> 16) | 0x40);  // NaN stays NaN
+    x += 0x7FFF + ((x >> 16) & 1);
+    return uint16_t(x >> 16);
+}
+
+DType parseDtype(const std::string& s, const std::string& file, const std::string& tensor) {
+    if (s == "F32") return DType::F32;
+    if (s == "F16") return DType::F16;
+    if (s == "BF16") return DType::BF16;
+    fail(file, "tensor '" + tensor + "' has dtype " + s + "; supported are F32, F16 and BF16");
+}
+
+}  // namespace
+
+const char* dtypeName(DType t) { return t == DType::F32 ? "F32" : t == DType::F16 ? "F16" : "BF16"; }
+size_t dtypeSize(DType t) { return t == DType::F32 ? 4 : 2; }
+
+int64_t TensorView::numel() const {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+}
+
+std::vector<float> TensorView::toFloat() const {
+    std::vector<float> out(static_cast<size_t>(numel()));
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (dtype == DType::F32) {
+            std::memcpy(&out[i], data + 4 * i, 4);
+            continue;
+        }
+        uint16_t h;
+        std::memcpy(&h, data + 2 * i, 2);
+        if (dtype == DType::F16) {
+            out[i] = halfToFloat(h);
+        } else {
+            uint32_t bits = uint32_t(h) << 16;
+            std::memcpy(&out[i], &bits, 4);
+        }
+    }
+    return out;
+}
+
+SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
+    int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) fail(path, "cannot open the checkpoint file; check the path");
+    struct stat st {};
+    ::fstat(fd, &st);
+    m_size = size_t(st.st_size);
+    if (m_size < 8) {
+        ::close(fd);
+        fail(path, "the file is " + std::to_string(m_size) + " bytes, too short for a safetensors header");
+    }
+    m_map = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (m_map == MAP_FAILED) {
+        m_map = nullptr;
+        fail(path, "cannot map the file into memory");
+    }
+    const uint8_t* base = static_cast<const uint8_t*>(m_map);
+    uint64_t headerLen;
+    std::memcpy(&headerLen, base, 8);
+    if (headerLen > m_size - 8) {
+        unmap();
+        fail(path, "the header claims " + std::to_string(headerLen) + " bytes but the file has " +
+                       std::to_string(m_size) + "; the file is truncated or not safetensors");
+    }
+    Json header;
+    try {
+        header = Json::parse(base + 8, base + 8 + headerLen);
+    } catch (const Json::parse_error& e) {
+        unmap();
+        fail(path, std::string("malformed safetensors header: ") + e.what());
+    }
+    const uint8_t* data = base + 8 + headerLen;
+    size_t dataSize = m_size - 8 - headerLen;
+    try {
+        for (auto it = header.begin(); it != header.end(); ++it) {
+            if (it.key() == "__metadata__") {
+                for (auto m = it.value().begin(); m != it.value().end(); ++m)
+                    if (m.value().is_string()) m_metadata[m.key()] = m.value().get<std::string>();
+                continue;
+            }
+            TensorView v;
+            v.name = it.key();
+            v.dtype = parseDtype(it.value().at("dtype").get<std::string>(), path, v.name);
+            v.shape = it.value().at("shape").get<std::vector<int64_t>>();
+            auto offsets = it.value().at("data_offsets").get<std::vector<uint64_t>>();
+            if (offsets.size() != 2 || offsets[0] > offsets[1] || offsets[1] > dataSize)
+                fail(path, "tensor '" + v.name + "' lies outside the file's data (" + std::to_string(dataSize) +
+                               " bytes); the file is truncated");
+            v.data = data + offsets[0];
+            v.bytes = size_t(offsets[1] - offsets[0]);
+            if (v.bytes != size_t(v.numel()) * dtypeSize(v.dtype))
+                fail(path, "tensor '" + v.name + "' has " + std::to_string(v.bytes) + " bytes, which disagrees with its shape");
+            m_tensors.push_back(std::move(v));
+        }
+    } catch (const Json::exception& e) {
+        unmap();
+        fail(path, std::string("malformed tensor entry in the header: ") + e.what());
+    } catch (const DiagnosticError&) {
+        unmap();
+        throw;
+    }
+}
+
+SafetensorsFile::~SafetensorsFile() { unmap(); }
+
+void SafetensorsFile::unmap() {
+    if (m_map) ::munmap(m_map, m_size);
+    m_map = nullptr;
+}
+
+const TensorView* SafetensorsFile::find(const std::string& name) const {
+    for (const auto& t : m_tensors)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+TensorData TensorData::fromFloat(std::string name, std::vector<int64_t> shape, const std::vector<float>& values,
+                                 DType dtype) {
+    TensorData t{std::move(name), dtype, std::move(shape), {}};
+    t.bytes.resize(values.size() * dtypeSize(dtype));
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (dtype == DType::F32) {
+            std::memcpy(&t.bytes[4 * i], &values[i], 4);
+        } else {
+            uint16_t h = dtype == DType::F16 ? floatToHalf(values[i]) : floatToBf16(values[i]);
+            std::memcpy(&t.bytes[2 * i], &h, 2);
+        }
+    }
+    return t;
+}
+
+void writeSafetensors(const std::string& path, const std::vector<TensorData>& tensors,
+                      const std::map<std::string, std::string>& metadata) {
+    Json header = Json::object();
+    if (!metadata.empty()) header["__metadata__"] = metadata;
+    uint64_t offset = 0;
+    for (const auto& t : tensors) {
+        header[t.name] = {{"dtype", dtypeName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {offset, offset + t.bytes.size()}}};
+        offset += t.bytes.size();
+    }
+    std::string text = header.dump();
+    text.append((8 - text.size() % 8) % 8, ' ');  // keeps the data 8-byte aligned
+    std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) fail(path, "cannot write here; check the directory exists and is writable");
+        uint64_t len = text.size();
+        out.write(reinterpret_cast<const char*>(&len), 8);
+        out.write(text.data(), std::streamsize(text.size()));
+        for (const auto& t : tensors) out.write(reinterpret_cast<const char*>(t.bytes.data()), std::streamsize(t.bytes.size()));
+        if (!out.flush()) {
+            std::remove(tmp.c_str());
+            fail(path, "writing failed (disk full?)");
+        }
+    }
+    fs::rename(tmp, path);
+}
+
+std::string normaliseTensorName(const std::string& name) {
+    for (const char* skip : {"mtp.", "model.visual.", "visual.", "model.mtp."})
+        if (name.rfind(skip, 0) == 0) return "";
+    for (const char* prefix : {"model.language_model.", "model."})
+        if (name.rfind(prefix, 0) == 0) return name.substr(std::strlen(prefix));
+    return name;
+}
+
+Checkpoint::Checkpoint(const std::string& dir) : m_dir(dir) {
+    fs::path d(dir), single = d / "model.safetensors", index = d / "model.safetensors.index.json";
+    std::vector<std::string> files;
+    if (fs::exists(index)) {
+        Json j;
+        try {
+            std::ifstream in(index);
+            j = Json::parse(in);
+            std::set<std::string> shards;
+            for (auto it = j.at("weight_map").begin(); it != j.at("weight_map").end(); ++it)
+                shards.insert(it.value().get<std::string>());
+            for (const auto& s : shards) files.push_back((d / s).string());
+        } catch (const Json::exception& e) {
+            fail(index.string(), std::string("malformed index: ") + e.what());
+        }
+    } else if (fs::exists(single)) {
+        files.push_back(single.string());
+    } else {
+        fail(dir, "no model.safetensors or model.safetensors.index.json here; point at a Qwen3.5 checkpoint directory");
+    }
+    for (const auto& f : files) {
+        if (!fs::exists(f)) fail(f, "a shard listed in model.safetensors.index.json is missing");
+        m_files.push_back(std::make_unique<SafetensorsFile>(f));
+        for (const auto& t : m_files.back()->tensors()) {
+            std::string n = normaliseTensorName(t.name);
+            if (!n.empty()) m_byName[n] = &t;
+        }
+    }
+}
+
+const TensorView* Checkpoint::find(const std::string& name) const {
+    auto it = m_byName.find(name);
+    return it == m_byName.end() ? nullptr : it->second;
+}
+
+const TensorView& Checkpoint::require(const std::string& name, const std::vector<int64_t>& shape) const {
+    const TensorView* t = find(name);
+    if (!t) fail(m_dir, "the checkpoint has no tensor '" + name + "'; is it a Qwen3.5 text model of this geometry?");
+    if (t->shape != shape) {
+        auto str = [](const std::vector<int64_t>& s) {
+            std::string o = "[";
+            for (size_t i = 0; i < s.size(); ++i) o += (i ? ", " : "") + std::to_string(s[i]);
+            return o + "]";
+        };
+        fail(m_dir, "tensor '" + name + "' has shape " + str(t->shape) + " but the config implies " + str(shape));
+    }
+    return *t;
+}
+
+std::vector<std::string> Checkpoint::names() const {
+    std::vector<std::string> out;
+    for (const auto& [n, t] : m_byName) out.push_back(n);
+    return out;
+}
+
+}  // namespace qgpu
