@@ -59,7 +59,8 @@ uint16_t floatToHalf(float f) {
     if (exp <= 0) {
         if (exp < -10) return uint16_t(sign);
         mant |= 0x800000;
-        uint32_t shift = uint32_t(14 - exp), half = mant >> shift, rest = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
+        uint32_t shift = uint32_t(14 - exp), half = mant >> shift, rest = mant & ((1u << shift) - 1),
+                 mid = 1u << (shift - 1);
         if (rest > mid || (rest == mid && (half & 1))) ++half;
         return uint16_t(sign | half);
     }
@@ -164,7 +165,8 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
             v.data = data + offsets[0];
             v.bytes = size_t(offsets[1] - offsets[0]);
             if (v.bytes != size_t(v.numel()) * dtypeSize(v.dtype))
-                fail(path, "tensor '" + v.name + "' has " + std::to_string(v.bytes) + " bytes, which disagrees with its shape");
+                fail(path, "tensor '" + v.name + "' has " + std::to_string(v.bytes) +
+                               " bytes, which disagrees with its shape");
             m_tensors.push_back(std::move(v));
         }
     } catch (const Json::exception& e) {
@@ -210,7 +212,8 @@ void writeSafetensors(const std::string& path, const std::vector<TensorData>& te
     if (!metadata.empty()) header["__metadata__"] = metadata;
     uint64_t offset = 0;
     for (const auto& t : tensors) {
-        header[t.name] = {{"dtype", dtypeName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {offset, offset + t.bytes.size()}}};
+        header[t.name] = {
+            {"dtype", dtypeName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {offset, offset + t.bytes.size()}}};
         offset += t.bytes.size();
     }
     std::string text = header.dump();
@@ -222,7 +225,8 @@ void writeSafetensors(const std::string& path, const std::vector<TensorData>& te
         uint64_t len = text.size();
         out.write(reinterpret_cast<const char*>(&len), 8);
         out.write(text.data(), std::streamsize(text.size()));
-        for (const auto& t : tensors) out.write(reinterpret_cast<const char*>(t.bytes.data()), std::streamsize(t.bytes.size()));
+        for (const auto& t : tensors)
+            out.write(reinterpret_cast<const char*>(t.bytes.data()), std::streamsize(t.bytes.size()));
         if (!out.flush()) {
             std::remove(tmp.c_str());
             fail(path, "writing failed (disk full?)");

@@ -77,14 +77,16 @@ TEST(Safetensors, RoundTripsEveryDtypeBitExactly) {
 }
 
 TEST(Safetensors, HalfAndBfloatConversionsRoundToNearestEven) {
-    TensorData h = TensorData::fromFloat("h", {6}, {1.0f, 65504.0f, std::ldexp(1.0f, -24), 1e6f, -2.0f, 1.0f + std::ldexp(1.0f, -11)}, DType::F16);
+    TensorData h = TensorData::fromFloat(
+        "h", {6}, {1.0f, 65504.0f, std::ldexp(1.0f, -24), 1e6f, -2.0f, 1.0f + std::ldexp(1.0f, -11)}, DType::F16);
     EXPECT_EQ(bits16(h, 0), 0x3C00);
     EXPECT_EQ(bits16(h, 1), 0x7BFF);
     EXPECT_EQ(bits16(h, 2), 0x0001);  // smallest subnormal
     EXPECT_EQ(bits16(h, 3), 0x7C00);  // overflow -> inf
     EXPECT_EQ(bits16(h, 4), 0xC000);
     EXPECT_EQ(bits16(h, 5), 0x3C00);  // a tie rounds to even
-    TensorData b = TensorData::fromFloat("b", {3}, {1.0f, 1.0f + std::ldexp(1.0f, -8), 1.0f + 3 * std::ldexp(1.0f, -8)}, DType::BF16);
+    TensorData b = TensorData::fromFloat("b", {3}, {1.0f, 1.0f + std::ldexp(1.0f, -8), 1.0f + 3 * std::ldexp(1.0f, -8)},
+                                         DType::BF16);
     EXPECT_EQ(bits16(b, 0), 0x3F80);
     EXPECT_EQ(bits16(b, 1), 0x3F80);  // tie to even (down)
     EXPECT_EQ(bits16(b, 2), 0x3F82);  // tie to even (up)
@@ -93,19 +95,24 @@ TEST(Safetensors, HalfAndBfloatConversionsRoundToNearestEven) {
 TEST(Safetensors, MalformedFilesGiveClearErrors) {
     fs::path d = tempDir("bad");
     writeRaw(d / "trunc.safetensors", R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", 8);
-    EXPECT_NE(errorOf([&] { SafetensorsFile((d / "trunc.safetensors").string()); }).find("truncated"), std::string::npos);
+    EXPECT_NE(errorOf([&] { SafetensorsFile((d / "trunc.safetensors").string()); }).find("truncated"),
+              std::string::npos);
     writeRaw(d / "json.safetensors", R"({"a":{"dtype":"F32",)", 0);
-    EXPECT_NE(errorOf([&] { SafetensorsFile((d / "json.safetensors").string()); }).find("malformed"), std::string::npos);
+    EXPECT_NE(errorOf([&] { SafetensorsFile((d / "json.safetensors").string()); }).find("malformed"),
+              std::string::npos);
     writeRaw(d / "dtype.safetensors", R"({"a":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", 8);
     EXPECT_NE(errorOf([&] { SafetensorsFile((d / "dtype.safetensors").string()); }).find("I64"), std::string::npos);
     writeRaw(d / "shape.safetensors", R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}})", 16);
     EXPECT_NE(errorOf([&] { SafetensorsFile((d / "shape.safetensors").string()); }).find("disagrees with its shape"),
               std::string::npos);
     {
-        std::ofstream(d / "huge.safetensors", std::ios::binary) << std::string("\xff\xff\xff\xff\xff\xff\x00\x00{}", 10);
+        std::ofstream(d / "huge.safetensors", std::ios::binary)
+            << std::string("\xff\xff\xff\xff\xff\xff\x00\x00{}", 10);
     }
-    EXPECT_NE(errorOf([&] { SafetensorsFile((d / "huge.safetensors").string()); }).find("truncated"), std::string::npos);
-    EXPECT_NE(errorOf([&] { SafetensorsFile((d / "missing.safetensors").string()); }).find("cannot open"), std::string::npos);
+    EXPECT_NE(errorOf([&] { SafetensorsFile((d / "huge.safetensors").string()); }).find("truncated"),
+              std::string::npos);
+    EXPECT_NE(errorOf([&] { SafetensorsFile((d / "missing.safetensors").string()); }).find("cannot open"),
+              std::string::npos);
     fs::remove_all(d);
 }
 
@@ -121,9 +128,10 @@ TEST(Safetensors, FailedWriteLeavesNothingBehind) {
 
 TEST(Checkpoint, ShardedWithPrefixesAndSkippedTensors) {
     fs::path d = tempDir("sharded");
-    writeSafetensors((d / "a.safetensors").string(),
-                     {TensorData::fromFloat("model.language_model.layers.0.mlp.up_proj.weight", {2, 3}, std::vector<float>(6, 1.f)),
-                      TensorData::fromFloat("mtp.fc.weight", {1}, {1.f})});
+    writeSafetensors(
+        (d / "a.safetensors").string(),
+        {TensorData::fromFloat("model.language_model.layers.0.mlp.up_proj.weight", {2, 3}, std::vector<float>(6, 1.f)),
+         TensorData::fromFloat("mtp.fc.weight", {1}, {1.f})});
     writeSafetensors((d / "b.safetensors").string(),
                      {TensorData::fromFloat("model.language_model.norm.weight", {3}, {0.f, 1.f, 2.f}, DType::BF16),
                       TensorData::fromFloat("model.visual.blocks.0.w", {1}, {1.f})});
@@ -138,7 +146,9 @@ TEST(Checkpoint, ShardedWithPrefixesAndSkippedTensors) {
     EXPECT_EQ(ck.require("norm.weight", {3}).toFloat(), (std::vector<float>{0.f, 1.f, 2.f}));
     EXPECT_NE(errorOf([&] { ck.require("norm.weight", {4}); }).find("has shape [3] but the config implies [4]"),
               std::string::npos);
-    EXPECT_NE(errorOf([&] { ck.require("embed_tokens.weight", {4, 3}); }).find("no tensor 'embed_tokens.weight'"),
+    EXPECT_NE(errorOf([&] {
+                  ck.require("embed_tokens.weight", {4, 3});
+              }).find("no tensor 'embed_tokens.weight'"),
               std::string::npos);
     fs::remove(d / "b.safetensors");
     EXPECT_NE(errorOf([&] { Checkpoint c(d.string()); }).find("missing"), std::string::npos);

@@ -1,0 +1,299 @@
+#include "qgpu/runtime/Qwen35Model.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/runtime/TorchSetup.h"
+
+namespace qgpu {
+
+struct LayerWeights {
+    LayerType type = LayerType::LinearAttention;
+    at::Tensor inputNorm, postNorm, gate, up, down;
+    at::Tensor inProjQkv, inProjZ, inProjB, inProjA, conv, dtBias, aLog, linearNorm, outProj;  // Gated DeltaNet
+    at::Tensor qProj, kProj, vProj, oProj, qNorm, kNorm;                                        // full attention
+};
+
+struct Qwen35Model::Weights {
+    at::Tensor embed, finalNorm, lmHead;  // lmHead undefined when tied
+    std::vector<LayerWeights> layers;
+};
+
+struct ModelState::Impl {
+    int position = 0;
+    std::vector<at::Tensor> conv;       // [channels, kernel - 1] per linear layer
+    std::vector<at::Tensor> recurrent;  // [Hv, dk, dv] per linear layer
+    std::vector<at::Tensor> keys, values;  // [kv heads, T, head dim] per attention layer
+};
+
+namespace {
+
+using Named = std::vector<std::pair<std::string, at::Tensor*>>;
+
+// The checkpoint names and shapes of one layer's tensors, bound to where they live.
+Named layerTensors(const Qwen35Config& c, int i, LayerWeights& w, std::vector<std::vector<int64_t>>& shapes) {
+    std::string p = "layers." + std::to_string(i) + ".";
+    int64_t h = c.hiddenSize, in = c.intermediateSize;
+    Named out;
+    auto add = [&](const std::string& name, at::Tensor* t, std::vector<int64_t> shape) {
+        out.push_back({p + name, t});
+        shapes.push_back(std::move(shape));
+    };
+    add("input_layernorm.weight", &w.inputNorm, {h});
+    add("post_attention_layernorm.weight", &w.postNorm, {h});
+    add("mlp.gate_proj.weight", &w.gate, {in, h});
+    add("mlp.up_proj.weight", &w.up, {in, h});
+    add("mlp.down_proj.weight", &w.down, {h, in});
+    if (w.type == LayerType::LinearAttention) {
+        int64_t channels = 2 * c.linearKeyDim() + c.linearValueDim(), hv = c.linearNumValueHeads;
+        add("linear_attn.in_proj_qkv.weight", &w.inProjQkv, {channels, h});
+        add("linear_attn.in_proj_z.weight", &w.inProjZ, {c.linearValueDim(), h});
+        add("linear_attn.in_proj_b.weight", &w.inProjB, {hv, h});
+        add("linear_attn.in_proj_a.weight", &w.inProjA, {hv, h});
+        add("linear_attn.conv1d.weight", &w.conv, {channels, 1, c.convKernel});
+        add("linear_attn.dt_bias", &w.dtBias, {hv});
+        add("linear_attn.A_log", &w.aLog, {hv});
+        add("linear_attn.norm.weight", &w.linearNorm, {c.linearValueHeadDim});
+        add("linear_attn.out_proj.weight", &w.outProj, {h, c.linearValueDim()});
+    } else {
+        int64_t hd = c.headDim;
+        add("self_attn.q_proj.weight", &w.qProj, {c.numHeads * hd * 2, h});
+        add("self_attn.k_proj.weight", &w.kProj, {c.numKvHeads * hd, h});
+        add("self_attn.v_proj.weight", &w.vProj, {c.numKvHeads * hd, h});
+        add("self_attn.o_proj.weight", &w.oProj, {h, c.numHeads * hd});
+        add("self_attn.q_norm.weight", &w.qNorm, {hd});
+        add("self_attn.k_norm.weight", &w.kNorm, {hd});
+    }
+    return out;
+}
+
+Named allTensors(const Qwen35Config& c, Qwen35Model::Weights& w, std::vector<std::vector<int64_t>>& shapes) {
+    Named out{{"embed_tokens.weight", &w.embed}, {"norm.weight", &w.finalNorm}};
+    shapes = {{c.vocabSize, c.hiddenSize}, {c.hiddenSize}};
+    if (!c.tieWordEmbeddings) {
+        out.push_back({"lm_head.weight", &w.lmHead});
+        shapes.push_back({c.vocabSize, c.hiddenSize});
+    }
+    w.layers.resize(size_t(c.numLayers));
+    for (int i = 0; i < c.numLayers; ++i) {
+        w.layers[size_t(i)].type = c.layerTypes[size_t(i)];
+        Named l = layerTensors(c, i, w.layers[size_t(i)], shapes);
+        out.insert(out.end(), l.begin(), l.end());
+    }
+    return out;
+}
+
+// Zero-centred RMSNorm over the last dimension: x * rsqrt(mean(x^2) + eps) * (1 + w).
+at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& w, float eps) {
+    return x * at::rsqrt(x.pow(2).mean(-1, true) + eps) * (1 + w);
+}
+
+at::Tensor l2Norm(const at::Tensor& x) { return x * at::rsqrt(x.pow(2).sum(-1, true) + 1e-6); }
+
+at::Tensor project(const at::Tensor& x, const at::Tensor& w) { return at::matmul(x, w.t()); }  // x W^T
+
+at::Tensor mlp(const LayerWeights& w, const at::Tensor& x) {
+    return project(at::silu(project(x, w.gate)) * project(x, w.up), w.down);
+}
+
+// Gated DeltaNet over T tokens: projections batched, the delta rule token by token.
+at::Tensor gatedDeltaNet(const Qwen35Config& c, const LayerWeights& w, const at::Tensor& x, at::Tensor& convState,
+                         at::Tensor& S) {
+    int64_t T = x.size(0), kd = c.linearKeyDim(), hk = c.linearNumKeyHeads, hv = c.linearNumValueHeads;
+    int64_t dk = c.linearKeyHeadDim, dv = c.linearValueHeadDim, channels = 2 * kd + c.linearValueDim();
+    at::Tensor seq = at::cat({convState, project(x, w.inProjQkv).t()}, 1);  // [C, K-1+T]
+    convState = seq.slice(1, seq.size(1) - (c.convKernel - 1)).contiguous();
+    at::Tensor qkv = at::silu(at::conv1d(seq.unsqueeze(0), w.conv, at::Tensor(), at::IntArrayRef{1}, at::IntArrayRef{0}, at::IntArrayRef{1}, channels).squeeze(0).t());  // [T, C]
+    at::Tensor q = l2Norm(qkv.slice(1, 0, kd).view({T, hk, dk})) * (1.0 / std::sqrt(double(dk)));
+    at::Tensor k = l2Norm(qkv.slice(1, kd, 2 * kd).view({T, hk, dk}));
+    at::Tensor v = qkv.slice(1, 2 * kd).view({T, hv, dv});
+    if (hv != hk) {
+        q = q.repeat_interleave(hv / hk, 1);
+        k = k.repeat_interleave(hv / hk, 1);
+    }
+    at::Tensor beta = at::sigmoid(project(x, w.inProjB));                                   // [T, Hv]
+    at::Tensor g = -at::exp(w.aLog) * at::softplus(project(x, w.inProjA) + w.dtBias);       // [T, Hv]
+    std::vector<at::Tensor> outs;
+    for (int64_t t = 0; t < T; ++t) {
+        S = S * at::exp(g[t]).view({hv, 1, 1});
+        at::Tensor kt = k[t].unsqueeze(1), m = at::bmm(kt, S);                         // [Hv, 1, dv]
+        at::Tensor delta = beta[t].view({hv, 1, 1}) * (v[t].unsqueeze(1) - m);
+        S = S + at::bmm(k[t].unsqueeze(2), delta);
+        outs.push_back(at::bmm(q[t].unsqueeze(1), S).squeeze(1));                      // [Hv, dv]
+    }
+    at::Tensor o = at::stack(outs);                                                    // [T, Hv, dv]
+    at::Tensor z = project(x, w.inProjZ).view({T, hv, dv});
+    at::Tensor y = w.linearNorm * (o * at::rsqrt(o.pow(2).mean(-1, true) + c.rmsNormEps)) * at::silu(z);
+    return project(y.reshape({T, hv * dv}), w.outProj);
+}
+
+at::Tensor rotate(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin, int rot) {
+    at::Tensor r = x.slice(-1, 0, rot), rest = x.slice(-1, rot);
+    at::Tensor half = at::cat({-r.slice(-1, rot / 2), r.slice(-1, 0, rot / 2)}, -1);
+    return at::cat({r * cos + half * sin, rest}, -1);
+}
+
+at::Tensor attention(const Qwen35Config& c, const LayerWeights& w, const at::Tensor& x, int position, at::Tensor& keys,
+                     at::Tensor& values) {
+    int64_t T = x.size(0), nh = c.numHeads, nkv = c.numKvHeads, hd = c.headDim;
+    int rot = c.rotaryDim();
+    at::Tensor qg = project(x, w.qProj).view({T, nh, 2 * hd});
+    at::Tensor q = rmsNorm(qg.slice(2, 0, hd), w.qNorm, c.rmsNormEps), gate = qg.slice(2, hd);
+    at::Tensor k = rmsNorm(project(x, w.kProj).view({T, nkv, hd}), w.kNorm, c.rmsNormEps);
+    at::Tensor v = project(x, w.vProj).view({T, nkv, hd});
+    at::Tensor pos = at::arange(position, position + T, at::kFloat).unsqueeze(1);
+    at::Tensor invFreq = at::pow(c.ropeTheta, -at::arange(0, rot, 2, at::kDouble) / rot).to(at::kFloat);
+    at::Tensor freqs = pos * invFreq.unsqueeze(0);                                     // [T, rot/2]
+    at::Tensor cos = at::cat({freqs, freqs}, 1).cos().unsqueeze(1), sin = at::cat({freqs, freqs}, 1).sin().unsqueeze(1);
+    q = rotate(q, cos, sin, rot);
+    k = rotate(k, cos, sin, rot);
+    keys = keys.defined() ? at::cat({keys, k.transpose(0, 1)}, 1) : k.transpose(0, 1).contiguous();
+    values = values.defined() ? at::cat({values, v.transpose(0, 1)}, 1) : v.transpose(0, 1).contiguous();
+    int64_t total = keys.size(1);
+    at::Tensor kk = keys.repeat_interleave(nh / nkv, 0), vv = values.repeat_interleave(nh / nkv, 0);  // [nh, total, hd]
+    at::Tensor scores = at::matmul(q.transpose(0, 1), kk.transpose(1, 2)) / std::sqrt(double(hd));  // [nh, T, total]
+    at::Tensor causal = at::arange(total).unsqueeze(0) > (at::arange(T).unsqueeze(1) + position);
+    scores = scores.masked_fill(causal.unsqueeze(0), -std::numeric_limits<float>::infinity());
+    at::Tensor out = at::matmul(at::softmax(scores, -1), vv).transpose(0, 1);           // [T, nh, hd]
+    return project((out * at::sigmoid(gate)).reshape({T, nh * hd}), w.oProj);
+}
+
+}  // namespace
+
+ModelState::ModelState() : impl(std::make_unique<Impl>()) {}
+ModelState::~ModelState() = default;
+ModelState::ModelState(ModelState&&) noexcept = default;
+ModelState& ModelState::operator=(ModelState&&) noexcept = default;
+
+ModelState ModelState::clone() const {
+    ModelState s;
+    s.impl->position = impl->position;
+    auto copy = [](const std::vector<at::Tensor>& v) {
+        std::vector<at::Tensor> o;
+        for (const auto& t : v) o.push_back(t.defined() ? t.clone() : t);
+        return o;
+    };
+    s.impl->conv = copy(impl->conv);
+    s.impl->recurrent = copy(impl->recurrent);
+    s.impl->keys = copy(impl->keys);
+    s.impl->values = copy(impl->values);
+    return s;
+}
+
+int ModelState::position() const { return impl->position; }
+
+std::vector<float> ModelState::recurrentState(int layer) const {
+    const at::Tensor& t = impl->recurrent.at(size_t(layer));
+    if (!t.defined()) throw DiagnosticError(Diagnostic{"", 0, 0, "layer " + std::to_string(layer) + " has no recurrent state"});
+    at::Tensor c = t.contiguous();
+    return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+}
+
+void ModelState::setRecurrentState(int layer, const std::vector<float>& values) {
+    at::Tensor& t = impl->recurrent.at(size_t(layer));
+    if (!t.defined() || int64_t(values.size()) != t.numel())
+        throw DiagnosticError(Diagnostic{"", 0, 0, "recurrent state of layer " + std::to_string(layer) + " has a different size"});
+    t = at::from_blob(const_cast<float*>(values.data()), t.sizes(), at::kFloat).clone();
+}
+
+Qwen35Model::Qwen35Model(Qwen35Config config, std::unique_ptr<Weights> weights)
+    : m_config(std::move(config)), m_weights(std::move(weights)) {
+    initTorch();
+}
+
+Qwen35Model::~Qwen35Model() = default;
+
+std::unique_ptr<Qwen35Model> Qwen35Model::load(const std::string& dir) {
+    Qwen35Config c = Qwen35Config::load(dir);
+    Checkpoint ck(dir);
+    auto w = std::make_unique<Weights>();
+    std::vector<std::vector<int64_t>> shapes;
+    Named named = allTensors(c, *w, shapes);
+    for (size_t i = 0; i < named.size(); ++i) {
+        std::vector<float> v = ck.require(named[i].first, shapes[i]).toFloat();
+        *named[i].second = at::from_blob(v.data(), shapes[i], at::kFloat).clone();
+    }
+    return std::unique_ptr<Qwen35Model>(new Qwen35Model(c, std::move(w)));
+}
+
+std::unique_ptr<Qwen35Model> Qwen35Model::random(const Qwen35Config& c, uint64_t seed) {
+    initTorch();
+    auto gen = at::detail::createCPUGenerator(seed);
+    auto w = std::make_unique<Weights>();
+    std::vector<std::vector<int64_t>> shapes;
+    Named named = allTensors(c, *w, shapes);
+    for (size_t i = 0; i < named.size(); ++i) {
+        const std::string& n = named[i].first;
+        at::Tensor t;
+        if (n.find("norm") != std::string::npos && n.find("linear_attn.norm") == std::string::npos) t = at::zeros(shapes[i]);
+        else if (n.find("linear_attn.norm") != std::string::npos) t = at::ones(shapes[i]);
+        else if (n.find("A_log") != std::string::npos) t = at::log(at::empty(shapes[i]).uniform_(1, 16, gen));
+        else if (n.find("dt_bias") != std::string::npos) t = at::empty(shapes[i]).uniform_(-1, 1, gen);
+        else if (n.find("conv1d") != std::string::npos) t = at::empty(shapes[i]).normal_(0, 0.3, gen);
+        else t = at::empty(shapes[i]).normal_(0, 0.02, gen);
+        *named[i].second = t;
+    }
+    return std::unique_ptr<Qwen35Model>(new Qwen35Model(c, std::move(w)));
+}
+
+void Qwen35Model::save(const std::string& dir, DType dtype) const {
+    Weights copy = *m_weights;
+    std::vector<std::vector<int64_t>> shapes;
+    Named named = allTensors(m_config, copy, shapes);
+    std::vector<TensorData> tensors;
+    for (const auto& [name, t] : named) {
+        at::Tensor c = t->contiguous();
+        std::vector<float> v(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+        tensors.push_back(TensorData::fromFloat("model." + name, c.sizes().vec(), v, dtype));
+    }
+    writeSafetensors((std::filesystem::path(dir) / "model.safetensors").string(), tensors, {{"format", "pt"}});
+    std::ofstream(std::filesystem::path(dir) / "config.json") << m_config.toJson();
+}
+
+ModelState Qwen35Model::newState() const {
+    ModelState s;
+    const Qwen35Config& c = m_config;
+    int64_t channels = 2 * c.linearKeyDim() + c.linearValueDim();
+    for (LayerType t : c.layerTypes) {
+        bool linearLayer = t == LayerType::LinearAttention;
+        s.impl->conv.push_back(linearLayer ? at::zeros({channels, c.convKernel - 1}) : at::Tensor());
+        s.impl->recurrent.push_back(linearLayer ? at::zeros({c.linearNumValueHeads, c.linearKeyHeadDim, c.linearValueHeadDim})
+                                                : at::Tensor());
+        s.impl->keys.emplace_back();
+        s.impl->values.emplace_back();
+    }
+    return s;
+}
+
+std::vector<float> Qwen35Model::forward(const std::vector<int>& tokens, ModelState& state, bool allPositions) const {
+    at::NoGradGuard noGrad;
+    const Qwen35Config& c = m_config;
+    for (int t : tokens)
+        if (t < 0 || t >= c.vocabSize)
+            throw DiagnosticError(Diagnostic{"", 0, 0, "token " + std::to_string(t) + " is outside the vocabulary of " +
+                                                           std::to_string(c.vocabSize)});
+    ModelState::Impl& s = *state.impl;
+    at::Tensor ids = at::tensor(std::vector<int64_t>(tokens.begin(), tokens.end()), at::kLong);
+    at::Tensor x = m_weights->embed.index_select(0, ids);
+    for (size_t i = 0; i < m_weights->layers.size(); ++i) {
+        const LayerWeights& w = m_weights->layers[i];
+        at::Tensor normed = rmsNorm(x, w.inputNorm, c.rmsNormEps);
+        at::Tensor mixed = w.type == LayerType::LinearAttention
+                               ? gatedDeltaNet(c, w, normed, s.conv[i], s.recurrent[i])
+                               : attention(c, w, normed, s.position, s.keys[i], s.values[i]);
+        at::Tensor h = x + mixed;
+        x = h + mlp(w, rmsNorm(h, w.postNorm, c.rmsNormEps));
+    }
+    s.position += int(tokens.size());
+    if (!allPositions) x = x.slice(0, x.size(0) - 1);
+    at::Tensor logits = project(rmsNorm(x, m_weights->finalNorm, c.rmsNormEps),
+                               m_weights->lmHead.defined() ? m_weights->lmHead : m_weights->embed)
+                            .contiguous();
+    return std::vector<float>(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
+}
+
+}  // namespace qgpu
