@@ -57,13 +57,18 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
         intField("linear_value_head_dim", c.linearValueHeadDim);
         intField("linear_conv_kernel_dim", c.convKernel, false);
         intField("vocab_size", c.vocabSize);
-        if (j.contains("tie_word_embeddings")) c.tieWordEmbeddings = j["tie_word_embeddings"].get<bool>();
-        else if (root.contains("tie_word_embeddings")) c.tieWordEmbeddings = root["tie_word_embeddings"].get<bool>();
+        if (j.contains("tie_word_embeddings"))
+            c.tieWordEmbeddings = j["tie_word_embeddings"].get<bool>();
+        else if (root.contains("tie_word_embeddings"))
+            c.tieWordEmbeddings = root["tie_word_embeddings"].get<bool>();
         if (j.contains("rms_norm_eps")) c.rmsNormEps = j["rms_norm_eps"].get<float>();
         const Json* rope = j.contains("rope_parameters") ? &j["rope_parameters"] : nullptr;
-        if (j.contains("rope_theta")) c.ropeTheta = j["rope_theta"].get<double>();
-        else if (rope && rope->contains("rope_theta")) c.ropeTheta = (*rope)["rope_theta"].get<double>();
-        if (j.contains("partial_rotary_factor")) c.partialRotaryFactor = j["partial_rotary_factor"].get<double>();
+        if (j.contains("rope_theta"))
+            c.ropeTheta = j["rope_theta"].get<double>();
+        else if (rope && rope->contains("rope_theta"))
+            c.ropeTheta = (*rope)["rope_theta"].get<double>();
+        if (j.contains("partial_rotary_factor"))
+            c.partialRotaryFactor = j["partial_rotary_factor"].get<double>();
         else if (rope && rope->contains("partial_rotary_factor"))
             c.partialRotaryFactor = (*rope)["partial_rotary_factor"].get<double>();
         if (j.contains("hidden_act") && j["hidden_act"] != "silu")
@@ -72,9 +77,12 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
             fail(file, "\"attn_output_gate\": false is not a Qwen3.5 layout");
         if (j.contains("layer_types")) {
             for (const auto& t : j["layer_types"]) {
-                if (t == "linear_attention") c.layerTypes.push_back(LayerType::LinearAttention);
-                else if (t == "full_attention") c.layerTypes.push_back(LayerType::FullAttention);
-                else fail(file, "unknown layer type " + t.dump() + " in \"layer_types\"");
+                if (t == "linear_attention")
+                    c.layerTypes.push_back(LayerType::LinearAttention);
+                else if (t == "full_attention")
+                    c.layerTypes.push_back(LayerType::FullAttention);
+                else
+                    fail(file, "unknown layer type " + t.dump() + " in \"layer_types\"");
             }
         } else {
             int interval = j.value("full_attention_interval", 4);
@@ -85,11 +93,12 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
         fail(file, std::string("a field has the wrong type: ") + e.what());
     }
     if (int(c.layerTypes.size()) != c.numLayers)
-        fail(file, "\"layer_types\" lists " + std::to_string(c.layerTypes.size()) + " layers but \"num_hidden_layers\" is " +
-                       std::to_string(c.numLayers));
+        fail(file, "\"layer_types\" lists " + std::to_string(c.layerTypes.size()) +
+                       " layers but \"num_hidden_layers\" is " + std::to_string(c.numLayers));
     if (c.linearNumValueHeads % c.linearNumKeyHeads || c.numHeads % c.numKvHeads)
         fail(file, "value heads must be a multiple of key heads (and attention heads of key-value heads)");
-    if (c.rotaryDim() % 2 || c.rotaryDim() > c.headDim) fail(file, "\"partial_rotary_factor\" gives an odd or too large rotary dimension");
+    if (c.rotaryDim() % 2 || c.rotaryDim() > c.headDim)
+        fail(file, "\"partial_rotary_factor\" gives an odd or too large rotary dimension");
     return c;
 }
 
@@ -131,7 +140,8 @@ std::string Qwen35Config::toJson() const {
     j["hidden_act"] = "silu";
     j["attn_output_gate"] = true;
     j["layer_types"] = Json::array();
-    for (LayerType t : layerTypes) j["layer_types"].push_back(t == LayerType::FullAttention ? "full_attention" : "linear_attention");
+    for (LayerType t : layerTypes)
+        j["layer_types"].push_back(t == LayerType::FullAttention ? "full_attention" : "linear_attention");
     return j.dump(2);
 }
 

@@ -15,7 +15,7 @@ struct LayerWeights {
     LayerType type = LayerType::LinearAttention;
     at::Tensor inputNorm, postNorm, gate, up, down;
     at::Tensor inProjQkv, inProjZ, inProjB, inProjA, conv, dtBias, aLog, linearNorm, outProj;  // Gated DeltaNet
-    at::Tensor qProj, kProj, vProj, oProj, qNorm, kNorm;                                        // full attention
+    at::Tensor qProj, kProj, vProj, oProj, qNorm, kNorm;                                       // full attention
 };
 
 struct Qwen35Model::Weights {
@@ -25,8 +25,8 @@ struct Qwen35Model::Weights {
 
 struct ModelState::Impl {
     int position = 0;
-    std::vector<at::Tensor> conv;       // [channels, kernel - 1] per linear layer
-    std::vector<at::Tensor> recurrent;  // [Hv, dk, dv] per linear layer
+    std::vector<at::Tensor> conv;          // [channels, kernel - 1] per linear layer
+    std::vector<at::Tensor> recurrent;     // [Hv, dk, dv] per linear layer
     std::vector<at::Tensor> keys, values;  // [kv heads, T, head dim] per attention layer
 };
 
@@ -107,7 +107,10 @@ at::Tensor gatedDeltaNet(const Qwen35Config& c, const LayerWeights& w, const at:
     int64_t dk = c.linearKeyHeadDim, dv = c.linearValueHeadDim, channels = 2 * kd + c.linearValueDim();
     at::Tensor seq = at::cat({convState, project(x, w.inProjQkv).t()}, 1);  // [C, K-1+T]
     convState = seq.slice(1, seq.size(1) - (c.convKernel - 1)).contiguous();
-    at::Tensor qkv = at::silu(at::conv1d(seq.unsqueeze(0), w.conv, at::Tensor(), at::IntArrayRef{1}, at::IntArrayRef{0}, at::IntArrayRef{1}, channels).squeeze(0).t());  // [T, C]
+    at::Tensor qkv = at::silu(at::conv1d(seq.unsqueeze(0), w.conv, at::Tensor(), at::IntArrayRef{1}, at::IntArrayRef{0},
+                                         at::IntArrayRef{1}, channels)
+                                  .squeeze(0)
+                                  .t());  // [T, C]
     at::Tensor q = l2Norm(qkv.slice(1, 0, kd).view({T, hk, dk})) * (1.0 / std::sqrt(double(dk)));
     at::Tensor k = l2Norm(qkv.slice(1, kd, 2 * kd).view({T, hk, dk}));
     at::Tensor v = qkv.slice(1, 2 * kd).view({T, hv, dv});
@@ -115,17 +118,17 @@ at::Tensor gatedDeltaNet(const Qwen35Config& c, const LayerWeights& w, const at:
         q = q.repeat_interleave(hv / hk, 1);
         k = k.repeat_interleave(hv / hk, 1);
     }
-    at::Tensor beta = at::sigmoid(project(x, w.inProjB));                                   // [T, Hv]
-    at::Tensor g = -at::exp(w.aLog) * at::softplus(project(x, w.inProjA) + w.dtBias);       // [T, Hv]
+    at::Tensor beta = at::sigmoid(project(x, w.inProjB));                              // [T, Hv]
+    at::Tensor g = -at::exp(w.aLog) * at::softplus(project(x, w.inProjA) + w.dtBias);  // [T, Hv]
     std::vector<at::Tensor> outs;
     for (int64_t t = 0; t < T; ++t) {
         S = S * at::exp(g[t]).view({hv, 1, 1});
-        at::Tensor kt = k[t].unsqueeze(1), m = at::bmm(kt, S);                         // [Hv, 1, dv]
+        at::Tensor kt = k[t].unsqueeze(1), m = at::bmm(kt, S);  // [Hv, 1, dv]
         at::Tensor delta = beta[t].view({hv, 1, 1}) * (v[t].unsqueeze(1) - m);
         S = S + at::bmm(k[t].unsqueeze(2), delta);
-        outs.push_back(at::bmm(q[t].unsqueeze(1), S).squeeze(1));                      // [Hv, dv]
+        outs.push_back(at::bmm(q[t].unsqueeze(1), S).squeeze(1));  // [Hv, dv]
     }
-    at::Tensor o = at::stack(outs);                                                    // [T, Hv, dv]
+    at::Tensor o = at::stack(outs);  // [T, Hv, dv]
     at::Tensor z = project(x, w.inProjZ).view({T, hv, dv});
     at::Tensor y = w.linearNorm * (o * at::rsqrt(o.pow(2).mean(-1, true) + c.rmsNormEps)) * at::silu(z);
     return project(y.reshape({T, hv * dv}), w.outProj);
@@ -147,7 +150,7 @@ at::Tensor attention(const Qwen35Config& c, const LayerWeights& w, const at::Ten
     at::Tensor v = project(x, w.vProj).view({T, nkv, hd});
     at::Tensor pos = at::arange(position, position + T, at::kFloat).unsqueeze(1);
     at::Tensor invFreq = at::pow(c.ropeTheta, -at::arange(0, rot, 2, at::kDouble) / rot).to(at::kFloat);
-    at::Tensor freqs = pos * invFreq.unsqueeze(0);                                     // [T, rot/2]
+    at::Tensor freqs = pos * invFreq.unsqueeze(0);  // [T, rot/2]
     at::Tensor cos = at::cat({freqs, freqs}, 1).cos().unsqueeze(1), sin = at::cat({freqs, freqs}, 1).sin().unsqueeze(1);
     q = rotate(q, cos, sin, rot);
     k = rotate(k, cos, sin, rot);
@@ -155,10 +158,10 @@ at::Tensor attention(const Qwen35Config& c, const LayerWeights& w, const at::Ten
     values = values.defined() ? at::cat({values, v.transpose(0, 1)}, 1) : v.transpose(0, 1).contiguous();
     int64_t total = keys.size(1);
     at::Tensor kk = keys.repeat_interleave(nh / nkv, 0), vv = values.repeat_interleave(nh / nkv, 0);  // [nh, total, hd]
-    at::Tensor scores = at::matmul(q.transpose(0, 1), kk.transpose(1, 2)) / std::sqrt(double(hd));  // [nh, T, total]
+    at::Tensor scores = at::matmul(q.transpose(0, 1), kk.transpose(1, 2)) / std::sqrt(double(hd));    // [nh, T, total]
     at::Tensor causal = at::arange(total).unsqueeze(0) > (at::arange(T).unsqueeze(1) + position);
     scores = scores.masked_fill(causal.unsqueeze(0), -std::numeric_limits<float>::infinity());
-    at::Tensor out = at::matmul(at::softmax(scores, -1), vv).transpose(0, 1);           // [T, nh, hd]
+    at::Tensor out = at::matmul(at::softmax(scores, -1), vv).transpose(0, 1);  // [T, nh, hd]
     return project((out * at::sigmoid(gate)).reshape({T, nh * hd}), w.oProj);
 }
 
@@ -188,7 +191,8 @@ int ModelState::position() const { return impl->position; }
 
 std::vector<float> ModelState::recurrentState(int layer) const {
     const at::Tensor& t = impl->recurrent.at(size_t(layer));
-    if (!t.defined()) throw DiagnosticError(Diagnostic{"", 0, 0, "layer " + std::to_string(layer) + " has no recurrent state"});
+    if (!t.defined())
+        throw DiagnosticError(Diagnostic{"", 0, 0, "layer " + std::to_string(layer) + " has no recurrent state"});
     at::Tensor c = t.contiguous();
     return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
 }
@@ -196,7 +200,8 @@ std::vector<float> ModelState::recurrentState(int layer) const {
 void ModelState::setRecurrentState(int layer, const std::vector<float>& values) {
     at::Tensor& t = impl->recurrent.at(size_t(layer));
     if (!t.defined() || int64_t(values.size()) != t.numel())
-        throw DiagnosticError(Diagnostic{"", 0, 0, "recurrent state of layer " + std::to_string(layer) + " has a different size"});
+        throw DiagnosticError(
+            Diagnostic{"", 0, 0, "recurrent state of layer " + std::to_string(layer) + " has a different size"});
     t = at::from_blob(const_cast<float*>(values.data()), t.sizes(), at::kFloat).clone();
 }
 
@@ -229,12 +234,18 @@ std::unique_ptr<Qwen35Model> Qwen35Model::random(const Qwen35Config& c, uint64_t
     for (size_t i = 0; i < named.size(); ++i) {
         const std::string& n = named[i].first;
         at::Tensor t;
-        if (n.find("norm") != std::string::npos && n.find("linear_attn.norm") == std::string::npos) t = at::zeros(shapes[i]);
-        else if (n.find("linear_attn.norm") != std::string::npos) t = at::ones(shapes[i]);
-        else if (n.find("A_log") != std::string::npos) t = at::log(at::empty(shapes[i]).uniform_(1, 16, gen));
-        else if (n.find("dt_bias") != std::string::npos) t = at::empty(shapes[i]).uniform_(-1, 1, gen);
-        else if (n.find("conv1d") != std::string::npos) t = at::empty(shapes[i]).normal_(0, 0.3, gen);
-        else t = at::empty(shapes[i]).normal_(0, 0.02, gen);
+        if (n.find("norm") != std::string::npos && n.find("linear_attn.norm") == std::string::npos)
+            t = at::zeros(shapes[i]);
+        else if (n.find("linear_attn.norm") != std::string::npos)
+            t = at::ones(shapes[i]);
+        else if (n.find("A_log") != std::string::npos)
+            t = at::log(at::empty(shapes[i]).uniform_(1, 16, gen));
+        else if (n.find("dt_bias") != std::string::npos)
+            t = at::empty(shapes[i]).uniform_(-1, 1, gen);
+        else if (n.find("conv1d") != std::string::npos)
+            t = at::empty(shapes[i]).normal_(0, 0.3, gen);
+        else
+            t = at::empty(shapes[i]).normal_(0, 0.02, gen);
         *named[i].second = t;
     }
     return std::unique_ptr<Qwen35Model>(new Qwen35Model(c, std::move(w)));
@@ -261,8 +272,8 @@ ModelState Qwen35Model::newState() const {
     for (LayerType t : c.layerTypes) {
         bool linearLayer = t == LayerType::LinearAttention;
         s.impl->conv.push_back(linearLayer ? at::zeros({channels, c.convKernel - 1}) : at::Tensor());
-        s.impl->recurrent.push_back(linearLayer ? at::zeros({c.linearNumValueHeads, c.linearKeyHeadDim, c.linearValueHeadDim})
-                                                : at::Tensor());
+        s.impl->recurrent.push_back(
+            linearLayer ? at::zeros({c.linearNumValueHeads, c.linearKeyHeadDim, c.linearValueHeadDim}) : at::Tensor());
         s.impl->keys.emplace_back();
         s.impl->values.emplace_back();
     }
@@ -274,8 +285,9 @@ std::vector<float> Qwen35Model::forward(const std::vector<int>& tokens, ModelSta
     const Qwen35Config& c = m_config;
     for (int t : tokens)
         if (t < 0 || t >= c.vocabSize)
-            throw DiagnosticError(Diagnostic{"", 0, 0, "token " + std::to_string(t) + " is outside the vocabulary of " +
-                                                           std::to_string(c.vocabSize)});
+            throw DiagnosticError(Diagnostic{
+                "", 0, 0,
+                "token " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(c.vocabSize)});
     ModelState::Impl& s = *state.impl;
     at::Tensor ids = at::tensor(std::vector<int64_t>(tokens.begin(), tokens.end()), at::kLong);
     at::Tensor x = m_weights->embed.index_select(0, ids);
@@ -291,7 +303,7 @@ std::vector<float> Qwen35Model::forward(const std::vector<int>& tokens, ModelSta
     s.position += int(tokens.size());
     if (!allPositions) x = x.slice(0, x.size(0) - 1);
     at::Tensor logits = project(rmsNorm(x, m_weights->finalNorm, c.rmsNormEps),
-                               m_weights->lmHead.defined() ? m_weights->lmHead : m_weights->embed)
+                                m_weights->lmHead.defined() ? m_weights->lmHead : m_weights->embed)
                             .contiguous();
     return std::vector<float>(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
 }

@@ -94,12 +94,15 @@ TEST(Qwen35Model, GatedDeltaNetMatchesANaiveLoop) {
     m->save(dir.string());
     Checkpoint ck(dir.string());
     auto W = [&](const std::string& n) { return ck.find(n)->toFloat(); };
-    auto E = W("embed_tokens.weight"), inNorm = W("layers.0.input_layernorm.weight"), postNorm = W("layers.0.post_attention_layernorm.weight");
+    auto E = W("embed_tokens.weight"), inNorm = W("layers.0.input_layernorm.weight"),
+         postNorm = W("layers.0.post_attention_layernorm.weight");
     auto Wqkv = W("layers.0.linear_attn.in_proj_qkv.weight"), Wz = W("layers.0.linear_attn.in_proj_z.weight");
     auto Wb = W("layers.0.linear_attn.in_proj_b.weight"), Wa = W("layers.0.linear_attn.in_proj_a.weight");
-    auto conv = W("layers.0.linear_attn.conv1d.weight"), dt = W("layers.0.linear_attn.dt_bias"), alog = W("layers.0.linear_attn.A_log");
+    auto conv = W("layers.0.linear_attn.conv1d.weight"), dt = W("layers.0.linear_attn.dt_bias"),
+         alog = W("layers.0.linear_attn.A_log");
     auto normW = W("layers.0.linear_attn.norm.weight"), Wout = W("layers.0.linear_attn.out_proj.weight");
-    auto Wg = W("layers.0.mlp.gate_proj.weight"), Wu = W("layers.0.mlp.up_proj.weight"), Wd = W("layers.0.mlp.down_proj.weight");
+    auto Wg = W("layers.0.mlp.gate_proj.weight"), Wu = W("layers.0.mlp.up_proj.weight"),
+         Wd = W("layers.0.mlp.down_proj.weight");
     auto finalNorm = W("norm.weight");
     const int H = 32, I = 48, Hk = 2, Hv = 4, dk = 8, dv = 8, KD = Hk * dk, C = 2 * KD + Hv * dv, V = 50;
     auto silu = [](double x) { return x / (1 + std::exp(-x)); };
@@ -173,7 +176,8 @@ TEST(Qwen35Model, GatedDeltaNetMatchesANaiveLoop) {
         for (int i = 0; i < H; ++i) x[size_t(i)] += d[size_t(i)];
         auto logitsRef = matvec(E, rms(x, finalNorm, true, 1e-6), V);
         auto logits = m->forward({tok}, state);
-        for (int i = 0; i < V; ++i) EXPECT_NEAR(logits[size_t(i)], logitsRef[size_t(i)], 1e-4) << "token " << tok << " logit " << i;
+        for (int i = 0; i < V; ++i)
+            EXPECT_NEAR(logits[size_t(i)], logitsRef[size_t(i)], 1e-4) << "token " << tok << " logit " << i;
     }
     auto Sm = state.recurrentState(0);
     for (size_t i = 0; i < S.size(); ++i) EXPECT_NEAR(Sm[i], S[i], 1e-5);
@@ -242,7 +246,8 @@ TEST(Qwen35Model, MissingOrMisshapedCheckpointsAreReported) {
 TEST(Qwen35Config, ParsesNestedTextConfigAndLayerTypes) {
     Qwen35Config g = Qwen35Config::geometry2b();
     Qwen35Config back = Qwen35Config::parse(R"({"architectures":["Qwen3_5ForConditionalGeneration"],
-        "tie_word_embeddings": true, "text_config": )" + g.toJson() + "}");
+        "tie_word_embeddings": true, "text_config": )" +
+                                            g.toJson() + "}");
     EXPECT_EQ(back.hiddenSize, 2048);
     EXPECT_EQ(back.layerTypes, g.layerTypes);
     EXPECT_EQ(g.layerTypes[3], LayerType::FullAttention);
