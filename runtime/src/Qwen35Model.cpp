@@ -280,19 +280,25 @@ ModelState Qwen35Model::newState() const {
     return s;
 }
 
-std::vector<float> Qwen35Model::forward(const std::vector<int>& tokens, ModelState& state, bool allPositions) const {
-    at::NoGradGuard noGrad;
-    const Qwen35Config& c = m_config;
+namespace {
+
+std::vector<float> toVector(const at::Tensor& t) {
+    at::Tensor c = t.contiguous();
+    return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+}
+
+// Embeds the tokens and runs every decoder layer; returns the residual stream [T, hidden].
+at::Tensor runLayers(const Qwen35Config& c, const Qwen35Model::Weights& weights, const std::vector<int>& tokens,
+                     ModelState::Impl& s) {
     for (int t : tokens)
         if (t < 0 || t >= c.vocabSize)
             throw DiagnosticError(Diagnostic{
                 "", 0, 0,
                 "token " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(c.vocabSize)});
-    ModelState::Impl& s = *state.impl;
     at::Tensor ids = at::tensor(std::vector<int64_t>(tokens.begin(), tokens.end()), at::kLong);
-    at::Tensor x = m_weights->embed.index_select(0, ids);
-    for (size_t i = 0; i < m_weights->layers.size(); ++i) {
-        const LayerWeights& w = m_weights->layers[i];
+    at::Tensor x = weights.embed.index_select(0, ids);
+    for (size_t i = 0; i < weights.layers.size(); ++i) {
+        const LayerWeights& w = weights.layers[i];
         at::Tensor normed = rmsNorm(x, w.inputNorm, c.rmsNormEps);
         at::Tensor mixed = w.type == LayerType::LinearAttention
                                ? gatedDeltaNet(c, w, normed, s.conv[i], s.recurrent[i])
@@ -301,11 +307,22 @@ std::vector<float> Qwen35Model::forward(const std::vector<int>& tokens, ModelSta
         x = h + mlp(w, rmsNorm(h, w.postNorm, c.rmsNormEps));
     }
     s.position += int(tokens.size());
+    return x;
+}
+
+}  // namespace
+
+std::vector<float> Qwen35Model::forward(const std::vector<int>& tokens, ModelState& state, bool allPositions) const {
+    at::NoGradGuard noGrad;
+    at::Tensor x = runLayers(m_config, *m_weights, tokens, *state.impl);
     if (!allPositions) x = x.slice(0, x.size(0) - 1);
-    at::Tensor logits = project(rmsNorm(x, m_weights->finalNorm, c.rmsNormEps),
-                                m_weights->lmHead.defined() ? m_weights->lmHead : m_weights->embed)
-                            .contiguous();
-    return std::vector<float>(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
+    const at::Tensor& head = m_weights->lmHead.defined() ? m_weights->lmHead : m_weights->embed;
+    return toVector(project(rmsNorm(x, m_weights->finalNorm, m_config.rmsNormEps), head));
+}
+
+std::vector<float> Qwen35Model::hiddenStates(const std::vector<int>& tokens, ModelState& state) const {
+    at::NoGradGuard noGrad;
+    return toVector(runLayers(m_config, *m_weights, tokens, *state.impl));
 }
 
 }  // namespace qgpu

@@ -48,6 +48,8 @@ public:
     // Feeds `tokens` after what `state` has seen. One token: a decode step; several: a prefill with
     // batched projections. Returns logits [tokens.size() x vocab] (or only the last row).
     std::vector<float> forward(const std::vector<int>& tokens, ModelState& state, bool allPositions = false) const;
+    // The residual stream after the last decoder layer (before the final norm), [tokens.size() x hidden].
+    std::vector<float> hiddenStates(const std::vector<int>& tokens, ModelState& state) const;
 
     struct Weights;
 

@@ -1,0 +1,21 @@
+// Writes a compiled circuit as a stock Qwen3.5 checkpoint (config.json with explicit layer_types plus
+// model.safetensors) that Qwen35Model -- or any Qwen3.5 implementation -- loads and runs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "qgpu/compiler/circuit/Circuit.h"
+#include "qgpu/runtime/Qwen35Config.h"
+#include "qgpu/runtime/Safetensors.h"
+
+namespace qgpu {
+
+// The Qwen3.5 config of the circuit's geometry: every layer Gated DeltaNet, tied embeddings.
+Qwen35Config circuitConfig(const circuit::Circuit& c, int vocabSize);
+
+// `embeddingRows` are the token embeddings (the circuit's token alphabet). The directory must exist.
+void writeCircuitCheckpoint(const std::string& dir, const circuit::Circuit& c,
+                            const std::vector<std::vector<float>>& embeddingRows, DType dtype = DType::F32);
+
+}  // namespace qgpu
