@@ -84,3 +84,14 @@ TEST(SubstrateFacts, ArbitraryFloatsAreNotOverwrittenExactly) {
     at::Tensor s = at::full({1}, 0.1f), v = at::full({1}, 3.3e-8f);
     EXPECT_FALSE(at::equal(s + (v - s), v)) << "the delta rule's overwrite is exact only for well-behaved values";
 }
+
+TEST(SubstrateFacts, HugeBallastMakesTheRmsNormExactForAnySmallFeatures) {
+    // Two dims at 2^30: sum of squares 2^61 absorbs every small feature's energy (< ulp / 2 = 2^37),
+    // mean = 2^50, rsqrt = 2^-25 exactly, and a norm weight of 2^25 - 1 gives the residual back unchanged.
+    at::Tensor x = at::randint(-255, 256, {64, 2048}).to(at::kFloat);
+    x.select(1, 2046).fill_(1 << 30);
+    x.select(1, 2047).fill_(-(1 << 30));
+    at::Tensor w = at::full({2048}, float((1 << 25) - 1));
+    at::Tensor normed = x * at::rsqrt(x.pow(2).mean(-1, true) + 1e-6) * (1 + w);
+    EXPECT_TRUE(at::equal(normed, x));
+}
