@@ -25,7 +25,8 @@ Qwen35Config circuitConfig(const circuit::Circuit& c, int vocabSize) {
 void writeCircuitCheckpoint(const std::string& dir, const circuit::Circuit& c,
                             const std::vector<std::vector<float>>& embeddingRows, DType dtype) {
     std::vector<TensorData> tensors;
-    for (auto& t : c.emit(embeddingRows)) tensors.push_back(TensorData::fromFloat("model." + t.name, t.shape, t.values, dtype));
+    for (auto& t : c.emit(embeddingRows))
+        tensors.push_back(TensorData::fromFloat("model." + t.name, t.shape, t.values, dtype));
     writeSafetensors((std::filesystem::path(dir) / "model.safetensors").string(), tensors, {{"format", "pt"}});
     std::ofstream(std::filesystem::path(dir) / "config.json") << circuitConfig(c, int(embeddingRows.size())).toJson();
 }

@@ -35,7 +35,8 @@ std::vector<std::vector<float>> assignments(const Circuit& c, const std::vector<
 }
 
 // Runs every token through the emitted model; returns the final residual of each.
-std::vector<std::vector<float>> run(const Circuit& c, const std::vector<std::vector<float>>& rows, DType dtype = DType::F32) {
+std::vector<std::vector<float>> run(const Circuit& c, const std::vector<std::vector<float>>& rows,
+                                    DType dtype = DType::F32) {
     fs::path dir = tempDir("run");
     writeCircuitCheckpoint(dir.string(), c, rows, dtype);
     auto model = Qwen35Model::load(dir.string());
@@ -64,7 +65,8 @@ void expectOnly(const std::vector<float>& before, const std::vector<float>& afte
 TEST(CircuitGadgets, BooleanGatesExhaustive) {
     Circuit c({});
     int a = c.addFeature("a"), b = c.addFeature("b");
-    int andOut = c.addFeature("and"), orOut = c.addFeature("or"), notOut = c.addFeature("not"), xorOut = c.addFeature("xor");
+    int andOut = c.addFeature("and"), orOut = c.addFeature("or"), notOut = c.addFeature("not"),
+        xorOut = c.addFeature("xor");
     int l = c.addLayer();
     c.andGate(l, a, b, andOut);
     c.orGate(l, a, b, orOut);
@@ -110,7 +112,8 @@ TEST(CircuitGadgets, AddressDecodeToOneHotExhaustive) {
     auto rows = assignments(c, bits);
     auto out = run(c, rows);
     for (int v = 0; v < 8; ++v) {
-        for (int r = 0; r < 8; ++r) EXPECT_EQ(truth(out[size_t(v)][size_t(outs[size_t(r)])]), r == v) << v << " row " << r;
+        for (int r = 0; r < 8; ++r)
+            EXPECT_EQ(truth(out[size_t(v)][size_t(outs[size_t(r)])]), r == v) << v << " row " << r;
         expectOnly(rows[size_t(v)], out[size_t(v)], outs, "address " + std::to_string(v));
     }
 }

@@ -14,6 +14,13 @@ int Circuit::addFeature(const std::string& name) {
     return m_nextDim++;
 }
 
+int Circuit::addReadSlot(const std::string& name) {
+    int first = addFeature(name);
+    m_initial[first] = kReadHigh;
+    m_initial[addFeature(name + ".pair")] = kReadLow;
+    return first;
+}
+
 int Circuit::feature(const std::string& name) const {
     auto it = m_features.find(name);
     return it == m_features.end() ? -1 : it->second;
@@ -72,22 +79,73 @@ void Circuit::decode(int layer, const std::vector<int>& bits, const std::vector<
     }
 }
 
+void Circuit::memoryPort(int layer, MemoryPort port) {
+    const Geometry& g = m_geometry;
+    if (port.head < 0 || port.head >= g.linearNumValueHeads)
+        throw std::invalid_argument("memory port on a missing head");
+    if (int(port.writeRows.size()) > g.linearKeyHeadDim || int(port.readRows.size()) > g.linearKeyHeadDim)
+        throw std::invalid_argument("a memory port has more rows than the key head dimension");
+    // Dual rails put exactly one 1024 per bit in a row: with bits = dv / 4 the head's RMSNorm scale is 2.
+    if (4 * int(port.dataBits.size()) != g.linearValueHeadDim || port.outBits.size() != port.dataBits.size())
+        throw std::invalid_argument(
+            "a memory row holds exactly linear_value_head_dim / 4 bits, read into as many outputs");
+    for (const auto& other : m_layers.at(size_t(layer)).ports)
+        if (other.head == port.head) throw std::invalid_argument("two memory ports on one head");
+    m_layers.at(size_t(layer)).ports.push_back(std::move(port));
+}
+
 std::vector<float> Circuit::tokenEmbedding(const std::vector<int>& trueDims) const {
     int h = m_geometry.hiddenSize;
     std::vector<float> x(size_t(h), 0.f);
     x[size_t(constantDim())] = 1.f;
-    for (int d = 1; d < m_nextDim; ++d) x[size_t(d)] = 1.f;
+    for (int d = 1; d < m_nextDim; ++d) x[size_t(d)] = m_initial.count(d) ? m_initial.at(d) : 1.f;
     for (int d : trueDims) x[size_t(d)] = -1.f;
     // Ballast: the remaining energy as a sum of integer squares, largest first, in the top dimensions.
-    int64_t need = int64_t(kMeanSquare) * h - (m_nextDim);
+    int64_t need = int64_t(kMeanSquare) * h;
+    for (int d = 0; d < m_nextDim; ++d) need -= int64_t(x[size_t(d)] * x[size_t(d)]);
     for (int d = h - 1; need > 0 && d >= m_nextDim; --d) {
         int64_t r = int64_t(std::sqrt(double(need)));
-        while (r * r > need) --r;
+        // the largest root whose value bf16 also holds exactly (8 significant bits), so embeddings
+        // survive a bf16 checkpoint
+        while (r * r > need || (r >> __builtin_ctzll(uint64_t(r))) >= 256) --r;
         x[size_t(d)] = float(r);
         need -= r * r;
     }
     if (need != 0) throw std::length_error("no room for the residual's ballast");
     return x;
+}
+
+// Channel layout of in_proj_qkv: all q heads, all k heads, all v heads (head-major inside each).
+void Circuit::emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z, NamedTensor& b, NamedTensor& conv,
+                       NamedTensor& outProj) const {
+    const Geometry& g = m_geometry;
+    size_t h = size_t(g.hiddenSize), kernel = size_t(g.convKernel);
+    int keyHead = port.head / (g.linearNumValueHeads / g.linearNumKeyHeads);
+    size_t keyDim = size_t(g.linearNumKeyHeads * g.linearKeyHeadDim), valueDim = size_t(g.linearValueHeadDim);
+    size_t cst = size_t(constantDim());
+    auto channel = [&](size_t row, int slot, float amplitude) {
+        // amplitude * truth = amplitude/2 * (constant - slot); only the current token's tap of the conv
+        qkv.values[row * h + cst] = amplitude / 2;
+        qkv.values[row * h + size_t(slot)] = -amplitude / 2;
+        conv.values[row * kernel + kernel - 1] = 1.f;
+    };
+    size_t qBase = size_t(keyHead * g.linearKeyHeadDim), kBase = keyDim + qBase;
+    size_t vBase = 2 * keyDim + size_t(port.head) * valueDim;
+    for (size_t r = 0; r < port.readRows.size(); ++r) channel(qBase + r, port.readRows[r], kKeyAmplitude);
+    for (size_t r = 0; r < port.writeRows.size(); ++r) channel(kBase + r, port.writeRows[r], kKeyAmplitude);
+    for (size_t i = 0; i < port.dataBits.size(); ++i) {
+        channel(vBase + 2 * i, port.dataBits[i], kRowAmplitude);  // rail 1: 1024 when the bit is true
+        size_t rail0 = vBase + 2 * i + 1;                         // rail 0: 1024 when it is false
+        qkv.values[rail0 * h + cst] = kRowAmplitude / 2;
+        qkv.values[rail0 * h + size_t(port.dataBits[i])] = kRowAmplitude / 2;
+        conv.values[rail0 * kernel + kernel - 1] = 1.f;
+        size_t column = size_t(port.head) * valueDim + 2 * i, width = size_t(g.linearNumValueHeads) * valueDim;
+        outProj.values[size_t(port.outBits[i]) * width + column] = -1.f;  // (64, 62) -> (62, 64)
+        outProj.values[size_t(port.outBits[i] + 1) * width + column] = 1.f;
+    }
+    b.values[size_t(port.head) * h + cst] = 32.f;  // beta = sigmoid(32) = 1 on circuit tokens
+    for (size_t c = 0; c < valueDim; ++c)
+        z.values[(size_t(port.head) * valueDim + c) * h + cst] = 32.f;  // silu(32) = 32
 }
 
 int Circuit::intermediateNeeded() const {
@@ -114,9 +172,9 @@ std::vector<NamedTensor> Circuit::emit(const std::vector<std::vector<float>>& em
     out.push_back(zeros("norm.weight", {h}));
     for (size_t i = 0; i < m_layers.size(); ++i) {
         std::string p = "layers." + std::to_string(i) + ".";
-        // mean(x^2) = 64: the norm multiplies by exactly 1/8, and (1 + 7) gives the residual back
-        out.push_back(zeros(p + "input_layernorm.weight", {h}, 7.f));
-        out.push_back(zeros(p + "post_attention_layernorm.weight", {h}, 7.f));
+        // mean(x^2) = 4096: the norm multiplies by exactly 1/64, and (1 + 63) gives the residual back
+        out.push_back(zeros(p + "input_layernorm.weight", {h}, kNormWeight));
+        out.push_back(zeros(p + "post_attention_layernorm.weight", {h}, kNormWeight));
         NamedTensor gate = zeros(p + "mlp.gate_proj.weight", {in, h}), up = zeros(p + "mlp.up_proj.weight", {in, h});
         NamedTensor down = zeros(p + "mlp.down_proj.weight", {h, in});
         for (size_t n = 0; n < m_layers[i].mlp.size(); ++n) {
@@ -128,16 +186,25 @@ std::vector<NamedTensor> Circuit::emit(const std::vector<std::vector<float>>& em
         out.push_back(std::move(gate));
         out.push_back(std::move(up));
         out.push_back(std::move(down));
-        // A silent Gated DeltaNet: zero projections write nothing and read zeros; no decay.
-        out.push_back(zeros(p + "linear_attn.in_proj_qkv.weight", {2 * keyDim + valueDim, h}));
-        out.push_back(zeros(p + "linear_attn.in_proj_z.weight", {valueDim, h}));
-        out.push_back(zeros(p + "linear_attn.in_proj_b.weight", {hv, h}));
+        // The Gated DeltaNet: silent heads have zero projections (they write nothing and read zeros);
+        // memory ports get one-hot keys and queries and dual-rail rows. No decay anywhere.
+        NamedTensor qkv = zeros(p + "linear_attn.in_proj_qkv.weight", {2 * keyDim + valueDim, h});
+        NamedTensor z = zeros(p + "linear_attn.in_proj_z.weight", {valueDim, h});
+        NamedTensor b = zeros(p + "linear_attn.in_proj_b.weight", {hv, h});
+        NamedTensor conv = zeros(p + "linear_attn.conv1d.weight", {2 * keyDim + valueDim, 1, g.convKernel});
+        NamedTensor outProj = zeros(p + "linear_attn.out_proj.weight", {h, valueDim});
+        for (const MemoryPort& port : m_layers[i].ports) emitPort(port, qkv, z, b, conv, outProj);
+        out.push_back(std::move(qkv));
+        out.push_back(std::move(z));
+        out.push_back(std::move(b));
         out.push_back(zeros(p + "linear_attn.in_proj_a.weight", {hv, h}));
-        out.push_back(zeros(p + "linear_attn.conv1d.weight", {2 * keyDim + valueDim, 1, g.convKernel}));
+        out.push_back(std::move(conv));
         out.push_back(zeros(p + "linear_attn.dt_bias", {hv}));
         out.push_back(zeros(p + "linear_attn.A_log", {hv}, -110.f));
-        out.push_back(zeros(p + "linear_attn.norm.weight", {g.linearValueHeadDim}, 1.f));
-        out.push_back(zeros(p + "linear_attn.out_proj.weight", {h, valueDim}));
+        // Each read row has 32 of 128 channels at the same magnitude, so the head's RMSNorm makes them
+        // exactly 2 (docs/circuit.md); 1/32 here and silu(z) = 32 make the read 2 per true bit.
+        out.push_back(zeros(p + "linear_attn.norm.weight", {g.linearValueHeadDim}, kReadNormWeight));
+        out.push_back(std::move(outProj));
     }
     return out;
 }

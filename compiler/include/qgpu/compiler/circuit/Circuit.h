@@ -19,8 +19,19 @@ struct Neuron {
     std::vector<Term> gate, up, down;
 };
 
+// A memory port on one Gated DeltaNet value head: a token whose write-row slot r is true overwrites
+// state row r with its data bits; a token whose read-row slot r is true reads row r into outBits (the
+// read sees the same token's write). Rows hold each bit on two rails (1024 or 0), so every written row
+// has the same energy and the head's RMSNorm scales every read by the same exact factor.
+struct MemoryPort {
+    int head = 0;
+    std::vector<int> writeRows, dataBits, readRows;  // bipolar slots
+    std::vector<int> outBits;                        // read slots (addReadSlot)
+};
+
 struct Layer {
-    std::vector<Neuron> mlp;  // the Gated DeltaNet mixer stays silent (all-zero projections) for now
+    std::vector<Neuron> mlp;
+    std::vector<MemoryPort> ports;  // heads without a port stay silent (all-zero projections)
 };
 
 // A tensor of a stock Qwen3.5 checkpoint, named as in `model.` text checkpoints without the prefix.
@@ -43,12 +54,13 @@ struct Geometry {
 
 // Boolean features are bipolar: +1 is false, -1 is true. Every slot starts at +1 (false) on a circuit
 // token, and a layer only ever flips a slot once, so the residual keeps a constant energy: with ballast
-// dimensions filling it up, mean(x^2) == 64 exactly, the RMSNorm scale is exactly 1/8 and the norm
-// weights (1 + 7) undo it. Consumers then see the residual exactly.
+// dimensions filling it up, mean(x^2) == 4096 exactly, the RMSNorm scale is exactly 1/64 and the norm
+// weights (1 + 63) undo it. Consumers then see the residual exactly.
 class Circuit {
 public:
-    static constexpr float kStep = 128;      // K of the step silu(K(b+1)) - silu(K b) = K [b >= 0]
-    static constexpr float kMeanSquare = 64;  // residual energy per dimension on circuit tokens
+    static constexpr float kStep = 128;         // K of the step silu(K(b+1)) - silu(K b) = K [b >= 0]
+    static constexpr float kMeanSquare = 4096;  // residual energy per dimension on circuit tokens (a power of 4)
+    static constexpr float kReadHigh = 64, kReadLow = 62;  // the two dims of a read slot (see addReadSlot)
 
     explicit Circuit(Geometry geometry);
 
@@ -56,6 +68,10 @@ public:
     int constantDim() const { return 0; }
     // Allocates a bipolar slot; throws std::length_error when the residual is full.
     int addFeature(const std::string& name);
+    // A read slot: two dims starting at (64, 62); a memory read of a true bit moves them to (62, 64). A
+    // read comes back within a few ulps of 2, and at magnitude 62..64 fp32 rounding snaps it exactly; the
+    // pair keeps the residual's energy constant. Returns the first dim.
+    int addReadSlot(const std::string& name);
     int feature(const std::string& name) const;  // dimension of a named feature, -1 if absent
     const std::map<std::string, int>& features() const { return m_features; }
     int addLayer();
@@ -71,6 +87,8 @@ public:
     void xorGate(int layer, int a, int b, int out);  // OR minus AND, four neurons
     // outs[v] := [the bits (little-endian truths) spell v], one-hot over the outs
     void decode(int layer, const std::vector<int>& bits, const std::vector<int>& outs);
+    // A register-file-like memory on one head; throws std::invalid_argument when it does not fit the head.
+    void memoryPort(int layer, MemoryPort port);
 
     // The residual a circuit token starts with: constant 1, the given slots true, the rest false, ballast.
     std::vector<float> tokenEmbedding(const std::vector<int>& trueDims) const;
@@ -80,11 +98,19 @@ public:
     int intermediateNeeded() const;
 
 private:
+    static constexpr float kKeyAmplitude = 32;    // one-hot keys and queries: l2norm makes them exact units
+    static constexpr float kRowAmplitude = 1024;  // a stored true rail
+    static constexpr float kReadNormWeight = 1.f / 32;
+    static constexpr float kNormWeight = 63;  // 1 + 63 undoes the residual RMSNorm's exact 1/64
+
+    void emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z, NamedTensor& b, NamedTensor& conv,
+                  NamedTensor& outProj) const;
     void addNeuronPair(int layer, const std::vector<Term>& gate, float constant, const std::vector<Term>& down);
 
     Geometry m_geometry;
     std::map<std::string, int> m_features;
     int m_nextDim = 1;
+    std::map<int, float> m_initial;  // starting values other than +1 (read slots)
     std::vector<Layer> m_layers;
 };
 
