@@ -180,3 +180,47 @@ TEST(CircuitGadgets, Bfloat16WeightsAreExactToo) {
     auto f32 = run(c, rows, DType::F32), bf16 = run(c, rows, DType::BF16);
     EXPECT_EQ(f32, bf16) << "gadget weights are small integers times powers of two: bf16 holds them exactly";
 }
+
+TEST(CircuitGadgets, Add32AndSub32OnRandomAndEdgeOperands) {
+    circuit::Geometry g;
+    g.hiddenSize = 512;
+    g.intermediateSize = 256;
+    for (bool subtract : {false, true}) {
+        Circuit c(g);
+        std::vector<int> a, b, out;
+        for (int i = 0; i < 32; ++i) a.push_back(c.addFeature("a" + std::to_string(i)));
+        for (int i = 0; i < 32; ++i) b.push_back(c.addFeature("b" + std::to_string(i)));
+        for (int i = 0; i < 32; ++i) out.push_back(c.addFeature("s" + std::to_string(i)));
+        c.add32(0, a, b, out, subtract, "add");
+        std::mt19937 rng(subtract ? 2 : 1);
+        std::vector<std::pair<uint32_t, uint32_t>> cases = {{0, 0},
+                                                            {0xFFFFFFFFu, 1},
+                                                            {1, 0xFFFFFFFFu},
+                                                            {0x7FFFFFFFu, 1},
+                                                            {0x80000000u, 0x80000000u},
+                                                            {0xFFFF, 1},
+                                                            {0xFFFFFFFFu, 0xFFFFFFFFu},
+                                                            {12345, 67890},
+                                                            {0, 1}};
+        while (cases.size() < 120) cases.push_back({uint32_t(rng()), uint32_t(rng())});
+        std::vector<std::vector<float>> rows;
+        for (auto [x, y] : cases) {
+            std::vector<int> trueDims;
+            for (int i = 0; i < 32; ++i) {
+                if (x >> i & 1) trueDims.push_back(a[size_t(i)]);
+                if (y >> i & 1) trueDims.push_back(b[size_t(i)]);
+            }
+            rows.push_back(c.tokenEmbedding(trueDims));
+        }
+        auto res = run(c, rows);
+        for (size_t k = 0; k < cases.size(); ++k) {
+            uint32_t expect = subtract ? cases[k].first - cases[k].second : cases[k].first + cases[k].second, got = 0;
+            for (int i = 0; i < 32; ++i) {
+                float v = res[k][size_t(out[size_t(i)])];
+                ASSERT_TRUE(v == 1.f || v == -1.f) << "bit " << i << " = " << v;
+                got |= uint32_t(truth(v)) << i;
+            }
+            EXPECT_EQ(got, expect) << (subtract ? "sub " : "add ") << cases[k].first << ", " << cases[k].second;
+        }
+    }
+}

@@ -39,7 +39,7 @@ struct Op {
     bool text = false;  // a text token: zero on every circuit dimension
     int writeRow = -1;  // -1: no write
     uint32_t value = 0;
-    int readRow = -1;   // -1: no read
+    int readRow = -1;  // -1: no read
 };
 
 }  // namespace
@@ -56,7 +56,8 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
         if (rng() % 5 == 0) {  // text between circuit tokens: must not disturb the memory
             op.text = true;
             std::vector<float> text(size_t(p.c.geometry().hiddenSize), 0.f);
-            for (size_t d = 1 + p.c.features().size(); d < text.size(); ++d) text[d] = float(int(rng() % 200) - 100) / 8.f;  // bf16-exact
+            for (size_t d = 1 + p.c.features().size(); d < text.size(); ++d)
+                text[d] = float(int(rng() % 200) - 100) / 8.f;  // bf16-exact
             ops.push_back(op);
             rows.push_back(text);
             continue;
@@ -96,7 +97,8 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
         for (int i = 0; i < 32; ++i) {
             float v = out[size_t(p.port.outBits[size_t(i)])], pair = out[size_t(p.port.outBits[size_t(i)] + 1)];
             bool expected = op.readRow >= 0 && (memory[op.readRow] >> i & 1);
-            ASSERT_EQ(v, expected ? 62.f : 64.f) << std::hexfloat << v << " token " << t << " read row " << op.readRow << " bit " << i;
+            ASSERT_EQ(v, expected ? 62.f : 64.f)
+                << std::hexfloat << v << " token " << t << " read row " << op.readRow << " bit " << i;
             ASSERT_EQ(pair, expected ? 64.f : 62.f) << "token " << t << " bit " << i;
         }
         reads += op.readRow >= 0;

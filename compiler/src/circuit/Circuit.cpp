@@ -79,6 +79,54 @@ void Circuit::decode(int layer, const std::vector<int>& bits, const std::vector<
     }
 }
 
+void Circuit::add32(int first, const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& out,
+                    bool subtract, const std::string& name) {
+    if (a.size() != 32 || b.size() != 32 || out.size() != 32)
+        throw std::invalid_argument("add32 takes 32-bit operands");
+    while (layerCount() < first + 3) addLayer();
+    // Subtraction is a + ~b + 1: b's truths enter negated (weight -1 and one more on the constant side)
+    // and the carry into bit 0 is 1.
+    int carryIn = subtract ? 1 : 0;
+    auto bTerm = [&](int j, int weight, std::vector<std::pair<int, int>>& terms, int& theta) {
+        if (subtract) {
+            terms.push_back({b[size_t(j)], -weight});
+            theta += weight;
+        } else {
+            terms.push_back({b[size_t(j)], weight});
+        }
+    };
+    std::vector<int> carry(33, -1);  // carry[i]: carry into bit i (slot), bit 0 has the constant carryIn
+    for (int i = 1; i <= 32; ++i) carry[size_t(i)] = addFeature(name + ".c" + std::to_string(i));
+    // c_i = [sum_{lo <= j < i} 2^(j-lo) (a_j + b_j) + 2^0 c_lo >= 2^(i-lo)] over the window [lo, i)
+    for (int i = 1; i <= 32; ++i) {
+        int lo = i <= 16 ? 0 : 16, layer = i <= 16 ? first : first + 1;
+        std::vector<std::pair<int, int>> terms;
+        int theta = -(1 << (i - lo));
+        for (int j = lo; j < i; ++j) {
+            terms.push_back({a[size_t(j)], 1 << (j - lo)});
+            bTerm(j, 1 << (j - lo), terms, theta);
+        }
+        if (lo == 0)
+            theta += carryIn;
+        else
+            terms.push_back({carry[16], 1});
+        threshold(layer, terms, theta, carry[size_t(i)]);
+    }
+    // s_i = parity(a_i, b_i, c_i) = [n >= 1] - [n >= 2] + [n >= 3]
+    for (int i = 0; i < 32; ++i) {
+        // 2n = (1 - x_a) + (1 -+ x_b) + (1 - x_c) with n = t_a + t_b (or 1 - t_b) + t_c
+        std::vector<Term> gate{{a[size_t(i)], -1.f}, {b[size_t(i)], subtract ? 1.f : -1.f}};
+        float constant = 2;
+        if (i == 0)
+            constant += 2 * carryIn;
+        else
+            gate.push_back({carry[size_t(i)], -1.f}), constant += 1;
+        // 2n = sum of the gate terms + constant; [n >= k] = [2n - 2k >= 0]
+        for (int k = 1; k <= 3; ++k)
+            addNeuronPair(first + 2, gate, constant - 2 * k, {{out[size_t(i)], k == 2 ? 2.f : -2.f}});
+    }
+}
+
 void Circuit::memoryPort(int layer, MemoryPort port) {
     const Geometry& g = m_geometry;
     if (port.head < 0 || port.head >= g.linearNumValueHeads)

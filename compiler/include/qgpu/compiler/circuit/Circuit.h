@@ -87,6 +87,12 @@ public:
     void xorGate(int layer, int a, int b, int out);  // OR minus AND, four neurons
     // outs[v] := [the bits (little-endian truths) spell v], one-hot over the outs
     void decode(int layer, const std::vector<int>& bits, const std::vector<int>& outs);
+    // out := a + b (or a - b) mod 2^32 over little-endian bipolar bits, in layers first..first+2: carries
+    // of the low half, carries of the high half (with the low half's carry), then every sum bit as the
+    // parity of a_i, b_i and c_i. Carries are thresholds over 16-bit windows so every pre-activation stays
+    // an exact fp32 integer. Allocates its carry slots under `name`.
+    void add32(int first, const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& out,
+               bool subtract, const std::string& name);
     // A register-file-like memory on one head; throws std::invalid_argument when it does not fit the head.
     void memoryPort(int layer, MemoryPort port);
 
