@@ -224,3 +224,57 @@ TEST(CircuitGadgets, Add32AndSub32OnRandomAndEdgeOperands) {
         }
     }
 }
+
+TEST(CircuitGadgets, ComparesAndSelectOn32BitOperands) {
+    circuit::Geometry g;
+    g.hiddenSize = 512;
+    g.intermediateSize = 256;
+    Circuit c(g);
+    std::vector<int> a, b, sel;
+    for (int i = 0; i < 32; ++i) a.push_back(c.addFeature("a" + std::to_string(i)));
+    for (int i = 0; i < 32; ++i) b.push_back(c.addFeature("b" + std::to_string(i)));
+    for (int i = 0; i < 32; ++i) sel.push_back(c.addFeature("sel" + std::to_string(i)));
+    int geu = c.addFeature("geu"), ges = c.addFeature("ges"), eq = c.addFeature("eq");
+    c.greaterOrEqual32(0, a, b, geu, false, "geu");
+    c.greaterOrEqual32(0, a, b, ges, true, "ges");
+    c.equal32(0, a, b, eq, "eq");
+    c.select(c.addLayer(), ges, a, b, sel);  // max(a, b), signed: a third layer reading the compare
+    std::mt19937 rng(3);
+    std::vector<std::pair<uint32_t, uint32_t>> cases = {{0, 0},
+                                                        {1, 0},
+                                                        {0, 1},
+                                                        {0x80000000u, 0x7FFFFFFFu},
+                                                        {0x7FFFFFFFu, 0x80000000u},
+                                                        {0xFFFFFFFFu, 0},
+                                                        {0, 0xFFFFFFFFu},
+                                                        {0x10000, 0xFFFF},
+                                                        {0xFFFF, 0x10000},
+                                                        {0x12340000, 0x12340001},
+                                                        {77, 77},
+                                                        {0xFFFFFFFFu, 0xFFFFFFFFu}};
+    while (cases.size() < 120) {
+        uint32_t x = uint32_t(rng()), y = rng() % 3 == 0 ? x ^ (1u << (rng() % 32)) : uint32_t(rng());
+        cases.push_back({x, y});
+    }
+    std::vector<std::vector<float>> rows;
+    for (auto [x, y] : cases) {
+        std::vector<int> trueDims;
+        for (int i = 0; i < 32; ++i) {
+            if (x >> i & 1) trueDims.push_back(a[size_t(i)]);
+            if (y >> i & 1) trueDims.push_back(b[size_t(i)]);
+        }
+        rows.push_back(c.tokenEmbedding(trueDims));
+    }
+    auto res = run(c, rows);
+    for (size_t k = 0; k < cases.size(); ++k) {
+        auto [x, y] = cases[k];
+        const auto& r = res[k];
+        EXPECT_EQ(truth(r[size_t(geu)]), x >= y) << x << " >=u " << y;
+        EXPECT_EQ(truth(r[size_t(ges)]), int32_t(x) >= int32_t(y)) << int32_t(x) << " >=s " << int32_t(y);
+        EXPECT_EQ(truth(r[size_t(eq)]), x == y) << x << " == " << y;
+        uint32_t got = 0;
+        for (int i = 0; i < 32; ++i) got |= uint32_t(truth(r[size_t(sel[size_t(i)])])) << i;
+        EXPECT_EQ(int32_t(got), std::max(int32_t(x), int32_t(y)))
+            << "signed max of " << int32_t(x) << ", " << int32_t(y);
+    }
+}

@@ -127,6 +127,62 @@ void Circuit::add32(int first, const std::vector<int>& a, const std::vector<int>
     }
 }
 
+void Circuit::halfTerms(const std::vector<int>& v, int lo, int sign, bool isSigned,
+                        std::vector<std::pair<int, int>>& terms) const {
+    for (int j = lo; j < lo + 16; ++j) {
+        int w = 1 << (j - lo);
+        if (isSigned && j == 31) w = -w;  // the sign bit weighs -2^31 (here -2^15 within the high half)
+        terms.push_back({v[size_t(j)], sign * w});
+    }
+}
+
+void Circuit::greaterOrEqual32(int first, const std::vector<int>& a, const std::vector<int>& b, int out, bool isSigned,
+                               const std::string& name) {
+    if (a.size() != 32 || b.size() != 32) throw std::invalid_argument("compares take 32-bit operands");
+    while (layerCount() < first + 2) addLayer();
+    int gtHi = addFeature(name + ".gt_hi"), geHi = addFeature(name + ".ge_hi"), leHi = addFeature(name + ".le_hi");
+    int geLo = addFeature(name + ".ge_lo");
+    std::vector<std::pair<int, int>> hi, neg, lo;
+    halfTerms(a, 16, 1, isSigned, hi);
+    halfTerms(b, 16, -1, isSigned, hi);  // hi = hi_a - hi_b
+    for (auto [d, w] : hi) neg.push_back({d, -w});
+    halfTerms(a, 0, 1, false, lo);
+    halfTerms(b, 0, -1, false, lo);  // the low halves always compare unsigned
+    threshold(first, hi, -1, gtHi);
+    threshold(first, hi, 0, geHi);
+    threshold(first, neg, 0, leHi);
+    threshold(first, lo, 0, geLo);
+    threshold(first + 1, {{gtHi, 2}, {geHi, 1}, {leHi, 1}, {geLo, 1}}, -3, out);
+}
+
+void Circuit::equal32(int first, const std::vector<int>& a, const std::vector<int>& b, int out,
+                      const std::string& name) {
+    if (a.size() != 32 || b.size() != 32) throw std::invalid_argument("compares take 32-bit operands");
+    while (layerCount() < first + 2) addLayer();
+    std::vector<int> parts;
+    for (int lo : {0, 16}) {
+        std::vector<std::pair<int, int>> diff, neg;
+        halfTerms(a, lo, 1, false, diff);
+        halfTerms(b, lo, -1, false, diff);
+        for (auto [d, w] : diff) neg.push_back({d, -w});
+        int ge = addFeature(name + ".ge" + std::to_string(lo)), le = addFeature(name + ".le" + std::to_string(lo));
+        threshold(first, diff, 0, ge);
+        threshold(first, neg, 0, le);
+        parts.push_back(ge);
+        parts.push_back(le);
+    }
+    threshold(first + 1, {{parts[0], 1}, {parts[1], 1}, {parts[2], 1}, {parts[3], 1}}, -4, out);
+}
+
+void Circuit::select(int layer, int c, const std::vector<int>& x, const std::vector<int>& y,
+                     const std::vector<int>& out) {
+    if (x.size() != y.size() || x.size() != out.size()) throw std::invalid_argument("select takes equal widths");
+    for (size_t i = 0; i < out.size(); ++i) {
+        threshold(layer, {{c, 1}, {x[i], 1}}, -2, out[i]);   // c and x_i
+        threshold(layer, {{c, -1}, {y[i], 1}}, -1, out[i]);  // not c and y_i
+    }
+}
+
 void Circuit::memoryPort(int layer, MemoryPort port) {
     const Geometry& g = m_geometry;
     if (port.head < 0 || port.head >= g.linearNumValueHeads)

@@ -93,6 +93,14 @@ public:
     // an exact fp32 integer. Allocates its carry slots under `name`.
     void add32(int first, const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& out,
                bool subtract, const std::string& name);
+    // out := [a >= b] (two's complement when isSigned), in layers first and first+1: per 16-bit half
+    // [hi_a - hi_b >= 1], [>= 0], [<= 0] and [lo_a - lo_b >= 0], then ge = [2 gt_hi + ge_hi + le_hi + ge_lo >= 3].
+    void greaterOrEqual32(int first, const std::vector<int>& a, const std::vector<int>& b, int out, bool isSigned,
+                          const std::string& name);
+    // out := [a == b], in layers first and first+1 (both halves' differences >= 0 and <= 0).
+    void equal32(int first, const std::vector<int>& a, const std::vector<int>& b, int out, const std::string& name);
+    // out_i := c ? x_i : y_i, one layer: the two cases are exclusive, so each flips the slot on its own.
+    void select(int layer, int c, const std::vector<int>& x, const std::vector<int>& y, const std::vector<int>& out);
     // A register-file-like memory on one head; throws std::invalid_argument when it does not fit the head.
     void memoryPort(int layer, MemoryPort port);
 
@@ -104,6 +112,11 @@ public:
     int intermediateNeeded() const;
 
 private:
+    // Truth-weighted terms sum_j sign * 2^(j - lo) t_j over bits [lo, lo + 16) of v; the sign bit of a
+    // signed operand counts negatively.
+    void halfTerms(const std::vector<int>& v, int lo, int sign, bool isSigned,
+                   std::vector<std::pair<int, int>>& terms) const;
+
     static constexpr float kKeyAmplitude = 32;    // one-hot keys and queries: l2norm makes them exact units
     static constexpr float kRowAmplitude = 1024;  // a stored true rail
     static constexpr float kReadNormWeight = 1.f / 32;
