@@ -91,7 +91,12 @@ private:
     // ---- module facts -------------------------------------------------------------------------------
     void placeShared() {
         for (const auto& s : m_module.shared) {
-            int words = (s.bytes + 3) / 4;
+            if (s.bytes > (int64_t(1) << 24))  // far past any machine: keeps the word counts below in int
+                throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
+                                                 "__shared__ array " + s.name + " has " + std::to_string(s.bytes) +
+                                                     " bytes but a thread block has " +
+                                                     std::to_string(m_spec.sharedWords * 4) + "; make it smaller"});
+            int words = int((s.bytes + 3) / 4);
             m_out.shared.push_back({s.name, m_out.sharedWords, words});
             m_out.sharedWords += words;
         }
@@ -462,6 +467,8 @@ private:
         bool words = type.size() > 1 && type.substr(1) == "64" &&
                      (wideOf(o[1]).rep == Rep::Word || wideOf(o[2]).rep == Rep::Word);
         int a = words ? asWord(o[1]) : reg32(o[1]);
+        if (words && o[2].kind == Kind::Imm && o[2].value % 4)
+            fail("a pointer compared with a byte address that is not a whole word");
         B b = !words ? bOf(o[2]) : o[2].kind == Kind::Reg ? reg(asWord(o[2])) : imm(o[2].value / 4);
         emit(it->second, vreg(o[0].name), a, b);
     }
@@ -488,15 +495,19 @@ private:
             }
             return reg(dst == Rep::Word ? asWord(x) : reg32(x));
         };
-        if (op == "cvt") return emit(Opcode::Mov, rd, kZeroReg, reg(reg32(o[1])));
+        if (op == "cvt") {  // a byte value; a register that also holds word addresses needs words
+            int v = reg32(o[1]);
+            return emit(dst == Rep::Word ? Opcode::Sra : Opcode::Mov, rd, dst == Rep::Word ? v : kZeroReg,
+                        dst == Rep::Word ? imm(2) : reg(v));
+        }
         if (op == "cvta" || (op == "mov" && o[1].kind != Kind::Symbol))
             return emit(Opcode::Mov, rd, kZeroReg, operand(o[1]));
         if (op == "mov") return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(o[1].name)));
         if (op == "mul" && in.has("wide")) {
             int a = reg32(o[1]);
-            if (o[2].kind == Kind::Imm)
+            if (o[2].kind == Kind::Imm && (dst == Rep::Byte || o[2].value % 4 == 0))
                 return emit(Opcode::Mul, rd, a, imm(dst == Rep::Word ? o[2].value / 4 : o[2].value));
-            emit(Opcode::Mul, rd, a, reg(reg32(o[2])));
+            emit(Opcode::Mul, rd, a, bOf(o[2]));
             if (dst == Rep::Word) emit(Opcode::Sra, rd, rd, imm(2));
             return;
         }

@@ -210,13 +210,24 @@ private:
                             : l.find(".b32") != std::string::npos || l.find(".u32") != std::string::npos ? 4
                             : l.find(".b16") != std::string::npos || l.find(".u16") != std::string::npos ? 2
                                                                                                          : 1;
-            int count = br == std::string::npos ? 1 : std::atoi(last.c_str() + br + 1);
+            int64_t count = br == std::string::npos ? 1 : number(last.substr(br + 1, last.find(']') - br - 1));
+            if (count < 0 || count > (int64_t(1) << 40)) fail("the size of shared array " + name + " is out of range");
             m_module.shared.push_back({name, elemBytes * count});
         } else if (startsWith(l, ".local")) {
             m_module.locals.push_back(name);
         } else {
             m_module.globals.push_back(name);
         }
+    }
+
+    int64_t number(const std::string& text) {
+        try {
+            size_t used = 0;
+            int64_t v = std::stoll(text, &used, 0);
+            if (used == text.size()) return v;
+        } catch (const std::exception&) {
+        }
+        fail("cannot read the number '" + text + "'");
     }
 
     Operand operand(const std::string& t) {
@@ -227,9 +238,9 @@ private:
             std::string inner = trim(t.substr(1, t.size() - 2));
             size_t plus = inner.find('+');
             o.name = trim(inner.substr(0, plus));
-            if (plus != std::string::npos) o.value = std::stoll(trim(inner.substr(plus + 1)), nullptr, 0);
+            if (plus != std::string::npos) o.value = number(trim(inner.substr(plus + 1)));
             if (!o.name.empty() && (std::isdigit(static_cast<unsigned char>(o.name[0])) || o.name[0] == '-')) {
-                o.value += std::stoll(o.name, nullptr, 0);
+                o.value += number(o.name);
                 o.name.clear();
             }
             return o;
@@ -280,8 +291,10 @@ private:
         in.ptxLine = m_pendingLine;
         in.cudaLoc = m_loc;
         in.locFile = m_locFile;
+        if (l.empty()) fail("an empty instruction");
         if (l[0] == '@') {
             size_t sp = l.find_first_of(" \t");
+            if (sp == std::string::npos || sp < 2) fail("a guard with no instruction after it: '" + l + "'");
             std::string g = l.substr(1, sp - 1);
             in.guardNegated = g[0] == '!';
             in.guard = in.guardNegated ? g.substr(1) : g;

@@ -40,8 +40,8 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
             if (required) fail(file, std::string("missing \"") + key + "\"");
             return;
         }
-        if (!j[key].is_number_integer() || j[key].get<int64_t>() <= 0)
-            fail(file, std::string("\"") + key + "\" must be a positive integer");
+        if (!j[key].is_number_integer() || j[key].get<int64_t>() <= 0 || j[key].get<int64_t>() > (1 << 24))
+            fail(file, std::string("\"") + key + "\" must be an integer between 1 and 16777216");
         out = j[key].get<int>();
     };
     try {
@@ -97,7 +97,8 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
                        " layers but \"num_hidden_layers\" is " + std::to_string(c.numLayers));
     if (c.linearNumValueHeads % c.linearNumKeyHeads || c.numHeads % c.numKvHeads)
         fail(file, "value heads must be a multiple of key heads (and attention heads of key-value heads)");
-    if (c.rotaryDim() % 2 || c.rotaryDim() > c.headDim)
+    if (!(c.ropeTheta > 0)) fail(file, "\"rope_theta\" must be positive");
+    if (c.rotaryDim() % 2 || c.rotaryDim() > c.headDim || c.partialRotaryFactor < 0)
         fail(file, "\"partial_rotary_factor\" gives an odd or too large rotary dimension");
     return c;
 }

@@ -290,6 +290,7 @@ std::vector<float> toVector(const at::Tensor& t) {
 // Embeds the tokens and runs every decoder layer; returns the residual stream [T, hidden].
 at::Tensor runLayers(const Qwen35Config& c, const Qwen35Model::Weights& weights, const std::vector<int>& tokens,
                      ModelState::Impl& s) {
+    if (tokens.empty()) throw DiagnosticError(Diagnostic{"", 0, 0, "the model was given no tokens"});
     for (int t : tokens)
         if (t < 0 || t >= c.vocabSize)
             throw DiagnosticError(Diagnostic{

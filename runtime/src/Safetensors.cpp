@@ -164,7 +164,11 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
                                " bytes); the file is truncated");
             v.data = data + offsets[0];
             v.bytes = size_t(offsets[1] - offsets[0]);
-            if (v.bytes != size_t(v.numel()) * dtypeSize(v.dtype))
+            uint64_t elements = 1;
+            for (int64_t d : v.shape)
+                if (d < 0 || __builtin_mul_overflow(elements, uint64_t(d), &elements))
+                    fail(path, "tensor '" + v.name + "' has an impossible shape");
+            if (__builtin_mul_overflow(elements, uint64_t(dtypeSize(v.dtype)), &elements) || v.bytes != elements)
                 fail(path, "tensor '" + v.name + "' has " + std::to_string(v.bytes) +
                                " bytes, which disagrees with its shape");
             m_tensors.push_back(std::move(v));

@@ -91,3 +91,10 @@ TEST(LoweringErrors, OneKernelPerFile) {
                 "more than one __global__");
     expectError("__device__ int f(int x) { return x; }\n", 0, "no __global__");
 }
+
+TEST(LoweringErrors, HugeSharedArraysDoNotOverflow) {
+    expectError(
+        "__global__ void k(int* a) {\n  __shared__ int big[1073741824];\n  big[threadIdx.x] = 1;\n"
+        "  __syncthreads();\n  a[threadIdx.x] = big[threadIdx.x + 1];\n}\n",
+        0, "make it smaller");
+}

@@ -216,16 +216,24 @@ bool MainWindow::build() {
         m_map = std::move(map);
         m_events->clear();
     } catch (const DiagnosticError& e) {
-        m_session = makeReferenceSession();  // never keep running the previous kernel under new source
-        m_events->clear();
-        m_codeViews->clear();
+        unload();
         showDiagnostics(e.diagnostics());
+        return false;
+    } catch (const std::exception& e) {  // a library failure must never escape into Qt
+        unload();
+        showDiagnostics({Diagnostic{"", 0, 0, std::string("internal error while building: ") + e.what()}});
         return false;
     }
     m_session->breakpoints = breakpointsFromMarkers();
     setStatus(QString("Built %1 blocks; ready to run (F5) or step (F10).").arg(m_program.blocks.size()));
     refresh();
     return true;
+}
+
+void MainWindow::unload() {
+    m_session = makeReferenceSession();  // never keep running the previous kernel under new source
+    m_events->clear();
+    m_codeViews->clear();
 }
 
 void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {

@@ -193,8 +193,12 @@ void Circuit::memoryPort(int layer, MemoryPort port) {
     if (4 * int(port.dataBits.size()) != g.linearValueHeadDim || port.outBits.size() != port.dataBits.size())
         throw std::invalid_argument(
             "a memory row holds exactly linear_value_head_dim / 4 bits, read into as many outputs");
+    if (g.linearNumKeyHeads <= 0 || g.linearNumValueHeads % g.linearNumKeyHeads)
+        throw std::invalid_argument("value heads must be a multiple of key heads");
+    int group = g.linearNumValueHeads / g.linearNumKeyHeads;  // value heads sharing one key head
     for (const auto& other : m_layers.at(size_t(layer)).ports)
-        if (other.head == port.head) throw std::invalid_argument("two memory ports on one head");
+        if (other.head / group == port.head / group)
+            throw std::invalid_argument("two memory ports would share a key head (its keys and queries)");
     m_layers.at(size_t(layer)).ports.push_back(std::move(port));
 }
 
@@ -203,7 +207,11 @@ std::vector<float> Circuit::tokenEmbedding(const std::vector<int>& trueDims) con
     std::vector<float> x(size_t(h), 0.f);
     x[size_t(constantDim())] = 1.f;
     for (int d = 1; d < m_nextDim; ++d) x[size_t(d)] = m_initial.count(d) ? m_initial.at(d) : 1.f;
-    for (int d : trueDims) x[size_t(d)] = -1.f;
+    for (int d : trueDims) {
+        if (d <= 0 || d >= m_nextDim)
+            throw std::invalid_argument("tokenEmbedding: dim " + std::to_string(d) + " is no feature");
+        x[size_t(d)] = -1.f;
+    }
     // Ballast: the remaining energy as a sum of integer squares, largest first, in the top dimensions.
     int64_t need = int64_t(kMeanSquare) * h;
     for (int d = 0; d < m_nextDim; ++d) need -= int64_t(x[size_t(d)] * x[size_t(d)]);
@@ -270,8 +278,11 @@ std::vector<NamedTensor> Circuit::emit(const std::vector<std::vector<float>>& em
     };
     std::vector<NamedTensor> out;
     NamedTensor embed = zeros("embed_tokens.weight", {int64_t(embeddingRows.size()), h});
-    for (size_t r = 0; r < embeddingRows.size(); ++r)
+    for (size_t r = 0; r < embeddingRows.size(); ++r) {
+        if (int64_t(embeddingRows[r].size()) != h)
+            throw std::invalid_argument("an embedding row is not hidden_size long");
         std::copy(embeddingRows[r].begin(), embeddingRows[r].end(), embed.values.begin() + int64_t(r) * h);
+    }
     out.push_back(std::move(embed));
     out.push_back(zeros("norm.weight", {h}));
     for (size_t i = 0; i < m_layers.size(); ++i) {

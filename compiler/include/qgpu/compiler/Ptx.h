@@ -41,7 +41,7 @@ struct Param {
 
 struct SharedArray {
     std::string name;
-    int bytes = 0;
+    int64_t bytes = 0;
 };
 
 struct Function {

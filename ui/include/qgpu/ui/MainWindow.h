@@ -59,6 +59,7 @@ private:
     void populateExamples(QMenu* menu);
     void refresh();
     void showDiagnostics(const std::vector<Diagnostic>& diags);
+    void unload();
     void setStatus(const QString& text);
     void report(StopReason r);
     std::set<Breakpoint> breakpointsFromMarkers() const;
