@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <functional>
 #include <set>
 
 #include "Passes.h"
@@ -93,53 +92,7 @@ void simplifyControlFlow(VProgram& p) {
 
 void layoutBlocks(const VProgram& p, int slots, Program& out, std::vector<LineMapEntry>& lineMap) {
     size_t n = p.blocks.size();
-    // Back edges (to a block on the DFS stack) and the natural loop of each.
-    std::vector<int> state(n, 0);  // 0 new, 1 on stack, 2 done
-    std::vector<std::pair<int, int>> backEdges;
-    std::function<void(int)> findBack = [&](int b) {
-        state[size_t(b)] = 1;
-        for (int s : p.blocks[size_t(b)].successors()) {
-            if (state[size_t(s)] == 1)
-                backEdges.push_back({b, s});
-            else if (state[size_t(s)] == 0)
-                findBack(s);
-        }
-        state[size_t(b)] = 2;
-    };
-    findBack(0);
-    auto preds = predecessors(p);
-    std::vector<std::set<int>> loops;
-    for (auto [tail, head] : backEdges) {
-        std::set<int> body{head};
-        std::vector<int> work{tail};
-        while (!work.empty()) {
-            int b = work.back();
-            work.pop_back();
-            if (!body.insert(b).second) continue;
-            for (int q : preds[size_t(b)]) work.push_back(q);
-        }
-        loops.push_back(body);
-    }
-    std::vector<const std::set<int>*> innermost(n, nullptr);
-    for (const auto& l : loops)
-        for (int b : l)
-            if (!innermost[size_t(b)] || l.size() < innermost[size_t(b)]->size()) innermost[size_t(b)] = &l;
-
-    // Reverse postorder, visiting the successors that leave a block's loop first so that they finish
-    // first and are laid out after the loop.
-    std::vector<int> post;
-    std::vector<bool> seen(n, false);
-    std::function<void(int)> visit = [&](int b) {
-        seen[size_t(b)] = true;
-        std::vector<int> succ = p.blocks[size_t(b)].successors();
-        const std::set<int>* loop = innermost[size_t(b)];
-        std::stable_partition(succ.begin(), succ.end(), [&](int s) { return loop && !loop->count(s); });
-        for (int s : succ)
-            if (!seen[size_t(s)]) visit(s);
-        post.push_back(b);
-    };
-    visit(0);
-    std::vector<int> order(post.rbegin(), post.rend());
+    std::vector<int> order = reconvergenceOrder(p);
 
     // Machine blocks: each virtual block becomes ceil(body / slots) pieces (at least one) in a row.
     std::vector<int> firstPiece(n, 0);

@@ -20,6 +20,11 @@ void foldConstants(VProgram& program);
 // line of highest register pressure when K registers do not suffice. Returns the registers used.
 int allocateRegisters(VProgram& program, int registers, const std::string& cudaFile);
 
+// The block order the min-PC reconvergence rule needs: every loop contiguous and before the blocks its
+// exits reach, every block after its forward predecessors, the entry first. Throws DiagnosticError for
+// irreducible control flow.
+std::vector<int> reconvergenceOrder(const VProgram& program);
+
 // Orders blocks for the min-PC reconvergence rule (a loop's blocks before its exits, every join after
 // its branches), splits them into machine blocks of at most `slots` instructions and fills the line map.
 void layoutBlocks(const VProgram& program, int slots, Program& out, std::vector<LineMapEntry>& lineMap);

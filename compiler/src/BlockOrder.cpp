@@ -1,0 +1,142 @@
+// Block order for the min-PC reconvergence rule (docs/isa.md): a loop's blocks contiguous and before every
+// block its exits lead to, and every block after all of its forward predecessors. Loops are collapsed
+// into single nodes, the resulting DAG is ordered, and each loop is expanded the same way, recursively.
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <set>
+
+#include "Passes.h"
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu::lowering {
+namespace {
+
+struct Loops {
+    std::map<int, std::set<int>> byHeader;  // natural loops, all back edges to one header merged
+    std::set<std::pair<int, int>> backEdges;
+};
+
+Loops findLoops(const VProgram& p) {
+    size_t n = p.blocks.size();
+    std::vector<std::vector<int>> preds(n);
+    for (size_t b = 0; b < n; ++b)
+        for (int s : p.blocks[b].successors()) preds[size_t(s)].push_back(int(b));
+    Loops loops;
+    std::vector<int> state(n, 0);  // 0 new, 1 on the DFS stack, 2 done
+    std::function<void(int)> dfs = [&](int b) {
+        state[size_t(b)] = 1;
+        for (int s : p.blocks[size_t(b)].successors()) {
+            if (state[size_t(s)] == 1) loops.backEdges.insert({b, s});
+            else if (state[size_t(s)] == 0) dfs(s);
+        }
+        state[size_t(b)] = 2;
+    };
+    dfs(0);
+    // Reducible control flow: each back edge's target dominates its source (iterative dominator sets).
+    std::vector<std::set<int>> dom(n);
+    for (size_t b = 0; b < n; ++b)
+        for (size_t d = 0; d < n; ++d) dom[b].insert(int(d));
+    dom[0] = {0};
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t b = 1; b < n; ++b) {
+            std::set<int> meet;
+            bool first = true;
+            for (int q : preds[b]) {
+                if (first) meet = dom[size_t(q)], first = false;
+                else {
+                    std::set<int> both;
+                    std::set_intersection(meet.begin(), meet.end(), dom[size_t(q)].begin(), dom[size_t(q)].end(),
+                                          std::inserter(both, both.begin()));
+                    meet = std::move(both);
+                }
+            }
+            meet.insert(int(b));
+            if (meet != dom[b]) dom[b] = std::move(meet), changed = true;
+        }
+    }
+    for (auto [tail, head] : loops.backEdges)
+        if (!dom[size_t(tail)].count(head))
+            throw DiagnosticError(Diagnostic{"", 0, 0,
+                                             "the kernel's control flow is irreducible (a loop with two entries); "
+                                             "the machine's reconvergence rule cannot run it"});
+    for (auto [tail, head] : loops.backEdges) {
+        std::set<int>& body = loops.byHeader[head];
+        body.insert(head);
+        std::vector<int> work{tail};
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (!body.insert(b).second) continue;
+            for (int q : preds[size_t(b)]) work.push_back(q);
+        }
+    }
+    return loops;
+}
+
+class Orderer {
+public:
+    Orderer(const VProgram& p) : m_p(p), m_loops(findLoops(p)) {}
+
+    std::vector<int> run() {
+        std::set<int> all;
+        for (size_t b = 0; b < m_p.blocks.size(); ++b) all.insert(int(b));
+        order(all, 0, -1);
+        return m_out;
+    }
+
+private:
+    // Orders `region` starting at `entry`; `header` is the region's own loop header (-1 for the whole
+    // program), whose back edges are ignored.
+    void order(const std::set<int>& region, int entry, int header) {
+        // The outermost loops inside the region stand for all of their blocks.
+        std::map<int, int> rep;
+        for (int b : region) rep[b] = b;
+        for (const auto& [h, body] : m_loops.byHeader) {
+            if (h == header || !region.count(h)) continue;
+            for (int b : body) {
+                const std::set<int>* current = rep[b] == b ? nullptr : &m_loops.byHeader.at(rep[b]);
+                if (!current || body.size() > current->size()) rep[b] = h;
+            }
+        }
+        std::map<int, std::vector<int>> dag;
+        for (int u : region)
+            for (int v : m_p.blocks[size_t(u)].successors()) {
+                if (!region.count(v) || v == header || rep[u] == rep[v]) continue;
+                dag[rep[u]].push_back(rep[v]);
+            }
+        std::vector<int> post;
+        std::map<int, int> state;
+        std::function<void(int)> visit = [&](int r) {
+            state[r] = 1;
+            for (int s : dag[r]) {
+                if (state[s] == 1)
+                    throw DiagnosticError(Diagnostic{"", 0, 0,
+                                                     "the kernel's control flow is irreducible (a loop with two "
+                                                     "entries); the machine's reconvergence rule cannot run it"});
+                if (state[s] == 0) visit(s);
+            }
+            state[r] = 2;
+            post.push_back(r);
+        };
+        visit(rep[entry]);
+        for (auto it = post.rbegin(); it != post.rend(); ++it) {
+            if (*it != header && m_loops.byHeader.count(*it))
+                order(m_loops.byHeader.at(*it), *it, *it);  // an inner loop, laid out whole, in place
+            else
+                m_out.push_back(*it);
+        }
+    }
+
+    const VProgram& m_p;
+    Loops m_loops;
+    std::vector<int> m_out;
+};
+
+}  // namespace
+
+std::vector<int> reconvergenceOrder(const VProgram& p) { return Orderer(p).run(); }
+
+}  // namespace qgpu::lowering
