@@ -28,8 +28,10 @@ Loops findLoops(const VProgram& p) {
     std::function<void(int)> dfs = [&](int b) {
         state[size_t(b)] = 1;
         for (int s : p.blocks[size_t(b)].successors()) {
-            if (state[size_t(s)] == 1) loops.backEdges.insert({b, s});
-            else if (state[size_t(s)] == 0) dfs(s);
+            if (state[size_t(s)] == 1)
+                loops.backEdges.insert({b, s});
+            else if (state[size_t(s)] == 0)
+                dfs(s);
         }
         state[size_t(b)] = 2;
     };
@@ -45,7 +47,8 @@ Loops findLoops(const VProgram& p) {
             std::set<int> meet;
             bool first = true;
             for (int q : preds[b]) {
-                if (first) meet = dom[size_t(q)], first = false;
+                if (first)
+                    meet = dom[size_t(q)], first = false;
                 else {
                     std::set<int> both;
                     std::set_intersection(meet.begin(), meet.end(), dom[size_t(q)].begin(), dom[size_t(q)].end(),

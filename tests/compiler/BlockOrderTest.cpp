@@ -27,8 +27,7 @@ VProgram cfg(const std::vector<std::vector<int>>& edges) {
 
 // Every edge goes forward except back edges to a loop header, and each loop's blocks come before the
 // blocks outside it that its exits reach.
-void expectMinPcOrder(const VProgram& p, const std::vector<int>& order,
-                      const std::map<int, std::vector<int>>& loops) {
+void expectMinPcOrder(const VProgram& p, const std::vector<int>& order, const std::map<int, std::vector<int>>& loops) {
     ASSERT_EQ(order.size(), p.blocks.size());
     ASSERT_EQ(order[0], 0);
     std::map<int, int> pos;

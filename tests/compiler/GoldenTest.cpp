@@ -1,5 +1,6 @@
-// Golden files per stage: CUDA -> PTX (NAME.cu -> NAME.ptx) and PTX -> machine blocks (NAME.ptx ->
-// NAME.blocks). Set QGPU_UPDATE_GOLDEN=1 to rewrite them after an intended change, then review the diff.
+// Golden files per stage for suite kernels: CUDA -> PTX (resources/kernels/NAME.cu -> golden/NAME.ptx) and
+// PTX -> machine blocks (NAME.ptx -> NAME.blocks). Set QGPU_UPDATE_GOLDEN=1 to rewrite them after an
+// intended change, then review the diff.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,6 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kGolden = fs::path(QGPU_SOURCE_DIR) / "tests/compiler/golden";
+const fs::path kKernels = fs::path(QGPU_SOURCE_DIR) / "resources/kernels";
 
 std::string readFile(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -38,7 +40,7 @@ void expectGolden(const fs::path& file, const std::string& actual) {
 std::vector<std::string> goldenKernels() {
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(kGolden))
-        if (e.path().extension() == ".cu") names.push_back(e.path().stem().string());
+        if (e.path().extension() == ".ptx") names.push_back(e.path().stem().string());
     std::sort(names.begin(), names.end());
     return names;
 }
@@ -48,7 +50,7 @@ std::vector<std::string> goldenKernels() {
 TEST(Golden, CudaToPtx) {
     for (const auto& name : goldenKernels()) {
         SCOPED_TRACE(name);
-        CudaCompileResult r = compileCudaToPtx(readFile(kGolden / (name + ".cu")), name + ".cu");
+        CudaCompileResult r = compileCudaToPtx(readFile(kKernels / (name + ".cu")), name + ".cu");
         ASSERT_TRUE(r.ok) << formatAll(r.diagnostics);
         expectGolden(kGolden / (name + ".ptx"), r.ptx);
     }
@@ -57,7 +59,7 @@ TEST(Golden, CudaToPtx) {
 TEST(Golden, PtxToBlocks) {
     for (const auto& name : goldenKernels()) {
         SCOPED_TRACE(name);
-        std::string source = readFile(kGolden / (name + ".cu"));
+        std::string source = readFile(kKernels / (name + ".cu"));
         ptx::Module m = ptx::parse(readFile(kGolden / (name + ".ptx")), name + ".ptx");
         LoweredKernel k = lowerKernel(m, kernelParameterNames(source), name + ".cu");
         expectGolden(kGolden / (name + ".blocks"), formatLowered(k));
@@ -68,7 +70,7 @@ TEST(Golden, EveryKernelHasBothStages) {
     auto names = goldenKernels();
     EXPECT_GE(names.size(), 8u);
     for (const auto& name : names) {
-        EXPECT_TRUE(fs::exists(kGolden / (name + ".ptx"))) << name;
+        EXPECT_TRUE(fs::exists(kKernels / (name + ".cu"))) << name;
         EXPECT_TRUE(fs::exists(kGolden / (name + ".blocks"))) << name;
     }
 }

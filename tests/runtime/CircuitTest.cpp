@@ -49,6 +49,21 @@ std::vector<std::vector<float>> run(const Circuit& c, const std::vector<std::vec
 
 bool truth(float x) { return x == -1.0f; }
 
+// One token per (x, y) case with the bits of x in `a` and of y in `b`.
+std::vector<std::vector<float>> operandRows(const Circuit& c, const std::vector<int>& a, const std::vector<int>& b,
+                                            const std::vector<std::pair<uint32_t, uint32_t>>& cases) {
+    std::vector<std::vector<float>> rows;
+    for (auto [x, y] : cases) {
+        std::vector<int> trueDims;
+        for (int i = 0; i < 32; ++i) {
+            if (x >> i & 1) trueDims.push_back(a[size_t(i)]);
+            if (y >> i & 1) trueDims.push_back(b[size_t(i)]);
+        }
+        rows.push_back(c.tokenEmbedding(trueDims));
+    }
+    return rows;
+}
+
 void expectOnly(const std::vector<float>& before, const std::vector<float>& after, const std::vector<int>& changed,
                 const std::string& what) {
     for (size_t d = 0; d < before.size(); ++d) {
@@ -203,16 +218,7 @@ TEST(CircuitGadgets, Add32AndSub32OnRandomAndEdgeOperands) {
                                                             {12345, 67890},
                                                             {0, 1}};
         while (cases.size() < 120) cases.push_back({uint32_t(rng()), uint32_t(rng())});
-        std::vector<std::vector<float>> rows;
-        for (auto [x, y] : cases) {
-            std::vector<int> trueDims;
-            for (int i = 0; i < 32; ++i) {
-                if (x >> i & 1) trueDims.push_back(a[size_t(i)]);
-                if (y >> i & 1) trueDims.push_back(b[size_t(i)]);
-            }
-            rows.push_back(c.tokenEmbedding(trueDims));
-        }
-        auto res = run(c, rows);
+        auto res = run(c, operandRows(c, a, b, cases));
         for (size_t k = 0; k < cases.size(); ++k) {
             uint32_t expect = subtract ? cases[k].first - cases[k].second : cases[k].first + cases[k].second, got = 0;
             for (int i = 0; i < 32; ++i) {
@@ -256,16 +262,7 @@ TEST(CircuitGadgets, ComparesAndSelectOn32BitOperands) {
         uint32_t x = uint32_t(rng()), y = rng() % 3 == 0 ? x ^ (1u << (rng() % 32)) : uint32_t(rng());
         cases.push_back({x, y});
     }
-    std::vector<std::vector<float>> rows;
-    for (auto [x, y] : cases) {
-        std::vector<int> trueDims;
-        for (int i = 0; i < 32; ++i) {
-            if (x >> i & 1) trueDims.push_back(a[size_t(i)]);
-            if (y >> i & 1) trueDims.push_back(b[size_t(i)]);
-        }
-        rows.push_back(c.tokenEmbedding(trueDims));
-    }
-    auto res = run(c, rows);
+    auto res = run(c, operandRows(c, a, b, cases));
     for (size_t k = 0; k < cases.size(); ++k) {
         auto [x, y] = cases[k];
         const auto& r = res[k];
