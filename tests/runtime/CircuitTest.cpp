@@ -275,3 +275,33 @@ TEST(CircuitGadgets, ComparesAndSelectOn32BitOperands) {
             << "signed max of " << int32_t(x) << ", " << int32_t(y);
     }
 }
+
+TEST(CircuitGadgets, ShiftsByAVariableAmount) {
+    circuit::Geometry g;
+    g.hiddenSize = 256;
+    g.intermediateSize = 2304;
+    using Shift = Circuit::Shift;
+    for (Shift kind : {Shift::Left, Shift::RightLogical, Shift::RightArithmetic}) {
+        Circuit c(g);
+        std::vector<int> a, s, out;
+        for (int i = 0; i < 32; ++i) a.push_back(c.addFeature("a" + std::to_string(i)));
+        for (int i = 0; i < 32; ++i) s.push_back(c.addFeature("s" + std::to_string(i)));
+        for (int i = 0; i < 32; ++i) out.push_back(c.addFeature("o" + std::to_string(i)));
+        c.shift32(0, kind, a, s, out, "sh");
+        std::mt19937 rng(int(kind) + 10);
+        std::vector<std::pair<uint32_t, uint32_t>> cases;
+        for (uint32_t amount : {0u, 1u, 5u, 16u, 31u, 32u, 33u, 64u, 0x80000000u, 0xFFFFFFFFu})
+            for (uint32_t v : {0x80000001u, 0x7FFFFFFFu, 0xDEADBEEFu}) cases.push_back({v, amount});
+        while (cases.size() < 90) cases.push_back({uint32_t(rng()), uint32_t(rng() % 40)});
+        auto res = run(c, operandRows(c, a, s, cases));
+        for (size_t k = 0; k < cases.size(); ++k) {
+            auto [v, n] = cases[k];
+            uint32_t expect = kind == Shift::Left           ? (n >= 32 ? 0 : v << n)
+                              : kind == Shift::RightLogical ? (n >= 32 ? 0 : v >> n)
+                                                            : uint32_t(int32_t(v) >> std::min<uint32_t>(n, 31));
+            uint32_t got = 0;
+            for (int i = 0; i < 32; ++i) got |= uint32_t(truth(res[k][size_t(out[size_t(i)])])) << i;
+            EXPECT_EQ(got, expect) << "kind " << int(kind) << " value " << v << " by " << n;
+        }
+    }
+}

@@ -183,6 +183,39 @@ void Circuit::select(int layer, int c, const std::vector<int>& x, const std::vec
     }
 }
 
+void Circuit::shift32(int first, Shift kind, const std::vector<int>& a, const std::vector<int>& amount,
+                      const std::vector<int>& out, const std::string& name) {
+    if (a.size() != 32 || amount.size() != 32 || out.size() != 32)
+        throw std::invalid_argument("shift32 takes 32-bit operands");
+    while (layerCount() < first + 2) addLayer();
+    // by[k]: the amount is exactly k (k < 32); big: the amount is 32 or more (a high bit is set)
+    std::vector<int> by;
+    for (int k = 0; k < 32; ++k) {
+        by.push_back(addFeature(name + ".by" + std::to_string(k)));
+        std::vector<std::pair<int, int>> terms;
+        int ones = 0;
+        for (int i = 0; i < 32; ++i) {
+            bool set = i < 5 && (k >> i & 1);
+            terms.push_back({amount[size_t(i)], set ? 1 : -1});
+            ones += set;
+        }
+        threshold(first, terms, -ones, by.back());  // all of k's bits set and every other bit clear
+    }
+    int big = addFeature(name + ".big");
+    std::vector<std::pair<int, int>> high;
+    for (int i = 5; i < 32; ++i) high.push_back({amount[size_t(i)], 1});
+    threshold(first, high, -1, big);
+    for (int i = 0; i < 32; ++i) {
+        for (int k = 0; k < 32; ++k) {
+            int src = kind == Shift::Left ? i - k : i + k;
+            if (src >= 32 && kind == Shift::RightArithmetic) src = 31;
+            if (src < 0 || src >= 32) continue;
+            threshold(first + 1, {{by[size_t(k)], 1}, {a[size_t(src)], 1}}, -2, out[size_t(i)]);
+        }
+        if (kind == Shift::RightArithmetic) threshold(first + 1, {{big, 1}, {a[31], 1}}, -2, out[size_t(i)]);
+    }
+}
+
 void Circuit::memoryPort(int layer, MemoryPort port) {
     const Geometry& g = m_geometry;
     if (port.head < 0 || port.head >= g.linearNumValueHeads)

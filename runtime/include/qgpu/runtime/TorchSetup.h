@@ -5,7 +5,7 @@
 
 namespace qgpu {
 
-// Sets the intra-op thread count once (0 = all cores; Debian's LibTorch defaults to 1).
+// Sets the intra-op thread count once (0 = $QGPU_THREADS, else all cores; Debian's LibTorch defaults to 1).
 void initTorch(int threads = 0);
 int torchThreads();
 bool cudaAvailable();

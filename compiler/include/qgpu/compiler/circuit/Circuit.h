@@ -101,6 +101,12 @@ public:
     void equal32(int first, const std::vector<int>& a, const std::vector<int>& b, int out, const std::string& name);
     // out_i := c ? x_i : y_i, one layer: the two cases are exclusive, so each flips the slot on its own.
     void select(int layer, int c, const std::vector<int>& x, const std::vector<int>& y, const std::vector<int>& out);
+    enum class Shift { Left, RightLogical, RightArithmetic };
+    // out := a shifted by the unsigned 32-bit amount (an amount >= 32 gives 0, or the sign for Right-
+    // Arithmetic, as docs/isa.md says), in layers first and first+1: the amount decoded to one-hot
+    // (32 positions plus "32 or more"), then one exclusive AND per output bit and position.
+    void shift32(int first, Shift kind, const std::vector<int>& a, const std::vector<int>& amount,
+                 const std::vector<int>& out, const std::string& name);
     // A register-file-like memory on one head; throws std::invalid_argument when it does not fit the head.
     void memoryPort(int layer, MemoryPort port);
 
