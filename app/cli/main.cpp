@@ -1,4 +1,6 @@
 // qgpu: the command-line face of qgpu studio. Wiring only: every job is a library call.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
+#include "qgpu/runtime/Qwen35Model.h"
 #include "qgpu/runtime/TorchSetup.h"
 
 using namespace qgpu;
@@ -33,6 +36,9 @@ const char* kUsage = R"(usage:
       (block, slot, CUDA line, PTX line).
   qgpu bench-compile [DIR] [--runs N]
       Times CUDA -> PTX and PTX -> blocks for every .cu in DIR (default resources/kernels): medians in ms.
+  qgpu bench-model [--geometry 2b|tiny] [--runs N] [--prefill T] [--decode T]
+      Random weights at Qwen3.5 geometry, built in memory: prefill and decode tokens/s (medians) and
+      peak memory.
   qgpu version
 )";
 
@@ -43,6 +49,8 @@ struct Args {
     std::string launch;
     std::string emit = "ptx";
     std::string backend = "reference";
+    std::string geometry = "2b";
+    int prefill = 64, decode = 16;
     bool quiet = false, check = false;
     int runs = 5;
     int optLevel = 2;
@@ -66,6 +74,12 @@ Args parseArgs(int argc, char** argv) {
             a.emit = value();
         else if (s == "--backend")
             a.backend = value();
+        else if (s == "--geometry")
+            a.geometry = value();
+        else if (s == "--prefill")
+            a.prefill = std::max(1, std::atoi(value().c_str()));
+        else if (s == "--decode")
+            a.decode = std::max(1, std::atoi(value().c_str()));
         else if (s == "--runs")
             a.runs = std::max(1, std::atoi(value().c_str()));
         else if (s == "--quiet")
@@ -158,7 +172,7 @@ int runCompile(const Args& a) {
     return 0;
 }
 
-double medianMs(std::vector<double> v) {
+double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
@@ -188,12 +202,55 @@ int benchCompile(const Args& a) {
             lowerMs.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
             blocks = k.program.blocks.size();
         }
-        allPtx.push_back(medianMs(ptxMs));
-        allLower.push_back(medianMs(lowerMs));
+        allPtx.push_back(median(ptxMs));
+        allLower.push_back(median(lowerMs));
         std::printf("%-22s %10.2f %10.3f %7zu\n", f.stem().c_str(), allPtx.back(), allLower.back(), blocks);
     }
-    std::printf("%-22s %10.2f %10.3f  (median over %zu kernels)\n", "all", medianMs(allPtx), medianMs(allLower),
+    std::printf("%-22s %10.2f %10.3f  (median over %zu kernels)\n", "all", median(allPtx), median(allLower),
                 files.size());
+    return 0;
+}
+
+double peakMemoryGiB() {
+    struct rusage r {};
+    getrusage(RUSAGE_SELF, &r);
+    return double(r.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB on Linux
+}
+
+int benchModel(const Args& a) {
+    Qwen35Config c = Qwen35Config::geometry2b();
+    if (a.geometry == "tiny") {
+        c.hiddenSize = 256, c.intermediateSize = 768, c.numLayers = 4, c.vocabSize = 4096;
+        c.layerTypes = {LayerType::LinearAttention, LayerType::LinearAttention, LayerType::LinearAttention,
+                        LayerType::FullAttention};
+    } else if (a.geometry != "2b") {
+        usageError("--geometry takes 2b or tiny");
+    }
+    initTorch();
+    std::printf("%s, geometry %s: hidden %d, %d layers, vocab %d\n", torchDescription().c_str(), a.geometry.c_str(),
+                c.hiddenSize, c.numLayers, c.vocabSize);
+    auto t0 = std::chrono::steady_clock::now();
+    auto model = Qwen35Model::random(c, 1);
+    double buildS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<int> prompt;
+    for (int i = 0; i < a.prefill; ++i) prompt.push_back((i * 7919) % c.vocabSize);
+    std::vector<double> prefillTps, decodeTps;
+    for (int r = 0; r < a.runs; ++r) {
+        ModelState state = model->newState();
+        auto p0 = std::chrono::steady_clock::now();
+        std::vector<float> logits = model->forward(prompt, state);
+        auto p1 = std::chrono::steady_clock::now();
+        for (int i = 0; i < a.decode; ++i) {
+            int next = int(std::max_element(logits.begin(), logits.end()) - logits.begin());  // greedy
+            logits = model->forward({next}, state);
+        }
+        auto p2 = std::chrono::steady_clock::now();
+        prefillTps.push_back(a.prefill / std::chrono::duration<double>(p1 - p0).count());
+        decodeTps.push_back(a.decode / std::chrono::duration<double>(p2 - p1).count());
+    }
+    std::printf("built in %.1f s; prefill %d tokens: %.1f tokens/s; decode %d tokens: %.2f tokens/s (medians of %d)\n",
+                buildS, a.prefill, median(prefillTps), a.decode, median(decodeTps), a.runs);
+    std::printf("peak memory %.2f GiB\n", peakMemoryGiB());
     return 0;
 }
 
@@ -214,6 +271,7 @@ int main(int argc, char** argv) {
         if (cmd == "run") return runProgram(compileFile(a).kernel.program, a);
         if (cmd == "compile") return runCompile(a);
         if (cmd == "bench-compile") return benchCompile(a);
+        if (cmd == "bench-model") return benchModel(a);
         if (cmd == "version" || cmd == "--version") {
             initTorch();
             std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";
