@@ -3,66 +3,20 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "qgpu/compiler/circuit/Circuit.h"
 #include "qgpu/runtime/CircuitCheckpoint.h"
 #include "qgpu/runtime/Qwen35Model.h"
+#include "CircuitTestSupport.h"
 
 using namespace qgpu;
+using namespace qgpu::testing;
 using circuit::Circuit;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path tempDir(const std::string& name) {
-    fs::path d = fs::temp_directory_path() / ("qgpu-circuit-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
-// One token per input assignment of `inputs` (bit i of the token index = truth of inputs[i]).
-std::vector<std::vector<float>> assignments(const Circuit& c, const std::vector<int>& inputs) {
-    std::vector<std::vector<float>> rows;
-    for (int v = 0; v < (1 << inputs.size()); ++v) {
-        std::vector<int> trueDims;
-        for (size_t i = 0; i < inputs.size(); ++i)
-            if (v >> i & 1) trueDims.push_back(inputs[i]);
-        rows.push_back(c.tokenEmbedding(trueDims));
-    }
-    return rows;
-}
-
-// Runs every token through the emitted model; returns the final residual of each.
-std::vector<std::vector<float>> run(const Circuit& c, const std::vector<std::vector<float>>& rows,
-                                    DType dtype = DType::F32) {
-    fs::path dir = tempDir("run");
-    writeCircuitCheckpoint(dir.string(), c, rows, dtype);
-    auto model = Qwen35Model::load(dir.string());
-    fs::remove_all(dir);
-    std::vector<std::vector<float>> out;
-    ModelState state = model->newState();  // one sequence: each token also sees the ones before it
-    for (int t = 0; t < int(rows.size()); ++t) out.push_back(model->hiddenStates({t}, state));
-    return out;
-}
-
-bool truth(float x) { return x == -1.0f; }
-
-// One token per (x, y) case with the bits of x in `a` and of y in `b`.
-std::vector<std::vector<float>> operandRows(const Circuit& c, const std::vector<int>& a, const std::vector<int>& b,
-                                            const std::vector<std::pair<uint32_t, uint32_t>>& cases) {
-    std::vector<std::vector<float>> rows;
-    for (auto [x, y] : cases) {
-        std::vector<int> trueDims;
-        for (int i = 0; i < 32; ++i) {
-            if (x >> i & 1) trueDims.push_back(a[size_t(i)]);
-            if (y >> i & 1) trueDims.push_back(b[size_t(i)]);
-        }
-        rows.push_back(c.tokenEmbedding(trueDims));
-    }
-    return rows;
-}
 
 void expectOnly(const std::vector<float>& before, const std::vector<float>& after, const std::vector<int>& changed,
                 const std::string& what) {
@@ -133,7 +87,7 @@ TEST(CircuitGadgets, AddressDecodeToOneHotExhaustive) {
     }
 }
 
-TEST(CircuitGadgets, LayersComposeBecauseTheResidualEnergyStaysConstant) {
+TEST(CircuitGadgets, LayersComposeBecauseEveryNormSeesTheResidualExactly) {
     Circuit c({});
     int a = c.addFeature("a"), b = c.addFeature("b"), d = c.addFeature("d");
     int ab = c.addFeature("a&b"), res = c.addFeature("(a&b)^d"), both = c.addFeature("res|a");
@@ -161,7 +115,7 @@ TEST(CircuitGadgets, SilentOnTextTokens) {
     std::normal_distribution<float> dist(0.f, 2.f);
     for (int t = 0; t < 40; ++t) {
         std::vector<float> text(size_t(c.geometry().hiddenSize), 0.f);
-        for (size_t d = size_t(c.features().size()) + 1; d < text.size(); ++d) text[d] = dist(rng);
+        for (size_t d = Circuit::kConstantDims + c.features().size(); d < text.size(); ++d) text[d] = dist(rng);
         rows.push_back(text);
     }
     fs::path dir = tempDir("silent");
@@ -196,112 +150,84 @@ TEST(CircuitGadgets, Bfloat16WeightsAreExactToo) {
     EXPECT_EQ(f32, bf16) << "gadget weights are small integers times powers of two: bf16 holds them exactly";
 }
 
-TEST(CircuitGadgets, Add32AndSub32OnRandomAndEdgeOperands) {
-    circuit::Geometry g;
-    g.hiddenSize = 512;
-    g.intermediateSize = 256;
-    for (bool subtract : {false, true}) {
-        Circuit c(g);
-        std::vector<int> a, b, out;
-        for (int i = 0; i < 32; ++i) a.push_back(c.addFeature("a" + std::to_string(i)));
-        for (int i = 0; i < 32; ++i) b.push_back(c.addFeature("b" + std::to_string(i)));
-        for (int i = 0; i < 32; ++i) out.push_back(c.addFeature("s" + std::to_string(i)));
-        c.add32(0, a, b, out, subtract, "add");
-        std::mt19937 rng(subtract ? 2 : 1);
-        std::vector<std::pair<uint32_t, uint32_t>> cases = {{0, 0},
-                                                            {0xFFFFFFFFu, 1},
-                                                            {1, 0xFFFFFFFFu},
-                                                            {0x7FFFFFFFu, 1},
-                                                            {0x80000000u, 0x80000000u},
-                                                            {0xFFFF, 1},
-                                                            {0xFFFFFFFFu, 0xFFFFFFFFu},
-                                                            {12345, 67890},
-                                                            {0, 1}};
-        while (cases.size() < 120) cases.push_back({uint32_t(rng()), uint32_t(rng())});
-        auto res = run(c, operandRows(c, a, b, cases));
-        for (size_t k = 0; k < cases.size(); ++k) {
-            uint32_t expect = subtract ? cases[k].first - cases[k].second : cases[k].first + cases[k].second, got = 0;
-            for (int i = 0; i < 32; ++i) {
-                float v = res[k][size_t(out[size_t(i)])];
-                ASSERT_TRUE(v == 1.f || v == -1.f) << "bit " << i << " = " << v;
-                got |= uint32_t(truth(v)) << i;
+TEST(CircuitGadgets, IntegerFeaturesMaskedProductsAndClearingForReuse) {
+    // Integers ride beside the bits: the huge ballast keeps every RMSNorm exact whatever they hold.
+    Circuit c({});
+    int t = c.addFeature("t"), x = c.addInteger("x"), y = c.addInteger("y"), prod = c.addInteger("t*x");
+    int copy = c.addInteger("x+2y"), flag = c.addFeature("flag");
+    int l0 = c.addLayer(), l1 = c.addLayer();
+    c.maskedProduct(l0, t, c.value(x), {{prod, 1.f}});
+    c.linear(l0, c.value(x).add(c.value(y), 2), {{copy, 1.f}});
+    c.notGate(l0, t, flag);
+    c.clear(l1, prod);  // back to 0: the slot may take a new value
+    c.clear(l1, flag);  // back to +1 (false)
+    std::vector<std::vector<float>> rows;
+    std::vector<std::tuple<bool, int, int>> cases;
+    for (bool bit : {false, true})
+        for (int xv : {0, 1, -7, 65535, 1 << 20})
+            for (int yv : {0, 3, -100000}) {
+                cases.push_back({bit, xv, yv});
+                rows.push_back(
+                    c.tokenEmbedding(bit ? std::vector<int>{t} : std::vector<int>{}, {{x, float(xv)}, {y, float(yv)}}));
             }
-            EXPECT_EQ(got, expect) << (subtract ? "sub " : "add ") << cases[k].first << ", " << cases[k].second;
-        }
-    }
-}
-
-TEST(CircuitGadgets, ComparesAndSelectOn32BitOperands) {
-    circuit::Geometry g;
-    g.hiddenSize = 512;
-    g.intermediateSize = 256;
-    Circuit c(g);
-    std::vector<int> a, b, sel;
-    for (int i = 0; i < 32; ++i) a.push_back(c.addFeature("a" + std::to_string(i)));
-    for (int i = 0; i < 32; ++i) b.push_back(c.addFeature("b" + std::to_string(i)));
-    for (int i = 0; i < 32; ++i) sel.push_back(c.addFeature("sel" + std::to_string(i)));
-    int geu = c.addFeature("geu"), ges = c.addFeature("ges"), eq = c.addFeature("eq");
-    c.greaterOrEqual32(0, a, b, geu, false, "geu");
-    c.greaterOrEqual32(0, a, b, ges, true, "ges");
-    c.equal32(0, a, b, eq, "eq");
-    c.select(c.addLayer(), ges, a, b, sel);  // max(a, b), signed: a third layer reading the compare
-    std::mt19937 rng(3);
-    std::vector<std::pair<uint32_t, uint32_t>> cases = {{0, 0},
-                                                        {1, 0},
-                                                        {0, 1},
-                                                        {0x80000000u, 0x7FFFFFFFu},
-                                                        {0x7FFFFFFFu, 0x80000000u},
-                                                        {0xFFFFFFFFu, 0},
-                                                        {0, 0xFFFFFFFFu},
-                                                        {0x10000, 0xFFFF},
-                                                        {0xFFFF, 0x10000},
-                                                        {0x12340000, 0x12340001},
-                                                        {77, 77},
-                                                        {0xFFFFFFFFu, 0xFFFFFFFFu}};
-    while (cases.size() < 120) {
-        uint32_t x = uint32_t(rng()), y = rng() % 3 == 0 ? x ^ (1u << (rng() % 32)) : uint32_t(rng());
-        cases.push_back({x, y});
-    }
-    auto res = run(c, operandRows(c, a, b, cases));
+    auto out = run(c, rows);
     for (size_t k = 0; k < cases.size(); ++k) {
-        auto [x, y] = cases[k];
-        const auto& r = res[k];
-        EXPECT_EQ(truth(r[size_t(geu)]), x >= y) << x << " >=u " << y;
-        EXPECT_EQ(truth(r[size_t(ges)]), int32_t(x) >= int32_t(y)) << int32_t(x) << " >=s " << int32_t(y);
-        EXPECT_EQ(truth(r[size_t(eq)]), x == y) << x << " == " << y;
-        uint32_t got = 0;
-        for (int i = 0; i < 32; ++i) got |= uint32_t(truth(r[size_t(sel[size_t(i)])])) << i;
-        EXPECT_EQ(int32_t(got), std::max(int32_t(x), int32_t(y)))
-            << "signed max of " << int32_t(x) << ", " << int32_t(y);
+        auto [bit, xv, yv] = cases[k];
+        EXPECT_EQ(out[k][size_t(copy)], float(xv + 2 * yv));
+        EXPECT_EQ(out[k][size_t(prod)], 0.f) << "cleared";
+        EXPECT_EQ(out[k][size_t(flag)], 1.f) << "cleared";
+        EXPECT_EQ(out[k][size_t(x)], float(xv));
     }
+    // the product itself, one layer earlier
+    Circuit d({});
+    int dt = d.addFeature("t"), dx = d.addInteger("x"), dp = d.addInteger("p");
+    d.maskedProduct(d.addLayer(), dt, d.value(dx), {{dp, -3.f}});
+    auto r = run(d, {d.tokenEmbedding({dt}, {{dx, 4097.f}}), d.tokenEmbedding({}, {{dx, 4097.f}})});
+    EXPECT_EQ(r[0][size_t(dp)], -3.f * 4097.f);
+    EXPECT_EQ(r[1][size_t(dp)], 0.f);
 }
 
-TEST(CircuitGadgets, ShiftsByAVariableAmount) {
+TEST(CircuitGadgets, RejectsMisusedFeatures) {
+    Circuit c({});
+    int bit = c.addFeature("bit"), n = c.addInteger("n");
+    EXPECT_THROW(c.truth(n), std::invalid_argument);
+    EXPECT_THROW(c.value(bit), std::invalid_argument);
+    EXPECT_THROW(c.addFeature("bit"), std::invalid_argument) << "names are unique";
+    EXPECT_THROW(c.featureAt(0), std::invalid_argument) << "dim 0 is the constant";
+    EXPECT_THROW(c.tokenEmbedding({n}), std::invalid_argument);
+    Circuit tiny({});
+    EXPECT_THROW(
+        {
+            for (int i = 0; i < 64; ++i) tiny.addFeature("f" + std::to_string(i));
+        },
+        std::length_error);
+}
+
+TEST(CircuitLayout, NamesEveryFeatureAndEveryStateRange) {
     circuit::Geometry g;
-    g.hiddenSize = 256;
-    g.intermediateSize = 2304;
-    using Shift = Circuit::Shift;
-    for (Shift kind : {Shift::Left, Shift::RightLogical, Shift::RightArithmetic}) {
-        Circuit c(g);
-        std::vector<int> a, s, out;
-        for (int i = 0; i < 32; ++i) a.push_back(c.addFeature("a" + std::to_string(i)));
-        for (int i = 0; i < 32; ++i) s.push_back(c.addFeature("s" + std::to_string(i)));
-        for (int i = 0; i < 32; ++i) out.push_back(c.addFeature("o" + std::to_string(i)));
-        c.shift32(0, kind, a, s, out, "sh");
-        std::mt19937 rng(int(kind) + 10);
-        std::vector<std::pair<uint32_t, uint32_t>> cases;
-        for (uint32_t amount : {0u, 1u, 5u, 16u, 31u, 32u, 33u, 64u, 0x80000000u, 0xFFFFFFFFu})
-            for (uint32_t v : {0x80000001u, 0x7FFFFFFFu, 0xDEADBEEFu}) cases.push_back({v, amount});
-        while (cases.size() < 90) cases.push_back({uint32_t(rng()), uint32_t(rng() % 40)});
-        auto res = run(c, operandRows(c, a, s, cases));
-        for (size_t k = 0; k < cases.size(); ++k) {
-            auto [v, n] = cases[k];
-            uint32_t expect = kind == Shift::Left           ? (n >= 32 ? 0 : v << n)
-                              : kind == Shift::RightLogical ? (n >= 32 ? 0 : v >> n)
-                                                            : uint32_t(int32_t(v) >> std::min<uint32_t>(n, 31));
-            uint32_t got = 0;
-            for (int i = 0; i < 32; ++i) got |= uint32_t(truth(res[k][size_t(out[size_t(i)])])) << i;
-            EXPECT_EQ(got, expect) << "kind " << int(kind) << " value " << v << " by " << n;
-        }
-    }
+    g.hiddenSize = 128;
+    g.linearNumKeyHeads = g.linearNumValueHeads = 1;
+    g.linearKeyHeadDim = 4;
+    g.linearValueHeadDim = 8;
+    Circuit c(g);
+    circuit::MemoryPort port{"regs", 0, {}, {}, {}, {}};
+    for (int r = 0; r < 4; ++r) port.writeRows.push_back(c.addFeature("w" + std::to_string(r)));
+    for (int i = 0; i < 2; ++i) port.dataBits.push_back(c.addFeature("d" + std::to_string(i)));
+    for (int i = 0; i < 2; ++i) port.outBits.push_back(c.addReadBit("o" + std::to_string(i)));
+    int n = c.addInteger("count");
+    c.memoryPort(c.addLayer(), port);
+    auto layout = nlohmann::json::parse(c.layoutJson());
+    EXPECT_EQ(layout["format"], "qgpu-circuit-layout");
+    ASSERT_EQ(layout["features"].size(), c.features().size());
+    EXPECT_EQ(layout["features"][8]["name"], "count");
+    EXPECT_EQ(layout["features"][8]["dim"], n);
+    EXPECT_EQ(layout["features"][8]["encoding"], "integer");
+    EXPECT_EQ(layout["features"][6]["encoding"], "read_bit");
+    EXPECT_EQ(layout["features"][6]["base"], 64);
+    EXPECT_EQ(layout["ballast"]["dims"], nlohmann::json(c.ballastDims()));
+    const auto& p = layout["layers"][0]["ports"][0];
+    EXPECT_EQ(p["name"], "regs");
+    EXPECT_EQ(p["state_rows"][3], "regs[3]");
+    EXPECT_EQ(p["data"][1], "d1");
+    EXPECT_EQ(p["out"][0], "o0");
 }

@@ -86,12 +86,13 @@ TEST(SubstrateFacts, ArbitraryFloatsAreNotOverwrittenExactly) {
 }
 
 TEST(SubstrateFacts, HugeBallastMakesTheRmsNormExactForAnySmallFeatures) {
-    // Two dims at 2^30: sum of squares 2^61 absorbs every small feature's energy (< ulp / 2 = 2^37),
-    // mean = 2^50, rsqrt = 2^-25 exactly, and a norm weight of 2^25 - 1 gives the residual back unchanged.
-    at::Tensor x = at::randint(-255, 256, {64, 2048}).to(at::kFloat);
-    x.select(1, 2046).fill_(1 << 30);
-    x.select(1, 2047).fill_(-(1 << 30));
-    at::Tensor w = at::full({2048}, float((1 << 25) - 1));
-    at::Tensor normed = x * at::rsqrt(x.pow(2).mean(-1, true) + 1e-6) * (1 + w);
-    EXPECT_TRUE(at::equal(normed, x));
+    // The circuit's ballast at Qwen3.5-2B width: two dims at 2^40, sum of squares 2^81, whose half ulp
+    // (2^57) absorbs the energy of any features below 2^24 each; mean = 2^70, rsqrt = 2^-35 exactly, so
+    // a projection scaled by 2^35 sees every feature exactly.
+    at::Tensor x = at::randint(-(1 << 22), 1 << 22, {64, 2048}).to(at::kFloat);
+    x.slice(1, 0, 1024).remainder_(3).sub_(1);  // bits and small integers beside big ones
+    x.select(1, 2046).fill_(std::ldexp(1.f, 40));
+    x.select(1, 2047).fill_(std::ldexp(1.f, 40));
+    at::Tensor normed = x * at::rsqrt(x.pow(2).mean(-1, true) + 1e-6) * (1 + at::zeros({2048}));
+    EXPECT_TRUE(at::equal(normed * std::ldexp(1.f, 35), x));
 }

@@ -1,7 +1,9 @@
-// The circuit compiler's first layer: bipolar boolean features in the residual stream and exact MLP
-// gadgets built on the SiLU step, emitted as the weights of stock Qwen3.5 decoder layers (docs/circuit.md).
+// The circuit compiler: named residual features with their encodings, exact MLP gadgets built on the
+// SiLU step and on SwiGLU's product, memory ports on Gated DeltaNet heads, emitted as the weights of stock
+// Qwen3.5 decoder layers (docs/circuit.md).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,6 +16,15 @@ struct Term {
     float weight = 0;
 };
 
+// An affine function of the residual on circuit tokens: constant + sum weight * x[dim]. The constant
+// rides on the constant feature (dim 0), so on a text token (all circuit dims zero) it is zero too.
+struct Linear {
+    std::vector<Term> terms;
+    double constant = 0;
+
+    Linear& add(const Linear& other, double scale = 1);
+};
+
 // One SwiGLU neuron: out += down * silu(gate . x) * (up . x).
 struct Neuron {
     std::vector<Term> gate, up, down;
@@ -24,9 +35,10 @@ struct Neuron {
 // read sees the same token's write). Rows hold each bit on two rails (1024 or 0), so every written row
 // has the same energy and the head's RMSNorm scales every read by the same exact factor.
 struct MemoryPort {
+    std::string name;  // the layout file names rows "name[r]"
     int head = 0;
-    std::vector<int> writeRows, dataBits, readRows;  // bipolar slots
-    std::vector<int> outBits;                        // read slots (addReadSlot)
+    std::vector<int> writeRows, dataBits, readRows;  // bit features
+    std::vector<int> outBits;                        // read-bit features (addReadBit)
 };
 
 struct Layer {
@@ -52,34 +64,69 @@ struct Geometry {
     int convKernel = 4;
 };
 
-// Boolean features are bipolar: +1 is false, -1 is true. Every slot starts at +1 (false) on a circuit
-// token, and a layer only ever flips a slot once, so the residual keeps a constant energy: with ballast
-// dimensions filling it up, mean(x^2) == 4096 exactly, the RMSNorm scale is exactly 1/64 and the norm
-// weights (1 + 63) undo it. Consumers then see the residual exactly.
+// How a feature's value encodes what it means. A bit is `base - 2 t` for its truth t: base 1 (bipolar,
+// +1 false, -1 true) for computed bits, base 64 for read bits (see addReadBit). An integer is itself.
+enum class Encoding { Bit, ReadBit, Integer };
+
+struct Feature {
+    std::string name;
+    int dim = 0;
+    Encoding encoding = Encoding::Bit;
+    float base = 1;  // the value a circuit token starts with
+};
+
+// The residual on circuit tokens holds the constant 1 (dim 0), the features, and a huge ballast in the
+// top dimensions (a few dims at 2^40). The ballast's energy absorbs every feature's in fp32, so each
+// RMSNorm multiplies by the same exact power of two whatever the features hold; the input projections
+// are scaled by its inverse, and every consumer sees the residual exactly. Features may therefore hold
+// integers (up to about 2^24) as well as bits.
 class Circuit {
 public:
-    static constexpr float kStep = 128;         // K of the step silu(K(b+1)) - silu(K b) = K [b >= 0]
-    static constexpr float kMeanSquare = 4096;  // residual energy per dimension on circuit tokens (a power of 4)
-    static constexpr float kReadHigh = 64, kReadLow = 62;  // the two dims of a read slot (see addReadSlot)
+    static constexpr float kStep = 128;        // K of the step silu(K(b+1)) - silu(K b) = K [b >= 0]
+    static constexpr float kProductGate = 32;  // silu(32 t) = 32 t for a truth t: the exact masked product
+    static constexpr float kReadBase = 64;     // a read bit is 64 (false) or 62 (true)
+    static constexpr int kBallastExponent = 40;
+    // Dims 0..2 all hold 1 on circuit tokens (0 on text). The IR puts constants on dim 0; emission splits
+    // each constant weight over the three into parts of 8 significant bits, so bf16 holds them exactly.
+    static constexpr int kConstantDims = 3;
 
     explicit Circuit(Geometry geometry);
 
     const Geometry& geometry() const { return m_geometry; }
     int constantDim() const { return 0; }
-    // Allocates a bipolar slot; throws std::length_error when the residual is full.
+    // A bipolar bit, false on a fresh token; throws std::length_error when the residual is full.
     int addFeature(const std::string& name);
-    // A read slot: two dims starting at (64, 62); a memory read of a true bit moves them to (62, 64). A
-    // read comes back within a few ulps of 2, and at magnitude 62..64 fp32 rounding snaps it exactly; the
-    // pair keeps the residual's energy constant. Returns the first dim.
-    int addReadSlot(const std::string& name);
+    // An integer feature, 0 on a fresh token.
+    int addInteger(const std::string& name);
+    // A bit that a memory read writes: 64 when false; a read of a true bit adds about -2 (a few ulps off,
+    // because the query carries 128^-0.5) and at magnitude 62..64 fp32 rounding snaps it to exactly 62.
+    int addReadBit(const std::string& name);
     int feature(const std::string& name) const;  // dimension of a named feature, -1 if absent
-    const std::map<std::string, int>& features() const { return m_features; }
+    const std::vector<Feature>& features() const { return m_features; }
+    const Feature& featureAt(int dim) const;  // throws std::invalid_argument for a dim that is no feature
+    std::vector<int> ballastDims() const;
+
+    // Affine views of features: the truth (0 or 1) of a bit, the value of an integer.
+    Linear truth(int dim) const;
+    Linear value(int dim) const;
+
     int addLayer();
     int layerCount() const { return int(m_layers.size()); }
     const Layer& layer(int i) const { return m_layers[size_t(i)]; }
 
-    // out := [sum_i w_i t_i + theta >= 0] where t_i in {0,1} is the truth of feature dims[i]. Two
-    // neurons in `layer`; `out` must still be false when the layer runs (slots are written once).
+    // --- neuron-level primitives (every other gadget is built from these) ---
+    // adds down * [b >= 0]; b must be an integer on every circuit token (two neurons)
+    void step(int layer, const Linear& b, const std::vector<Term>& down);
+    // adds down * t * v for the truth t of `bit`; v integer-valued and |32 v| < 2^24 (one neuron)
+    void maskedProduct(int layer, int bit, const Linear& v, const std::vector<Term>& down);
+    // adds down * v (one neuron); with down = -1 on v's own feature it clears the feature back to 0
+    void linear(int layer, const Linear& v, const std::vector<Term>& down);
+    // puts a feature back to its base value so its slot can be reused after its last reader (one neuron)
+    void clear(int layer, int dim);
+
+    // --- boolean gadgets over truths ---
+    // out := [sum_i w_i t_i + theta >= 0] where t_i in {0,1} is the truth of bit dims[i]. Two neurons in
+    // `layer`; `out` must still be false when the layer runs.
     void threshold(int layer, const std::vector<std::pair<int, int>>& weightedTruths, int theta, int out);
     void andGate(int layer, int a, int b, int out) { threshold(layer, {{a, 1}, {b, 1}}, -2, out); }
     void orGate(int layer, int a, int b, int out) { threshold(layer, {{a, 1}, {b, 1}}, -1, out); }
@@ -87,55 +134,69 @@ public:
     void xorGate(int layer, int a, int b, int out);  // OR minus AND, four neurons
     // outs[v] := [the bits (little-endian truths) spell v], one-hot over the outs
     void decode(int layer, const std::vector<int>& bits, const std::vector<int>& outs);
-    // out := a + b (or a - b) mod 2^32 over little-endian bipolar bits, in layers first..first+2: carries
-    // of the low half, carries of the high half (with the low half's carry), then every sum bit as the
-    // parity of a_i, b_i and c_i. Carries are thresholds over 16-bit windows so every pre-activation stays
-    // an exact fp32 integer. Allocates its carry slots under `name`.
+
+    // --- 32-bit arithmetic over little-endian bits (compiler/src/circuit/Arithmetic.cpp) ---
+    // out := a + b (or a - b) mod 2^32, in layers first..first+2: carries of the low half, carries of
+    // the high half (with the low half's carry), then every sum bit as the parity of a_i, b_i and c_i.
+    // Allocates its carry slots under `name`.
     void add32(int first, const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& out,
                bool subtract, const std::string& name);
-    // out := [a >= b] (two's complement when isSigned), in layers first and first+1: per 16-bit half
-    // [hi_a - hi_b >= 1], [>= 0], [<= 0] and [lo_a - lo_b >= 0], then ge = [2 gt_hi + ge_hi + le_hi + ge_lo >= 3].
+    // out := [a >= b] (two's complement when isSigned), in layers first and first+1.
     void greaterOrEqual32(int first, const std::vector<int>& a, const std::vector<int>& b, int out, bool isSigned,
                           const std::string& name);
-    // out := [a == b], in layers first and first+1 (both halves' differences >= 0 and <= 0).
+    // out := [a == b], in layers first and first+1.
     void equal32(int first, const std::vector<int>& a, const std::vector<int>& b, int out, const std::string& name);
     // out_i := c ? x_i : y_i, one layer: the two cases are exclusive, so each flips the slot on its own.
     void select(int layer, int c, const std::vector<int>& x, const std::vector<int>& y, const std::vector<int>& out);
+    // out := max(a, b) or min(a, b), signed or unsigned, in layers first..first+2 (compare, then select).
+    void minMax32(int first, const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& out,
+                  bool isMax, bool isSigned, const std::string& name);
     enum class Shift { Left, RightLogical, RightArithmetic };
-    // out := a shifted by the unsigned 32-bit amount (an amount >= 32 gives 0, or the sign for Right-
-    // Arithmetic, as docs/isa.md says), in layers first and first+1: the amount decoded to one-hot
-    // (32 positions plus "32 or more"), then one exclusive AND per output bit and position.
+    // out := a shifted by the unsigned 32-bit amount (>= 32 gives 0, or the sign for RightArithmetic),
+    // in layers first and first+1.
     void shift32(int first, Shift kind, const std::vector<int>& a, const std::vector<int>& amount,
                  const std::vector<int>& out, const std::string& name);
+    // out := a * b mod 2^32, in layers first..first+2: per output bit k an integer of the partial
+    // products that reach bit k (SwiGLU masked products), then each bit as an alternating sum of steps.
+    void multiply32(int first, const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& out,
+                    const std::string& name);
+
     // A register-file-like memory on one head; throws std::invalid_argument when it does not fit the head.
     void memoryPort(int layer, MemoryPort port);
 
-    // The residual a circuit token starts with: constant 1, the given slots true, the rest false, ballast.
-    std::vector<float> tokenEmbedding(const std::vector<int>& trueDims) const;
+    // The residual a circuit token starts with: constant 1, the given bits true, the given integers set,
+    // every other feature at its base, and the ballast.
+    std::vector<float> tokenEmbedding(const std::vector<int>& trueDims,
+                                      const std::map<int, float>& integers = {}) const;
+
+    // --- emission (compiler/src/circuit/Emit.cpp) ---
     // All weights of the layers as stock Qwen3.5 tensors (linear-attention layers with silent mixers),
     // plus embed_tokens for the given token rows and the final norm.
     std::vector<NamedTensor> emit(const std::vector<std::vector<float>>& embeddingRows) const;
     int intermediateNeeded() const;
+    // The layout file: every residual feature (name, dim, encoding, base), the ballast, and every state
+    // head, row and column range a memory port uses, as JSON text.
+    std::string layoutJson() const;
 
 private:
+    int allocate(const std::string& name, Encoding encoding, float base);
+    // The multiplier that undoes the residual RMSNorm's exact scale (a power of two).
+    double inputScale() const;
     // Truth-weighted terms sum_j sign * 2^(j - lo) t_j over bits [lo, lo + 16) of v; the sign bit of a
     // signed operand counts negatively.
     void halfTerms(const std::vector<int>& v, int lo, int sign, bool isSigned,
                    std::vector<std::pair<int, int>>& terms) const;
+    Linear truthSum(const std::vector<std::pair<int, int>>& weightedTruths, int theta) const;
+    void emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z, NamedTensor& b, NamedTensor& conv,
+                  NamedTensor& outProj) const;
 
     static constexpr float kKeyAmplitude = 32;    // one-hot keys and queries: l2norm makes them exact units
     static constexpr float kRowAmplitude = 1024;  // a stored true rail
     static constexpr float kReadNormWeight = 1.f / 32;
-    static constexpr float kNormWeight = 63;  // 1 + 63 undoes the residual RMSNorm's exact 1/64
-
-    void emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z, NamedTensor& b, NamedTensor& conv,
-                  NamedTensor& outProj) const;
-    void addNeuronPair(int layer, const std::vector<Term>& gate, float constant, const std::vector<Term>& down);
 
     Geometry m_geometry;
-    std::map<std::string, int> m_features;
-    int m_nextDim = 1;
-    std::map<int, float> m_initial;  // starting values other than +1 (read slots)
+    std::vector<Feature> m_features;  // m_features[i] lives in dim kConstantDims + i
+    std::map<std::string, int> m_byName;
     std::vector<Layer> m_layers;
 };
 

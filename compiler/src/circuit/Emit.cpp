@@ -1,0 +1,200 @@
+// Emission of a circuit as stock Qwen3.5 tensors, and its layout file.
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "qgpu/compiler/circuit/Circuit.h"
+
+namespace qgpu::circuit {
+
+namespace {
+
+NamedTensor zeros(std::string name, std::vector<int64_t> shape, float fill = 0.f) {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    return NamedTensor{std::move(name), std::move(shape), std::vector<float>(size_t(n), fill)};
+}
+
+// The largest part of |w| with at most 8 significant bits (what bf16 holds), with w's sign.
+double bf16Part(double w) {
+    if (w == 0) return 0;
+    int exponent = std::ilogb(w);
+    double unit = std::ldexp(1.0, exponent - 7);
+    return std::trunc(w / unit) * unit;
+}
+
+// Writes the input-projection weight of `dim` into a row that reads the normalised residual: scaled back
+// by the RMSNorm's exact factor, and a constant split over the constant dims in bf16-exact parts.
+class InputRow {
+public:
+    InputRow(std::vector<float>& matrix, size_t hidden, double scale) : m(matrix), h(hidden), s(scale) {}
+    void add(size_t row, int dim, double weight) const {
+        if (dim != 0) {
+            m[row * h + size_t(dim)] += float(weight * s);
+            return;
+        }
+        double rest = weight;
+        for (int d = 0; d < Circuit::kConstantDims; ++d) {
+            double part = bf16Part(rest);
+            m[row * h + size_t(d)] += float(part * s);
+            rest -= part;
+        }
+        if (rest != 0) throw std::length_error("a constant weight needs more than 24 significant bits");
+    }
+    void add(size_t row, const std::vector<Term>& terms) const {
+        for (const Term& t : terms) add(row, t.dim, t.weight);
+    }
+
+private:
+    std::vector<float>& m;
+    size_t h;
+    double s;
+};
+
+const char* encodingName(Encoding e) {
+    switch (e) {
+        case Encoding::Bit: return "bit";
+        case Encoding::ReadBit: return "read_bit";
+        case Encoding::Integer: return "integer";
+    }
+    return "?";
+}
+
+}  // namespace
+
+// Channel layout of in_proj_qkv: all q heads, all k heads, all v heads (head-major inside each).
+void Circuit::emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z, NamedTensor& b, NamedTensor& conv,
+                       NamedTensor& outProj) const {
+    const Geometry& g = m_geometry;
+    size_t h = size_t(g.hiddenSize), kernel = size_t(g.convKernel);
+    InputRow qkvRow(qkv.values, h, inputScale()), zRow(z.values, h, inputScale()), bRow(b.values, h, inputScale());
+    int keyHead = port.head / (g.linearNumValueHeads / g.linearNumKeyHeads);
+    size_t keyDim = size_t(g.linearNumKeyHeads * g.linearKeyHeadDim), valueDim = size_t(g.linearValueHeadDim);
+    auto channel = [&](size_t row, const Linear& v) {  // only the current token's tap of the conv
+        qkvRow.add(row, v.terms);
+        qkvRow.add(row, constantDim(), v.constant);
+        conv.values[row * kernel + kernel - 1] = 1.f;
+    };
+    size_t qBase = size_t(keyHead * g.linearKeyHeadDim), kBase = keyDim + qBase;
+    size_t vBase = 2 * keyDim + size_t(port.head) * valueDim;
+    auto scaled = [](Linear v, double s) { return Linear{}.add(v, s); };
+    for (size_t r = 0; r < port.readRows.size(); ++r)
+        channel(qBase + r, scaled(truth(port.readRows[r]), kKeyAmplitude));
+    for (size_t r = 0; r < port.writeRows.size(); ++r)
+        channel(kBase + r, scaled(truth(port.writeRows[r]), kKeyAmplitude));
+    for (size_t i = 0; i < port.dataBits.size(); ++i) {
+        Linear t = truth(port.dataBits[i]);
+        channel(vBase + 2 * i, scaled(t, kRowAmplitude));  // rail 1: 1024 when the bit is true
+        channel(vBase + 2 * i + 1, Linear{{}, kRowAmplitude}.add(t, -kRowAmplitude));  // rail 0: when false
+        size_t column = size_t(port.head) * valueDim + 2 * i, width = size_t(g.linearNumValueHeads) * valueDim;
+        outProj.values[size_t(port.outBits[i]) * width + column] = -1.f;  // a true bit reads 64 -> 62
+    }
+    bRow.add(size_t(port.head), constantDim(), 32.f);  // beta = sigmoid(32) = 1 on circuit tokens
+    for (size_t c = 0; c < valueDim; ++c) zRow.add(size_t(port.head) * valueDim + c, constantDim(), 32.f);  // silu 32
+}
+
+int Circuit::intermediateNeeded() const {
+    size_t n = 0;
+    for (const auto& l : m_layers) n = std::max(n, l.mlp.size());
+    return int(n);
+}
+
+std::vector<NamedTensor> Circuit::emit(const std::vector<std::vector<float>>& embeddingRows) const {
+    const Geometry& g = m_geometry;
+    int64_t h = g.hiddenSize, in = g.intermediateSize, hv = g.linearNumValueHeads;
+    int64_t keyDim = g.linearNumKeyHeads * g.linearKeyHeadDim, valueDim = hv * g.linearValueHeadDim;
+    if (intermediateNeeded() > in)
+        throw std::length_error("a layer needs " + std::to_string(intermediateNeeded()) +
+                                " MLP neurons, more than intermediate_size " + std::to_string(in));
+    std::vector<NamedTensor> out;
+    NamedTensor embed = zeros("embed_tokens.weight", {int64_t(embeddingRows.size()), h});
+    for (size_t r = 0; r < embeddingRows.size(); ++r) {
+        if (int64_t(embeddingRows[r].size()) != h)
+            throw std::invalid_argument("an embedding row is not hidden_size long");
+        std::copy(embeddingRows[r].begin(), embeddingRows[r].end(), embed.values.begin() + int64_t(r) * h);
+    }
+    out.push_back(std::move(embed));
+    out.push_back(zeros("norm.weight", {h}));
+    for (size_t i = 0; i < m_layers.size(); ++i) {
+        std::string p = "layers." + std::to_string(i) + ".";
+        // The ballast fixes every RMSNorm's scale to an exact power of two; the norms keep weight 1 and
+        // the input projections carry the inverse factor (InputRow).
+        out.push_back(zeros(p + "input_layernorm.weight", {h}));
+        out.push_back(zeros(p + "post_attention_layernorm.weight", {h}));
+        NamedTensor gate = zeros(p + "mlp.gate_proj.weight", {in, h}), up = zeros(p + "mlp.up_proj.weight", {in, h});
+        NamedTensor down = zeros(p + "mlp.down_proj.weight", {h, in});
+        InputRow gateRow(gate.values, size_t(h), inputScale()), upRow(up.values, size_t(h), inputScale());
+        for (size_t n = 0; n < m_layers[i].mlp.size(); ++n) {
+            const Neuron& neuron = m_layers[i].mlp[n];
+            gateRow.add(n, neuron.gate);
+            upRow.add(n, neuron.up);
+            for (const Term& t : neuron.down) down.values[size_t(t.dim) * size_t(in) + n] += t.weight;
+        }
+        out.push_back(std::move(gate));
+        out.push_back(std::move(up));
+        out.push_back(std::move(down));
+        // The Gated DeltaNet: silent heads have zero projections (they write nothing and read zeros);
+        // memory ports get one-hot keys and queries and dual-rail rows. No decay anywhere.
+        NamedTensor qkv = zeros(p + "linear_attn.in_proj_qkv.weight", {2 * keyDim + valueDim, h});
+        NamedTensor z = zeros(p + "linear_attn.in_proj_z.weight", {valueDim, h});
+        NamedTensor b = zeros(p + "linear_attn.in_proj_b.weight", {hv, h});
+        NamedTensor conv = zeros(p + "linear_attn.conv1d.weight", {2 * keyDim + valueDim, 1, g.convKernel});
+        NamedTensor outProj = zeros(p + "linear_attn.out_proj.weight", {h, valueDim});
+        for (const MemoryPort& port : m_layers[i].ports) emitPort(port, qkv, z, b, conv, outProj);
+        out.push_back(std::move(qkv));
+        out.push_back(std::move(z));
+        out.push_back(std::move(b));
+        out.push_back(zeros(p + "linear_attn.in_proj_a.weight", {hv, h}));
+        out.push_back(std::move(conv));
+        out.push_back(zeros(p + "linear_attn.dt_bias", {hv}));
+        out.push_back(zeros(p + "linear_attn.A_log", {hv}, -110.f));
+        // Each read row has 32 of 128 channels at the same magnitude, so the head's RMSNorm makes them
+        // exactly 2 (docs/circuit.md); 1/32 here and silu(z) = 32 make the read 2 per true bit.
+        out.push_back(zeros(p + "linear_attn.norm.weight", {g.linearValueHeadDim}, kReadNormWeight));
+        out.push_back(std::move(outProj));
+    }
+    return out;
+}
+
+std::string Circuit::layoutJson() const {
+    using nlohmann::json;
+    json features = json::array();
+    for (const Feature& f : m_features)
+        features.push_back(
+            {{"name", f.name}, {"dim", f.dim}, {"encoding", encodingName(f.encoding)}, {"base", f.base}});
+    json layers = json::array();
+    for (size_t i = 0; i < m_layers.size(); ++i) {
+        json ports = json::array();
+        for (const MemoryPort& port : m_layers[i].ports) {
+            auto names = [&](const std::vector<int>& dims) {
+                json a = json::array();
+                for (int d : dims) a.push_back(featureAt(d).name);
+                return a;
+            };
+            int rows = int(std::max(port.writeRows.size(), port.readRows.size()));
+            json rowNames = json::array();
+            for (int r = 0; r < rows; ++r) rowNames.push_back(port.name + "[" + std::to_string(r) + "]");
+            ports.push_back({{"name", port.name},
+                             {"head", port.head},
+                             {"state_rows", rowNames},
+                             {"bit_columns", "bit i: column 2i holds 1024 when true, 2i+1 when false"},
+                             {"bits", int(port.dataBits.size())},
+                             {"write_rows", names(port.writeRows)},
+                             {"read_rows", names(port.readRows)},
+                             {"data", names(port.dataBits)},
+                             {"out", names(port.outBits)}});
+        }
+        layers.push_back({{"layer", i}, {"mlp_neurons", m_layers[i].mlp.size()}, {"ports", ports}});
+    }
+    json layout = {{"format", "qgpu-circuit-layout"},
+                   {"version", 1},
+                   {"hidden_size", m_geometry.hiddenSize},
+                   {"constant_dims", kConstantDims},
+                   {"ballast", {{"dims", ballastDims()}, {"value", std::ldexp(1.0, kBallastExponent)}}},
+                   {"input_scale", inputScale()},
+                   {"features", features},
+                   {"layers", layers}};
+    return layout.dump(1);
+}
+
+}  // namespace qgpu::circuit
