@@ -14,6 +14,7 @@
 #include "qgpu/compiler/CudaCompiler.h"
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/Ptx.h"
+#include "qgpu/compiler/circuit/Costs.h"
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
@@ -39,6 +40,8 @@ const char* kUsage = R"(usage:
   qgpu bench-model [--geometry 2b|tiny] [--runs N] [--prefill T] [--decode T]
       Random weights at Qwen3.5 geometry, built in memory: prefill and decode tokens/s (medians) and
       peak memory.
+  qgpu circuit-costs
+      Builds every circuit primitive and prints its cost in layers, MLP neurons, residual dims, heads.
   qgpu version
 )";
 
@@ -254,6 +257,18 @@ int benchModel(const Args& a) {
     return 0;
 }
 
+int printCircuitCosts() {
+    std::cout << "| primitive | layers | MLP neurons per layer | residual dims (in + out + internal) | heads |\n"
+              << "|---|---|---|---|---|\n";
+    for (const auto& c : circuit::primitiveCosts()) {
+        std::string neurons;
+        for (int n : c.neuronsPerLayer) neurons += (neurons.empty() ? "" : " + ") + std::to_string(n);
+        std::cout << "| " << c.name << " | " << c.layers << " | " << neurons << " | " << c.inputDims << " + "
+                  << c.outputDims << " + " << c.internalDims << " | " << c.heads << " |\n";
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -272,6 +287,7 @@ int main(int argc, char** argv) {
         if (cmd == "compile") return runCompile(a);
         if (cmd == "bench-compile") return benchCompile(a);
         if (cmd == "bench-model") return benchModel(a);
+        if (cmd == "circuit-costs") return printCircuitCosts();
         if (cmd == "version" || cmd == "--version") {
             initTorch();
             std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";

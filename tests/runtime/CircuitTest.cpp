@@ -115,7 +115,7 @@ TEST(CircuitGadgets, SilentOnTextTokens) {
     std::normal_distribution<float> dist(0.f, 2.f);
     for (int t = 0; t < 40; ++t) {
         std::vector<float> text(size_t(c.geometry().hiddenSize), 0.f);
-        for (size_t d = Circuit::kConstantDims + c.features().size(); d < text.size(); ++d) text[d] = dist(rng);
+        for (size_t d = size_t(c.dimsUsed()); d < text.size(); ++d) text[d] = dist(rng);
         rows.push_back(text);
     }
     fs::path dir = tempDir("silent");

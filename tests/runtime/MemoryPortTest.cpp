@@ -57,7 +57,7 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
         if (rng() % 5 == 0) {  // text between circuit tokens: must not disturb the memory
             op.text = true;
             std::vector<float> text(size_t(p.c.geometry().hiddenSize), 0.f);
-            for (size_t d = Circuit::kConstantDims + p.c.features().size(); d < text.size(); ++d)
+            for (size_t d = size_t(p.c.dimsUsed()); d < text.size(); ++d)
                 text[d] = float(int(rng() % 200) - 100) / 8.f;  // bf16-exact
             ops.push_back(op);
             rows.push_back(text);

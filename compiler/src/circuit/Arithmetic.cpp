@@ -14,6 +14,11 @@ void require32(const std::vector<std::vector<int>>& operands, const char* what) 
 
 }  // namespace
 
+void Circuit::releaseAll(const std::vector<int>& dims, int lastLayer) {
+    for (int d : dims)
+        if (d >= 0) release(d, lastLayer);
+}
+
 void Circuit::add32(int first, const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& out,
                     bool subtract, const std::string& name) {
     require32({a, b, out}, "add32");
@@ -25,7 +30,7 @@ void Circuit::add32(int first, const std::vector<int>& a, const std::vector<int>
         if (subtract) theta += weight;
     };
     std::vector<int> carry(33, -1);  // carry[i]: carry into bit i (slot); bit 0 has the constant carryIn
-    for (int i = 1; i <= 32; ++i) carry[size_t(i)] = addFeature(name + ".c" + std::to_string(i));
+    for (int i = 1; i <= 32; ++i) carry[size_t(i)] = addFeature(name + ".c" + std::to_string(i), first);
     // c_i = [sum_{lo <= j < i} 2^(j-lo) (a_j + b_j) + c_lo >= 2^(i-lo)] over the 16-bit window [lo, i), so
     // every pre-activation stays an exact fp32 integer
     for (int i = 1; i <= 32; ++i) {
@@ -53,6 +58,7 @@ void Circuit::add32(int first, const std::vector<int>& a, const std::vector<int>
             terms.push_back({carry[size_t(i)], 1});
         for (int k = 1; k <= 3; ++k) step(first + 2, truthSum(terms, n0 - k), {{out[size_t(i)], k == 2 ? 2.f : -2.f}});
     }
+    releaseAll(carry, first + 2);
 }
 
 void Circuit::halfTerms(const std::vector<int>& v, int lo, int sign, bool isSigned,
@@ -70,8 +76,8 @@ void Circuit::greaterOrEqual32(int first, const std::vector<int>& a, const std::
                                const std::string& name) {
     require32({a, b}, "compares");
     while (layerCount() < first + 2) addLayer();
-    int gtHi = addFeature(name + ".gt_hi"), geHi = addFeature(name + ".ge_hi"), leHi = addFeature(name + ".le_hi");
-    int geLo = addFeature(name + ".ge_lo");
+    int gtHi = addFeature(name + ".gt_hi", first), geHi = addFeature(name + ".ge_hi", first);
+    int leHi = addFeature(name + ".le_hi", first), geLo = addFeature(name + ".ge_lo", first);
     std::vector<std::pair<int, int>> hi, neg, lo;
     halfTerms(a, 16, 1, isSigned, hi);
     halfTerms(b, 16, -1, isSigned, hi);  // hi = hi_a - hi_b
@@ -83,6 +89,7 @@ void Circuit::greaterOrEqual32(int first, const std::vector<int>& a, const std::
     threshold(first, neg, 0, leHi);
     threshold(first, lo, 0, geLo);
     threshold(first + 1, {{gtHi, 2}, {geHi, 1}, {leHi, 1}, {geLo, 1}}, -3, out);
+    releaseAll({gtHi, geHi, leHi, geLo}, first + 1);
 }
 
 // Both halves' differences >= 0 and <= 0.
@@ -96,13 +103,15 @@ void Circuit::equal32(int first, const std::vector<int>& a, const std::vector<in
         halfTerms(a, lo, 1, false, diff);
         halfTerms(b, lo, -1, false, diff);
         for (auto [d, w] : diff) neg.push_back({d, -w});
-        int ge = addFeature(name + ".ge" + std::to_string(lo)), le = addFeature(name + ".le" + std::to_string(lo));
+        int ge = addFeature(name + ".ge" + std::to_string(lo), first);
+        int le = addFeature(name + ".le" + std::to_string(lo), first);
         threshold(first, diff, 0, ge);
         threshold(first, neg, 0, le);
         parts.push_back({ge, 1});
         parts.push_back({le, 1});
     }
     threshold(first + 1, parts, -4, out);
+    for (auto [d, w] : parts) release(d, first + 1);
 }
 
 void Circuit::select(int layer, int c, const std::vector<int>& x, const std::vector<int>& y,
@@ -117,10 +126,11 @@ void Circuit::select(int layer, int c, const std::vector<int>& x, const std::vec
 void Circuit::minMax32(int first, const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& out,
                        bool isMax, bool isSigned, const std::string& name) {
     require32({a, b, out}, "minMax32");
-    int ge = addFeature(name + ".ge");
+    int ge = addFeature(name + ".ge", first);
     greaterOrEqual32(first, a, b, ge, isSigned, name);
     while (layerCount() < first + 3) addLayer();
     select(first + 2, ge, isMax ? a : b, isMax ? b : a, out);
+    release(ge, first + 2);
 }
 
 // The amount decoded to one-hot (32 positions plus "32 or more"), then one exclusive AND per output bit
@@ -131,7 +141,7 @@ void Circuit::shift32(int first, Shift kind, const std::vector<int>& a, const st
     while (layerCount() < first + 2) addLayer();
     std::vector<int> by;  // by[k]: the amount is exactly k (k < 32)
     for (int k = 0; k < 32; ++k) {
-        by.push_back(addFeature(name + ".by" + std::to_string(k)));
+        by.push_back(addFeature(name + ".by" + std::to_string(k), first));
         std::vector<std::pair<int, int>> terms;
         int ones = 0;
         for (int i = 0; i < 32; ++i) {
@@ -141,7 +151,7 @@ void Circuit::shift32(int first, Shift kind, const std::vector<int>& a, const st
         }
         threshold(first, terms, -ones, by.back());  // all of k's bits set and every other bit clear
     }
-    int big = addFeature(name + ".big");  // the amount is 32 or more (a high bit is set)
+    int big = addFeature(name + ".big", first);  // the amount is 32 or more (a high bit is set)
     std::vector<std::pair<int, int>> high;
     for (int i = 5; i < 32; ++i) high.push_back({amount[size_t(i)], 1});
     threshold(first, high, -1, big);
@@ -154,6 +164,8 @@ void Circuit::shift32(int first, Shift kind, const std::vector<int>& a, const st
         }
         if (kind == Shift::RightArithmetic) threshold(first + 1, {{big, 1}, {a[31], 1}}, -2, out[size_t(i)]);
     }
+    releaseAll(by, first + 1);
+    release(big, first + 1);
 }
 
 // Bit k of a * b is bit k of S_k = sum_{i <= k} t(a_i) ((b << i) mod 2^(k+1)), an integer below 2^21 for
@@ -170,7 +182,7 @@ void Circuit::multiply32(int first, const std::vector<int>& a, const std::vector
     std::vector<int64_t> maxPartial;
     for (int k = 0; k < 32; ++k) {
         int lo = k < 16 ? 0 : 16;
-        partial.push_back(addInteger(name + ".p" + std::to_string(k)));
+        partial.push_back(addInteger(name + ".p" + std::to_string(k), first));
         int64_t most = 0;
         for (int i = 0; i <= k; ++i) {
             Linear shifted;  // floor(((b << i) mod 2^(k+1)) / 2^lo) over b's truths
@@ -188,13 +200,15 @@ void Circuit::multiply32(int first, const std::vector<int>& a, const std::vector
             step(layer, Linear(x).add(Linear{{}, -double(m << p)}), {{bit, m % 2 ? -2.f : 2.f}});
     };
     for (int k = 0; k < 16; ++k) parity(first + 1, value(partial[size_t(k)]), k, maxPartial[size_t(k)], out[size_t(k)]);
-    int carry = addInteger(name + ".carry16");
+    int carry = addInteger(name + ".carry16", first);
     for (int m = 1; m <= int(maxPartial[15] >> 16); ++m)
         step(first + 1, value(partial[15]).add(Linear{{}, -double(m << 16)}), {{carry, 1.f}});
     for (int k = 16; k < 32; ++k) {
         Linear x = value(partial[size_t(k)]).add(value(carry));
         parity(first + 2, x, k - 16, maxPartial[size_t(k)] + (maxPartial[15] >> 16), out[size_t(k)]);
     }
+    releaseAll(partial, first + 2);
+    release(carry, first + 2);
 }
 
 }  // namespace qgpu::circuit

@@ -13,19 +13,43 @@ Linear& Linear::add(const Linear& other, double scale) {
 
 Circuit::Circuit(Geometry geometry) : m_geometry(geometry) {}
 
-int Circuit::allocate(const std::string& name, Encoding encoding, float base) {
-    int dim = kConstantDims + int(m_features.size());
-    if (dim + int(ballastDims().size()) >= m_geometry.hiddenSize)
-        throw std::length_error("the residual has no room for feature " + name);
+int Circuit::allocate(const std::string& name, Encoding encoding, float base, int born) {
     if (m_byName.count(name)) throw std::invalid_argument("two features named " + name);
-    m_features.push_back({name, dim, encoding, base});
+    int dim = -1;
+    if (encoding != Encoding::ReadBit) {  // read bits are written by mixers: never shared
+        for (const auto& [d, owners] : m_owners) {
+            const Feature& last = m_features[owners.back()];
+            if (last.encoding == encoding && last.released >= 0 && last.released < born) {
+                dim = d;
+                break;
+            }
+        }
+    }
+    if (dim >= 0) {
+        while (layerCount() <= born) addLayer();
+        clear(born, dim);  // the slot still holds its last owner's value
+    } else {
+        dim = m_nextDim;
+        if (dim + int(ballastDims().size()) >= m_geometry.hiddenSize)
+            throw std::length_error("the residual has no room for feature " + name);
+        ++m_nextDim;
+    }
+    m_owners[dim].push_back(m_features.size());
+    m_features.push_back({name, dim, encoding, base, born, -1});
     m_byName[name] = dim;
     return dim;
 }
 
-int Circuit::addFeature(const std::string& name) { return allocate(name, Encoding::Bit, 1.f); }
-int Circuit::addInteger(const std::string& name) { return allocate(name, Encoding::Integer, 0.f); }
-int Circuit::addReadBit(const std::string& name) { return allocate(name, Encoding::ReadBit, kReadBase); }
+int Circuit::addFeature(const std::string& name, int born) { return allocate(name, Encoding::Bit, 1.f, born); }
+int Circuit::addInteger(const std::string& name, int born) { return allocate(name, Encoding::Integer, 0.f, born); }
+int Circuit::addReadBit(const std::string& name) { return allocate(name, Encoding::ReadBit, kReadBase, 0); }
+
+void Circuit::release(int dim, int lastLayer) {
+    featureAt(dim);  // throws for a dim that is no feature
+    Feature& f = m_features[m_owners.at(dim).back()];
+    if (lastLayer < f.born) throw std::invalid_argument(f.name + " is released before it is written");
+    f.released = lastLayer;
+}
 
 int Circuit::feature(const std::string& name) const {
     auto it = m_byName.find(name);
@@ -33,9 +57,9 @@ int Circuit::feature(const std::string& name) const {
 }
 
 const Feature& Circuit::featureAt(int dim) const {
-    if (dim < kConstantDims || dim >= kConstantDims + int(m_features.size()))
-        throw std::invalid_argument("dim " + std::to_string(dim) + " is no feature");
-    return m_features[size_t(dim - kConstantDims)];
+    auto it = m_owners.find(dim);
+    if (it == m_owners.end()) throw std::invalid_argument("dim " + std::to_string(dim) + " is no feature");
+    return m_features[it->second.front()];
 }
 
 // n dims at 2^40 with n / hidden a power of 4: the mean square is then an even power of two and the
@@ -173,9 +197,11 @@ std::vector<float> Circuit::tokenEmbedding(const std::vector<int>& trueDims,
                                            const std::map<int, float>& integers) const {
     std::vector<float> x(size_t(m_geometry.hiddenSize), 0.f);
     for (int d = 0; d < kConstantDims; ++d) x[size_t(d)] = 1.f;
-    for (const Feature& f : m_features) x[size_t(f.dim)] = f.base;
+    for (const auto& [d, owners] : m_owners) x[size_t(d)] = m_features[owners.front()].base;
     for (int d : trueDims) {
         truth(d);  // throws for an integer
+        if (featureAt(d).born != 0)
+            throw std::invalid_argument(featureAt(d).name + " is computed by the layers, not set by a token");
         x[size_t(d)] = featureAt(d).base - 2;
     }
     for (auto [d, v] : integers) {

@@ -68,11 +68,16 @@ struct Geometry {
 // +1 false, -1 true) for computed bits, base 64 for read bits (see addReadBit). An integer is itself.
 enum class Encoding { Bit, ReadBit, Integer };
 
+// A named value in a residual dimension over a range of layers. A dimension may hold several features
+// one after another (slot reuse): a feature is written from layer `born` on, read up to layer `released`,
+// and a later feature of the same encoding may take the slot from layer released + 1.
 struct Feature {
     std::string name;
     int dim = 0;
     Encoding encoding = Encoding::Bit;
-    float base = 1;  // the value a circuit token starts with
+    float base = 1;     // the value a circuit token starts with (and a reused slot is cleared to)
+    int born = 0;       // the first layer that writes it (0: also set by the token embedding)
+    int released = -1;  // the last layer that reads it; -1: live to the end
 };
 
 // The residual on circuit tokens holds the constant 1 (dim 0), the features, and a huge ballast in the
@@ -94,16 +99,24 @@ public:
 
     const Geometry& geometry() const { return m_geometry; }
     int constantDim() const { return 0; }
-    // A bipolar bit, false on a fresh token; throws std::length_error when the residual is full.
-    int addFeature(const std::string& name);
-    // An integer feature, 0 on a fresh token.
-    int addInteger(const std::string& name);
+    // A bipolar bit, false on a fresh token, first written in layer `born`: it takes a released slot of
+    // the same encoding where one is free (clearing it in layer `born`, one neuron), else a new dimension.
+    // Throws std::length_error when the residual is full.
+    int addFeature(const std::string& name, int born = 0);
+    // An integer feature, 0 on a fresh token (slots as for addFeature).
+    int addInteger(const std::string& name, int born = 0);
+    // No layer after `lastLayer` reads the feature that now holds `dim`: its slot becomes reusable.
+    void release(int dim, int lastLayer);
+    // Residual dimensions in use (constants and features; the ballast sits at the top).
+    int dimsUsed() const { return m_nextDim; }
     // A bit that a memory read writes: 64 when false; a read of a true bit adds about -2 (a few ulps off,
     // because the query carries 128^-0.5) and at magnitude 62..64 fp32 rounding snaps it to exactly 62.
     int addReadBit(const std::string& name);
-    int feature(const std::string& name) const;  // dimension of a named feature, -1 if absent
-    const std::vector<Feature>& features() const { return m_features; }
-    const Feature& featureAt(int dim) const;  // throws std::invalid_argument for a dim that is no feature
+    int feature(const std::string& name) const;                          // dimension of a named feature, -1 if absent
+    const std::vector<Feature>& features() const { return m_features; }  // every owner of every slot
+    // The first feature of a dimension (the one the token embedding sets); throws std::invalid_argument
+    // for a dim that is no feature.
+    const Feature& featureAt(int dim) const;
     std::vector<int> ballastDims() const;
 
     // Affine views of features: the truth (0 or 1) of a bit, the value of an integer.
@@ -179,7 +192,8 @@ public:
     std::string layoutJson() const;
 
 private:
-    int allocate(const std::string& name, Encoding encoding, float base);
+    int allocate(const std::string& name, Encoding encoding, float base, int born);
+    void releaseAll(const std::vector<int>& dims, int lastLayer);  // skips -1 entries
     // The multiplier that undoes the residual RMSNorm's exact scale (a power of two).
     double inputScale() const;
     // Truth-weighted terms sum_j sign * 2^(j - lo) t_j over bits [lo, lo + 16) of v; the sign bit of a
@@ -195,8 +209,10 @@ private:
     static constexpr float kReadNormWeight = 1.f / 32;
 
     Geometry m_geometry;
-    std::vector<Feature> m_features;  // m_features[i] lives in dim kConstantDims + i
+    std::vector<Feature> m_features;              // in allocation order
+    std::map<int, std::vector<size_t>> m_owners;  // dim -> indices into m_features, oldest first
     std::map<std::string, int> m_byName;
+    int m_nextDim = kConstantDims;
     std::vector<Layer> m_layers;
 };
 

@@ -1,0 +1,75 @@
+// Scheduling gadgets into layers: a dataflow program of 32-bit words and bits is placed layer by layer
+// (each gadget as early as its inputs exist and its neurons fit the layer's intermediate size), then
+// emitted into a Circuit with residual slots reused: a value's slot is released after its last reader
+// and handed to a value born later (docs/circuit.md).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "qgpu/compiler/circuit/Circuit.h"
+
+namespace qgpu::circuit {
+
+class Scheduler {
+public:
+    using Value = int;  // a handle: a 32-bit word or a single bit
+    using Dims = std::vector<std::vector<int>>;
+    // Emits a gadget whose first layer is `first`, reading `in` and writing `out` (feature dims).
+    using Emit = std::function<void(Circuit&, int first, const Dims& in, const Dims& out)>;
+
+    explicit Scheduler(Geometry geometry);
+
+    // A word (or bit) that the token embedding sets.
+    Value input(const std::string& name, int bits = 32);
+    Value add(Value a, Value b, const std::string& name);
+    Value subtract(Value a, Value b, const std::string& name);
+    Value multiply(Value a, Value b, const std::string& name);
+    Value shift(Circuit::Shift kind, Value a, Value amount, const std::string& name);
+    Value greaterOrEqual(Value a, Value b, bool isSigned, const std::string& name);  // a bit
+    Value equal(Value a, Value b, const std::string& name);                          // a bit
+    Value select(Value condition, Value x, Value y, const std::string& name);
+    Value minMax(Value a, Value b, bool isMax, bool isSigned, const std::string& name);
+    // Any gadget: `depth` layers, outputs of the given widths (bits).
+    std::vector<Value> gadget(const std::string& name, int depth, const std::vector<Value>& inputs,
+                              const std::vector<int>& outputWidths, Emit emit);
+    // A result read after the layers: its slot is never reused.
+    void keep(Value v);
+
+    // Places every gadget and emits the circuit. Throws std::length_error when a gadget cannot fit a
+    // layer at all or the residual runs out of room.
+    const Circuit& build();
+    const Circuit& circuit() const { return m_circuit; }
+    const std::vector<int>& dims(Value v) const { return m_values.at(size_t(v)).dims; }
+    int firstLayer(const std::string& gadgetName) const;
+
+private:
+    struct ValueInfo {
+        std::string name;
+        int width = 32;
+        int producer = -1;  // gadget index; -1: an input
+        int lastReader = -1;
+        bool kept = false;
+        std::vector<int> dims;
+    };
+    struct Gadget {
+        std::string name;
+        int depth = 1;
+        std::vector<Value> inputs, outputs;
+        Emit emit;
+        std::vector<int> neurons;  // per layer of the gadget (a dry run), clears of reused slots included
+        int first = -1;
+    };
+    void place(Gadget& g, std::vector<int>& used) const;
+    std::vector<int> dryRun(const Gadget& g) const;
+    int ready(Value v) const;
+
+    Geometry m_geometry;
+    Circuit m_circuit;
+    std::vector<ValueInfo> m_values;
+    std::vector<Gadget> m_gadgets;
+    bool m_built = false;
+};
+
+}  // namespace qgpu::circuit

@@ -1,0 +1,108 @@
+// The scheduler places a dataflow program of gadgets into layers and reuses residual slots; the emitted
+// layers, run through Qwen35Model, must compute the program exactly.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "CircuitTestSupport.h"
+#include "qgpu/compiler/circuit/Scheduler.h"
+
+using namespace qgpu;
+using namespace qgpu::testing;
+using circuit::Circuit;
+using circuit::Scheduler;
+
+namespace {
+
+std::vector<std::vector<float>> tokens(const Circuit& c, const std::vector<std::vector<int>>& words,
+                                       const std::vector<std::vector<uint32_t>>& cases) {
+    std::vector<std::vector<float>> rows;
+    for (const auto& values : cases) {
+        std::vector<int> trueDims;
+        for (size_t w = 0; w < words.size(); ++w)
+            for (int i = 0; i < 32; ++i)
+                if (values[w] >> i & 1) trueDims.push_back(words[w][size_t(i)]);
+        rows.push_back(c.tokenEmbedding(trueDims));
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST(CircuitScheduler, PlacesADataflowProgramAsEarlyAsItsInputsAllowAndReusesSlots) {
+    circuit::Geometry g;
+    g.hiddenSize = 512;
+    g.intermediateSize = 2560;  // a variable shift needs 2112 neurons in its second layer
+    Scheduler s(g);
+    auto a = s.input("a"), b = s.input("b"), c = s.input("c");
+    auto sum = s.add(a, b, "sum");                                           // layers 0..2
+    auto prod = s.multiply(sum, c, "prod");                                  // 3..5
+    auto diff = s.subtract(prod, a, "diff");                                 // 6..8
+    auto top = s.minMax(diff, b, true, true, "max");                         // 9..11
+    auto same = s.equal(diff, b, "same");                                    // 9..10
+    auto shifted = s.shift(Circuit::Shift::RightArithmetic, top, c, "shr");  // 12..13
+    auto out = s.select(same, a, shifted, "out");                            // 14
+    s.keep(prod);
+    s.keep(out);
+    const Circuit& circuit = s.build();
+    EXPECT_EQ(circuit.layerCount(), 15);
+    EXPECT_EQ(s.firstLayer("prod"), 3);
+    EXPECT_EQ(s.firstLayer("same"), 9);
+    EXPECT_EQ(s.firstLayer("out"), 14);
+    std::set<int> dims;
+    for (const auto& f : circuit.features()) dims.insert(f.dim);
+    EXPECT_LT(dims.size(), circuit.features().size()) << "some slots hold several values one after another";
+    EXPECT_LT(circuit.dimsUsed(), g.hiddenSize);
+
+    std::mt19937 rng(11);
+    std::vector<std::vector<uint32_t>> cases = {
+        {0, 0, 0}, {1, 2, 3}, {0xFFFFFFFFu, 1, 31}, {7, 7, 0}, {0x80000000u, 0x7FFFFFFFu, 33}};
+    while (cases.size() < 60) cases.push_back({uint32_t(rng()), uint32_t(rng()), uint32_t(rng() % 40)});
+    auto res = run(circuit, tokens(circuit, {s.dims(a), s.dims(b), s.dims(c)}, cases));
+    for (size_t k = 0; k < cases.size(); ++k) {
+        uint32_t x = cases[k][0], y = cases[k][1], z = cases[k][2];
+        uint32_t p = (x + y) * z, d = p - x;
+        int32_t m = std::max(int32_t(d), int32_t(y));
+        uint32_t sh = uint32_t(m >> std::min<uint32_t>(z, 31));
+        EXPECT_EQ(word(res[k], s.dims(prod)), p) << "case " << k;
+        EXPECT_EQ(word(res[k], s.dims(out)), d == y ? x : sh) << "case " << k;
+    }
+}
+
+TEST(CircuitScheduler, SpreadsGadgetsThatDoNotFitOneLayerTogether) {
+    circuit::Geometry g;
+    g.hiddenSize = 512;
+    g.intermediateSize = 2048;
+    Scheduler s(g);
+    auto a = s.input("a"), b = s.input("b");
+    std::vector<Scheduler::Value> products;
+    for (int i = 0; i < 3; ++i) {
+        products.push_back(s.multiply(a, b, "mul" + std::to_string(i)));
+        s.keep(products.back());
+    }
+    const Circuit& circuit = s.build();
+    EXPECT_EQ(s.firstLayer("mul0"), 0);
+    EXPECT_GT(s.firstLayer("mul1"), 0) << "a multiply's last layer needs most of the intermediate size";
+    EXPECT_GT(s.firstLayer("mul2"), s.firstLayer("mul1"));
+    EXPECT_LE(circuit.intermediateNeeded(), g.intermediateSize);
+    std::vector<std::vector<uint32_t>> cases = {{3, 5}, {0xFFFFFFFFu, 0xFFFFFFFFu}, {123456789, 987654321}};
+    auto res = run(circuit, tokens(circuit, {s.dims(a), s.dims(b)}, cases));
+    for (size_t k = 0; k < cases.size(); ++k)
+        for (auto p : products) EXPECT_EQ(word(res[k], s.dims(p)), cases[k][0] * cases[k][1]);
+}
+
+TEST(CircuitScheduler, RejectsAGadgetTooBigForAnyLayer) {
+    circuit::Geometry g;
+    g.hiddenSize = 512;
+    g.intermediateSize = 256;
+    Scheduler s(g);
+    auto a = s.input("a"), b = s.input("b");
+    s.multiply(a, b, "mul");
+    try {
+        s.build();
+        FAIL() << "expected std::length_error";
+    } catch (const std::length_error& e) {
+        EXPECT_NE(std::string(e.what()).find("mul needs"), std::string::npos) << e.what();
+    }
+}
