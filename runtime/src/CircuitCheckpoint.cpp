@@ -2,8 +2,24 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 namespace qgpu {
+
+namespace {
+
+void writeTextAtomically(const std::filesystem::path& path, const std::string& text) {
+    std::filesystem::path tmp = path;
+    tmp += ".partial";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+        if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+    }
+    std::filesystem::rename(tmp, path);
+}
+
+}  // namespace
 
 Qwen35Config circuitConfig(const circuit::Circuit& c, int vocabSize) {
     const circuit::Geometry& g = c.geometry();
@@ -28,7 +44,9 @@ void writeCircuitCheckpoint(const std::string& dir, const circuit::Circuit& c,
     for (auto& t : c.emit(embeddingRows))
         tensors.push_back(TensorData::fromFloat("model." + t.name, t.shape, t.values, dtype));
     writeSafetensors((std::filesystem::path(dir) / "model.safetensors").string(), tensors, {{"format", "pt"}});
-    std::ofstream(std::filesystem::path(dir) / "config.json") << circuitConfig(c, int(embeddingRows.size())).toJson();
+    writeTextAtomically(std::filesystem::path(dir) / kCircuitLayoutFile, c.layoutJson());
+    writeTextAtomically(std::filesystem::path(dir) / "config.json",
+                        circuitConfig(c, int(embeddingRows.size())).toJson());
 }
 
 }  // namespace qgpu

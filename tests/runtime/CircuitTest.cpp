@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -230,4 +231,10 @@ TEST(CircuitLayout, NamesEveryFeatureAndEveryStateRange) {
     EXPECT_EQ(p["state_rows"][3], "regs[3]");
     EXPECT_EQ(p["data"][1], "d1");
     EXPECT_EQ(p["out"][0], "o0");
+
+    fs::path dir = tempDir("layout");
+    writeCircuitCheckpoint(dir.string(), c, {c.tokenEmbedding({})});
+    std::ifstream file(dir / kCircuitLayoutFile);
+    EXPECT_EQ(nlohmann::json::parse(file), layout) << "the checkpoint carries its layout file";
+    fs::remove_all(dir);
 }

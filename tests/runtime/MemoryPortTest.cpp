@@ -90,9 +90,11 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
     for (int t = 0; t < int(ops.size()); ++t) {
         const Op& op = ops[size_t(t)];
         if (op.writeRow >= 0) memory[op.writeRow] = op.value;  // the read sees this token's write
+        std::vector<float> stored = state.recurrentState(0);
         std::vector<float> out = model->hiddenStates({t}, state);
         if (op.text) {
             ASSERT_EQ(out, rows[size_t(t)]) << "text token " << t << " leaves the layers bit-identical";
+            ASSERT_EQ(state.recurrentState(0), stored) << "text token " << t << " leaves every stored row as it was";
             continue;
         }
         for (int i = 0; i < 32; ++i) {

@@ -14,6 +14,10 @@ namespace qgpu {
 // The Qwen3.5 config of the circuit's geometry: every layer Gated DeltaNet, tied embeddings.
 Qwen35Config circuitConfig(const circuit::Circuit& c, int vocabSize);
 
+// The layout file written beside the weights (Circuit::layoutJson): what every residual dim and state
+// row means, for decoders and the debugger.
+inline constexpr const char* kCircuitLayoutFile = "circuit-layout.json";
+
 // `embeddingRows` are the token embeddings (the circuit's token alphabet). The directory must exist.
 void writeCircuitCheckpoint(const std::string& dir, const circuit::Circuit& c,
                             const std::vector<std::vector<float>>& embeddingRows, DType dtype = DType::F32);

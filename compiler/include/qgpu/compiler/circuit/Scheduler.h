@@ -41,6 +41,7 @@ public:
     // layer at all or the residual runs out of room.
     const Circuit& build();
     const Circuit& circuit() const { return m_circuit; }
+    Circuit& circuit() { return m_circuit; }  // after build: memory ports are placed by hand for now
     const std::vector<int>& dims(Value v) const { return m_values.at(size_t(v)).dims; }
     int firstLayer(const std::string& gadgetName) const;
 
