@@ -1,0 +1,95 @@
+// Byte-level BPE as Hugging Face tokenizers runs it for Qwen models, loaded from tokenizer.json:
+// added tokens are cut out of the text first (longest match, never split), the rest is split by Qwen's
+// pre-tokenizer (PreTokenizer.h), each piece's bytes are mapped to GPT-2's printable alphabet and merged
+// by rank. Torch-free.
+//
+// Supported tokenizer.json: model.type "BPE" with vocab, merges ("a b" strings or ["a", "b"] pairs),
+// optional unk_token and ignore_merges; added_tokens (id, content, special; lstrip/rstrip/single_word are
+// ignored: Qwen's are all false); pre_tokenizer absent (Qwen3.5 split), ByteLevel with use_regex false,
+// or a Sequence of those with a Split using one of the two Qwen patterns. The NFC normalizer is accepted
+// but not applied: text is expected in NFC already (almost all text is). Anything else is an error.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "qgpu/runtime/text/PreTokenizer.h"
+
+namespace qgpu::text {
+
+class Tokenizer {
+public:
+    // Throw DiagnosticError naming the file for a missing file, malformed JSON or an unsupported model.
+    static Tokenizer fromFile(const std::string& path);
+    static Tokenizer fromJson(const std::string& json, const std::string& fileName = "tokenizer.json");
+
+    std::vector<int> encode(std::string_view text) const;
+    // The tokens' bytes concatenated (exactly the encoded bytes, even if they were not valid UTF-8).
+    // Ids without a token are skipped; special tokens are skipped when `skipSpecial`.
+    std::string decode(const std::vector<int>& ids, bool skipSpecial = false) const;
+
+    // The id of the token whose text is `text` (an added token's content, or a vocabulary token's
+    // bytes: tokenId(" the"), not its byte-level spelling "Ġthe"); -1 if there is none.
+    int tokenId(std::string_view text) const;
+    int vocabSize() const { return int(m_bytes.size()); }  // one past the highest id
+    bool isSpecial(int id) const { return id >= 0 && id < vocabSize() && m_special[id]; }
+    bool isAdded(int id) const { return id >= 0 && id < vocabSize() && m_added[id]; }
+    const std::string& tokenBytes(int id) const;  // empty for an id without a token
+    SplitDialect splitDialect() const { return m_dialect; }
+
+    // Appends added tokens (matched whole in text, never split) and returns their ids. A content that is
+    // already an added or vocabulary token keeps its id, like Hugging Face's add_tokens.
+    std::vector<int> addTokens(const std::vector<std::string>& contents, bool special = true);
+    int addToken(const std::string& content, bool special = true);
+
+private:
+    Tokenizer() { m_byteIds.fill(-1); }
+
+    struct Merge {
+        int rank;
+        int result;
+    };
+
+    static Tokenizer fromParsed(const nlohmann::json& j, const std::string& fileName);
+    int setAdded(const std::string& content, int id, bool special);
+    void setToken(int id, std::string bytes);
+    void encodePiece(std::string_view piece, std::vector<int>& out) const;
+    std::pair<int, size_t> matchAdded(std::string_view text, size_t pos) const;  // {id, length} or {-1, 0}
+    static uint64_t pairKey(int a, int b) { return uint64_t(uint32_t(a)) << 32 | uint32_t(b); }
+
+    std::string m_file;
+    SplitDialect m_dialect = SplitDialect::Qwen35;
+    std::unordered_map<std::string, int> m_vocab;  // byte-level spelling -> id
+    std::unordered_map<uint64_t, Merge> m_merges;  // (left, right) -> rank and merged id
+    std::array<int, 256> m_byteIds;                // the token of each single byte, -1 if none
+    int m_unk = -1;
+    bool m_ignoreMerges = false;
+    std::vector<std::string> m_bytes;  // id -> the token's bytes
+    std::vector<bool> m_special, m_added;
+    std::unordered_map<std::string, int> m_addedByContent;
+    std::vector<std::vector<size_t>> m_addedLengths;  // by first byte: the added tokens' lengths, longest first
+};
+
+// Turns generated ids into text as they come, never returning part of a UTF-8 character: bytes that may
+// still complete a character are held back; bytes that can no longer form one come out as U+FFFD.
+class StreamDecoder {
+public:
+    explicit StreamDecoder(const Tokenizer& tokenizer, bool skipSpecial = false)
+        : m_tok(tokenizer), m_skipSpecial(skipSpecial) {}
+
+    std::string push(int id);  // the complete text this token finishes (often empty or one character)
+    std::string flush();       // what is held back, as U+FFFD; call at the end of generation
+
+private:
+    const Tokenizer& m_tok;
+    bool m_skipSpecial;
+    std::string m_pending;
+};
+
+}  // namespace qgpu::text
