@@ -100,9 +100,62 @@ at::Tensor mlp(const LayerWeights& w, const at::Tensor& x) {
     return project(at::silu(project(x, w.gate)) * project(x, w.up), w.down);
 }
 
-// Gated DeltaNet over T tokens: projections batched, the delta rule token by token.
+// The delta rule token by token (q, k: [T, Hv, dk], v: [T, Hv, dv], beta, g: [T, Hv]; S: [Hv, dk, dv]).
+at::Tensor sequentialDeltaRule(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const at::Tensor& beta,
+                               const at::Tensor& g, at::Tensor& S) {
+    int64_t T = q.size(0), hv = q.size(1);
+    std::vector<at::Tensor> outs;
+    for (int64_t t = 0; t < T; ++t) {
+        S = S * at::exp(g[t]).view({hv, 1, 1});
+        at::Tensor kt = k[t].unsqueeze(1), m = at::bmm(kt, S);  // [Hv, 1, dv]
+        at::Tensor delta = beta[t].view({hv, 1, 1}) * (v[t].unsqueeze(1) - m);
+        S = S + at::bmm(k[t].unsqueeze(2), delta);
+        outs.push_back(at::bmm(q[t].unsqueeze(1), S).squeeze(1));  // [Hv, dv]
+    }
+    return at::stack(outs);
+}
+
+// The reference implementation's chunked delta rule (torch_chunk_gated_delta_rule): chunks of 64 tokens,
+// the in-chunk dependencies solved in WY form, the state carried from chunk to chunk. Same arguments.
+at::Tensor chunkedDeltaRule(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const at::Tensor& beta,
+                            const at::Tensor& g, at::Tensor& S) {
+    constexpr int64_t C = 64;
+    int64_t T = q.size(0), H = q.size(1), dv = v.size(2);
+    int64_t pad = (C - T % C) % C, n = (T + pad) / C;
+    auto chunks = [&](const at::Tensor& x) {  // [T, H, d] -> [H, n, C, d], zero padded
+        return at::constant_pad_nd(x.transpose(0, 1), {0, 0, 0, pad}).reshape({H, n, C, x.size(-1)});
+    };
+    at::Tensor b = at::constant_pad_nd(beta.t(), {0, pad}).reshape({H, n, C});
+    at::Tensor gc = at::constant_pad_nd(g.t(), {0, pad}).reshape({H, n, C}).cumsum(-1);
+    at::Tensor Q = chunks(q), K = chunks(k), V = chunks(v);
+    at::Tensor kBeta = K * b.unsqueeze(-1), vBeta = V * b.unsqueeze(-1);
+    at::Tensor decay = (gc.unsqueeze(-1) - gc.unsqueeze(-2)).tril().exp().tril();  // [H, n, C, C]
+    at::Tensor diagonalAndAbove = at::ones({C, C}, at::kBool).triu(0), above = at::ones({C, C}, at::kBool).triu(1);
+    at::Tensor attn = -(at::matmul(kBeta, K.transpose(-1, -2)) * decay).masked_fill(diagonalAndAbove, 0);
+    for (int64_t i = 1; i < C; ++i) {
+        at::Tensor row = attn.select(-2, i).slice(-1, 0, i).clone();
+        at::Tensor sub = attn.slice(-2, 0, i).slice(-1, 0, i).clone();
+        attn.select(-2, i).slice(-1, 0, i).copy_(row + (row.unsqueeze(-1) * sub).sum(-2));
+    }
+    attn = attn + at::eye(C);
+    at::Tensor value = at::matmul(attn, vBeta), kCumDecay = at::matmul(attn, kBeta * gc.exp().unsqueeze(-1));
+    std::vector<at::Tensor> outs;
+    for (int64_t i = 0; i < n; ++i) {
+        at::Tensor qi = Q.select(1, i), ki = K.select(1, i), gi = gc.select(1, i);
+        at::Tensor a = (at::matmul(qi, ki.transpose(-1, -2)) * decay.select(1, i)).masked_fill(above, 0);
+        at::Tensor vNew = value.select(1, i) - at::matmul(kCumDecay.select(1, i), S);
+        outs.push_back(at::matmul(qi * gi.exp().unsqueeze(-1), S) + at::matmul(a, vNew));  // [H, C, dv]
+        at::Tensor last = gi.select(-1, C - 1);
+        S = S * last.exp().view({H, 1, 1}) +
+            at::matmul((ki * (last.unsqueeze(-1) - gi).exp().unsqueeze(-1)).transpose(-1, -2), vNew);
+    }
+    return at::stack(outs, 1).reshape({H, n * C, dv}).slice(1, 0, T).transpose(0, 1);
+}
+
+// Gated DeltaNet over T tokens: projections batched, then the delta rule (chunked for a prefill unless
+// the model asks for the sequential rule).
 at::Tensor gatedDeltaNet(const Qwen35Config& c, const LayerWeights& w, const at::Tensor& x, at::Tensor& convState,
-                         at::Tensor& S) {
+                         at::Tensor& S, DeltaRule rule) {
     int64_t T = x.size(0), kd = c.linearKeyDim(), hk = c.linearNumKeyHeads, hv = c.linearNumValueHeads;
     int64_t dk = c.linearKeyHeadDim, dv = c.linearValueHeadDim, channels = 2 * kd + c.linearValueDim();
     at::Tensor seq = at::cat({convState, project(x, w.inProjQkv).t()}, 1);  // [C, K-1+T]
@@ -120,15 +173,8 @@ at::Tensor gatedDeltaNet(const Qwen35Config& c, const LayerWeights& w, const at:
     }
     at::Tensor beta = at::sigmoid(project(x, w.inProjB));                              // [T, Hv]
     at::Tensor g = -at::exp(w.aLog) * at::softplus(project(x, w.inProjA) + w.dtBias);  // [T, Hv]
-    std::vector<at::Tensor> outs;
-    for (int64_t t = 0; t < T; ++t) {
-        S = S * at::exp(g[t]).view({hv, 1, 1});
-        at::Tensor kt = k[t].unsqueeze(1), m = at::bmm(kt, S);  // [Hv, 1, dv]
-        at::Tensor delta = beta[t].view({hv, 1, 1}) * (v[t].unsqueeze(1) - m);
-        S = S + at::bmm(k[t].unsqueeze(2), delta);
-        outs.push_back(at::bmm(q[t].unsqueeze(1), S).squeeze(1));  // [Hv, dv]
-    }
-    at::Tensor o = at::stack(outs);  // [T, Hv, dv]
+    at::Tensor o = T > 1 && rule == DeltaRule::Chunked ? chunkedDeltaRule(q, k, v, beta, g, S)
+                                                       : sequentialDeltaRule(q, k, v, beta, g, S);  // [T, Hv, dv]
     at::Tensor z = project(x, w.inProjZ).view({T, hv, dv});
     at::Tensor y = w.linearNorm * (o * at::rsqrt(o.pow(2).mean(-1, true) + c.rmsNormEps)) * at::silu(z);
     return project(y.reshape({T, hv * dv}), w.outProj);
@@ -289,7 +335,7 @@ std::vector<float> toVector(const at::Tensor& t) {
 
 // Embeds the tokens and runs every decoder layer; returns the residual stream [T, hidden].
 at::Tensor runLayers(const Qwen35Config& c, const Qwen35Model::Weights& weights, const std::vector<int>& tokens,
-                     ModelState::Impl& s) {
+                     ModelState::Impl& s, DeltaRule rule) {
     if (tokens.empty()) throw DiagnosticError(Diagnostic{"", 0, 0, "the model was given no tokens"});
     for (int t : tokens)
         if (t < 0 || t >= c.vocabSize)
@@ -302,7 +348,7 @@ at::Tensor runLayers(const Qwen35Config& c, const Qwen35Model::Weights& weights,
         const LayerWeights& w = weights.layers[i];
         at::Tensor normed = rmsNorm(x, w.inputNorm, c.rmsNormEps);
         at::Tensor mixed = w.type == LayerType::LinearAttention
-                               ? gatedDeltaNet(c, w, normed, s.conv[i], s.recurrent[i])
+                               ? gatedDeltaNet(c, w, normed, s.conv[i], s.recurrent[i], rule)
                                : attention(c, w, normed, s.position, s.keys[i], s.values[i]);
         at::Tensor h = x + mixed;
         x = h + mlp(w, rmsNorm(h, w.postNorm, c.rmsNormEps));
@@ -315,7 +361,7 @@ at::Tensor runLayers(const Qwen35Config& c, const Qwen35Model::Weights& weights,
 
 std::vector<float> Qwen35Model::forward(const std::vector<int>& tokens, ModelState& state, bool allPositions) const {
     at::NoGradGuard noGrad;
-    at::Tensor x = runLayers(m_config, *m_weights, tokens, *state.impl);
+    at::Tensor x = runLayers(m_config, *m_weights, tokens, *state.impl, m_prefillRule);
     if (!allPositions) x = x.slice(0, x.size(0) - 1);
     const at::Tensor& head = m_weights->lmHead.defined() ? m_weights->lmHead : m_weights->embed;
     return toVector(project(rmsNorm(x, m_weights->finalNorm, m_config.rmsNormEps), head));
@@ -323,7 +369,7 @@ std::vector<float> Qwen35Model::forward(const std::vector<int>& tokens, ModelSta
 
 std::vector<float> Qwen35Model::hiddenStates(const std::vector<int>& tokens, ModelState& state) const {
     at::NoGradGuard noGrad;
-    return toVector(runLayers(m_config, *m_weights, tokens, *state.impl));
+    return toVector(runLayers(m_config, *m_weights, tokens, *state.impl, m_prefillRule));
 }
 
 }  // namespace qgpu

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <numeric>
 #include <random>
 
 #include "qgpu/compiler/circuit/Circuit.h"
@@ -87,11 +88,13 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
     std::map<int, uint32_t> memory;  // the reference: rows never written read as 0
     ModelState state = model->newState();
     int reads = 0;
+    std::vector<float> decoded;  // every token's final residual, token by token
     for (int t = 0; t < int(ops.size()); ++t) {
         const Op& op = ops[size_t(t)];
         if (op.writeRow >= 0) memory[op.writeRow] = op.value;  // the read sees this token's write
         std::vector<float> stored = state.recurrentState(0);
         std::vector<float> out = model->hiddenStates({t}, state);
+        decoded.insert(decoded.end(), out.begin(), out.end());
         if (op.text) {
             ASSERT_EQ(out, rows[size_t(t)]) << "text token " << t << " leaves the layers bit-identical";
             ASSERT_EQ(state.recurrentState(0), stored) << "text token " << t << " leaves every stored row as it was";
@@ -106,6 +109,13 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
         reads += op.readRow >= 0;
     }
     EXPECT_GT(reads, 25);
+
+    // The same tokens in one prefill, through the chunked delta rule (64-token chunks): bit-identical.
+    std::vector<int> all(ops.size());
+    std::iota(all.begin(), all.end(), 0);
+    ModelState fresh = model->newState();
+    EXPECT_EQ(model->hiddenStates(all, fresh), decoded);
+    EXPECT_EQ(fresh.recurrentState(0), state.recurrentState(0));
 }
 
 INSTANTIATE_TEST_SUITE_P(Weights, MemoryPortDtype, ::testing::Values(DType::F32, DType::BF16),

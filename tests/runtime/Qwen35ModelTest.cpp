@@ -74,6 +74,29 @@ TEST(Qwen35Model, DecodeEqualsPrefillWithinTolerance) {
     }
 }
 
+TEST(Qwen35Model, ChunkedPrefillAcrossChunkBoundariesEqualsDecodeAndTheSequentialRule) {
+    // 150 tokens: two full chunks of 64 and a padded one; then the same split over two prefill calls.
+    std::vector<int> tokens;
+    for (int i = 0; i < 150; ++i) tokens.push_back((i * 37 + 5) % 50);
+    auto m = Qwen35Model::random(tinyConfig(kMixed), 12);
+    ModelState decoded = m->newState(), chunked = m->newState(), split = m->newState(), sequential = m->newState();
+    std::vector<float> byToken = decodeAll(*m, decoded, tokens);
+    ASSERT_EQ(m->prefillDeltaRule(), DeltaRule::Chunked);
+    std::vector<float> byChunks = m->forward(tokens, chunked, true);
+    std::vector<float> bySplit = m->forward({tokens.begin(), tokens.begin() + 70}, split, true);
+    std::vector<float> rest = m->forward({tokens.begin() + 70, tokens.end()}, split, true);
+    bySplit.insert(bySplit.end(), rest.begin(), rest.end());
+    m->setPrefillDeltaRule(DeltaRule::Sequential);
+    std::vector<float> bySequential = m->forward(tokens, sequential, true);
+    EXPECT_LT(maxDiff(byToken, byChunks), 1e-4f);
+    EXPECT_LT(maxDiff(byToken, bySplit), 1e-4f);
+    EXPECT_LT(maxDiff(byToken, bySequential), 1e-4f);
+    for (int layer = 0; layer < 3; ++layer) {
+        EXPECT_LT(maxDiff(decoded.recurrentState(layer), chunked.recurrentState(layer)), 1e-5f) << layer;
+        EXPECT_LT(maxDiff(decoded.recurrentState(layer), split.recurrentState(layer)), 1e-5f) << layer;
+    }
+}
+
 TEST(Qwen35Model, AttentionWithCacheEqualsWithout) {
     auto m = Qwen35Model::random(tinyConfig({LayerType::FullAttention, LayerType::FullAttention}), 5);
     ModelState whole = m->newState(), chunks = m->newState();

@@ -32,6 +32,10 @@ public:
     std::unique_ptr<Impl> impl;
 };
 
+// How a prefill runs the Gated DeltaNet's delta rule: in chunks of 64 tokens as the reference
+// implementation does (the default), or token by token as a decode does.
+enum class DeltaRule { Chunked, Sequential };
+
 class Qwen35Model {
 public:
     ~Qwen35Model();
@@ -43,6 +47,8 @@ public:
     void save(const std::string& dir, DType dtype = DType::F32) const;
 
     const Qwen35Config& config() const { return m_config; }
+    void setPrefillDeltaRule(DeltaRule rule) { m_prefillRule = rule; }
+    DeltaRule prefillDeltaRule() const { return m_prefillRule; }
     ModelState newState() const;
 
     // Feeds `tokens` after what `state` has seen. One token: a decode step; several: a prefill with
@@ -57,6 +63,7 @@ private:
     Qwen35Model(Qwen35Config config, std::unique_ptr<Weights> weights);
     Qwen35Config m_config;
     std::unique_ptr<Weights> m_weights;
+    DeltaRule m_prefillRule = DeltaRule::Chunked;
 };
 
 }  // namespace qgpu
