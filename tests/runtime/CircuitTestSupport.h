@@ -47,6 +47,26 @@ inline std::vector<std::vector<float>> run(const circuit::Circuit& c, const std:
     return out;
 }
 
+// All tokens in one prefill (the chunked delta rule): for circuits whose tokens do not depend on each
+// other, or to check that a prefill computes what token-by-token decoding does.
+inline std::vector<std::vector<float>> runPrefill(const circuit::Circuit& c,
+                                                  const std::vector<std::vector<float>>& rows,
+                                                  DType dtype = DType::F32) {
+    std::filesystem::path dir = tempDir("prefill");
+    writeCircuitCheckpoint(dir.string(), c, rows, dtype);
+    auto model = Qwen35Model::load(dir.string());
+    std::filesystem::remove_all(dir);
+    std::vector<int> tokens(rows.size());
+    for (size_t t = 0; t < rows.size(); ++t) tokens[t] = int(t);
+    ModelState state = model->newState();
+    std::vector<float> flat = model->hiddenStates(tokens, state);
+    std::vector<std::vector<float>> out;
+    size_t h = size_t(c.geometry().hiddenSize);
+    for (size_t t = 0; t < rows.size(); ++t)
+        out.emplace_back(flat.begin() + long(t * h), flat.begin() + long((t + 1) * h));
+    return out;
+}
+
 inline bool truth(float x) { return x == -1.0f; }
 
 // One token per (x, y) case with the bits of x in `a` and of y in `b`.

@@ -2,7 +2,9 @@
 
 #include <functional>
 
+#include "qgpu/compiler/circuit/Alu.h"
 #include "qgpu/compiler/circuit/Circuit.h"
+#include "qgpu/compiler/circuit/Scheduler.h"
 
 namespace qgpu::circuit {
 
@@ -31,6 +33,29 @@ PrimitiveCost measure(const std::string& name, int width, int inputs, int output
         cost.neuronsPerLayer.push_back(int(c.layer(l).mlp.size()));
         cost.heads += int(c.layer(l).ports.size());
     }
+    return cost;
+}
+
+// The whole ALU, scheduled at Qwen3.5-2B's intermediate size (6144 neurons per layer).
+PrimitiveCost aluCost() {
+    Geometry g;
+    g.hiddenSize = 1 << 14;
+    g.intermediateSize = 6144;
+    Scheduler s(g);
+    auto a = s.input("a"), b = s.input("b"), c = s.input("c");
+    std::vector<Scheduler::Value> ops;
+    for (size_t i = 0; i < aluOpcodes().size(); ++i) ops.push_back(s.input("op" + std::to_string(i), 1));
+    s.keep(buildAlu(s, a, b, c, ops, "alu"));
+    const Circuit& circuit = s.build();
+    int inputs = 96 + int(ops.size());
+    PrimitiveCost cost{"ALU: all " + std::to_string(ops.size()) + " ALU/compare/sel opcodes, selected by a one-hot",
+                       circuit.layerCount(),
+                       {},
+                       inputs,
+                       32,
+                       circuit.dimsUsed() - Circuit::kConstantDims - inputs - 32,
+                       0};
+    for (int l = 0; l < circuit.layerCount(); ++l) cost.neuronsPerLayer.push_back(int(circuit.layer(l).mlp.size()));
     return cost;
 }
 
@@ -66,6 +91,7 @@ std::vector<PrimitiveCost> primitiveCosts() {
         for (int i = 0; i < 32; ++i) port.outBits.push_back(c.addReadBit("o" + std::to_string(i)));
         c.memoryPort(layer(c), port);
     }));
+    costs.push_back(aluCost());
     return costs;
 }
 

@@ -69,7 +69,6 @@ Scheduler::Value Scheduler::select(Value condition, Value x, Value y, const std:
     if (m_values.at(size_t(condition)).width != 1) throw std::invalid_argument(name + ": the condition is no bit");
     return gadget(name, 1, {condition, x, y}, {m_values.at(size_t(x)).width},
                   [](Circuit& c, int first, const Dims& in, const Dims& out) {
-                      while (c.layerCount() <= first) c.addLayer();
                       c.select(first, in[0][0], in[1], in[2], out[0]);
                   })[0];
 }
@@ -109,6 +108,7 @@ std::vector<int> Scheduler::dryRun(const Gadget& g) const {
             out.back().push_back(scratch.addFeature("out" + std::to_string(out.size()) + "." + std::to_string(i)));
     }
     size_t before = scratch.features().size();
+    while (scratch.layerCount() < g.depth) scratch.addLayer();
     g.emit(scratch, 0, in, out);
     allocations += int(scratch.features().size() - before);
     std::vector<int> neurons;

@@ -119,9 +119,11 @@ public:
     const Feature& featureAt(int dim) const;
     std::vector<int> ballastDims() const;
 
-    // Affine views of features: the truth (0 or 1) of a bit, the value of an integer.
+    // Affine views of features: the truth (0 or 1) of a bit, the value of an integer, and
+    // sum w_i t_i + theta over the truths of bits.
     Linear truth(int dim) const;
     Linear value(int dim) const;
+    Linear truthSum(const std::vector<std::pair<int, int>>& weightedTruths, int theta) const;
 
     int addLayer();
     int layerCount() const { return int(m_layers.size()); }
@@ -200,7 +202,6 @@ private:
     // signed operand counts negatively.
     void halfTerms(const std::vector<int>& v, int lo, int sign, bool isSigned,
                    std::vector<std::pair<int, int>>& terms) const;
-    Linear truthSum(const std::vector<std::pair<int, int>>& weightedTruths, int theta) const;
     void emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z, NamedTensor& b, NamedTensor& conv,
                   NamedTensor& outProj) const;
 

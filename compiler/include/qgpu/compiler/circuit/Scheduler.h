@@ -16,7 +16,8 @@ class Scheduler {
 public:
     using Value = int;  // a handle: a 32-bit word or a single bit
     using Dims = std::vector<std::vector<int>>;
-    // Emits a gadget whose first layer is `first`, reading `in` and writing `out` (feature dims).
+    // Emits a gadget whose first layer is `first`, reading `in` and writing `out` (feature dims). The
+    // circuit already has the gadget's layers.
     using Emit = std::function<void(Circuit&, int first, const Dims& in, const Dims& out)>;
 
     explicit Scheduler(Geometry geometry);
