@@ -1,9 +1,13 @@
 // qgpu: the command-line face of qgpu studio. Wiring only: every job is a library call.
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -19,6 +23,7 @@
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
+#include "qgpu/runtime/ChatSession.h"
 #include "qgpu/runtime/Qwen35Model.h"
 #include "qgpu/runtime/TorchSetup.h"
 
@@ -40,6 +45,11 @@ const char* kUsage = R"(usage:
   qgpu bench-model [--geometry 2b|tiny] [--runs N] [--prefill T] [--decode T]
       Random weights at Qwen3.5 geometry, built in memory: prefill and decode tokens/s (medians) and
       peak memory.
+  qgpu chat --host DIR [--max-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S] [--think]
+            [--prompt TEXT]
+      Chats with the Qwen3.5 checkpoint in DIR (config.json, safetensors, tokenizer.json): answers --prompt,
+      or reads one message per line from stdin until an empty line or EOF. Replies stream to stdout, speed
+      to stderr; Ctrl-C stops a reply. Greedy unless --temperature > 0; --think lets the model reason first.
   qgpu circuit-costs
       Builds every circuit primitive and prints its cost in layers, MLP neurons, residual dims, heads.
   qgpu version
@@ -53,6 +63,10 @@ struct Args {
     std::string emit = "ptx";
     std::string backend = "reference";
     std::string geometry = "2b";
+    std::string host, prompt;
+    int maxTokens = 512;
+    text::SamplingParams sampling;
+    bool think = false;
     int prefill = 64, decode = 16;
     bool quiet = false, check = false;
     int runs = 5;
@@ -85,6 +99,22 @@ Args parseArgs(int argc, char** argv) {
             a.decode = std::max(1, std::atoi(value().c_str()));
         else if (s == "--runs")
             a.runs = std::max(1, std::atoi(value().c_str()));
+        else if (s == "--host")
+            a.host = value();
+        else if (s == "--prompt")
+            a.prompt = value();
+        else if (s == "--max-tokens")
+            a.maxTokens = std::max(1, std::atoi(value().c_str()));
+        else if (s == "--temperature")
+            a.sampling.temperature = std::strtof(value().c_str(), nullptr);
+        else if (s == "--top-k")
+            a.sampling.topK = std::max(0, std::atoi(value().c_str()));
+        else if (s == "--top-p")
+            a.sampling.topP = std::strtof(value().c_str(), nullptr);
+        else if (s == "--seed")
+            a.sampling.seed = std::strtoull(value().c_str(), nullptr, 10);
+        else if (s == "--think")
+            a.think = true;
         else if (s == "--quiet")
             a.quiet = true;
         else if (s == "--check")
@@ -257,6 +287,60 @@ int benchModel(const Args& a) {
     return 0;
 }
 
+// Ctrl-C during a reply cancels it; at the prompt it ends the program as usual.
+std::atomic<bool> gGenerating{false}, gCancel{false};
+
+void onInterrupt(int) {
+    if (gGenerating) {
+        gCancel = true;
+    } else {
+        std::signal(SIGINT, SIG_DFL);
+        std::raise(SIGINT);
+    }
+}
+
+int chat(const Args& a) {
+    if (a.host.empty()) usageError("chat needs --host DIR");
+    if (!a.positional.empty()) usageError("chat takes no positional arguments; give the message with --prompt");
+    initTorch();
+    ChatHost host = loadChatHost(a.host);
+    ChatSessionOptions options;
+    options.thinking = a.think;
+    options.generation.maxNewTokens = a.maxTokens;
+    options.generation.sampling = a.sampling;
+    options.generation.cancel = &gCancel;
+    ChatSession session(*host.model, host.tokenizer, options);
+    std::signal(SIGINT, onInterrupt);
+
+    auto answer = [&](const std::string& message) {
+        gCancel = false;
+        gGenerating = true;
+        ChatReply r = session.send(message, [](int, const std::string& piece) {
+            std::cout << piece << std::flush;
+            return true;
+        });
+        gGenerating = false;
+        const GenerationResult& g = r.generation;
+        std::cout << "\n" << std::flush;
+        std::fprintf(stderr, "[%d prompt tokens in %.2f s; %zu tokens, %.1f tokens/s%s]\n", r.promptTokens,
+                     g.prefillSeconds, g.tokens.size(), g.decodeTokensPerSecond(),
+                     g.reason == GenerationResult::Cancelled   ? "; cancelled"
+                     : g.reason == GenerationResult::MaxTokens ? "; stopped at --max-tokens"
+                                                               : "");
+    };
+    if (!a.prompt.empty()) {
+        answer(a.prompt);
+        return 0;
+    }
+    bool interactive = isatty(STDIN_FILENO);
+    for (std::string line;;) {
+        if (interactive) std::cerr << "> " << std::flush;
+        if (!std::getline(std::cin, line) || line.empty()) break;
+        answer(line);
+    }
+    return 0;
+}
+
 int printCircuitCosts() {
     std::cout << "| primitive | layers | MLP neurons per layer | residual dims (in + out + internal) | heads |\n"
               << "|---|---|---|---|---|\n";
@@ -287,6 +371,7 @@ int main(int argc, char** argv) {
         if (cmd == "compile") return runCompile(a);
         if (cmd == "bench-compile") return benchCompile(a);
         if (cmd == "bench-model") return benchModel(a);
+        if (cmd == "chat") return chat(a);
         if (cmd == "circuit-costs") return printCircuitCosts();
         if (cmd == "version" || cmd == "--version") {
             initTorch();

@@ -172,6 +172,21 @@ TEST(ChatTemplate, DropsThinkingFromEarlierTurns) {
               "<|im_start|>assistant\n<think>\nThey greet.\n</think>\n\nHello!<|im_end|>\n");
 }
 
+TEST(ChatTemplate, KeepsAllReasoningOnRequest) {
+    // What a chat that keeps its model state needs: the history stays as the model generated it.
+    std::vector<ChatMessage> messages = {
+        {"user", "Hi", "", {}},
+        {"assistant", "They greet.\n</think>\n\nHello!", "", {}},
+        {"user", "Bye", "", {}},
+    };
+    ChatOptions options;
+    options.thinking = false;
+    options.keepAllReasoning = true;
+    EXPECT_EQ(renderChat(messages, Json::array(), options),
+              "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\nThey greet.\n</think>\n\n"
+              "Hello!<|im_end|>\n<|im_start|>user\nBye<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n");
+}
+
 TEST(ChatTemplate, RejectsMisplacedSystemAndUnknownRoles) {
     std::string err = errorOf([] { renderChat({{"user", "a", "", {}}, {"system", "b", "", {}}}); });
     EXPECT_NE(err.find("a system message must be the first message"), std::string::npos) << err;

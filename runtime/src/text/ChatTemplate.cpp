@@ -191,7 +191,7 @@ std::string renderChat(const std::vector<ChatMessage>& messages, const nlohmann:
         } else if (m.role == "user") {
             out += std::string(kImStart) + "user\n" + trim(m.content) + std::string(kImEnd) + "\n";
         } else if (m.role == "assistant") {
-            renderAssistant(out, m, i > lastQuery);
+            renderAssistant(out, m, i > lastQuery || options.keepAllReasoning);
         } else if (m.role == "tool") {
             if (i > 0 && messages[i - 1].role != "tool") out += std::string(kImStart) + "user";
             out += "\n<tool_response>\n" + trim(m.content) + "\n</tool_response>";

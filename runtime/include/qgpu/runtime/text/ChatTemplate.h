@@ -38,6 +38,10 @@ struct ChatMessage {
 struct ChatOptions {
     bool addGenerationPrompt = true;
     bool thinking = true;
+    // Render every assistant turn with its <think> block, not only those after the last user query (the
+    // official template drops older ones). Then each turn only appends to the text the model has already
+    // seen, so a chat can keep its model state across turns (ChatSession).
+    bool keepAllReasoning = false;
 };
 
 // `tools`: an array of tool schemas as the OpenAI API spells them ({"type": "function", "function":

@@ -1,0 +1,71 @@
+// A conversation with a Qwen35Model: the messages, rendered with Qwen3.5's chat template (ChatTemplate.h), and
+// the model state that has read them. Each turn feeds only the text the model has not seen yet, so a long
+// chat does not re-read its history. Torch-free header.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "qgpu/runtime/Generator.h"
+#include "qgpu/runtime/Qwen35Model.h"
+#include "qgpu/runtime/text/ChatTemplate.h"
+#include "qgpu/runtime/text/Tokenizer.h"
+
+namespace qgpu {
+
+// A chat host directory: config.json, its safetensors and tokenizer.json.
+struct ChatHost {
+    std::unique_ptr<Qwen35Model> model;
+    text::Tokenizer tokenizer;
+};
+
+// Loads the tokenizer first (cheap), then the model. Throws DiagnosticError naming the path for a missing
+// directory or tokenizer.json, a bad checkpoint, or a tokenizer with more tokens than the model's vocabulary.
+ChatHost loadChatHost(const std::string& dir);
+
+struct ChatSessionOptions {
+    bool thinking = false;  // the generation prompt opens a <think> block for the model to fill
+    // Keep every assistant turn's <think> block in the history (ChatOptions::keepAllReasoning). Without it the
+    // history is rendered exactly like the official template, which drops the older blocks at each new user
+    // query, so the text no longer extends what the model has read and every turn re-reads the whole chat.
+    bool keepAllReasoning = true;
+    nlohmann::ordered_json tools = nlohmann::ordered_json::array();  // OpenAI-style schemas; empty: none
+    // <|im_end|> and <|endoftext|> are always added to the stop tokens.
+    GenerationOptions generation;
+};
+
+struct ChatReply {
+    std::string text;  // as streamed: the reasoning and "</think>" first when thinking, no stop token
+    std::vector<text::ToolCall> toolCalls;
+    std::string toolCallError;  // why the reply's tool calls did not parse (the model wrote a malformed one)
+    GenerationResult generation;
+    int promptTokens = 0;      // tokens fed before generating: the new turns and the generation prompt
+    bool fromScratch = false;  // the whole conversation was fed to a fresh state (first turn, or changed history)
+};
+
+class ChatSession {
+public:
+    ChatSession(const Qwen35Model& model, const text::Tokenizer& tokenizer, ChatSessionOptions options = {});
+
+    ChatSessionOptions& options() { return m_options; }  // may change between turns
+    const std::vector<text::ChatMessage>& messages() const { return m_messages; }
+    const ModelState& state() const { return m_state; }
+
+    // Adds a message without generating: a system prompt, tool results, or an earlier exchange.
+    void append(text::ChatMessage message) { m_messages.push_back(std::move(message)); }
+    // Generates the assistant's turn after the messages so far and appends it.
+    ChatReply reply(const TokenCallback& onToken = {});
+    ChatReply send(const std::string& user, const TokenCallback& onToken = {});
+    void clear();  // forgets the conversation and the state
+
+private:
+    const Qwen35Model& m_model;
+    const text::Tokenizer& m_tokenizer;
+    ChatSessionOptions m_options;
+    std::vector<text::ChatMessage> m_messages;
+    ModelState m_state;
+    std::string m_seen;  // the exact bytes the state has read
+};
+
+}  // namespace qgpu

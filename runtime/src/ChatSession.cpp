@@ -1,0 +1,96 @@
+#include "qgpu/runtime/ChatSession.h"
+
+#include <filesystem>
+
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu {
+namespace {
+
+[[noreturn]] void fail(const std::string& file, const std::string& msg) {
+    throw DiagnosticError(Diagnostic{file, 0, 0, msg});
+}
+
+// Tool calls are looked for after the reasoning only: a model may think aloud about calling a tool.
+std::string_view afterReasoning(std::string_view text) {
+    size_t close = text.rfind("</think>");
+    return close == std::string_view::npos ? text : text.substr(close + 8);
+}
+
+}  // namespace
+
+ChatHost loadChatHost(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        fail(dir,
+             "no such directory; give --host a Qwen3.5 checkpoint directory (config.json, its safetensors "
+             "and tokenizer.json)");
+    std::string tokenizerPath = (fs::path(dir) / "tokenizer.json").string();
+    text::Tokenizer tokenizer = text::Tokenizer::fromFile(tokenizerPath);
+    std::unique_ptr<Qwen35Model> model = Qwen35Model::load(dir);
+    // A larger tokenizer would feed the model ids past its embedding table.
+    if (tokenizer.vocabSize() > model->config().vocabSize)
+        fail(tokenizerPath, "has " + std::to_string(tokenizer.vocabSize()) +
+                                " tokens but config.json's vocab_size is " + std::to_string(model->config().vocabSize) +
+                                "; use the tokenizer.json that came with this checkpoint");
+    return ChatHost{std::move(model), std::move(tokenizer)};
+}
+
+ChatSession::ChatSession(const Qwen35Model& model, const text::Tokenizer& tokenizer, ChatSessionOptions options)
+    : m_model(model), m_tokenizer(tokenizer), m_options(std::move(options)), m_state(model.newState()) {}
+
+void ChatSession::clear() {
+    m_messages.clear();
+    m_state = m_model.newState();
+    m_seen.clear();
+}
+
+ChatReply ChatSession::send(const std::string& user, const TokenCallback& onToken) {
+    append(text::ChatMessage{"user", user, {}, {}});
+    return reply(onToken);
+}
+
+ChatReply ChatSession::reply(const TokenCallback& onToken) {
+    text::ChatOptions chat;
+    chat.thinking = m_options.thinking;
+    chat.keepAllReasoning = m_options.keepAllReasoning;
+    std::string rendered = text::renderChat(m_messages, m_options.tools, chat);
+
+    // The state can continue only if the new rendering extends, byte for byte, what it has read. The new part
+    // then starts at <|im_end|>, an added token that the tokenizer cuts out first, so encoding it alone gives
+    // the tokens a fresh read would (after a reply cut by the token limit, its unread last token comes first).
+    ChatReply out;
+    if (m_seen.empty() || rendered.compare(0, m_seen.size(), m_seen) != 0) {
+        m_state = m_model.newState();
+        m_seen.clear();
+        out.fromScratch = true;
+    }
+    std::string fresh = rendered.substr(m_seen.size());
+    std::vector<int> prompt = m_tokenizer.encode(fresh);
+    out.promptTokens = int(prompt.size());
+
+    GenerationOptions gen = m_options.generation;
+    for (std::string_view stop : {text::kImEnd, text::kEndOfText})
+        if (int id = m_tokenizer.tokenId(stop); id >= 0) gen.stop.add(id);
+    out.generation = generate(m_model, m_state, prompt, gen, &m_tokenizer, onToken);
+    out.text = out.generation.text;
+
+    // The state has read every generated token but the last (Generator.h); the reply keeps the tokens' exact
+    // bytes, not the streamed text with U+FFFD, so that rendering it again gives what the model read.
+    std::vector<int> tokens = out.generation.tokens;
+    std::vector<int> read(tokens.begin(), tokens.empty() ? tokens.end() : tokens.end() - 1);
+    m_seen += fresh + m_tokenizer.decode(read);
+    if (out.generation.reason == GenerationResult::StopToken) tokens.pop_back();
+    std::string content = m_tokenizer.decode(tokens);
+
+    try {
+        out.toolCalls = text::parseToolCalls(afterReasoning(content), m_options.tools);
+    } catch (const DiagnosticError& e) {
+        out.toolCallError = e.what();
+    }
+    m_messages.push_back(text::ChatMessage{"assistant", content, {}, {}});
+    return out;
+}
+
+}  // namespace qgpu
