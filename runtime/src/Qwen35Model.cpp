@@ -261,11 +261,18 @@ Qwen35Model::~Qwen35Model() = default;
 std::unique_ptr<Qwen35Model> Qwen35Model::load(const std::string& dir) {
     Qwen35Config c = Qwen35Config::load(dir);
     Checkpoint ck(dir);
+    return fromTensors(c, [&](const std::string& name, const std::vector<int64_t>& shape) {
+        return ck.require(name, shape).toFloat();
+    });
+}
+
+std::unique_ptr<Qwen35Model> Qwen35Model::fromTensors(const Qwen35Config& c, const TensorSource& tensor) {
+    initTorch();
     auto w = std::make_unique<Weights>();
     std::vector<std::vector<int64_t>> shapes;
     Named named = allTensors(c, *w, shapes);
     for (size_t i = 0; i < named.size(); ++i) {
-        std::vector<float> v = ck.require(named[i].first, shapes[i]).toFloat();
+        std::vector<float> v = tensor(named[i].first, shapes[i]);
         *named[i].second = at::from_blob(v.data(), shapes[i], at::kFloat).clone();
     }
     return std::unique_ptr<Qwen35Model>(new Qwen35Model(c, std::move(w)));

@@ -114,7 +114,12 @@ std::vector<NamedTensor> Circuit::emit(const std::vector<std::vector<float>>& em
         std::copy(embeddingRows[r].begin(), embeddingRows[r].end(), embed.values.begin() + int64_t(r) * h);
     }
     out.push_back(std::move(embed));
-    out.push_back(zeros("norm.weight", {h}));
+    NamedTensor finalNorm = zeros("norm.weight", {h});
+    if (!m_finalNorm.empty()) {
+        if (int64_t(m_finalNorm.size()) != h) throw std::invalid_argument("the final norm is not hidden_size long");
+        finalNorm.values = m_finalNorm;
+    }
+    out.push_back(std::move(finalNorm));
     for (size_t i = 0; i < m_layers.size(); ++i) {
         std::string p = "layers." + std::to_string(i) + ".";
         // The ballast fixes every RMSNorm's scale to an exact power of two; the norms keep weight 1 and

@@ -9,7 +9,7 @@ namespace qgpu::circuit {
 Scheduler::Scheduler(Geometry geometry) : m_geometry(geometry), m_circuit(geometry) {}
 
 Scheduler::Value Scheduler::input(const std::string& name, int bits) {
-    ValueInfo v{name, bits, -1, -1, false, {}};
+    ValueInfo v{name, bits, -1, -1, false, false, {}};
     for (int i = 0; i < bits; ++i) v.dims.push_back(m_circuit.addFeature(bits == 1 ? name : name + std::to_string(i)));
     m_values.push_back(std::move(v));
     return Value(m_values.size() - 1);
@@ -22,7 +22,7 @@ std::vector<Scheduler::Value> Scheduler::gadget(const std::string& name, int dep
     for (Value in : inputs) m_values.at(size_t(in));  // throws for an unknown value
     for (size_t i = 0; i < outputWidths.size(); ++i) {
         std::string out = outputWidths.size() == 1 ? name : name + "." + std::to_string(i);
-        m_values.push_back({out, outputWidths[i], int(m_gadgets.size()), -1, false, {}});
+        m_values.push_back({out, outputWidths[i], int(m_gadgets.size()), -1, false, false, {}});
         g.outputs.push_back(Value(m_values.size() - 1));
     }
     m_gadgets.push_back(std::move(g));
@@ -82,16 +82,42 @@ Scheduler::Value Scheduler::minMax(Value a, Value b, bool isMax, bool isSigned, 
 
 void Scheduler::keep(Value v) { m_values.at(size_t(v)).kept = true; }
 
-int Scheduler::ready(Value v) const {
+int Scheduler::ready(Value v, bool forMixer) const {
     const ValueInfo& info = m_values[size_t(v)];
     if (info.producer < 0) return 0;
     const Gadget& p = m_gadgets[size_t(info.producer)];
-    return p.first + p.depth;  // the layer after its producer's last
+    if (p.isMemory) return forMixer ? p.first + 1 : p.first;  // a read lands before its layer's MLP
+    return p.first + p.depth;                                 // the layer after its producer's last
+}
+
+Scheduler::Value Scheduler::memory(const std::string& name, Value writeRows, Value data, Value readRows) {
+    std::vector<Value> inputs;
+    for (Value v : {writeRows, data, readRows})
+        if (v >= 0) inputs.push_back(v);
+    if (m_values.at(size_t(data)).width != 32) throw std::invalid_argument(name + ": a memory row holds 32 bits");
+    Value result = gadget(name, 1, inputs, {32}, {})[0];
+    Gadget& g = m_gadgets.back();
+    g.isMemory = true;
+    g.emit = [this, name, index = m_gadgets.size() - 1, writeRows, readRows](Circuit& c, int first, const Dims& in,
+                                                                             const Dims& out) {
+        MemoryPort port;
+        port.name = name;
+        port.head = m_gadgets[index].head;
+        size_t i = 0;
+        if (writeRows >= 0) port.writeRows = in[i++];
+        port.dataBits = in[i++];
+        if (readRows >= 0) port.readRows = in[i++];
+        port.outBits = out[0];
+        c.memoryPort(first, port);
+    };
+    m_values[size_t(result)].isRead = true;
+    return result;
 }
 
 // The gadget's neurons per layer, from emitting it into a scratch circuit of the same geometry with room
 // for any features, plus one clear per slot it allocates (in case each one is reused).
 std::vector<int> Scheduler::dryRun(const Gadget& g) const {
+    if (g.isMemory) return {0};
     Geometry roomy = m_geometry;
     roomy.hiddenSize = 1 << 16;
     Circuit scratch(roomy);
@@ -118,9 +144,17 @@ std::vector<int> Scheduler::dryRun(const Gadget& g) const {
     return neurons;
 }
 
-void Scheduler::place(Gadget& g, std::vector<int>& used) const {
+void Scheduler::place(Gadget& g, std::vector<int>& used, std::vector<int>& heads) const {
     int first = 0;
-    for (Value v : g.inputs) first = std::max(first, ready(v));
+    for (Value v : g.inputs) first = std::max(first, ready(v, g.isMemory));
+    if (g.isMemory) {  // the first layer with a free head
+        while (size_t(first) < heads.size() && heads[size_t(first)] >= m_geometry.linearNumValueHeads) ++first;
+        if (heads.size() <= size_t(first)) heads.resize(size_t(first) + 1, 0);
+        g.head = heads[size_t(first)]++;
+        g.first = first;
+        if (used.size() <= size_t(first)) used.resize(size_t(first) + 1, 0);
+        return;
+    }
     for (size_t l = 0; l < g.neurons.size(); ++l)
         if (g.neurons[l] > m_geometry.intermediateSize)
             throw std::length_error(g.name + " needs " + std::to_string(g.neurons[l]) +
@@ -144,10 +178,10 @@ const Circuit& Scheduler::build() {
     if (m_built) return m_circuit;
     m_built = true;
     // Placement, in program order (every input is produced by an earlier gadget).
-    std::vector<int> used;
+    std::vector<int> used, heads;
     for (Gadget& g : m_gadgets) {
         g.neurons = dryRun(g);
-        place(g, used);
+        place(g, used, heads);
         for (Value v : g.inputs)
             m_values[size_t(v)].lastReader = std::max(m_values[size_t(v)].lastReader, g.first + g.depth - 1);
     }
@@ -168,9 +202,10 @@ const Circuit& Scheduler::build() {
         for (Value v : g.inputs) in.push_back(m_values[size_t(v)].dims);
         for (Value v : g.outputs) {
             ValueInfo& info = m_values[size_t(v)];
-            for (int i = 0; i < info.width; ++i)
-                info.dims.push_back(
-                    m_circuit.addFeature(info.width == 1 ? info.name : info.name + "." + std::to_string(i), g.first));
+            for (int i = 0; i < info.width; ++i) {
+                std::string bit = info.width == 1 ? info.name : info.name + "." + std::to_string(i);
+                info.dims.push_back(info.isRead ? m_circuit.addReadBit(bit) : m_circuit.addFeature(bit, g.first));
+            }
             out.push_back(info.dims);
         }
         while (m_circuit.layerCount() < g.first + g.depth) m_circuit.addLayer();

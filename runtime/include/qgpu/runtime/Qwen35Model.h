@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ public:
     ~Qwen35Model();
     // DIR/config.json plus its safetensors (bf16/fp16/fp32 loaded into fp32). Throws DiagnosticError.
     static std::unique_ptr<Qwen35Model> load(const std::string& dir);
+    // Weights from a source that gives each tensor (checkpoint name without prefix, e.g.
+    // "layers.0.mlp.up_proj.weight") as fp32 values of the given shape, or throws.
+    using TensorSource = std::function<std::vector<float>(const std::string& name, const std::vector<int64_t>& shape)>;
+    static std::unique_ptr<Qwen35Model> fromTensors(const Qwen35Config& config, const TensorSource& tensor);
     // Random weights of this geometry (std 0.02, norms 0), for tests and benchmarks.
     static std::unique_ptr<Qwen35Model> random(const Qwen35Config& config, uint64_t seed);
     // Writes config.json and model.safetensors in `dtype` (the directory must exist).

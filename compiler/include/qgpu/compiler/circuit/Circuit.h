@@ -189,6 +189,10 @@ public:
     // plus embed_tokens for the given token rows and the final norm.
     std::vector<NamedTensor> emit(const std::vector<std::vector<float>>& embeddingRows) const;
     int intermediateNeeded() const;
+    // The final norm's weights (zero-centred); default all 0. The GPU keeps only its output code dims.
+    void setFinalNorm(std::vector<float> weights) { m_finalNorm = std::move(weights); }
+    // The multiplier that undoes every residual RMSNorm's exact scale (a power of two).
+    double inputScale() const;
     // The layout file: every residual feature (name, dim, encoding, base), the ballast, and every state
     // head, row and column range a memory port uses, as JSON text.
     std::string layoutJson() const;
@@ -196,8 +200,6 @@ public:
 private:
     int allocate(const std::string& name, Encoding encoding, float base, int born);
     void releaseAll(const std::vector<int>& dims, int lastLayer);  // skips -1 entries
-    // The multiplier that undoes the residual RMSNorm's exact scale (a power of two).
-    double inputScale() const;
     // Truth-weighted terms sum_j sign * 2^(j - lo) t_j over bits [lo, lo + 16) of v; the sign bit of a
     // signed operand counts negatively.
     void halfTerms(const std::vector<int>& v, int lo, int sign, bool isSigned,
@@ -215,6 +217,7 @@ private:
     std::map<std::string, int> m_byName;
     int m_nextDim = kConstantDims;
     std::vector<Layer> m_layers;
+    std::vector<float> m_finalNorm;
 };
 
 }  // namespace qgpu::circuit

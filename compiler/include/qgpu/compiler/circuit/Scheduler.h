@@ -35,6 +35,11 @@ public:
     // Any gadget: `depth` layers, outputs of the given widths (bits).
     std::vector<Value> gadget(const std::string& name, int depth, const std::vector<Value>& inputs,
                               const std::vector<int>& outputWidths, Emit emit);
+    // A memory on one Gated DeltaNet head of some layer: a token whose bit r of `writeRows` (a one-hot
+    // value, or -1 for none) is true overwrites row r with `data` (32 bits); a token whose bit r of
+    // `readRows` is true reads row r (after its own write). Returns the 32 read bits. Every token that
+    // writes or reads this memory meets it in the same layer, so its contents persist between tokens.
+    Value memory(const std::string& name, Value writeRows, Value data, Value readRows);
     // A result read after the layers: its slot is never reused.
     void keep(Value v);
 
@@ -53,6 +58,7 @@ private:
         int producer = -1;  // gadget index; -1: an input
         int lastReader = -1;
         bool kept = false;
+        bool isRead = false;  // written by a memory read: read bits (base 64), never shared
         std::vector<int> dims;
     };
     struct Gadget {
@@ -62,10 +68,13 @@ private:
         Emit emit;
         std::vector<int> neurons;  // per layer of the gadget (a dry run), clears of reused slots included
         int first = -1;
+        bool isMemory = false;  // a memory port: placed in a layer's mixer, on a head of its own
+        int head = -1;
     };
-    void place(Gadget& g, std::vector<int>& used) const;
+    void place(Gadget& g, std::vector<int>& used, std::vector<int>& heads) const;
     std::vector<int> dryRun(const Gadget& g) const;
-    int ready(Value v) const;
+    // The first layer whose MLP (or, for a memory, whose mixer) may read v.
+    int ready(Value v, bool forMixer) const;
 
     Geometry m_geometry;
     Circuit m_circuit;

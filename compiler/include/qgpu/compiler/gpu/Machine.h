@@ -1,0 +1,31 @@
+// The GPU of docs/isa.md compiled into Qwen3.5 layers (docs/tokens.md): the token alphabet's embeddings,
+// the ROM, register file and control in Gated DeltaNet memories, the ALU in SwiGLU MLPs, and the output
+// code that the tied LM head turns into the next chip token. Step (a) of issue 6: one warp, straight-line
+// integer code (ALU, compares, sel, sreg; jmp and exit).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "qgpu/compiler/circuit/Scheduler.h"
+#include "qgpu/compiler/gpu/Alphabet.h"
+
+namespace qgpu::gpu {
+
+struct Machine {
+    circuit::Circuit circuit;
+    std::vector<std::vector<float>> embeddings;  // one row per token id (vocabularySize())
+    std::vector<int> codeDims;                   // the dims the LM head reads
+};
+
+// Builds the machine for `geometry` (linear heads of 128 x 128; hidden and intermediate large enough, or
+// std::length_error says what ran out).
+Machine buildMachine(const circuit::Geometry& geometry);
+
+// The geometry tests and the default build use: Qwen3.5-2B's head and MLP sizes, a narrower residual.
+circuit::Geometry defaultMachineGeometry();
+
+// The memory that holds lane l's register r in row l * 16 + r (the layout file names its layer and head).
+inline constexpr const char* kRegisterFile = "regs_a";
+
+}  // namespace qgpu::gpu

@@ -1,0 +1,140 @@
+#include "qgpu/compiler/gpu/Alphabet.h"
+
+#include <stdexcept>
+
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Encoding.h"
+
+namespace qgpu::gpu {
+
+namespace {
+
+// Id ranges, in this order.
+constexpr int kLaunchCount = kLanes, kByteCount = 4 * 256, kRomCount = kBlocks * (kSlots + 1) * 2,
+              kExecCount = kBlocks * kWarps, kValCount = kSlots * kLanes * 4 * 256;
+constexpr int kByteBase = kLaunchCount, kRomBase = kByteBase + kByteCount, kExecBase = kRomBase + kRomCount,
+              kValBase = kExecBase + kExecCount, kEndId = kValBase + kValCount;
+
+std::string hex(int v) {
+    const char* digits = "0123456789abcdef";
+    return std::string("0x") + digits[v >> 4] + digits[v & 15];
+}
+
+}  // namespace
+
+int vocabularySize() { return kEndId + 1; }
+
+int Token::id() const {
+    switch (kind) {
+        case Kind::Launch: return lanes - 1;
+        case Kind::Byte: return kByteBase + byteIndex * 256 + value;
+        case Kind::RomWrite: return kRomBase + (block * (kSlots + 1) + slot) * 2 + part;
+        case Kind::Exec: return kExecBase + block * kWarps + warp;
+        case Kind::Val: return kValBase + ((slot * kLanes + lane) * 4 + byteIndex) * 256 + value;
+        case Kind::End: return kEndId;
+    }
+    return -1;
+}
+
+Token Token::fromId(int id) {
+    Token t;
+    if (id < 0 || id > kEndId) throw std::out_of_range("token id " + std::to_string(id) + " is no chip token");
+    if (id < kByteBase) {
+        t.kind = Kind::Launch;
+        t.lanes = id + 1;
+    } else if (id < kRomBase) {
+        t.kind = Kind::Byte;
+        t.byteIndex = (id - kByteBase) / 256;
+        t.value = (id - kByteBase) % 256;
+    } else if (id < kExecBase) {
+        int r = id - kRomBase;
+        t.kind = Kind::RomWrite;
+        t.part = r % 2;
+        t.slot = r / 2 % (kSlots + 1);
+        t.block = r / 2 / (kSlots + 1);
+    } else if (id < kValBase) {
+        t.kind = Kind::Exec;
+        t.block = (id - kExecBase) / kWarps;
+        t.warp = (id - kExecBase) % kWarps;
+    } else if (id < kEndId) {
+        int r = id - kValBase;
+        t.kind = Kind::Val;
+        t.value = r % 256;
+        t.byteIndex = r / 256 % 4;
+        t.lane = r / 1024 % kLanes;
+        t.slot = r / 4096;
+    } else {
+        t.kind = Kind::End;
+    }
+    return t;
+}
+
+std::string Token::text() const {
+    auto n = [](int v) { return std::to_string(v); };
+    switch (kind) {
+        case Kind::Launch: return "LAUNCH(" + n(lanes) + ")";
+        case Kind::Byte: return "BYTE(k" + n(byteIndex) + "," + hex(value) + ")";
+        case Kind::RomWrite: return "ROM(b" + n(block) + ",s" + n(slot) + (part ? ",imm)" : ",op)");
+        case Kind::Exec: return "EXEC(b" + n(block) + ",w" + n(warp) + ")";
+        case Kind::Val: return "VAL(s" + n(slot) + ",l" + n(lane) + ",k" + n(byteIndex) + "," + hex(value) + ")";
+        case Kind::End: return "END";
+    }
+    return "?";
+}
+
+bool writesRegister(const Instruction& in) {
+    switch (in.op) {
+        case Opcode::StGlobal:
+        case Opcode::StShared:
+        case Opcode::Jmp:
+        case Opcode::Br:
+        case Opcode::Bar:
+        case Opcode::Exit: return false;
+        default: return in.rd != 0;
+    }
+}
+
+std::vector<Token> loadTokens(const Program& program, int lanes) {
+    if (lanes < 1 || lanes > kLanes)
+        throw DiagnosticError(Diagnostic{"", 0, 0, "the model backend runs one warp of 1 to 4 threads for now"});
+    if (int(program.blocks.size()) > kBlocks)
+        throw DiagnosticError(Diagnostic{"", 0, 0, "the program has more than 32 blocks"});
+    std::vector<Token> tokens;
+    auto half = [&](int block, int slot, int part, uint32_t word) {
+        if (word == 0) return;  // rows never written read as zero
+        for (int k = 0; k < 4; ++k) tokens.push_back({Kind::Byte, 0, k, int(word >> (8 * k) & 0xFF)});
+        Token rom{Kind::RomWrite};
+        rom.block = block, rom.slot = slot, rom.part = part;
+        tokens.push_back(rom);
+    };
+    for (int b = 0; b < int(program.blocks.size()); ++b) {
+        const Block& block = program.blocks[size_t(b)];
+        uint32_t writes = 0;
+        for (size_t s = 0; s < block.body.size(); ++s) {
+            const Instruction& in = block.body[s];
+            bool alu = in.op <= Opcode::Sreg;  // the ALU, compares, sel and sreg
+            if (!alu)
+                throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
+                                                 "the model backend does not run `" +
+                                                     std::string(opcodeInfo(in.op).mnemonic) + "` yet (block " +
+                                                     std::to_string(b) + "); use --backend reference"});
+            if (writesRegister(in)) writes |= 1u << s;
+            uint64_t word = encode(in);
+            half(b, int(s), 0, uint32_t(word));
+            half(b, int(s), 1, uint32_t(word >> 32));
+        }
+        const Instruction& term = block.terminator;
+        if (term.op != Opcode::Jmp && term.op != Opcode::Exit)
+            throw DiagnosticError(Diagnostic{"", block.terminatorLoc.line, 0,
+                                             "the model backend runs jmp and exit terminators only for now (block " +
+                                                 std::to_string(b) + " ends in `" +
+                                                 std::string(opcodeInfo(term.op).mnemonic) + "`)"});
+        uint64_t word = encode(term);
+        half(b, kSlots, 0, uint32_t(word) | writes << kWritesMaskShift);
+        half(b, kSlots, 1, uint32_t(word >> 32));
+    }
+    tokens.push_back({Kind::Launch, lanes});
+    return tokens;
+}
+
+}  // namespace qgpu::gpu

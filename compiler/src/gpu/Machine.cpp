@@ -1,0 +1,394 @@
+#include "qgpu/compiler/gpu/Machine.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "qgpu/compiler/circuit/Alu.h"
+
+namespace qgpu::gpu {
+
+namespace {
+
+using circuit::Circuit;
+using circuit::Scheduler;
+using Value = Scheduler::Value;
+using Dims = Scheduler::Dims;
+using Terms = std::vector<std::pair<int, int>>;
+
+// Terms that are all satisfied exactly when bits[first..first+n) spell `value`; returns how many of
+// them are +1 (the threshold's required count).
+int spell(Terms& terms, const std::vector<int>& bits, int first, int n, uint32_t value) {
+    int ones = 0;
+    for (int i = 0; i < n; ++i) {
+        bool set = value >> i & 1;
+        terms.push_back({bits[size_t(first + i)], set ? 1 : -1});
+        ones += set;
+    }
+    return ones;
+}
+
+// out := all terms hold (each +1 term true, each -1 term false) plus `ones` more +1 terms' worth.
+void all(Circuit& c, int layer, const Terms& terms, int required, int out) {
+    c.threshold(layer, terms, -required, out);
+}
+
+// Code dims: what the next token is. All chip tokens share them, so the right one wins by 2 per differing bit.
+enum Code {
+    IsVal = 0,
+    IsExec = 1,
+    IsEnd = 2,
+    SlotBits = 3,
+    LaneBits = 7,
+    ByteBits = 11,
+    ValueBits = 15,
+    BlockBits = 23,
+    WarpBits = 28,
+    CodeWidth = 33
+};
+
+std::vector<int> codeOf(const Token& t) {
+    std::vector<int> bits;
+    if (t.kind == Kind::Val) {
+        bits = {IsVal, SlotBits + t.slot, LaneBits + t.lane, ByteBits + t.byteIndex};
+        for (int j = 0; j < 8; ++j)
+            if (t.value >> j & 1) bits.push_back(ValueBits + j);
+    } else if (t.kind == Kind::Exec) {
+        bits = {IsExec};
+        for (int j = 0; j < 5; ++j) {
+            if (t.block >> j & 1) bits.push_back(BlockBits + j);
+            if (t.warp >> j & 1) bits.push_back(WarpBits + j);
+        }
+    } else if (t.kind == Kind::End) {
+        bits = {IsEnd};
+    }
+    return bits;  // the loading tokens have no code: the host feeds them, the model never writes them
+}
+
+struct Inputs {
+    Value any, exec, launch, rom, valMid, val3, assemble, pos, slot, lane, kNext, vdata, x, code;
+    std::vector<Value> byte;
+};
+
+}  // namespace
+
+circuit::Geometry defaultMachineGeometry() {
+    circuit::Geometry g;
+    g.hiddenSize = 2048;
+    g.intermediateSize = 6144;
+    g.linearNumKeyHeads = g.linearNumValueHeads = 16;
+    g.linearKeyHeadDim = g.linearValueHeadDim = 128;
+    return g;
+}
+
+Machine buildMachine(const circuit::Geometry& geometry) {
+    Scheduler s(geometry);
+    Inputs in;
+    in.any = s.input("any", 1);
+    in.exec = s.input("t_exec", 1);
+    in.launch = s.input("t_launch", 1);
+    in.rom = s.input("t_rom", 1);
+    in.valMid = s.input("t_val_mid", 1);   // a VAL record of byte 0..2
+    in.val3 = s.input("t_val_last", 1);    // a VAL record of byte 3: the value is complete
+    in.assemble = s.input("assemble", 1);  // reads the four scratch bytes (ROM writes, last VAL bytes)
+    for (int k = 0; k < 4; ++k) in.byte.push_back(s.input("byte" + std::to_string(k), 1));
+    in.pos = s.input("val_pos", 16);     // VAL: slot * 4 + lane, one-hot
+    in.slot = s.input("val_slot", 4);    // VAL: slot one-hot
+    in.lane = s.input("val_lane", 4);    // VAL: lane one-hot
+    in.kNext = s.input("val_knext", 4);  // VAL of byte k < 3: byte k + 1, one-hot
+    in.vdata = s.input("vdata");         // Byte, VAL: the byte at its place in the word
+    in.x = s.input("x");  // EXEC: b | w << 5; LAUNCH: live mask | lanes << 4; ROM: b | s << 5 | part << 8
+    in.code = s.input("code", CodeWidth);
+    s.keep(in.code);
+    s.gadget("clear_code", 1, {in.code}, {}, [](Circuit& c, int first, const Dims& d, const Dims&) {
+        for (int dim : d[0]) c.clear(first, dim);  // the token's own code came in with its embedding
+    });
+
+    // Control memories: the current block and warp, the launch, the byte scratch.
+    Value execR = s.memory("exec", in.exec, in.x, in.any);
+    Value launchR = s.memory("launch", in.launch, in.x, in.any);
+    std::vector<Value> scratch;
+    for (int k = 0; k < 4; ++k)
+        scratch.push_back(s.memory("scratch" + std::to_string(k), in.byte[size_t(k)], in.vdata, in.assemble));
+    Value assembled = s.gadget("assembled", 1, scratch, {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        for (int i = 0; i < 32; ++i) {
+            Terms any;
+            for (const auto& word : d) any.push_back({word[size_t(i)], 1});
+            c.threshold(first, any, -1, o[0][size_t(i)]);
+        }
+    })[0];
+
+    // ROM rows: body (b * 4 + s) and terminator (b), each half word in its own memory.
+    auto romKeys = s.gadget(
+        "rom_keys", 1, {in.rom, in.x}, {128, 128, 32, 32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int part = 0; part < 2; ++part)
+                for (int b = 0; b < kBlocks; ++b) {
+                    for (int slot = 0; slot <= kSlots; ++slot) {
+                        Terms t{{d[0][0], 1}};
+                        int ones = 1 + spell(t, d[1], 0, 5, uint32_t(b));
+                        ones += spell(t, d[1], 5, 4, uint32_t(slot | part << 3));
+                        int out =
+                            slot < kSlots ? o[size_t(part)][size_t(b * 4 + slot)] : o[size_t(2 + part)][size_t(b)];
+                        all(c, first, t, ones, out);
+                    }
+                }
+        });
+    auto rows =
+        s.gadget("rom_rows_current", 1, {in.val3, in.exec, execR, in.slot}, {128, 32},
+                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                     for (int b = 0; b < kBlocks; ++b) {
+                         for (int slot = 0; slot < kSlots; ++slot) {  // the completed value's slot
+                             Terms t{{d[0][0], 1}, {d[3][size_t(slot)], 1}};
+                             all(c, first, t, 2 + spell(t, d[2], 0, 5, uint32_t(b)), o[0][size_t(b * 4 + slot)]);
+                         }
+                         Terms t{{d[0][0], 1}, {d[1][0], 1}};  // EXEC or a completed value: the block's end
+                         all(c, first, t, 1 + spell(t, d[2], 0, 5, uint32_t(b)), o[1][size_t(b)]);
+                     }
+                 });
+    Value fieldsCur = s.memory("rom_fields_current", romKeys[0], assembled, rows[0]);
+    Value termFields = s.memory("rom_term_fields", romKeys[2], assembled, rows[1]);
+    Value termImm = s.memory("rom_term_imm", romKeys[3], assembled, rows[1]);
+
+    // What comes next: cand(s, l) = slot s writes and lane l is live; the next record is the first
+    // candidate after the current one (after EXEC: the first of all), else the block's terminator.
+    auto cand = s.gadget(
+        "candidates", 1, {termFields, launchR}, {16, 1, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int q = 0; q < 16; ++q)
+                c.threshold(first, {{d[0][size_t(kWritesMaskShift + q / 4)], 1}, {d[1][size_t(q % 4)], 1}}, -2,
+                            o[0][size_t(q)]);
+            Terms jmp, exit;
+            all(c, first, jmp, spell(jmp, d[0], 0, 6, uint32_t(Opcode::Jmp)), o[1][0]);
+            all(c, first, exit, spell(exit, d[0], 0, 6, uint32_t(Opcode::Exit)), o[2][0]);
+        });
+    auto next = s.gadget("next_record", 1, {in.pos, in.exec, in.val3, cand[0]}, {16, 1},
+                         [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                             const auto &pos = d[0], &cd = d[3];
+                             int exec = d[1][0], last = d[2][0];
+                             for (int q = 0; q < 16; ++q) {
+                                 Terms t{{exec, 1}, {cd[size_t(q)], 1}};
+                                 for (int r = 0; r < q; ++r) t.push_back({cd[size_t(r)], -1});
+                                 c.threshold(first, t, -2, o[0][size_t(q)]);
+                                 for (int p = 0; p < q; ++p) {
+                                     Terms u{{last, 1}, {pos[size_t(p)], 1}, {cd[size_t(q)], 1}};
+                                     for (int r = p + 1; r < q; ++r) u.push_back({cd[size_t(r)], -1});
+                                     c.threshold(first, u, -3, o[0][size_t(q)]);
+                                 }
+                             }
+                             Terms none{{exec, 1}};
+                             for (int r = 0; r < 16; ++r) none.push_back({cd[size_t(r)], -1});
+                             c.threshold(first, none, -1, o[1][0]);
+                             for (int p = 0; p < 16; ++p) {
+                                 Terms u{{last, 1}, {pos[size_t(p)], 1}};
+                                 for (int r = p + 1; r < 16; ++r) u.push_back({cd[size_t(r)], -1});
+                                 c.threshold(first, u, -2, o[1][0]);
+                             }
+                         });
+    auto route = s.gadget("route", 1, {in.valMid, in.pos, in.kNext, next[0], next[1], cand[1], cand[2]},
+                          {16, 4, 1, 1, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                              int mid = d[0][0], end = d[4][0];
+                              Terms anyNext;
+                              for (int q = 0; q < 16; ++q) {
+                                  c.threshold(first, {{mid, 1}, {d[1][size_t(q)], 1}}, -2, o[0][size_t(q)]);
+                                  c.threshold(first, {{d[3][size_t(q)], 1}}, -1, o[0][size_t(q)]);
+                                  anyNext.push_back({d[3][size_t(q)], 1});
+                              }
+                              for (int k = 1; k < 4; ++k)
+                                  c.threshold(first, {{mid, 1}, {d[2][size_t(k)], 1}}, -2, o[1][size_t(k)]);
+                              c.threshold(first, anyNext, -1, o[1][0]);  // a new value starts at byte 0
+                              Terms toVal = anyNext;
+                              toVal.push_back({mid, 1});
+                              c.threshold(first, toVal, -1, o[2][0]);
+                              c.threshold(first, {{end, 1}, {d[5][0], 1}}, -2, o[3][0]);  // jmp
+                              c.threshold(first, {{end, 1}, {d[6][0], 1}}, -2, o[4][0]);  // exit
+                          });
+    Value nextPos = route[0], kOut = route[1];
+    auto nextRows = s.gadget("rom_rows_next", 1, {execR, nextPos}, {128, 4},
+                             [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                 for (int b = 0; b < kBlocks; ++b)
+                                     for (int slot = 0; slot < kSlots; ++slot) {
+                                         Terms t;
+                                         int ones = spell(t, d[0], 0, 5, uint32_t(b));
+                                         for (int l = 0; l < 4; ++l) t.push_back({d[1][size_t(slot * 4 + l)], 1});
+                                         all(c, first, t, ones + 1, o[0][size_t(b * 4 + slot)]);
+                                     }
+                                 for (int l = 0; l < 4; ++l) {
+                                     Terms t;
+                                     for (int slot = 0; slot < 4; ++slot) t.push_back({d[1][size_t(slot * 4 + l)], 1});
+                                     c.threshold(first, t, -1, o[1][size_t(l)]);
+                                 }
+                             });
+    Value fieldsNext = s.memory("rom_fields_next", romKeys[0], assembled, nextRows[0]);
+    Value immNext = s.memory("rom_imm_next", romKeys[1], assembled, nextRows[0]);
+    Value laneNext = nextRows[1];
+
+    // The register file: row lane * 16 + r, three copies for the three operands.
+    Value regWrite =
+        s.gadget("reg_write_row", 1, {in.val3, in.lane, fieldsCur}, {64},
+                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                     for (int l = 0; l < 4; ++l)
+                         for (int r = 1; r < 16; ++r) {  // r0 is never written
+                             Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
+                             all(c, first, t, 2 + spell(t, d[2], 7, 4, uint32_t(r)), o[0][size_t(l * 16 + r)]);
+                         }
+                 })[0];
+    auto regRead = s.gadget("reg_read_rows", 1, {laneNext, fieldsNext}, {64, 64, 64},
+                            [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                const int fieldAt[3] = {11, 15, 19};  // rs1, rs2, rc
+                                for (int k = 0; k < 3; ++k)
+                                    for (int l = 0; l < 4; ++l)
+                                        for (int r = 0; r < 16; ++r) {
+                                            Terms t{{d[0][size_t(l)], 1}};
+                                            all(c, first, t, 1 + spell(t, d[1], fieldAt[k], 4, uint32_t(r)),
+                                                o[size_t(k)][size_t(l * 16 + r)]);
+                                        }
+                            });
+    Value a = s.memory(kRegisterFile, regWrite, assembled, regRead[0]);
+    Value rs2 = s.memory("regs_b", regWrite, assembled, regRead[1]);
+    Value rc = s.memory("regs_c", regWrite, assembled, regRead[2]);
+
+    // The instruction: opcode one-hot (sreg runs as mov of its value), the b operand.
+    const auto& ops = circuit::aluOpcodes();
+    auto decoded = s.gadget("opcode", 1, {fieldsNext, immNext}, {int(ops.size()), 1, 14},
+                            [&ops](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                for (size_t k = 0; k < ops.size(); ++k) {
+                                    Terms t;
+                                    all(c, first, t, spell(t, d[0], 0, 6, uint32_t(ops[k])), o[0][k]);
+                                    if (ops[k] == Opcode::Mov) {
+                                        Terms u;
+                                        all(c, first, u, spell(u, d[0], 0, 6, uint32_t(Opcode::Sreg)), o[0][k]);
+                                    }
+                                }
+                                Terms t;
+                                all(c, first, t, spell(t, d[0], 0, 6, uint32_t(Opcode::Sreg)), o[1][0]);
+                                for (uint32_t r = 0; r < 14; ++r) {
+                                    Terms u;
+                                    int ones = spell(u, d[0], 0, 6, uint32_t(Opcode::Sreg)) + spell(u, d[1], 0, 4, r);
+                                    all(c, first, u, ones, o[2][r]);
+                                }
+                            });
+    std::vector<Value> opBits;
+    for (size_t k = 0; k < ops.size(); ++k)
+        opBits.push_back(s.gadget("op_" + std::string(opcodeInfo(ops[k]).mnemonic), 1, {decoded[0]}, {1},
+                                  [k](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                      c.threshold(first, {{d[0][k], 1}}, -1, o[0][0]);
+                                  })[0]);
+    Value sregValue = s.gadget(
+        "sreg_value", 1, {decoded[2], laneNext, execR, launchR}, {32},
+        [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            const auto &reg = d[0], &lane = d[1], &exec = d[2], &launch = d[3];
+            auto laneBit = [&](int sr, int bit, int out) {  // bit of the lane index
+                for (int l = 0; l < 4; ++l)
+                    if (l >> bit & 1)
+                        c.threshold(first, {{reg[size_t(sr)], 1}, {lane[size_t(l)], 1}}, -2, o[0][size_t(out)]);
+            };
+            auto copy = [&](int sr, int from, int out) {
+                c.threshold(first, {{reg[size_t(sr)], 1}, {from, 1}}, -2, o[0][size_t(out)]);
+            };
+            int tidX = int(SpecialReg::TidX), laneId = int(SpecialReg::LaneId);
+            for (int bit = 0; bit < 2; ++bit) {
+                laneBit(tidX, bit, bit);
+                laneBit(laneId, bit, bit);
+            }
+            for (int i = 0; i < 5; ++i) {
+                copy(tidX, exec[size_t(5 + i)], 2 + i);  // tid.x = 4 w + l
+                copy(int(SpecialReg::WarpId), exec[size_t(5 + i)], i);
+            }
+            for (int i = 0; i < 3; ++i) copy(int(SpecialReg::NtidX), launch[size_t(4 + i)], i);
+            for (SpecialReg one :
+                 {SpecialReg::NtidY, SpecialReg::NtidZ, SpecialReg::NctaidX, SpecialReg::NctaidY, SpecialReg::NctaidZ})
+                c.threshold(first, {{reg[size_t(one)], 1}}, -1, o[0][0]);
+        })[0];
+    Value b = s.gadget("b_operand", 1, {decoded[1], sregValue, fieldsNext, immNext, rs2}, {32},
+                       [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                           int sreg = d[0][0], useImm = d[2][6];
+                           for (int i = 0; i < 32; ++i) {
+                               int out = o[0][size_t(i)];
+                               c.threshold(first, {{sreg, 1}, {d[1][size_t(i)], 1}}, -2, out);
+                               c.threshold(first, {{sreg, -1}, {useImm, 1}, {d[3][size_t(i)], 1}}, -2, out);
+                               c.threshold(first, {{sreg, -1}, {useImm, -1}, {d[4][size_t(i)], 1}}, -1, out);
+                           }
+                       })[0];
+    Value result = circuit::buildAlu(s, a, b, rc, opBits, "alu");
+
+    // The code of the next token, written into the code dims the LM head reads.
+    s.gadget("code", 1, {in.code, kOut, result, nextPos, route[2], route[3], route[4], in.launch, termImm, execR}, {},
+             [](Circuit& c, int first, const Dims& d, const Dims&) {
+                 const auto &code = d[0], &k = d[1], &res = d[2], &pos = d[3];
+                 int toVal = d[4][0], toJmp = d[5][0], toEnd = d[6][0], launch = d[7][0];
+                 c.threshold(first, {{toVal, 1}}, -1, code[IsVal]);
+                 c.threshold(first, {{toJmp, 1}}, -1, code[IsExec]);
+                 c.threshold(first, {{launch, 1}}, -1, code[IsExec]);  // the first EXEC(b0, w0)
+                 c.threshold(first, {{toEnd, 1}}, -1, code[IsEnd]);
+                 for (int i = 0; i < 4; ++i) {
+                     Terms slot, lane;
+                     for (int j = 0; j < 4; ++j) {
+                         slot.push_back({pos[size_t(i * 4 + j)], 1});
+                         lane.push_back({pos[size_t(j * 4 + i)], 1});
+                     }
+                     c.threshold(first, slot, -1, code[size_t(SlotBits + i)]);
+                     c.threshold(first, lane, -1, code[size_t(LaneBits + i)]);
+                     c.threshold(first, {{k[size_t(i)], 1}}, -1, code[size_t(ByteBits + i)]);
+                 }
+                 for (int j = 0; j < 8; ++j)
+                     for (int byte = 0; byte < 4; ++byte)
+                         c.threshold(first, {{k[size_t(byte)], 1}, {res[size_t(8 * byte + j)], 1}}, -2,
+                                     code[size_t(ValueBits + j)]);
+                 for (int i = 0; i < 5; ++i) {
+                     c.threshold(first, {{toJmp, 1}, {d[8][size_t(i)], 1}}, -2, code[size_t(BlockBits + i)]);
+                     c.threshold(first, {{toJmp, 1}, {d[9][size_t(5 + i)], 1}}, -2, code[size_t(WarpBits + i)]);
+                 }
+             });
+    s.build();
+
+    Machine m{std::move(s.circuit()), {}, s.dims(in.code)};
+    // Embeddings: each token's input features and its own code (the tied LM head's row).
+    auto bitsOf = [&](Value v, uint32_t word, std::vector<int>& dims) {
+        for (size_t i = 0; i < s.dims(v).size(); ++i)
+            if (word >> i & 1) dims.push_back(s.dims(v)[i]);
+    };
+    for (int id = 0; id < vocabularySize(); ++id) {
+        Token t = Token::fromId(id);
+        std::vector<int> on{s.dims(in.any)[0]};
+        switch (t.kind) {
+            case Kind::Launch:
+                on.push_back(s.dims(in.launch)[0]);
+                bitsOf(in.x, ((1u << t.lanes) - 1) | uint32_t(t.lanes) << 4, on);
+                break;
+            case Kind::Byte:
+                on.push_back(s.dims(in.byte[size_t(t.byteIndex)])[0]);
+                bitsOf(in.vdata, uint32_t(t.value) << (8 * t.byteIndex), on);
+                break;
+            case Kind::RomWrite:
+                on.push_back(s.dims(in.rom)[0]);
+                on.push_back(s.dims(in.assemble)[0]);
+                bitsOf(in.x, uint32_t(t.block | t.slot << 5 | t.part << 8), on);
+                break;
+            case Kind::Exec:
+                on.push_back(s.dims(in.exec)[0]);
+                bitsOf(in.x, uint32_t(t.block | t.warp << 5), on);
+                break;
+            case Kind::Val:
+                on.push_back(s.dims(t.byteIndex < 3 ? in.valMid : in.val3)[0]);
+                if (t.byteIndex == 3)
+                    on.push_back(s.dims(in.assemble)[0]);
+                else
+                    on.push_back(s.dims(in.kNext)[size_t(t.byteIndex + 1)]);
+                on.push_back(s.dims(in.byte[size_t(t.byteIndex)])[0]);
+                bitsOf(in.vdata, uint32_t(t.value) << (8 * t.byteIndex), on);
+                on.push_back(s.dims(in.pos)[size_t(t.slot * 4 + t.lane)]);
+                on.push_back(s.dims(in.slot)[size_t(t.slot)]);
+                on.push_back(s.dims(in.lane)[size_t(t.lane)]);
+                break;
+            case Kind::End: break;
+        }
+        for (int bit : codeOf(t)) on.push_back(m.codeDims[size_t(bit)]);
+        m.embeddings.push_back(m.circuit.tokenEmbedding(on));
+    }
+    // The final norm keeps only the code dims, each at +-1: the logit of a token is the number of code
+    // bits it agrees on minus those it does not.
+    std::vector<float> finalNorm(size_t(geometry.hiddenSize), -1.f);
+    for (int d : m.codeDims) finalNorm[size_t(d)] = float(m.circuit.inputScale() - 1);
+    m.circuit.setFinalNorm(finalNorm);
+    return m;
+}
+
+}  // namespace qgpu::gpu

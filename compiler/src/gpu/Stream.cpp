@@ -1,0 +1,46 @@
+#include "qgpu/compiler/gpu/Stream.h"
+
+#include <stdexcept>
+
+#include "qgpu/core/Interpreter.h"
+#include "qgpu/core/Launch.h"
+
+namespace qgpu::gpu {
+
+ReferenceLaunch referenceLaunch(const Program& program, int lanes) {
+    LaunchSpec launch = parseLaunchSpec(R"({"grid": 1, "block": )" + std::to_string(lanes) + R"(, "args": []})");
+    Interpreter interp(program, launch);
+    ReferenceLaunch out;
+    while (!interp.done()) {
+        StepEvent ev = interp.step();
+        if (!ev.fault.empty()) throw std::runtime_error("the reference launch faulted: " + ev.fault);
+        Token exec{Kind::Exec};
+        exec.block = ev.block, exec.warp = ev.warp;
+        out.stream.push_back(exec);
+        // The writes come slot by slot, lanes ascending: exactly the VAL records' order.
+        size_t next = 0;
+        const Block& block = program.blocks[size_t(ev.block)];
+        for (size_t slot = 0; slot < block.body.size(); ++slot) {
+            if (!writesRegister(block.body[slot])) continue;
+            for (int lane = 0; lane < kLanes; ++lane) {
+                if (!(ev.maskBefore >> lane & 1)) continue;
+                if (next >= ev.regWrites.size()) throw std::logic_error("fewer register writes than records");
+                uint32_t value = ev.regWrites[next++].after;
+                for (int k = 0; k < 4; ++k) {
+                    Token val{Kind::Val};
+                    val.slot = int(slot), val.lane = lane, val.byteIndex = k, val.value = int(value >> (8 * k) & 0xFF);
+                    out.stream.push_back(val);
+                }
+            }
+        }
+    }
+    out.stream.push_back({Kind::End});
+    for (int lane = 0; lane < lanes; ++lane) {
+        std::array<uint32_t, 16> regs{};
+        for (int r = 0; r < 16; ++r) regs[size_t(r)] = interp.state().lane(0, lane).regs[size_t(r)];
+        out.registers.push_back(regs);
+    }
+    return out;
+}
+
+}  // namespace qgpu::gpu
