@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "qgpu/core/Diagnostic.h"
 #include "qgpu/runtime/CircuitCheckpoint.h"
 
 namespace qgpu {
@@ -24,36 +25,48 @@ std::vector<int> ids(const std::vector<gpu::Token>& tokens) {
 
 }  // namespace
 
-GpuModel::GpuModel(gpu::Machine machine, std::unique_ptr<Qwen35Model> model)
-    : m_machine(std::move(machine)), m_model(std::move(model)) {
-    for (int l = 0; l < m_machine.circuit.layerCount(); ++l)
-        for (const auto& port : m_machine.circuit.layer(l).ports)
-            if (port.name == gpu::kRegisterFile) m_registerLayer = l, m_registerHead = port.head;
-    if (m_registerLayer < 0) throw std::logic_error("the machine has no register file");
-}
-
-std::unique_ptr<GpuModel> GpuModel::build(const circuit::Geometry& geometry) {
-    gpu::Machine machine = gpu::buildMachine(geometry);
+std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, const circuit::Geometry& geometry) {
+    std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(geometry)));
+    const circuit::Circuit& circuit = m->m_machine.circuit;
+    for (int l = 0; l < circuit.layerCount(); ++l)
+        for (const auto& port : circuit.layer(l).ports)
+            if (port.name == gpu::kRegisterFile) m->m_registerLayer = l, m->m_registerHead = port.head;
     std::map<std::string, circuit::NamedTensor> tensors;
-    for (auto& t : machine.circuit.emit(machine.embeddings)) tensors[t.name] = std::move(t);
-    machine.embeddings.clear();  // now inside embed_tokens
-    Qwen35Config config = circuitConfig(machine.circuit, gpu::vocabularySize());
-    auto model = Qwen35Model::fromTensors(config, [&](const std::string& name, const std::vector<int64_t>& shape) {
+    for (auto& t : circuit.emit(m->m_machine.embeddings)) tensors[t.name] = std::move(t);
+    m->m_machine.embeddings.clear();  // now inside embed_tokens
+    Qwen35Config config = circuitConfig(circuit, gpu::vocabularySize());
+    auto lookup = [&](const std::string& name, const std::vector<int64_t>& shape) -> circuit::NamedTensor& {
         auto it = tensors.find(name);
         if (it == tensors.end() || it->second.shape != shape)
             throw std::logic_error("the machine emitted no tensor " + name + " of the model's shape");
-        std::vector<float> v = std::move(it->second.values);
-        tensors.erase(it);
-        return v;
-    });
-    return std::unique_ptr<GpuModel>(new GpuModel(std::move(machine), std::move(model)));
+        return it->second;
+    };
+    bool dense = std::count(engines.begin(), engines.end(), Engine::Dense) > 0;
+    if (std::count(engines.begin(), engines.end(), Engine::Sparse))
+        m->m_sparse = SparseModel::fromTensors(config, [&](const std::string& name, const std::vector<int64_t>& shape) {
+            return dense ? lookup(name, shape).values : std::move(lookup(name, shape).values);
+        });
+    if (dense)
+        m->m_dense = Qwen35Model::fromTensors(config, [&](const std::string& name, const std::vector<int64_t>& shape) {
+            return std::move(lookup(name, shape).values);
+        });
+    return m;
 }
 
-void GpuModel::save(const std::string& dir, DType dtype) const { m_model->save(dir, dtype); }
+const Qwen35Model& GpuModel::dense() const {
+    if (!m_dense) throw std::logic_error("this GPU model was built without the dense engine");
+    return *m_dense;
+}
 
-std::array<uint32_t, 16> GpuModel::registers(const ModelState& state, int lane) const {
+const SparseModel& GpuModel::sparse() const {
+    if (!m_sparse) throw std::logic_error("this GPU model was built without the sparse engine");
+    return *m_sparse;
+}
+
+void GpuModel::save(const std::string& dir, DType dtype) const { dense().save(dir, dtype); }
+
+std::array<uint32_t, 16> GpuModel::registers(const std::vector<float>& s, int lane) const {
     const auto& g = m_machine.circuit.geometry();
-    std::vector<float> s = state.recurrentState(m_registerLayer);
     size_t dk = size_t(g.linearKeyHeadDim), dv = size_t(g.linearValueHeadDim);
     std::array<uint32_t, 16> regs{};
     for (int r = 0; r < 16; ++r) {
@@ -63,33 +76,49 @@ std::array<uint32_t, 16> GpuModel::registers(const ModelState& state, int lane) 
     return regs;
 }
 
-GpuLaunch GpuModel::run(const Program& program, int lanes, int maxTokens) const {
+GpuLaunch GpuModel::run(const Program& program, int lanes, int maxTokens, Engine engine) const {
     auto start = std::chrono::steady_clock::now();
     GpuLaunch launch;
     launch.fed = gpu::loadTokens(program, lanes);
-    ModelState state = m_model->newState();
     size_t vocab = size_t(gpu::vocabularySize());
-    std::vector<float> logits = m_model->forward(ids(launch.fed), state);
-    while (int(launch.written.size()) < maxTokens) {
-        gpu::Token next = gpu::Token::fromId(argmax(logits, 0, vocab));
-        launch.written.push_back(next);
-        if (next.kind == gpu::Kind::End) {
-            launch.ended = true;
-            break;
+    // One engine-neutral loop: feed tokens, take the argmax, stop at END.
+    std::vector<float> logits, registerFile;
+    if (engine == Engine::Dense) {
+        ModelState state = dense().newState();
+        logits = dense().forward(ids(launch.fed), state);
+        while (int(launch.written.size()) < maxTokens) {
+            launch.written.push_back(gpu::Token::fromId(argmax(logits, 0, vocab)));
+            if (launch.written.back().kind == gpu::Kind::End) break;
+            logits = dense().forward({launch.written.back().id()}, state);
         }
-        logits = m_model->forward({next.id()}, state);
+        registerFile = state.recurrentState(m_registerLayer);
+    } else {
+        SparseModel::State state = sparse().newState();
+        for (const gpu::Token& t : launch.fed) logits = sparse().forward(t.id(), state);
+        while (int(launch.written.size()) < maxTokens) {
+            launch.written.push_back(gpu::Token::fromId(argmax(logits, 0, vocab)));
+            if (launch.written.back().kind == gpu::Kind::End) break;
+            logits = sparse().forward(launch.written.back().id(), state);
+        }
+        registerFile = state.recurrent[size_t(m_registerLayer)];
     }
-    for (int lane = 0; lane < lanes; ++lane) launch.registers.push_back(registers(state, lane));
+    launch.ended = !launch.written.empty() && launch.written.back().kind == gpu::Kind::End;
+    for (int lane = 0; lane < lanes; ++lane) launch.registers.push_back(registers(registerFile, lane));
     launch.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return launch;
 }
 
-std::vector<int> GpuModel::teacherForced(const std::vector<gpu::Token>& stream) const {
-    ModelState state = m_model->newState();
-    std::vector<float> logits = m_model->forward(ids(stream), state, true);
+std::vector<int> GpuModel::teacherForced(const std::vector<gpu::Token>& stream, Engine engine) const {
     size_t vocab = size_t(gpu::vocabularySize());
     std::vector<int> out;
-    for (size_t t = 0; t < stream.size(); ++t) out.push_back(argmax(logits, t * vocab, vocab));
+    if (engine == Engine::Dense) {
+        ModelState state = dense().newState();
+        std::vector<float> logits = dense().forward(ids(stream), state, true);
+        for (size_t t = 0; t < stream.size(); ++t) out.push_back(argmax(logits, t * vocab, vocab));
+    } else {
+        SparseModel::State state = sparse().newState();
+        for (const gpu::Token& t : stream) out.push_back(argmax(sparse().forward(t.id(), state), 0, vocab));
+    }
     return out;
 }
 

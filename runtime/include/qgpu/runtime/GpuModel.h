@@ -10,6 +10,7 @@
 
 #include "qgpu/compiler/gpu/Machine.h"
 #include "qgpu/runtime/Qwen35Model.h"
+#include "qgpu/runtime/SparseModel.h"
 
 namespace qgpu {
 
@@ -21,27 +22,34 @@ struct GpuLaunch {
     double seconds = 0;                               // prefill and decode
 };
 
+// Sparse: the fast path (SparseModel, the default). Dense: the LibTorch Qwen35Model, the reference.
+enum class Engine { Sparse, Dense };
+
 class GpuModel {
 public:
-    // Builds the machine's weights in memory (no checkpoint file).
-    static std::unique_ptr<GpuModel> build(const circuit::Geometry& geometry = gpu::defaultMachineGeometry());
-    // Writes the model as a stock checkpoint with its layout file (the directory must exist).
+    // Builds the machine's weights in memory (no checkpoint file) for the given engines.
+    static std::unique_ptr<GpuModel> build(const std::vector<Engine>& engines = {Engine::Sparse},
+                                           const circuit::Geometry& geometry = gpu::defaultMachineGeometry());
+    // Writes the model as a stock checkpoint (needs the dense engine; the directory must exist).
     void save(const std::string& dir, DType dtype = DType::F32) const;
 
     // Runs a linked program on one warp of `lanes` threads; stops at END or after `maxTokens`.
-    GpuLaunch run(const Program& program, int lanes, int maxTokens = 2048) const;
-    // Lane `lane`'s registers as the register file in `state` holds them.
-    std::array<uint32_t, 16> registers(const ModelState& state, int lane) const;
-    // Feeds a whole stream in one prefill and returns the model's argmax after every position.
-    std::vector<int> teacherForced(const std::vector<gpu::Token>& stream) const;
+    GpuLaunch run(const Program& program, int lanes, int maxTokens = 2048, Engine engine = Engine::Sparse) const;
+    // Feeds a whole stream (dense: in one prefill) and returns the model's argmax after every position.
+    std::vector<int> teacherForced(const std::vector<gpu::Token>& stream, Engine engine = Engine::Sparse) const;
 
     const gpu::Machine& machine() const { return m_machine; }
-    const Qwen35Model& model() const { return *m_model; }
+    bool has(Engine engine) const { return engine == Engine::Sparse ? bool(m_sparse) : bool(m_dense); }
 
 private:
-    GpuModel(gpu::Machine machine, std::unique_ptr<Qwen35Model> model);
+    explicit GpuModel(gpu::Machine machine) : m_machine(std::move(machine)) {}
+    std::array<uint32_t, 16> registers(const std::vector<float>& registerFileState, int lane) const;
+    const Qwen35Model& dense() const;
+    const SparseModel& sparse() const;
+
     gpu::Machine m_machine;
-    std::unique_ptr<Qwen35Model> m_model;
+    std::unique_ptr<Qwen35Model> m_dense;
+    std::unique_ptr<SparseModel> m_sparse;
     int m_registerLayer = -1, m_registerHead = -1;
 };
 

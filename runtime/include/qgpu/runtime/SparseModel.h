@@ -1,0 +1,42 @@
+// The fast path (issue 9): a Qwen3.5 model of Gated DeltaNet layers run through its non-zero weights only,
+// token by token, touching only the recurrent-state rows its keys and queries address. Plain C++, no
+// LibTorch. On compiled circuits every value is an exact integer (or is snapped to one), so it writes the
+// same tokens as the dense path; on anything else it agrees with it only up to float rounding.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "qgpu/runtime/Qwen35Model.h"
+
+namespace qgpu {
+
+class SparseModel {
+public:
+    struct State {
+        std::vector<std::vector<float>> conv;       // per layer: [channels, kernel - 1]
+        std::vector<std::vector<float>> recurrent;  // per layer: [value heads, key dim, value dim]
+        int position = 0;
+    };
+
+    // Throws DiagnosticError for a model with full-attention layers (the compiled GPU has none).
+    static std::unique_ptr<SparseModel> fromTensors(const Qwen35Config& config,
+                                                    const Qwen35Model::TensorSource& tensor);
+    ~SparseModel();
+
+    const Qwen35Config& config() const { return m_config; }
+    State newState() const;
+    // Feeds one token; returns the logits of the next [vocab].
+    std::vector<float> forward(int token, State& state) const;
+    size_t nonZeros() const;  // weights it multiplies per token, at most
+
+    struct Layer;
+
+private:
+    SparseModel() = default;
+    Qwen35Config m_config;
+    std::vector<float> m_embed, m_finalNorm;
+    std::vector<Layer> m_layers;
+};
+
+}  // namespace qgpu

@@ -1,0 +1,218 @@
+#include "qgpu/runtime/SparseModel.h"
+
+#include <cmath>
+#include <string>
+
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu {
+
+namespace {
+
+// Compressed rows of a dense row-major matrix: y[r] = sum over the row's non-zeros.
+struct Sparse {
+    std::vector<int> start, column;
+    std::vector<float> value;
+    int rows = 0;
+
+    static Sparse of(const std::vector<float>& dense, int rows, int columns) {
+        Sparse s;
+        s.rows = rows;
+        s.start.push_back(0);
+        for (int r = 0; r < rows; ++r) {
+            for (int c = 0; c < columns; ++c) {
+                float w = dense[size_t(r) * size_t(columns) + size_t(c)];
+                if (w != 0) s.column.push_back(c), s.value.push_back(w);
+            }
+            s.start.push_back(int(s.column.size()));
+        }
+        return s;
+    }
+    float row(int r, const float* x) const {
+        float sum = 0;
+        for (int i = start[size_t(r)]; i < start[size_t(r) + 1]; ++i) sum += value[size_t(i)] * x[column[size_t(i)]];
+        return sum;
+    }
+    bool empty(int r) const { return start[size_t(r)] == start[size_t(r) + 1]; }
+};
+
+float silu(float x) { return x / (1.f + std::exp(-x)); }
+float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
+float softplus(float x) { return x > 20.f ? x : std::log1p(std::exp(x)); }
+
+// Zero-centred RMSNorm of a whole vector into `out`.
+void rmsNorm(const std::vector<float>& x, const std::vector<float>& w, float eps, std::vector<float>& out) {
+    float sum = 0;
+    for (float v : x) sum += v * v;
+    float scale = 1.f / std::sqrt(sum / float(x.size()) + eps);
+    out.resize(x.size());
+    for (size_t i = 0; i < x.size(); ++i) out[i] = x[i] * scale * (1.f + w[i]);
+}
+
+}  // namespace
+
+struct SparseModel::Layer {
+    std::vector<float> inputNorm, postNorm, conv, dtBias, aLog, linearNorm;
+    Sparse qkv, z, b, a, outProj, gate, up, down;
+};
+
+SparseModel::~SparseModel() = default;
+
+std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, const Qwen35Model::TensorSource& tensor) {
+    for (LayerType t : c.layerTypes)
+        if (t != LayerType::LinearAttention)
+            throw DiagnosticError(
+                Diagnostic{"", 0, 0, "the sparse path runs Gated DeltaNet layers only; use the dense path"});
+    std::unique_ptr<SparseModel> m(new SparseModel());
+    m->m_config = c;
+    int64_t h = c.hiddenSize, in = c.intermediateSize, hv = c.linearNumValueHeads;
+    int64_t channels = 2 * c.linearKeyDim() + c.linearValueDim();
+    m->m_embed = tensor("embed_tokens.weight", {c.vocabSize, h});
+    m->m_finalNorm = tensor("norm.weight", {h});
+    if (!c.tieWordEmbeddings)
+        throw DiagnosticError(Diagnostic{"", 0, 0, "the sparse path needs tied embeddings (the compiled GPU's)"});
+    for (int i = 0; i < c.numLayers; ++i) {
+        std::string p = "layers." + std::to_string(i) + ".";
+        Layer l;
+        auto sparse = [&](const std::string& name, int64_t rows, int64_t columns) {
+            return Sparse::of(tensor(p + name, {rows, columns}), int(rows), int(columns));
+        };
+        l.inputNorm = tensor(p + "input_layernorm.weight", {h});
+        l.postNorm = tensor(p + "post_attention_layernorm.weight", {h});
+        l.gate = sparse("mlp.gate_proj.weight", in, h);
+        l.up = sparse("mlp.up_proj.weight", in, h);
+        l.down = sparse("mlp.down_proj.weight", h, in);
+        l.qkv = sparse("linear_attn.in_proj_qkv.weight", channels, h);
+        l.z = sparse("linear_attn.in_proj_z.weight", c.linearValueDim(), h);
+        l.b = sparse("linear_attn.in_proj_b.weight", hv, h);
+        l.a = sparse("linear_attn.in_proj_a.weight", hv, h);
+        l.conv = tensor(p + "linear_attn.conv1d.weight", {channels, 1, c.convKernel});
+        l.dtBias = tensor(p + "linear_attn.dt_bias", {hv});
+        l.aLog = tensor(p + "linear_attn.A_log", {hv});
+        l.linearNorm = tensor(p + "linear_attn.norm.weight", {c.linearValueHeadDim});
+        l.outProj = sparse("linear_attn.out_proj.weight", h, c.linearValueDim());
+        m->m_layers.push_back(std::move(l));
+    }
+    return m;
+}
+
+size_t SparseModel::nonZeros() const {
+    size_t n = 0;
+    for (const Layer& l : m_layers)
+        for (const Sparse* s : {&l.qkv, &l.z, &l.b, &l.a, &l.outProj, &l.gate, &l.up, &l.down}) n += s->value.size();
+    return n;
+}
+
+SparseModel::State SparseModel::newState() const {
+    const Qwen35Config& c = m_config;
+    size_t channels = size_t(2 * c.linearKeyDim() + c.linearValueDim());
+    State s;
+    for (int i = 0; i < c.numLayers; ++i) {
+        s.conv.emplace_back(channels * size_t(c.convKernel - 1), 0.f);
+        s.recurrent.emplace_back(size_t(c.linearNumValueHeads * c.linearKeyHeadDim * c.linearValueHeadDim), 0.f);
+    }
+    return s;
+}
+
+std::vector<float> SparseModel::forward(int token, State& state) const {
+    const Qwen35Config& c = m_config;
+    if (token < 0 || token >= c.vocabSize)
+        throw DiagnosticError(Diagnostic{"", 0, 0, "token " + std::to_string(token) + " is outside the vocabulary"});
+    size_t h = size_t(c.hiddenSize), K = size_t(c.convKernel), hv = size_t(c.linearNumValueHeads);
+    size_t dk = size_t(c.linearKeyHeadDim), dv = size_t(c.linearValueHeadDim), kd = size_t(c.linearKeyDim());
+    size_t group = hv / size_t(c.linearNumKeyHeads);
+    std::vector<float> x(m_embed.begin() + long(size_t(token) * h), m_embed.begin() + long(size_t(token + 1) * h));
+    std::vector<float> normed, qkv(2 * kd + hv * dv), mixed(hv * dv), hiddenMlp(size_t(c.intermediateSize));
+    const float qScale = float(1.0 / std::sqrt(double(dk)));
+    for (size_t li = 0; li < m_layers.size(); ++li) {
+        const Layer& l = m_layers[li];
+        rmsNorm(x, l.inputNorm, c.rmsNormEps, normed);
+        // Projection and causal conv with its state (the last K - 1 projected values per channel).
+        std::vector<float>& conv = state.conv[li];
+        for (size_t ch = 0; ch < qkv.size(); ++ch) {
+            float* past = conv.data() + ch * (K - 1);
+            float now = l.qkv.empty(int(ch)) ? 0.f : l.qkv.row(int(ch), normed.data());
+            float out = 0;
+            for (size_t k = 0; k + 1 < K; ++k) out += l.conv[ch * K + k] * past[k];
+            out += l.conv[ch * K + K - 1] * now;
+            for (size_t k = 0; k + 2 < K; ++k) past[k] = past[k + 1];
+            if (K > 1) past[K - 2] = now;
+            qkv[ch] = silu(out);
+        }
+        std::vector<float>& S = state.recurrent[li];
+        std::fill(mixed.begin(), mixed.end(), 0.f);
+        for (size_t head = 0; head < hv; ++head) {
+            size_t keyHead = head / group;
+            float* q = qkv.data() + keyHead * dk;
+            float* k = qkv.data() + kd + keyHead * dk;
+            const float* v = qkv.data() + 2 * kd + head * dv;
+            auto l2 = [&](float* vec, float scale, std::vector<float>& out) {
+                float sum = 0;
+                for (size_t i = 0; i < dk; ++i) sum += vec[i] * vec[i];
+                float r = 1.f / std::sqrt(sum + 1e-6f);
+                out.assign(vec, vec + dk);
+                for (float& e : out) e = e * r * scale;
+            };
+            std::vector<float> qn, kn;
+            l2(q, qScale, qn);
+            l2(k, 1.f, kn);
+            float beta = sigmoid(l.b.row(int(head), normed.data()));
+            float g = -std::exp(l.aLog[head]) * softplus(l.a.row(int(head), normed.data()) + l.dtBias[head]);
+            float* Sh = S.data() + head * dk * dv;
+            float decay = std::exp(g);
+            if (decay != 1.f)
+                for (size_t i = 0; i < dk * dv; ++i) Sh[i] *= decay;
+            // The delta rule on the rows the key touches only.
+            std::vector<float> kS(dv, 0.f), delta(dv);
+            bool writes = false;
+            for (size_t r = 0; r < dk; ++r)
+                if (kn[r] != 0) {
+                    writes = true;
+                    for (size_t j = 0; j < dv; ++j) kS[j] += kn[r] * Sh[r * dv + j];
+                }
+            if (writes) {
+                for (size_t j = 0; j < dv; ++j) delta[j] = beta * (v[j] - kS[j]);
+                for (size_t r = 0; r < dk; ++r)
+                    if (kn[r] != 0)
+                        for (size_t j = 0; j < dv; ++j) Sh[r * dv + j] += kn[r] * delta[j];
+            }
+            float* o = mixed.data() + head * dv;
+            for (size_t r = 0; r < dk; ++r)
+                if (qn[r] != 0)
+                    for (size_t j = 0; j < dv; ++j) o[j] += qn[r] * Sh[r * dv + j];
+            float sum = 0;
+            for (size_t j = 0; j < dv; ++j) sum += o[j] * o[j];
+            float scale = 1.f / std::sqrt(sum / float(dv) + c.rmsNormEps);
+            for (size_t j = 0; j < dv; ++j) {
+                if (o[j] == 0) continue;
+                float z = l.z.empty(int(head * dv + j)) ? 0.f : l.z.row(int(head * dv + j), normed.data());
+                o[j] = l.linearNorm[j] * (o[j] * scale) * silu(z);
+            }
+        }
+        for (size_t d = 0; d < h; ++d)
+            if (!l.outProj.empty(int(d))) x[d] += l.outProj.row(int(d), mixed.data());
+        // The MLP through its non-zero neurons.
+        rmsNorm(x, l.postNorm, c.rmsNormEps, normed);
+        for (int n = 0; n < c.intermediateSize; ++n) {
+            float g = l.gate.empty(n) ? 0.f : l.gate.row(n, normed.data());
+            hiddenMlp[size_t(n)] = g == 0 ? 0.f : silu(g) * l.up.row(n, normed.data());
+        }
+        for (size_t d = 0; d < h; ++d)
+            if (!l.down.empty(int(d))) x[d] += l.down.row(int(d), hiddenMlp.data());
+    }
+    ++state.position;
+    // The tied LM head over the dims the final norm keeps.
+    rmsNorm(x, m_finalNorm, c.rmsNormEps, normed);
+    std::vector<size_t> live;
+    for (size_t d = 0; d < h; ++d)
+        if (normed[d] != 0) live.push_back(d);
+    std::vector<float> logits(size_t(c.vocabSize));
+    for (size_t t = 0; t < logits.size(); ++t) {
+        float sum = 0;
+        for (size_t d : live) sum += m_embed[t * h + d] * normed[d];
+        logits[t] = sum;
+    }
+    return logits;
+}
+
+}  // namespace qgpu
