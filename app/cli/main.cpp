@@ -23,6 +23,8 @@
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
+#include "GpuCommands.h"
+#include "qgpu/core/Launch.h"
 #include "qgpu/runtime/ChatSession.h"
 #include "qgpu/runtime/Qwen35Model.h"
 #include "qgpu/runtime/TorchSetup.h"
@@ -35,8 +37,16 @@ const char* kUsage = R"(usage:
   qgpu asm PROGRAM.qasm --launch SPEC.json [--quiet] [--check]
       Runs an assembly program on the reference interpreter; prints every step and the final arrays.
       --check compares the arrays with the spec's "expect" and exits 1 on a difference.
-  qgpu run KERNEL.cu --launch SPEC.json [--backend reference] [--quiet] [--check] [-O0..-O3]
-      Compiles and lowers a CUDA kernel, then runs it like `asm`.
+  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--quiet] [--check]
+           [-O0..-O3]
+      Compiles and lowers a CUDA kernel, then runs it like `asm`. --backend model runs it inside the compiled
+      GPU model (one warp of straight-line integer code for now): prints the tokens the model wrote, tokens/s
+      and the registers; --check is then the replay check against the interpreter. `asm` takes the same flags.
+  qgpu build-gpu --out DIR [--dtype bf16|f32]
+      Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
+  qgpu bench [--runs N]
+      Launches of resources/examples/{straight_line,every_alu_op}.qasm on the sparse and dense engines:
+      tokens/s, latency (medians) and the speed-up.
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
@@ -62,6 +72,7 @@ struct Args {
     std::string launch;
     std::string emit = "ptx";
     std::string backend = "reference";
+    std::string engine = "sparse", out, dtype = "bf16";
     std::string geometry = "2b";
     std::string host, prompt;
     int maxTokens = 512;
@@ -91,6 +102,12 @@ Args parseArgs(int argc, char** argv) {
             a.emit = value();
         else if (s == "--backend")
             a.backend = value();
+        else if (s == "--engine")
+            a.engine = value();
+        else if (s == "--out")
+            a.out = value();
+        else if (s == "--dtype")
+            a.dtype = value();
         else if (s == "--geometry")
             a.geometry = value();
         else if (s == "--prefill")
@@ -151,10 +168,17 @@ int checkExpectations(const MachineState& state, const LaunchSpec& launch, const
 
 int runProgram(const Program& program, const Args& a) {
     if (a.positional.size() != 1 || a.launch.empty()) usageError("give one program file and --launch SPEC.json");
-    if (a.backend != "reference")
-        usageError("backend '" + a.backend + "' is not available yet; use --backend reference");
+    if (a.backend != "reference" && a.backend != "model") usageError("--backend takes reference or model");
     MachineSpec spec = MachineSpec::standard();
     LaunchSpec launch = parseLaunchSpec(readFile(a.launch), a.launch);
+    if (a.backend == "model") {
+        if (a.engine != "sparse" && a.engine != "dense") usageError("--engine takes sparse or dense");
+        if (launch.grid.count() != 1 || launch.threadsPerBlock() > spec.lanesPerWarp)
+            usageError("the model backend runs one warp for now: \"grid\": 1 and at most 4 threads per block");
+        Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
+        return cli::runOnModel(linked, launch.threadsPerBlock(), a.engine == "dense" ? Engine::Dense : Engine::Sparse,
+                               a.quiet, a.check);
+    }
     auto session = makeReferenceSession(spec);
     session->load(program, launch);
     StopReason r = session->run(kCliStepLimit);
@@ -373,6 +397,12 @@ int main(int argc, char** argv) {
         if (cmd == "bench-model") return benchModel(a);
         if (cmd == "chat") return chat(a);
         if (cmd == "circuit-costs") return printCircuitCosts();
+        if (cmd == "build-gpu") {
+            if (a.out.empty()) usageError("give --out DIR");
+            if (a.dtype != "bf16" && a.dtype != "f32") usageError("--dtype takes bf16 or f32");
+            return cli::buildGpu(a.out, a.dtype == "f32" ? DType::F32 : DType::BF16);
+        }
+        if (cmd == "bench") return cli::benchGpu(a.runs, QGPU_RESOURCE_DIR);
         if (cmd == "version" || cmd == "--version") {
             initTorch();
             std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";

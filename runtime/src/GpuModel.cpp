@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 
@@ -63,7 +65,18 @@ const SparseModel& GpuModel::sparse() const {
     return *m_sparse;
 }
 
-void GpuModel::save(const std::string& dir, DType dtype) const { dense().save(dir, dtype); }
+void GpuModel::save(const std::string& dir, DType dtype) const {
+    namespace fs = std::filesystem;
+    fs::path out(dir), partial = out;
+    partial += ".partial";
+    if (fs::exists(out))
+        throw DiagnosticError(Diagnostic{dir, 0, 0, "already exists; give a new directory (nothing was written)"});
+    fs::remove_all(partial);
+    fs::create_directories(partial);
+    dense().save(partial.string(), dtype);
+    std::ofstream(partial / kCircuitLayoutFile) << m_machine.circuit.layoutJson();
+    fs::rename(partial, out);  // only a complete checkpoint ever carries the name
+}
 
 std::array<uint32_t, 16> GpuModel::registers(const std::vector<float>& s, int lane) const {
     const auto& g = m_machine.circuit.geometry();

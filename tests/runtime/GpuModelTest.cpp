@@ -20,10 +20,13 @@ TEST(GpuModel, AlphabetRoundTrips) {
 }
 
 TEST(GpuModel, OneBlockOfArithmetic) {
-    for (int lanes = 1; lanes <= 4; ++lanes) expectExact(sparseModel(), Engine::Sparse, kArithmeticBlock, lanes);
+    for (int lanes = 1; lanes <= 4; ++lanes)
+        expectExact(sparseModel(), Engine::Sparse, example("straight_line.qasm"), lanes);
 }
 
-TEST(GpuModel, EveryAluOpcodeAcrossBlocks) { expectExact(sparseModel(), Engine::Sparse, kEveryAluOpcode, 4); }
+TEST(GpuModel, EveryAluOpcodeAcrossBlocks) {
+    expectExact(sparseModel(), Engine::Sparse, example("every_alu_op.qasm"), 4);
+}
 
 TEST(GpuModel, RejectsWhatItDoesNotRunYet) {
     Program program = assemble("ld.global r1, [r0 + 4]\nexit\n", "load.qasm");

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,23 +17,14 @@
 
 namespace qgpu::testing {
 
-inline std::string text(const std::vector<gpu::Token>& tokens, size_t from, size_t count) {
-    std::string s;
-    for (size_t i = from; i < tokens.size() && i < from + count; ++i) s += tokens[i].text() + " ";
-    return s;
-}
-
 inline void expectExact(const GpuModel& model, Engine engine, const std::string& source, int lanes) {
     Program program = assemble(source, "test.qasm");
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, lanes);
     GpuLaunch run = model.run(program, lanes, int(ref.stream.size()) + 8, engine);
-    size_t mismatch = 0;
-    while (mismatch < ref.stream.size() && mismatch < run.written.size() &&
-           run.written[mismatch] == ref.stream[mismatch])
-        ++mismatch;
-    ASSERT_EQ(mismatch, ref.stream.size())
-        << "first mismatch at record " << mismatch << "\n  model:     " << text(run.written, mismatch, 6)
-        << "\n  reference: " << text(ref.stream, mismatch, 6);
+    long mismatch = gpu::firstMismatch(run.written, ref.stream);
+    ASSERT_EQ(mismatch, -1) << "first mismatch at record " << mismatch
+                            << "\n  model:     " << gpu::formatTokens(run.written, size_t(mismatch), 6)
+                            << "\n  reference: " << gpu::formatTokens(ref.stream, size_t(mismatch), 6);
     EXPECT_TRUE(run.ended);
     for (int lane = 0; lane < lanes; ++lane)
         for (int r = 0; r < 16; ++r)
@@ -47,51 +40,12 @@ inline void expectExact(const GpuModel& model, Engine engine, const std::string&
         ASSERT_EQ(gpu::Token::fromId(predicted[t]).text(), stream[t + 1].text()) << "teacher-forced position " << t;
 }
 
-// Straight-line programs of step (a): every ALU opcode, sreg, blocks joined by jmp.
-inline const char* kArithmeticBlock = R"(
-    sreg r1, tid.x
-    add r2, r1, 5
-    mul r3, r2, r2
-    sub r4, r3, r1
-    exit
-)";
-
-inline const char* kEveryAluOpcode = R"(
-b0:
-    sreg r1, tid.x
-    mov r2, 0x89abcdef
-    add r3, r2, r1
-    mul r4, r3, r3
-    jmp b1
-b1:
-    shl r5, r2, r1
-    shr r6, r2, 7
-    sra r7, r2, r1
-    and r8, r2, r4
-    jmp b2
-b2:
-    or r9, r2, 0x0ff0
-    xor r10, r2, r4
-    not r11, r3
-    min r12, r2, r1
-    jmp b3
-b3:
-    max r12, r12, r5
-    minu r13, r2, r1
-    maxu r14, r2, r4
-    seteq r15, r1, 2
-    jmp b4
-b4:
-    setlt r15, r2, r1
-    setgeu r14, r2, r1
-    sel r13, r3, r4, r15
-    sreg r9, laneid
-    jmp b5
-b5:
-    sreg r10, ntid.x
-    setne r11, r1, 0
-    add r0, r1, r1
-    exit
-)";
+// A program of resources/examples.
+inline std::string example(const std::string& name) {
+    std::ifstream in(std::string(QGPU_RESOURCE_DIR) + "/examples/" + name);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 }  // namespace qgpu::testing

@@ -43,4 +43,16 @@ ReferenceLaunch referenceLaunch(const Program& program, int lanes) {
     return out;
 }
 
+long firstMismatch(const std::vector<Token>& model, const std::vector<Token>& reference) {
+    size_t i = 0;
+    while (i < model.size() && i < reference.size() && model[i] == reference[i]) ++i;
+    return i == model.size() && i == reference.size() ? -1 : long(i);
+}
+
+std::string formatTokens(const std::vector<Token>& tokens, size_t from, size_t count) {
+    std::string s;
+    for (size_t i = from; i < tokens.size() && i - from < count; ++i) s += (s.empty() ? "" : " ") + tokens[i].text();
+    return s;
+}
+
 }  // namespace qgpu::gpu

@@ -13,6 +13,10 @@ const GpuModel& denseModel() {
 
 }  // namespace
 
-TEST(GpuModelDense, OneBlockOfArithmetic) { expectExact(denseModel(), Engine::Dense, kArithmeticBlock, 3); }
+TEST(GpuModelDense, OneBlockOfArithmetic) {
+    expectExact(denseModel(), Engine::Dense, example("straight_line.qasm"), 3);
+}
 
-TEST(GpuModelDense, EveryAluOpcodeAcrossBlocks) { expectExact(denseModel(), Engine::Dense, kEveryAluOpcode, 4); }
+TEST(GpuModelDense, EveryAluOpcodeAcrossBlocks) {
+    expectExact(denseModel(), Engine::Dense, example("every_alu_op.qasm"), 4);
+}

@@ -30,7 +30,8 @@ public:
     // Builds the machine's weights in memory (no checkpoint file) for the given engines.
     static std::unique_ptr<GpuModel> build(const std::vector<Engine>& engines = {Engine::Sparse},
                                            const circuit::Geometry& geometry = gpu::defaultMachineGeometry());
-    // Writes the model as a stock checkpoint (needs the dense engine; the directory must exist).
+    // Writes the model as a stock checkpoint with its layout file into the new directory `dir` (via
+    // DIR.partial, renamed when complete). Needs the dense engine.
     void save(const std::string& dir, DType dtype = DType::F32) const;
 
     // Runs a linked program on one warp of `lanes` threads; stops at END or after `maxTokens`.

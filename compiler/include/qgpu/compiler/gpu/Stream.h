@@ -3,6 +3,8 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "qgpu/compiler/gpu/Alphabet.h"
@@ -16,5 +18,11 @@ struct ReferenceLaunch {
 
 // Runs `program` (linked, no arguments) on one warp of `lanes` threads in the interpreter.
 ReferenceLaunch referenceLaunch(const Program& program, int lanes);
+
+// The replay check's verdict: the index of the first record where the streams differ (or where one
+// ends), or -1 when they are identical.
+long firstMismatch(const std::vector<Token>& model, const std::vector<Token>& reference);
+// Records [from, from + count) as text, space separated.
+std::string formatTokens(const std::vector<Token>& tokens, size_t from = 0, size_t count = SIZE_MAX);
 
 }  // namespace qgpu::gpu

@@ -1,0 +1,113 @@
+#include "GpuCommands.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "qgpu/compiler/gpu/Stream.h"
+#include "qgpu/core/Assembler.h"
+
+namespace qgpu::cli {
+
+namespace {
+
+std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines) {
+    auto start = std::chrono::steady_clock::now();
+    std::cerr << "building the GPU model from code..." << std::flush;
+    auto model = GpuModel::build(engines);
+    std::cerr << " " << model->machine().circuit.layerCount() << " layers in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+    return model;
+}
+
+std::string hex(uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", v);
+    return buf;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+}  // namespace
+
+int runOnModel(const Program& linked, int lanes, Engine engine, bool quiet, bool check) {
+    auto model = buildWithProgress({engine});
+    GpuLaunch run = model->run(linked, lanes, 100000, engine);
+    if (!quiet) {
+        std::cout << "fed:     " << gpu::formatTokens(run.fed) << "\n";
+        std::cout << "written: " << gpu::formatTokens(run.written) << "\n";
+    }
+    size_t total = run.fed.size() + run.written.size();
+    std::cout << run.fed.size() << " tokens fed, " << run.written.size() << " written in " << run.seconds << " s ("
+              << double(total) / run.seconds << " tokens/s, " << (engine == Engine::Sparse ? "sparse" : "dense")
+              << " engine)\n";
+    for (int lane = 0; lane < lanes; ++lane) {
+        std::cout << "lane " << lane << ":";
+        for (int r = 1; r < 16; ++r) std::cout << " r" << r << "=" << hex(run.registers[size_t(lane)][size_t(r)]);
+        std::cout << "\n";
+    }
+    if (!run.ended) {
+        std::cerr << "error: the model did not write END\n";
+        return 1;
+    }
+    if (!check) return 0;
+    gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, lanes);
+    long at = gpu::firstMismatch(run.written, ref.stream);
+    if (at >= 0) {
+        std::cout << "check: the stream differs at record " << at
+                  << "\n  model:       " << gpu::formatTokens(run.written, size_t(at), 8)
+                  << "\n  interpreter: " << gpu::formatTokens(ref.stream, size_t(at), 8) << "\n";
+        return 1;
+    }
+    for (int lane = 0; lane < lanes; ++lane)
+        if (run.registers[size_t(lane)] != ref.registers[size_t(lane)]) {
+            std::cout << "check: lane " << lane << "'s registers differ from the interpreter's\n";
+            return 1;
+        }
+    std::cout << "check: ok (" << ref.stream.size() << " records and every register as the interpreter)\n";
+    return 0;
+}
+
+int buildGpu(const std::string& out, DType dtype) {
+    auto model = buildWithProgress({Engine::Dense});
+    model->save(out, dtype);
+    std::cout << "wrote " << out << " (" << model->machine().circuit.layerCount() << " Qwen3.5 layers, vocabulary "
+              << gpu::vocabularySize() << ")\n";
+    return 0;
+}
+
+int benchGpu(int runs, const std::string& resourceDir) {
+    auto model = buildWithProgress({Engine::Sparse, Engine::Dense});
+    std::cout << "| program | lanes | tokens | sparse tokens/s | sparse latency ms | dense tokens/s | dense latency ms "
+                 "| speed-up |\n|---|---|---|---|---|---|---|---|\n";
+    for (const char* name : {"straight_line", "every_alu_op"}) {
+        std::filesystem::path file = std::filesystem::path(resourceDir) / "examples" / (std::string(name) + ".qasm");
+        std::ifstream in(file);
+        std::stringstream text;
+        text << in.rdbuf();
+        Program program = assemble(text.str(), file.string());
+        std::vector<double> sparse, dense;
+        size_t tokens = 0;
+        for (int i = 0; i < runs; ++i) {
+            GpuLaunch s = model->run(program, 4, 100000, Engine::Sparse);
+            tokens = s.fed.size() + s.written.size();
+            sparse.push_back(s.seconds);
+        }
+        for (int i = 0; i < std::max(1, runs / 5); ++i)
+            dense.push_back(model->run(program, 4, 100000, Engine::Dense).seconds);
+        double ms = median(sparse), md = median(dense);
+        std::cout << "| " << name << " | 4 | " << tokens << " | " << double(tokens) / ms << " | " << 1000 * ms << " | "
+                  << double(tokens) / md << " | " << 1000 * md << " | " << md / ms << "x |\n";
+    }
+    std::cout << "medians of " << runs << " sparse and " << std::max(1, runs / 5) << " dense runs\n";
+    return 0;
+}
+
+}  // namespace qgpu::cli

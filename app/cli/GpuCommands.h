@@ -1,0 +1,19 @@
+// The CLI's commands for the GPU inside the model: wiring over runtime/GpuModel.h.
+#pragma once
+
+#include <string>
+
+#include "qgpu/core/Isa.h"
+#include "qgpu/runtime/GpuModel.h"
+
+namespace qgpu::cli {
+
+// `qgpu run ... --backend model`: runs the linked program on one warp, prints the records the model wrote
+// (unless quiet), tokens/s and the registers; with `check`, the replay check against the interpreter.
+int runOnModel(const Program& linked, int lanes, Engine engine, bool quiet, bool check);
+// `qgpu build-gpu --out DIR`: writes the compiled GPU as a stock checkpoint with its layout file.
+int buildGpu(const std::string& out, DType dtype);
+// `qgpu bench`: launches of the step (a) examples on both engines, medians and their ratio.
+int benchGpu(int runs, const std::string& resourceDir);
+
+}  // namespace qgpu::cli
