@@ -54,6 +54,7 @@ void rmsNorm(const std::vector<float>& x, const std::vector<float>& w, float eps
 struct SparseModel::Layer {
     std::vector<float> inputNorm, postNorm, conv, dtBias, aLog, linearNorm;
     Sparse qkv, z, b, a, outProj, gate, up, down;
+    std::vector<int> liveChannels;  // qkv rows with a non-zero weight
 };
 
 SparseModel::~SparseModel() = default;
@@ -69,6 +70,11 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
     int64_t channels = 2 * c.linearKeyDim() + c.linearValueDim();
     m->m_embed = tensor("embed_tokens.weight", {c.vocabSize, h});
     m->m_finalNorm = tensor("norm.weight", {h});
+    // The LM head reads only dims the final norm keeps (1 + w != 0): a contiguous copy of those columns.
+    for (int64_t d = 0; d < h; ++d)
+        if (1.f + m->m_finalNorm[size_t(d)] != 0) m->m_headDims.push_back(size_t(d));
+    for (int64_t t = 0; t < c.vocabSize; ++t)
+        for (size_t d : m->m_headDims) m->m_head.push_back(m->m_embed[size_t(t * h) + d]);
     if (!c.tieWordEmbeddings)
         throw DiagnosticError(Diagnostic{"", 0, 0, "the sparse path needs tied embeddings (the compiled GPU's)"});
     for (int i = 0; i < c.numLayers; ++i) {
@@ -91,6 +97,8 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.aLog = tensor(p + "linear_attn.A_log", {hv});
         l.linearNorm = tensor(p + "linear_attn.norm.weight", {c.linearValueHeadDim});
         l.outProj = sparse("linear_attn.out_proj.weight", h, c.linearValueDim());
+        for (int ch = 0; ch < l.qkv.rows; ++ch)
+            if (!l.qkv.empty(ch)) l.liveChannels.push_back(ch);
         m->m_layers.push_back(std::move(l));
     }
     return m;
@@ -128,10 +136,13 @@ std::vector<float> SparseModel::forward(int token, State& state) const {
         const Layer& l = m_layers[li];
         rmsNorm(x, l.inputNorm, c.rmsNormEps, normed);
         // Projection and causal conv with its state (the last K - 1 projected values per channel).
+        // A channel whose projection row is empty reads 0 for ever: silu(0) = 0 and its state stays 0.
         std::vector<float>& conv = state.conv[li];
-        for (size_t ch = 0; ch < qkv.size(); ++ch) {
+        std::fill(qkv.begin(), qkv.end(), 0.f);
+        for (int channel : l.liveChannels) {
+            size_t ch = size_t(channel);
             float* past = conv.data() + ch * (K - 1);
-            float now = l.qkv.empty(int(ch)) ? 0.f : l.qkv.row(int(ch), normed.data());
+            float now = l.qkv.row(channel, normed.data());
             float out = 0;
             for (size_t k = 0; k + 1 < K; ++k) out += l.conv[ch * K + k] * past[k];
             out += l.conv[ch * K + K - 1] * now;
@@ -203,13 +214,13 @@ std::vector<float> SparseModel::forward(int token, State& state) const {
     ++state.position;
     // The tied LM head over the dims the final norm keeps.
     rmsNorm(x, m_finalNorm, c.rmsNormEps, normed);
-    std::vector<size_t> live;
-    for (size_t d = 0; d < h; ++d)
-        if (normed[d] != 0) live.push_back(d);
+    std::vector<float> y;
+    for (size_t d : m_headDims) y.push_back(normed[d]);
     std::vector<float> logits(size_t(c.vocabSize));
-    for (size_t t = 0; t < logits.size(); ++t) {
+    const float* row = m_head.data();
+    for (size_t t = 0; t < logits.size(); ++t, row += y.size()) {
         float sum = 0;
-        for (size_t d : live) sum += m_embed[t * h + d] * normed[d];
+        for (size_t i = 0; i < y.size(); ++i) sum += row[i] * y[i];
         logits[t] = sum;
     }
     return logits;
