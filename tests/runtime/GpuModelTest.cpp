@@ -28,6 +28,11 @@ TEST(GpuModel, EveryAluOpcodeAcrossBlocks) {
     expectExact(sparseModel(), Engine::Sparse, example("every_alu_op.qasm"), 4);
 }
 
+TEST(GpuModel, DivergenceLoopsAndEarlyExit) {
+    for (int lanes = 1; lanes <= 4; ++lanes)
+        expectExact(sparseModel(), Engine::Sparse, example("branches.qasm"), lanes);
+}
+
 TEST(GpuModel, RejectsWhatItDoesNotRunYet) {
     Program program = assemble("ld.global r1, [r0 + 4]\nexit\n", "load.qasm");
     try {

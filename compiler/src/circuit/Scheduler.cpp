@@ -94,8 +94,10 @@ Scheduler::Value Scheduler::memory(const std::string& name, Value writeRows, Val
     std::vector<Value> inputs;
     for (Value v : {writeRows, data, readRows})
         if (v >= 0) inputs.push_back(v);
-    if (m_values.at(size_t(data)).width != 32) throw std::invalid_argument(name + ": a memory row holds 32 bits");
-    Value result = gadget(name, 1, inputs, {32}, {})[0];
+    int width = m_values.at(size_t(data)).width;
+    if (width > 32) throw std::invalid_argument(name + ": a memory row holds at most 32 bits");
+    if (width < 32 && m_false < 0) m_false = input("never_true", 1);  // pads narrow rows
+    Value result = gadget(name, 1, inputs, {width}, {})[0];
     Gadget& g = m_gadgets.back();
     g.isMemory = true;
     g.emit = [this, name, index = m_gadgets.size() - 1, writeRows, readRows](Circuit& c, int first, const Dims& in,
@@ -108,6 +110,11 @@ Scheduler::Value Scheduler::memory(const std::string& name, Value writeRows, Val
         port.dataBits = in[i++];
         if (readRows >= 0) port.readRows = in[i++];
         port.outBits = out[0];
+        if (port.dataBits.size() < 32) {  // padding bits are never true, so their reads never land anywhere
+            int sink = c.feature("read_sink") >= 0 ? c.feature("read_sink") : c.addReadBit("read_sink");
+            port.dataBits.resize(32, m_values[size_t(m_false)].dims[0]);
+            port.outBits.resize(32, sink);
+        }
         c.memoryPort(first, port);
     };
     m_values[size_t(result)].isRead = true;

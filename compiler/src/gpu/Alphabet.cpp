@@ -11,7 +11,7 @@ namespace {
 
 // Id ranges, in this order.
 constexpr int kLaunchCount = kLanes, kByteCount = 4 * 256, kRomCount = kBlocks * (kSlots + 1) * 2,
-              kExecCount = kBlocks * kWarps, kValCount = kSlots * kLanes * 4 * 256;
+              kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * 4 * 256;
 constexpr int kByteBase = kLaunchCount, kRomBase = kByteBase + kByteCount, kExecBase = kRomBase + kRomCount,
               kValBase = kExecBase + kExecCount, kEndId = kValBase + kValCount;
 
@@ -29,7 +29,7 @@ int Token::id() const {
         case Kind::Launch: return lanes - 1;
         case Kind::Byte: return kByteBase + byteIndex * 256 + value;
         case Kind::RomWrite: return kRomBase + (block * (kSlots + 1) + slot) * 2 + part;
-        case Kind::Exec: return kExecBase + block * kWarps + warp;
+        case Kind::Exec: return kExecBase + (block * kWarps + warp) * 16 + mask;
         case Kind::Val: return kValBase + ((slot * kLanes + lane) * 4 + byteIndex) * 256 + value;
         case Kind::End: return kEndId;
     }
@@ -54,8 +54,9 @@ Token Token::fromId(int id) {
         t.block = r / 2 / (kSlots + 1);
     } else if (id < kValBase) {
         t.kind = Kind::Exec;
-        t.block = (id - kExecBase) / kWarps;
-        t.warp = (id - kExecBase) % kWarps;
+        t.mask = (id - kExecBase) % 16;
+        t.block = (id - kExecBase) / 16 / kWarps;
+        t.warp = (id - kExecBase) / 16 % kWarps;
     } else if (id < kEndId) {
         int r = id - kValBase;
         t.kind = Kind::Val;
@@ -75,7 +76,12 @@ std::string Token::text() const {
         case Kind::Launch: return "LAUNCH(" + n(lanes) + ")";
         case Kind::Byte: return "BYTE(k" + n(byteIndex) + "," + hex(value) + ")";
         case Kind::RomWrite: return "ROM(b" + n(block) + ",s" + n(slot) + (part ? ",imm)" : ",op)");
-        case Kind::Exec: return "EXEC(b" + n(block) + ",w" + n(warp) + ")";
+        case Kind::Exec: {
+            std::string lanes;
+            for (int l = 0; l < kLanes; ++l)
+                if (mask >> l & 1) lanes += (lanes.empty() ? "" : ",") + n(l);
+            return "EXEC(b" + n(block) + ",w" + n(warp) + ",{" + lanes + "})";
+        }
         case Kind::Val: return "VAL(s" + n(slot) + ",l" + n(lane) + ",k" + n(byteIndex) + "," + hex(value) + ")";
         case Kind::End: return "END";
     }
@@ -124,11 +130,10 @@ std::vector<Token> loadTokens(const Program& program, int lanes) {
             half(b, int(s), 1, uint32_t(word >> 32));
         }
         const Instruction& term = block.terminator;
-        if (term.op != Opcode::Jmp && term.op != Opcode::Exit)
+        if (term.op == Opcode::Bar)
             throw DiagnosticError(Diagnostic{"", block.terminatorLoc.line, 0,
-                                             "the model backend runs jmp and exit terminators only for now (block " +
-                                                 std::to_string(b) + " ends in `" +
-                                                 std::string(opcodeInfo(term.op).mnemonic) + "`)"});
+                                             "the model backend does not run barriers yet (block " + std::to_string(b) +
+                                                 "); use --backend reference"});
         uint64_t word = encode(term);
         half(b, kSlots, 0, uint32_t(word) | writes << kWritesMaskShift);
         half(b, kSlots, 1, uint32_t(word >> 32));

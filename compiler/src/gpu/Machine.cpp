@@ -43,7 +43,8 @@ enum Code {
     ValueBits = 15,
     BlockBits = 23,
     WarpBits = 28,
-    CodeWidth = 33
+    MaskBits = 33,
+    CodeWidth = 37
 };
 
 std::vector<int> codeOf(const Token& t) {
@@ -58,6 +59,8 @@ std::vector<int> codeOf(const Token& t) {
             if (t.block >> j & 1) bits.push_back(BlockBits + j);
             if (t.warp >> j & 1) bits.push_back(WarpBits + j);
         }
+        for (int l = 0; l < 4; ++l)
+            if (t.mask >> l & 1) bits.push_back(MaskBits + l);
     } else if (t.kind == Kind::End) {
         bits = {IsEnd};
     }
@@ -151,13 +154,14 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     // What comes next: cand(s, l) = slot s writes and lane l is live; the next record is the first
     // candidate after the current one (after EXEC: the first of all), else the block's terminator.
     auto cand = s.gadget(
-        "candidates", 1, {termFields, launchR}, {16, 1, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            for (int q = 0; q < 16; ++q)
-                c.threshold(first, {{d[0][size_t(kWritesMaskShift + q / 4)], 1}, {d[1][size_t(q % 4)], 1}}, -2,
+        "candidates", 1, {termFields, execR}, {16, 1, 1, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int q = 0; q < 16; ++q)  // the block's active lanes: bits 10..13 of EXEC's word
+                c.threshold(first, {{d[0][size_t(kWritesMaskShift + q / 4)], 1}, {d[1][size_t(10 + q % 4)], 1}}, -2,
                             o[0][size_t(q)]);
-            Terms jmp, exit;
+            Terms jmp, exit, br;
             all(c, first, jmp, spell(jmp, d[0], 0, 6, uint32_t(Opcode::Jmp)), o[1][0]);
             all(c, first, exit, spell(exit, d[0], 0, 6, uint32_t(Opcode::Exit)), o[2][0]);
+            all(c, first, br, spell(br, d[0], 0, 6, uint32_t(Opcode::Br)), o[3][0]);
         });
     auto next = s.gadget("next_record", 1, {in.pos, in.exec, in.val3, cand[0]}, {16, 1},
                          [](Circuit& c, int first, const Dims& d, const Dims& o) {
@@ -182,9 +186,9 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                                  c.threshold(first, u, -2, o[1][0]);
                              }
                          });
-    auto route = s.gadget("route", 1, {in.valMid, in.pos, in.kNext, next[0], next[1], cand[1], cand[2]},
-                          {16, 4, 1, 1, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                              int mid = d[0][0], end = d[4][0];
+    auto route = s.gadget("route", 1, {in.valMid, in.pos, in.kNext, next[0]}, {16, 4, 1},
+                          [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                              int mid = d[0][0];
                               Terms anyNext;
                               for (int q = 0; q < 16; ++q) {
                                   c.threshold(first, {{mid, 1}, {d[1][size_t(q)], 1}}, -2, o[0][size_t(q)]);
@@ -197,8 +201,6 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                               Terms toVal = anyNext;
                               toVal.push_back({mid, 1});
                               c.threshold(first, toVal, -1, o[2][0]);
-                              c.threshold(first, {{end, 1}, {d[5][0], 1}}, -2, o[3][0]);  // jmp
-                              c.threshold(first, {{end, 1}, {d[6][0], 1}}, -2, o[4][0]);  // exit
                           });
     Value nextPos = route[0], kOut = route[1];
     auto nextRows = s.gadget("rom_rows_next", 1, {execR, nextPos}, {128, 4},
@@ -244,6 +246,88 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     Value a = s.memory(kRegisterFile, regWrite, assembled, regRead[0]);
     Value rs2 = s.memory("regs_b", regWrite, assembled, regRead[1]);
     Value rc = s.memory("regs_c", regWrite, assembled, regRead[2]);
+
+    // The terminator at the end of a block: every active lane's rc (four more register-file copies), its
+    // new pc (jmp T; br: T where rc != 0, else F) or exit, written into the lane's own state memory; the
+    // LAUNCH token starts the live lanes at block 0.
+    auto rcRows =
+        s.gadget("rc_rows", 1, {termFields}, {64, 64, 64, 64}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int l = 0; l < 4; ++l)
+                for (int r = 0; r < 16; ++r) {
+                    Terms t;
+                    all(c, first, t, spell(t, d[0], 19, 4, uint32_t(r)), o[size_t(l)][size_t(l * 16 + r)]);
+                }
+        });
+    std::vector<Value> rcValues;
+    for (int l = 0; l < 4; ++l)
+        rcValues.push_back(s.memory("regs_rc" + std::to_string(l), regWrite, assembled, rcRows[size_t(l)]));
+    Value taken = s.gadget("taken", 1, rcValues, {4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        for (int l = 0; l < 4; ++l) {
+            Terms any;
+            for (int dim : d[size_t(l)]) any.push_back({dim, 1});
+            c.threshold(first, any, -1, o[0][size_t(l)]);
+        }
+    })[0];
+    std::vector<int> laneWidths(4, 1);
+    for (int l = 0; l < 4; ++l) laneWidths.push_back(6);  // pc (5 bits), running
+    auto laneUpdate = s.gadget(
+        "lane_update", 1, {next[1], execR, cand[1], cand[2], cand[3], termImm, taken, in.launch, launchR}, laneWidths,
+        [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            int end = d[0][0], jmp = d[2][0], exit = d[3][0], br = d[4][0], launch = d[7][0];
+            for (int l = 0; l < 4; ++l) {
+                int active = d[1][size_t(10 + l)], live = d[8][size_t(l)], tk = d[6][size_t(l)];
+                int key = o[size_t(l)][0];
+                const auto& data = o[size_t(4 + l)];
+                c.threshold(first, {{end, 1}, {active, 1}}, -2, key);
+                c.threshold(first, {{launch, 1}, {live, 1}}, -2, key);
+                for (int k = 0; k < 5; ++k) {
+                    int target = d[5][size_t(k)], elseTarget = d[5][size_t(16 + k)];
+                    c.threshold(first, {{end, 1}, {active, 1}, {jmp, 1}, {target, 1}}, -4, data[size_t(k)]);
+                    c.threshold(first, {{end, 1}, {active, 1}, {br, 1}, {tk, 1}, {target, 1}}, -5, data[size_t(k)]);
+                    c.threshold(first, {{end, 1}, {active, 1}, {br, 1}, {tk, -1}, {elseTarget, 1}}, -4,
+                                data[size_t(k)]);
+                }
+                c.threshold(first, {{launch, 1}, {live, 1}}, -2, data[5]);
+                c.threshold(first, {{end, 1}, {active, 1}, {exit, -1}}, -2, data[5]);
+            }
+        });
+    std::vector<Value> lanes;
+    for (int l = 0; l < 4; ++l)
+        lanes.push_back(s.memory("lane" + std::to_string(l), laneUpdate[size_t(l)], laneUpdate[size_t(4 + l)], in.any));
+    // The min-PC rule: a running lane is a minimum when every other running lane's pc is not below its own.
+    Value ok = s.gadget("lane_order", 1, lanes, {16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) {
+                if (i == j) continue;
+                Terms t{{d[size_t(j)][5], -32}};  // a stopped lane j never blocks lane i
+                for (int k = 0; k < 5; ++k) {
+                    t.push_back({d[size_t(j)][size_t(k)], 1 << k});
+                    t.push_back({d[size_t(i)][size_t(k)], -(1 << k)});
+                }
+                c.threshold(first, t, 32, o[0][size_t(i * 4 + j)]);
+            }
+    })[0];
+    std::vector<Value> minInputs = lanes;
+    minInputs.push_back(ok);
+    auto minima = s.gadget("minimum", 1, minInputs, {4, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        Terms anyRunning;
+        for (int i = 0; i < 4; ++i) {
+            Terms t{{d[size_t(i)][5], 1}};
+            for (int j = 0; j < 4; ++j)
+                if (j != i) t.push_back({d[4][size_t(i * 4 + j)], 1});
+            c.threshold(first, t, -4, o[0][size_t(i)]);
+            anyRunning.push_back({d[size_t(i)][5], 1});
+        }
+        c.threshold(first, anyRunning, -1, o[1][0]);
+    });
+    Value firstMin =
+        s.gadget("first_minimum", 1, {minima[0]}, {4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int i = 0; i < 4; ++i) {
+                Terms t{{d[0][size_t(i)], 1}};
+                for (int j = 0; j < i; ++j) t.push_back({d[0][size_t(j)], -1});
+                c.threshold(first, t, -1, o[0][size_t(i)]);
+            }
+        })[0];
 
     // The instruction: opcode one-hot (sreg runs as mov of its value), the b operand.
     const auto& ops = circuit::aluOpcodes();
@@ -310,33 +394,41 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     Value result = circuit::buildAlu(s, a, b, rc, opBits, "alu");
 
     // The code of the next token, written into the code dims the LM head reads.
-    s.gadget("code", 1, {in.code, kOut, result, nextPos, route[2], route[3], route[4], in.launch, termImm, execR}, {},
-             [](Circuit& c, int first, const Dims& d, const Dims&) {
-                 const auto &code = d[0], &k = d[1], &res = d[2], &pos = d[3];
-                 int toVal = d[4][0], toJmp = d[5][0], toEnd = d[6][0], launch = d[7][0];
-                 c.threshold(first, {{toVal, 1}}, -1, code[IsVal]);
-                 c.threshold(first, {{toJmp, 1}}, -1, code[IsExec]);
-                 c.threshold(first, {{launch, 1}}, -1, code[IsExec]);  // the first EXEC(b0, w0)
-                 c.threshold(first, {{toEnd, 1}}, -1, code[IsEnd]);
-                 for (int i = 0; i < 4; ++i) {
-                     Terms slot, lane;
-                     for (int j = 0; j < 4; ++j) {
-                         slot.push_back({pos[size_t(i * 4 + j)], 1});
-                         lane.push_back({pos[size_t(j * 4 + i)], 1});
-                     }
-                     c.threshold(first, slot, -1, code[size_t(SlotBits + i)]);
-                     c.threshold(first, lane, -1, code[size_t(LaneBits + i)]);
-                     c.threshold(first, {{k[size_t(i)], 1}}, -1, code[size_t(ByteBits + i)]);
-                 }
-                 for (int j = 0; j < 8; ++j)
-                     for (int byte = 0; byte < 4; ++byte)
-                         c.threshold(first, {{k[size_t(byte)], 1}, {res[size_t(8 * byte + j)], 1}}, -2,
-                                     code[size_t(ValueBits + j)]);
-                 for (int i = 0; i < 5; ++i) {
-                     c.threshold(first, {{toJmp, 1}, {d[8][size_t(i)], 1}}, -2, code[size_t(BlockBits + i)]);
-                     c.threshold(first, {{toJmp, 1}, {d[9][size_t(5 + i)], 1}}, -2, code[size_t(WarpBits + i)]);
-                 }
-             });
+    std::vector<Value> codeInputs = {in.code,   kOut,      result,    nextPos,  route[2], next[1],
+                                     in.launch, minima[0], minima[1], firstMin, execR};
+    codeInputs.insert(codeInputs.end(), lanes.begin(), lanes.end());
+    s.gadget("code", 1, codeInputs, {}, [](Circuit& c, int first, const Dims& d, const Dims&) {
+        const auto &code = d[0], &k = d[1], &res = d[2], &pos = d[3], &isMin = d[7], &firstMin = d[9], &exec = d[10];
+        int toVal = d[4][0], anyRunning = d[8][0];
+        c.threshold(first, {{toVal, 1}}, -1, code[IsVal]);
+        for (int i = 0; i < 4; ++i) {
+            Terms slot, lane;
+            for (int j = 0; j < 4; ++j) {
+                slot.push_back({pos[size_t(i * 4 + j)], 1});
+                lane.push_back({pos[size_t(j * 4 + i)], 1});
+            }
+            c.threshold(first, slot, -1, code[size_t(SlotBits + i)]);
+            c.threshold(first, lane, -1, code[size_t(LaneBits + i)]);
+            c.threshold(first, {{k[size_t(i)], 1}}, -1, code[size_t(ByteBits + i)]);
+        }
+        for (int j = 0; j < 8; ++j)
+            for (int byte = 0; byte < 4; ++byte)
+                c.threshold(first, {{k[size_t(byte)], 1}, {res[size_t(8 * byte + j)], 1}}, -2,
+                            code[size_t(ValueBits + j)]);
+        // At a block's end or the launch: the next EXEC by the min-PC rule, or END when no lane runs.
+        for (int decide : {d[5][0], d[6][0]}) {
+            c.threshold(first, {{decide, 1}, {anyRunning, 1}}, -2, code[IsExec]);
+            c.threshold(first, {{decide, 1}, {anyRunning, -1}}, -1, code[IsEnd]);
+            for (int i = 0; i < 4; ++i) {
+                c.threshold(first, {{decide, 1}, {isMin[size_t(i)], 1}}, -2, code[size_t(MaskBits + i)]);
+                for (int bit = 0; bit < 5; ++bit)
+                    c.threshold(first, {{decide, 1}, {firstMin[size_t(i)], 1}, {d[size_t(11 + i)][size_t(bit)], 1}}, -3,
+                                code[size_t(BlockBits + bit)]);
+            }
+            for (int bit = 0; bit < 5; ++bit)
+                c.threshold(first, {{decide, 1}, {exec[size_t(5 + bit)], 1}}, -2, code[size_t(WarpBits + bit)]);
+        }
+    });
     s.build();
 
     Machine m{std::move(s.circuit()), {}, s.dims(in.code)};
@@ -364,7 +456,7 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                 break;
             case Kind::Exec:
                 on.push_back(s.dims(in.exec)[0]);
-                bitsOf(in.x, uint32_t(t.block | t.warp << 5), on);
+                bitsOf(in.x, uint32_t(t.block | t.warp << 5 | t.mask << 10), on);
                 break;
             case Kind::Val:
                 on.push_back(s.dims(t.byteIndex < 3 ? in.valMid : in.val3)[0]);

@@ -15,7 +15,7 @@ ReferenceLaunch referenceLaunch(const Program& program, int lanes) {
         StepEvent ev = interp.step();
         if (!ev.fault.empty()) throw std::runtime_error("the reference launch faulted: " + ev.fault);
         Token exec{Kind::Exec};
-        exec.block = ev.block, exec.warp = ev.warp;
+        exec.block = ev.block, exec.warp = ev.warp, exec.mask = ev.maskBefore;
         out.stream.push_back(exec);
         // The writes come slot by slot, lanes ascending: exactly the VAL records' order.
         size_t next = 0;

@@ -20,3 +20,7 @@ TEST(GpuModelDense, OneBlockOfArithmetic) {
 TEST(GpuModelDense, EveryAluOpcodeAcrossBlocks) {
     expectExact(denseModel(), Engine::Dense, example("every_alu_op.qasm"), 4);
 }
+
+TEST(GpuModelDense, DivergenceLoopsAndEarlyExit) {
+    expectExact(denseModel(), Engine::Dense, example("branches.qasm"), 4);
+}

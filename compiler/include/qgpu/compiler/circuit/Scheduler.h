@@ -36,9 +36,9 @@ public:
     std::vector<Value> gadget(const std::string& name, int depth, const std::vector<Value>& inputs,
                               const std::vector<int>& outputWidths, Emit emit);
     // A memory on one Gated DeltaNet head of some layer: a token whose bit r of `writeRows` (a one-hot
-    // value, or -1 for none) is true overwrites row r with `data` (32 bits); a token whose bit r of
-    // `readRows` is true reads row r (after its own write). Returns the 32 read bits. Every token that
-    // writes or reads this memory meets it in the same layer, so its contents persist between tokens.
+    // value, or -1 for none) is true overwrites row r with `data` (at most 32 bits); a token whose bit r
+    // of `readRows` is true reads row r (after its own write). Returns the read bits, as wide as `data`. Every token
+    // that writes or reads this memory meets it in the same layer, so its contents persist between tokens.
     Value memory(const std::string& name, Value writeRows, Value data, Value readRows);
     // A result read after the layers: its slot is never reused.
     void keep(Value v);
@@ -81,6 +81,7 @@ private:
     std::vector<ValueInfo> m_values;
     std::vector<Gadget> m_gadgets;
     bool m_built = false;
+    Value m_false = -1;  // a bit no token sets: pads rows narrower than 32 bits
 };
 
 }  // namespace qgpu::circuit

@@ -23,6 +23,7 @@ struct Token {
     int slot = 0;       // RomWrite: 0..3 body, 4 terminator; Val: the body slot that wrote the value
     int part = 0;       // RomWrite: 0 the word's low half (fields), 1 its high half (imm)
     int warp = 0;       // Exec
+    int mask = 0;       // Exec: the lanes that run the block (the min-PC rule's active lanes)
     int lane = 0;       // Val
 
     int id() const;
@@ -38,6 +39,7 @@ int vocabularySize();
 // register, so the model knows which VAL records a block produces.
 constexpr int kWritesMaskShift = 25;
 
+// Exec(b, w, mask): warp w runs block b with the lanes in `mask`.
 // The tokens that load `program` into the ROM (4 Byte tokens and a RomWrite per non-zero half word) and
 // start a launch of one warp with `lanes` live lanes. Throws DiagnosticError naming the instruction when
 // the program uses what the model backend does not run yet.
