@@ -10,6 +10,8 @@
 
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Assembler.h"
+#include "qgpu/core/Interpreter.h"
+#include "qgpu/core/Trace.h"
 
 namespace qgpu::cli {
 
@@ -37,9 +39,11 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int runOnModel(const Program& linked, int lanes, Engine engine, bool quiet, bool check) {
+int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, bool quiet, bool check) {
+    int lanes = launch.threadsPerBlock();
+    std::vector<uint32_t> initial = Interpreter(linked, launch).state().global;  // the arguments, placed
     auto model = buildWithProgress({engine});
-    GpuLaunch run = model->run(linked, lanes, 100000, engine);
+    GpuLaunch run = model->run(linked, lanes, initial, 100000, engine);
     if (!quiet) {
         std::cout << "fed:     " << gpu::formatTokens(run.fed) << "\n";
         std::cout << "written: " << gpu::formatTokens(run.written) << "\n";
@@ -53,12 +57,15 @@ int runOnModel(const Program& linked, int lanes, Engine engine, bool quiet, bool
         for (int r = 1; r < 16; ++r) std::cout << " r" << r << "=" << hex(run.registers[size_t(lane)][size_t(r)]);
         std::cout << "\n";
     }
+    MachineState memory;
+    memory.global = run.global;
+    std::cout << formatArrays(memory, validateLaunch(launch, MachineSpec::standard()));
     if (!run.ended) {
         std::cerr << "error: the model did not write END\n";
         return 1;
     }
     if (!check) return 0;
-    gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, lanes);
+    gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
     long at = gpu::firstMismatch(run.written, ref.stream);
     if (at >= 0) {
         std::cout << "check: the stream differs at record " << at
@@ -71,7 +78,11 @@ int runOnModel(const Program& linked, int lanes, Engine engine, bool quiet, bool
             std::cout << "check: lane " << lane << "'s registers differ from the interpreter's\n";
             return 1;
         }
-    std::cout << "check: ok (" << ref.stream.size() << " records and every register as the interpreter)\n";
+    if (run.global != ref.global) {
+        std::cout << "check: global memory differs from the interpreter's\n";
+        return 1;
+    }
+    std::cout << "check: ok (" << ref.stream.size() << " records, every register and memory word as the interpreter)\n";
     return 0;
 }
 
@@ -96,12 +107,12 @@ int benchGpu(int runs, const std::string& resourceDir) {
         std::vector<double> sparse, dense;
         size_t tokens = 0;
         for (int i = 0; i < runs; ++i) {
-            GpuLaunch s = model->run(program, 4, 100000, Engine::Sparse);
+            GpuLaunch s = model->run(program, 4, {}, 100000, Engine::Sparse);
             tokens = s.fed.size() + s.written.size();
             sparse.push_back(s.seconds);
         }
         for (int i = 0; i < std::max(1, runs / 5); ++i)
-            dense.push_back(model->run(program, 4, 100000, Engine::Dense).seconds);
+            dense.push_back(model->run(program, 4, {}, 100000, Engine::Dense).seconds);
         double ms = median(sparse), md = median(dense);
         std::cout << "| " << name << " | 4 | " << tokens << " | " << double(tokens) / ms << " | " << 1000 * ms << " | "
                   << double(tokens) / md << " | " << 1000 * md << " | " << md / ms << "x |\n";

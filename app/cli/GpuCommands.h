@@ -4,13 +4,15 @@
 #include <string>
 
 #include "qgpu/core/Isa.h"
+#include "qgpu/core/Launch.h"
 #include "qgpu/runtime/GpuModel.h"
 
 namespace qgpu::cli {
 
 // `qgpu run ... --backend model`: runs the linked program on one warp, prints the records the model wrote
-// (unless quiet), tokens/s and the registers; with `check`, the replay check against the interpreter.
-int runOnModel(const Program& linked, int lanes, Engine engine, bool quiet, bool check);
+// (unless quiet), tokens/s, the registers and the arrays as the model's state holds them; with `check`,
+// the replay check against the interpreter (records, registers, memory).
+int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, bool quiet, bool check);
 // `qgpu build-gpu --out DIR`: writes the compiled GPU as a stock checkpoint with its layout file.
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: launches of the step (a) examples on both engines, medians and their ratio.

@@ -176,8 +176,7 @@ int runProgram(const Program& program, const Args& a) {
         if (launch.grid.count() != 1 || launch.threadsPerBlock() > spec.lanesPerWarp)
             usageError("the model backend runs one warp for now: \"grid\": 1 and at most 4 threads per block");
         Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
-        return cli::runOnModel(linked, launch.threadsPerBlock(), a.engine == "dense" ? Engine::Dense : Engine::Sparse,
-                               a.quiet, a.check);
+        return cli::runOnModel(linked, launch, a.engine == "dense" ? Engine::Dense : Engine::Sparse, a.quiet, a.check);
     }
     auto session = makeReferenceSession(spec);
     session->load(program, launch);

@@ -32,5 +32,5 @@ b4:
 b5:
     sreg r10, ntid.x
     setne r11, r1, 0
-    add r0, r1, r1
+    st.global [r1 + $out], r12
     exit

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -30,9 +31,13 @@ std::vector<int> ids(const std::vector<gpu::Token>& tokens) {
 std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, const circuit::Geometry& geometry) {
     std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(geometry)));
     const circuit::Circuit& circuit = m->m_machine.circuit;
+    m->m_global.resize(8);
     for (int l = 0; l < circuit.layerCount(); ++l)
-        for (const auto& port : circuit.layer(l).ports)
-            if (port.name == gpu::kRegisterFile) m->m_registerLayer = l, m->m_registerHead = port.head;
+        for (const auto& port : circuit.layer(l).ports) {
+            if (port.name == gpu::kRegisterFile) m->m_registers = {l, port.head};
+            for (int h = 0; h < 8; ++h)
+                if (port.name == gpu::kGlobalMemory + std::to_string(h)) m->m_global[size_t(h)] = {l, port.head};
+        }
     std::map<std::string, circuit::NamedTensor> tensors;
     for (auto& t : circuit.emit(m->m_machine.embeddings)) tensors[t.name] = std::move(t);
     m->m_machine.embeddings.clear();  // now inside embed_tokens
@@ -78,24 +83,35 @@ void GpuModel::save(const std::string& dir, DType dtype) const {
     fs::rename(partial, out);  // only a complete checkpoint ever carries the name
 }
 
-std::array<uint32_t, 16> GpuModel::registers(const std::vector<float>& s, int lane) const {
+uint32_t GpuModel::row(const std::vector<float>& state, int head, int r) const {
     const auto& g = m_machine.circuit.geometry();
     size_t dk = size_t(g.linearKeyHeadDim), dv = size_t(g.linearValueHeadDim);
-    std::array<uint32_t, 16> regs{};
-    for (int r = 0; r < 16; ++r) {
-        const float* row = s.data() + (size_t(m_registerHead) * dk + size_t(lane * 16 + r)) * dv;
-        for (int i = 0; i < 32; ++i) regs[size_t(r)] |= uint32_t(row[2 * i] > row[2 * i + 1]) << i;  // dual rails
-    }
-    return regs;
+    const float* values = state.data() + (size_t(head) * dk + size_t(r)) * dv;
+    uint32_t word = 0;
+    for (int i = 0; i < 32; ++i) word |= uint32_t(values[2 * i] > values[2 * i + 1]) << i;
+    return word;
 }
 
-GpuLaunch GpuModel::run(const Program& program, int lanes, int maxTokens, Engine engine) const {
+GpuLaunch GpuModel::run(const Program& program, int lanes, const std::vector<uint32_t>& global, int maxTokens,
+                        Engine engine) const {
     auto start = std::chrono::steady_clock::now();
     GpuLaunch launch;
-    launch.fed = gpu::loadTokens(program, lanes);
+    launch.fed = gpu::loadTokens(program, lanes, global);
     size_t vocab = size_t(gpu::vocabularySize());
     // One engine-neutral loop: feed tokens, take the argmax, stop at END.
-    std::vector<float> logits, registerFile;
+    std::vector<float> logits;
+    auto decode = [&](const auto& layerState) {  // registers and memory out of the final state
+        std::vector<float> registerFile = layerState(m_registers.layer);
+        for (int lane = 0; lane < lanes; ++lane) {
+            std::array<uint32_t, 16> regs{};
+            for (int r = 0; r < 16; ++r) regs[size_t(r)] = row(registerFile, m_registers.head, lane * 16 + r);
+            launch.registers.push_back(regs);
+        }
+        for (const Place& p : m_global) {
+            std::vector<float> words = layerState(p.layer);
+            for (int r = 0; r < 128; ++r) launch.global.push_back(row(words, p.head, r));
+        }
+    };
     if (engine == Engine::Dense) {
         ModelState state = dense().newState();
         logits = dense().forward(ids(launch.fed), state);
@@ -104,7 +120,7 @@ GpuLaunch GpuModel::run(const Program& program, int lanes, int maxTokens, Engine
             if (launch.written.back().kind == gpu::Kind::End) break;
             logits = dense().forward({launch.written.back().id()}, state);
         }
-        registerFile = state.recurrentState(m_registerLayer);
+        decode([&](int layer) { return state.recurrentState(layer); });
     } else {
         SparseModel::State state = sparse().newState();
         for (const gpu::Token& t : launch.fed) logits = sparse().forward(t.id(), state);
@@ -113,10 +129,9 @@ GpuLaunch GpuModel::run(const Program& program, int lanes, int maxTokens, Engine
             if (launch.written.back().kind == gpu::Kind::End) break;
             logits = sparse().forward(launch.written.back().id(), state);
         }
-        registerFile = state.recurrent[size_t(m_registerLayer)];
+        decode([&](int layer) { return state.recurrent[size_t(layer)]; });
     }
     launch.ended = !launch.written.empty() && launch.written.back().kind == gpu::Kind::End;
-    for (int lane = 0; lane < lanes; ++lane) launch.registers.push_back(registers(registerFile, lane));
     launch.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return launch;
 }

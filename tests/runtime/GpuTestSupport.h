@@ -17,10 +17,12 @@
 
 namespace qgpu::testing {
 
-inline void expectExact(const GpuModel& model, Engine engine, const std::string& source, int lanes) {
+inline void expectExact(const GpuModel& model, Engine engine, const std::string& source, const LaunchSpec& launch) {
     Program program = assemble(source, "test.qasm");
-    gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, lanes);
-    GpuLaunch run = model.run(program, lanes, int(ref.stream.size()) + 8, engine);
+    program = linkProgram(program, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
+    int lanes = launch.threadsPerBlock();
+    gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
+    GpuLaunch run = model.run(program, lanes, ref.initialGlobal, int(ref.stream.size()) + 8, engine);
     long mismatch = gpu::firstMismatch(run.written, ref.stream);
     ASSERT_EQ(mismatch, -1) << "first mismatch at record " << mismatch
                             << "\n  model:     " << gpu::formatTokens(run.written, size_t(mismatch), 6)
@@ -31,6 +33,8 @@ inline void expectExact(const GpuModel& model, Engine engine, const std::string&
             EXPECT_EQ(run.registers[size_t(lane)][size_t(r)], ref.registers[size_t(lane)][size_t(r)])
                 << "lane " << lane << " r" << r;
 
+    EXPECT_EQ(run.global, ref.global) << "global memory";
+
     // Teacher forcing: the whole stream in one prefill (the chunked delta rule), argmax at every position
     // the model writes.
     std::vector<gpu::Token> stream = run.fed;
@@ -40,12 +44,24 @@ inline void expectExact(const GpuModel& model, Engine engine, const std::string&
         ASSERT_EQ(gpu::Token::fromId(predicted[t]).text(), stream[t + 1].text()) << "teacher-forced position " << t;
 }
 
-// A program of resources/examples.
+inline void expectExact(const GpuModel& model, Engine engine, const std::string& source, int lanes) {
+    expectExact(model, engine, source,
+                parseLaunchSpec(R"({"grid": 1, "block": )" + std::to_string(lanes) + R"(, "args": []})"));
+}
+
+// A file of resources/examples.
 inline std::string example(const std::string& name) {
     std::ifstream in(std::string(QGPU_RESOURCE_DIR) + "/examples/" + name);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+// An example program with its launch (NAME.qasm, NAME.json), on `lanes` threads when given.
+inline void expectExample(const GpuModel& model, Engine engine, const std::string& name, int lanes = 0) {
+    LaunchSpec launch = parseLaunchSpec(example(name + ".json"), name + ".json");
+    if (lanes > 0) launch.block = Dim3{lanes, 1, 1};
+    expectExact(model, engine, example(name + ".qasm"), launch);
 }
 
 }  // namespace qgpu::testing

@@ -78,10 +78,14 @@ void Circuit::emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z,
     size_t qBase = size_t(keyHead * g.linearKeyHeadDim), kBase = keyDim + qBase;
     size_t vBase = 2 * keyDim + size_t(port.head) * valueDim;
     auto scaled = [](Linear v, double s) { return Linear{}.add(v, s); };
-    for (size_t r = 0; r < port.readRows.size(); ++r)
-        channel(qBase + r, scaled(truth(port.readRows[r]), kKeyAmplitude));
-    for (size_t r = 0; r < port.writeRows.size(); ++r)
-        channel(kBase + r, scaled(truth(port.writeRows[r]), kKeyAmplitude));
+    auto key = [&](int row, int select) {
+        if (select < 0) return scaled(truth(row), kKeyAmplitude);
+        return Linear{{}, -kGatedKeyAmplitude}
+            .add(truth(row), kGatedKeyAmplitude)
+            .add(truth(select), kGatedKeyAmplitude);
+    };
+    for (size_t r = 0; r < port.readRows.size(); ++r) channel(qBase + r, key(port.readRows[r], port.readSelect));
+    for (size_t r = 0; r < port.writeRows.size(); ++r) channel(kBase + r, key(port.writeRows[r], port.writeSelect));
     for (size_t i = 0; i < port.dataBits.size(); ++i) {
         Linear t = truth(port.dataBits[i]);
         channel(vBase + 2 * i, scaled(t, kRowAmplitude));  // rail 1: 1024 when the bit is true

@@ -90,25 +90,30 @@ int Scheduler::ready(Value v, bool forMixer) const {
     return p.first + p.depth;                                 // the layer after its producer's last
 }
 
-Scheduler::Value Scheduler::memory(const std::string& name, Value writeRows, Value data, Value readRows) {
-    std::vector<Value> inputs;
-    for (Value v : {writeRows, data, readRows})
-        if (v >= 0) inputs.push_back(v);
+Scheduler::Value Scheduler::memory(const std::string& name, Value writeRows, Value data, Value readRows,
+                                   Value writeSelect, Value readSelect) {
     int width = m_values.at(size_t(data)).width;
     if (width > 32) throw std::invalid_argument(name + ": a memory row holds at most 32 bits");
     if (width < 32 && m_false < 0) m_false = input("never_true", 1);  // pads narrow rows
+    // Inputs in a fixed order; -1 entries stay out and their places are remembered.
+    std::vector<Value> roles = {writeRows, data, readRows, writeSelect, readSelect}, inputs;
+    std::vector<int> at;
+    for (Value v : roles) {
+        at.push_back(v >= 0 ? int(inputs.size()) : -1);
+        if (v >= 0) inputs.push_back(v);
+    }
     Value result = gadget(name, 1, inputs, {width}, {})[0];
     Gadget& g = m_gadgets.back();
     g.isMemory = true;
-    g.emit = [this, name, index = m_gadgets.size() - 1, writeRows, readRows](Circuit& c, int first, const Dims& in,
-                                                                             const Dims& out) {
+    g.emit = [this, name, index = m_gadgets.size() - 1, at](Circuit& c, int first, const Dims& in, const Dims& out) {
         MemoryPort port;
         port.name = name;
         port.head = m_gadgets[index].head;
-        size_t i = 0;
-        if (writeRows >= 0) port.writeRows = in[i++];
-        port.dataBits = in[i++];
-        if (readRows >= 0) port.readRows = in[i++];
+        if (at[0] >= 0) port.writeRows = in[size_t(at[0])];
+        port.dataBits = in[size_t(at[1])];
+        if (at[2] >= 0) port.readRows = in[size_t(at[2])];
+        if (at[3] >= 0) port.writeSelect = in[size_t(at[3])][0];
+        if (at[4] >= 0) port.readSelect = in[size_t(at[4])][0];
         port.outBits = out[0];
         if (port.dataBits.size() < 32) {  // padding bits are never true, so their reads never land anywhere
             int sink = c.feature("read_sink") >= 0 ? c.feature("read_sink") : c.addReadBit("read_sink");

@@ -10,10 +10,10 @@ namespace qgpu::gpu {
 namespace {
 
 // Id ranges, in this order.
-constexpr int kLaunchCount = kLanes, kByteCount = 4 * 256, kRomCount = kBlocks * (kSlots + 1) * 2,
+constexpr int kLaunchCount = kLanes, kByteCount = 4 * 256, kRomCount = kBlocks * (kSlots + 1) * 2, kMemCount = 1024,
               kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * 4 * 256;
-constexpr int kByteBase = kLaunchCount, kRomBase = kByteBase + kByteCount, kExecBase = kRomBase + kRomCount,
-              kValBase = kExecBase + kExecCount, kEndId = kValBase + kValCount;
+constexpr int kByteBase = kLaunchCount, kRomBase = kByteBase + kByteCount, kMemBase = kRomBase + kRomCount,
+              kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kEndId = kValBase + kValCount;
 
 std::string hex(int v) {
     const char* digits = "0123456789abcdef";
@@ -29,6 +29,7 @@ int Token::id() const {
         case Kind::Launch: return lanes - 1;
         case Kind::Byte: return kByteBase + byteIndex * 256 + value;
         case Kind::RomWrite: return kRomBase + (block * (kSlots + 1) + slot) * 2 + part;
+        case Kind::MemWrite: return kMemBase + address;
         case Kind::Exec: return kExecBase + (block * kWarps + warp) * 16 + mask;
         case Kind::Val: return kValBase + ((slot * kLanes + lane) * 4 + byteIndex) * 256 + value;
         case Kind::End: return kEndId;
@@ -46,12 +47,15 @@ Token Token::fromId(int id) {
         t.kind = Kind::Byte;
         t.byteIndex = (id - kByteBase) / 256;
         t.value = (id - kByteBase) % 256;
-    } else if (id < kExecBase) {
+    } else if (id < kMemBase) {
         int r = id - kRomBase;
         t.kind = Kind::RomWrite;
         t.part = r % 2;
         t.slot = r / 2 % (kSlots + 1);
         t.block = r / 2 / (kSlots + 1);
+    } else if (id < kExecBase) {
+        t.kind = Kind::MemWrite;
+        t.address = id - kMemBase;
     } else if (id < kValBase) {
         t.kind = Kind::Exec;
         t.mask = (id - kExecBase) % 16;
@@ -76,6 +80,7 @@ std::string Token::text() const {
         case Kind::Launch: return "LAUNCH(" + n(lanes) + ")";
         case Kind::Byte: return "BYTE(k" + n(byteIndex) + "," + hex(value) + ")";
         case Kind::RomWrite: return "ROM(b" + n(block) + ",s" + n(slot) + (part ? ",imm)" : ",op)");
+        case Kind::MemWrite: return "MEM(" + n(address) + ")";
         case Kind::Exec: {
             std::string lanes;
             for (int l = 0; l < kLanes; ++l)
@@ -88,9 +93,9 @@ std::string Token::text() const {
     return "?";
 }
 
-bool writesRegister(const Instruction& in) {
+bool producesValue(const Instruction& in) {
     switch (in.op) {
-        case Opcode::StGlobal:
+        case Opcode::StGlobal: return true;
         case Opcode::StShared:
         case Opcode::Jmp:
         case Opcode::Br:
@@ -100,7 +105,7 @@ bool writesRegister(const Instruction& in) {
     }
 }
 
-std::vector<Token> loadTokens(const Program& program, int lanes) {
+std::vector<Token> loadTokens(const Program& program, int lanes, const std::vector<uint32_t>& global) {
     if (lanes < 1 || lanes > kLanes)
         throw DiagnosticError(Diagnostic{"", 0, 0, "the model backend runs one warp of 1 to 4 threads for now"});
     if (int(program.blocks.size()) > kBlocks)
@@ -118,13 +123,13 @@ std::vector<Token> loadTokens(const Program& program, int lanes) {
         uint32_t writes = 0;
         for (size_t s = 0; s < block.body.size(); ++s) {
             const Instruction& in = block.body[s];
-            bool alu = in.op <= Opcode::Sreg;  // the ALU, compares, sel and sreg
-            if (!alu)
+            bool runs = in.op <= Opcode::Sreg || in.op == Opcode::LdGlobal || in.op == Opcode::StGlobal;
+            if (!runs)
                 throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
                                                  "the model backend does not run `" +
                                                      std::string(opcodeInfo(in.op).mnemonic) + "` yet (block " +
                                                      std::to_string(b) + "); use --backend reference"});
-            if (writesRegister(in)) writes |= 1u << s;
+            if (producesValue(in)) writes |= 1u << s;
             uint64_t word = encode(in);
             half(b, int(s), 0, uint32_t(word));
             half(b, int(s), 1, uint32_t(word >> 32));
@@ -137,6 +142,14 @@ std::vector<Token> loadTokens(const Program& program, int lanes) {
         uint64_t word = encode(term);
         half(b, kSlots, 0, uint32_t(word) | writes << kWritesMaskShift);
         half(b, kSlots, 1, uint32_t(word >> 32));
+    }
+    if (global.size() > 1024) throw DiagnosticError(Diagnostic{"", 0, 0, "global memory holds 1024 words"});
+    for (size_t a = 0; a < global.size(); ++a) {
+        if (global[a] == 0) continue;  // memory starts zero
+        for (int k = 0; k < 4; ++k) tokens.push_back({Kind::Byte, 0, k, int(global[a] >> (8 * k) & 0xFF)});
+        Token mem{Kind::MemWrite};
+        mem.address = int(a);
+        tokens.push_back(mem);
     }
     tokens.push_back({Kind::Launch, lanes});
     return tokens;

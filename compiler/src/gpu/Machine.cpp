@@ -68,7 +68,7 @@ std::vector<int> codeOf(const Token& t) {
 }
 
 struct Inputs {
-    Value any, exec, launch, rom, valMid, val3, assemble, pos, slot, lane, kNext, vdata, x, code;
+    Value any, exec, launch, rom, mem, valMid, val3, assemble, pos, slot, lane, kNext, vdata, x, code;
     std::vector<Value> byte;
 };
 
@@ -90,6 +90,7 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     in.exec = s.input("t_exec", 1);
     in.launch = s.input("t_launch", 1);
     in.rom = s.input("t_rom", 1);
+    in.mem = s.input("t_mem", 1);          // MEM(a): the assembled word initialises global[a]
     in.valMid = s.input("t_val_mid", 1);   // a VAL record of byte 0..2
     in.val3 = s.input("t_val_last", 1);    // a VAL record of byte 3: the value is complete
     in.assemble = s.input("assemble", 1);  // reads the four scratch bytes (ROM writes, last VAL bytes)
@@ -331,18 +332,20 @@ Machine buildMachine(const circuit::Geometry& geometry) {
 
     // The instruction: opcode one-hot (sreg runs as mov of its value), the b operand.
     const auto& ops = circuit::aluOpcodes();
-    auto decoded = s.gadget("opcode", 1, {fieldsNext, immNext}, {int(ops.size()), 1, 14},
+    auto decoded = s.gadget("opcode", 1, {fieldsNext, immNext}, {int(ops.size()), 1, 14, 1},
                             [&ops](Circuit& c, int first, const Dims& d, const Dims& o) {
                                 for (size_t k = 0; k < ops.size(); ++k) {
                                     Terms t;
                                     all(c, first, t, spell(t, d[0], 0, 6, uint32_t(ops[k])), o[0][k]);
-                                    if (ops[k] == Opcode::Mov) {
-                                        Terms u;
-                                        all(c, first, u, spell(u, d[0], 0, 6, uint32_t(Opcode::Sreg)), o[0][k]);
-                                    }
+                                    if (ops[k] == Opcode::Mov)  // sreg's value and a store's rs2 pass as b
+                                        for (Opcode as : {Opcode::Sreg, Opcode::StGlobal}) {
+                                            Terms u;
+                                            all(c, first, u, spell(u, d[0], 0, 6, uint32_t(as)), o[0][k]);
+                                        }
                                 }
-                                Terms t;
+                                Terms t, load;
                                 all(c, first, t, spell(t, d[0], 0, 6, uint32_t(Opcode::Sreg)), o[1][0]);
+                                all(c, first, load, spell(load, d[0], 0, 6, uint32_t(Opcode::LdGlobal)), o[3][0]);
                                 for (uint32_t r = 0; r < 14; ++r) {
                                     Terms u;
                                     int ones = spell(u, d[0], 0, 6, uint32_t(Opcode::Sreg)) + spell(u, d[1], 0, 4, r);
@@ -391,7 +394,68 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                                c.threshold(first, {{sreg, -1}, {useImm, -1}, {d[4][size_t(i)], 1}}, -1, out);
                            }
                        })[0];
-    Value result = circuit::buildAlu(s, a, b, rc, opBits, "alu");
+    Value aluResult = circuit::buildAlu(s, a, b, rc, opBits, "alu");
+
+    // Global memory: 1024 words in eight heads of 128 rows; a row one-hot plus a head bit gate each key.
+    // A store writes at its last VAL byte (the value is the four bytes, the address rs1 + imm of the
+    // completed slot); MEM(a) tokens initialise it; the next record's load reads rs1 + imm.
+    Value immCur = s.memory("rom_imm_current", romKeys[1], assembled, rows[0]);
+    auto storeSide =
+        s.gadget("store_rows", 1, {in.val3, in.lane, fieldsCur}, {64, 1},
+                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                     for (int l = 0; l < 4; ++l)
+                         for (int r = 0; r < 16; ++r) {
+                             Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
+                             all(c, first, t, 2 + spell(t, d[2], 11, 4, uint32_t(r)), o[0][size_t(l * 16 + r)]);
+                         }
+                     Terms st{{d[0][0], 1}};
+                     all(c, first, st, 1 + spell(st, d[2], 0, 6, uint32_t(Opcode::StGlobal)), o[1][0]);
+                 });
+    Value storeBase = s.memory("regs_store", regWrite, assembled, storeSide[0]);
+    Value storeAddress = s.add(storeBase, immCur, "store_address");
+    Value loadAddress = s.add(a, immNext, "load_address");
+    std::vector<int> addressWidths = {128};
+    for (int h = 0; h < 8; ++h) addressWidths.push_back(1);
+    auto writeAt =
+        s.gadget("global_write_rows", 1, {in.mem, in.x, storeSide[1], storeAddress}, addressWidths,
+                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                     for (auto [when, address] : {std::pair{d[0][0], &d[1]}, std::pair{d[2][0], &d[3]}}) {
+                         for (int r = 0; r < 128; ++r) {
+                             Terms t{{when, 1}};
+                             all(c, first, t, 1 + spell(t, *address, 0, 7, uint32_t(r)), o[0][size_t(r)]);
+                         }
+                         for (int h = 0; h < 8; ++h) {
+                             Terms t{{when, 1}};
+                             all(c, first, t, 1 + spell(t, *address, 7, 3, uint32_t(h)), o[size_t(1 + h)][0]);
+                         }
+                     }
+                 });
+    auto readAt = s.gadget("global_read_rows", 1, {loadAddress}, addressWidths,
+                           [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                               for (int r = 0; r < 128; ++r) {
+                                   Terms t;
+                                   all(c, first, t, spell(t, d[0], 0, 7, uint32_t(r)), o[0][size_t(r)]);
+                               }
+                               for (int h = 0; h < 8; ++h) {
+                                   Terms t;
+                                   all(c, first, t, spell(t, d[0], 7, 3, uint32_t(h)), o[size_t(1 + h)][0]);
+                               }
+                           });
+    std::vector<Value> globalReads;
+    for (int h = 0; h < 8; ++h)
+        globalReads.push_back(s.memory(std::string(kGlobalMemory) + std::to_string(h), writeAt[0], assembled, readAt[0],
+                                       writeAt[size_t(1 + h)], readAt[size_t(1 + h)]));
+    std::vector<Value> valueInputs = {decoded[3], aluResult};
+    valueInputs.insert(valueInputs.end(), globalReads.begin(), globalReads.end());
+    Value result =
+        s.gadget("record_value", 1, valueInputs, {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            int load = d[0][0];
+            for (int i = 0; i < 32; ++i) {
+                c.threshold(first, {{load, -1}, {d[1][size_t(i)], 1}}, -1, o[0][size_t(i)]);
+                for (int h = 0; h < 8; ++h)  // only the addressed head read anything
+                    c.threshold(first, {{load, 1}, {d[size_t(2 + h)][size_t(i)], 1}}, -2, o[0][size_t(i)]);
+            }
+        })[0];
 
     // The code of the next token, written into the code dims the LM head reads.
     std::vector<Value> codeInputs = {in.code,   kOut,      result,    nextPos,  route[2], next[1],
@@ -453,6 +517,11 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                 on.push_back(s.dims(in.rom)[0]);
                 on.push_back(s.dims(in.assemble)[0]);
                 bitsOf(in.x, uint32_t(t.block | t.slot << 5 | t.part << 8), on);
+                break;
+            case Kind::MemWrite:
+                on.push_back(s.dims(in.mem)[0]);
+                on.push_back(s.dims(in.assemble)[0]);
+                bitsOf(in.x, uint32_t(t.address), on);
                 break;
             case Kind::Exec:
                 on.push_back(s.dims(in.exec)[0]);

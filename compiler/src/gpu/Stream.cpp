@@ -8,9 +8,15 @@
 namespace qgpu::gpu {
 
 ReferenceLaunch referenceLaunch(const Program& program, int lanes) {
-    LaunchSpec launch = parseLaunchSpec(R"({"grid": 1, "block": )" + std::to_string(lanes) + R"(, "args": []})");
+    return referenceLaunch(program,
+                           parseLaunchSpec(R"({"grid": 1, "block": )" + std::to_string(lanes) + R"(, "args": []})"));
+}
+
+ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch) {
     Interpreter interp(program, launch);
     ReferenceLaunch out;
+    out.initialGlobal = interp.state().global;
+    int lanes = launch.threadsPerBlock();
     while (!interp.done()) {
         StepEvent ev = interp.step();
         if (!ev.fault.empty()) throw std::runtime_error("the reference launch faulted: " + ev.fault);
@@ -18,14 +24,16 @@ ReferenceLaunch referenceLaunch(const Program& program, int lanes) {
         exec.block = ev.block, exec.warp = ev.warp, exec.mask = ev.maskBefore;
         out.stream.push_back(exec);
         // The writes come slot by slot, lanes ascending: exactly the VAL records' order.
-        size_t next = 0;
+        size_t nextReg = 0, nextMem = 0;
         const Block& block = program.blocks[size_t(ev.block)];
         for (size_t slot = 0; slot < block.body.size(); ++slot) {
-            if (!writesRegister(block.body[slot])) continue;
+            if (!producesValue(block.body[slot])) continue;
+            bool store = block.body[slot].op == Opcode::StGlobal;
             for (int lane = 0; lane < kLanes; ++lane) {
                 if (!(ev.maskBefore >> lane & 1)) continue;
-                if (next >= ev.regWrites.size()) throw std::logic_error("fewer register writes than records");
-                uint32_t value = ev.regWrites[next++].after;
+                if (store ? nextMem >= ev.memWrites.size() : nextReg >= ev.regWrites.size())
+                    throw std::logic_error("fewer writes than records");
+                uint32_t value = store ? ev.memWrites[nextMem++].after : ev.regWrites[nextReg++].after;
                 for (int k = 0; k < 4; ++k) {
                     Token val{Kind::Val};
                     val.slot = int(slot), val.lane = lane, val.byteIndex = k, val.value = int(value >> (8 * k) & 0xFF);
@@ -35,6 +43,7 @@ ReferenceLaunch referenceLaunch(const Program& program, int lanes) {
         }
     }
     out.stream.push_back({Kind::End});
+    out.global = interp.state().global;
     for (int lane = 0; lane < lanes; ++lane) {
         std::array<uint32_t, 16> regs{};
         for (int r = 0; r < 16; ++r) regs[size_t(r)] = interp.state().lane(0, lane).regs[size_t(r)];

@@ -13,14 +13,8 @@ const GpuModel& denseModel() {
 
 }  // namespace
 
-TEST(GpuModelDense, OneBlockOfArithmetic) {
-    expectExact(denseModel(), Engine::Dense, example("straight_line.qasm"), 3);
-}
+TEST(GpuModelDense, StraightLineCode) { expectExample(denseModel(), Engine::Dense, "straight_line"); }
 
-TEST(GpuModelDense, EveryAluOpcodeAcrossBlocks) {
-    expectExact(denseModel(), Engine::Dense, example("every_alu_op.qasm"), 4);
-}
+TEST(GpuModelDense, EveryAluOpcodeAcrossBlocks) { expectExample(denseModel(), Engine::Dense, "every_alu_op"); }
 
-TEST(GpuModelDense, DivergenceLoopsAndEarlyExit) {
-    expectExact(denseModel(), Engine::Dense, example("branches.qasm"), 4);
-}
+TEST(GpuModelDense, DivergenceLoopsAndEarlyExit) { expectExample(denseModel(), Engine::Dense, "branches"); }

@@ -19,6 +19,7 @@ struct GpuLaunch {
     std::vector<gpu::Token> written;  // what the model wrote, END included when it ended
     bool ended = false;
     std::vector<std::array<uint32_t, 16>> registers;  // per live lane, decoded from the recurrent state
+    std::vector<uint32_t> global;                     // global memory, decoded from the recurrent state
     double seconds = 0;                               // prefill and decode
 };
 
@@ -34,8 +35,10 @@ public:
     // DIR.partial, renamed when complete). Needs the dense engine.
     void save(const std::string& dir, DType dtype = DType::F32) const;
 
-    // Runs a linked program on one warp of `lanes` threads; stops at END or after `maxTokens`.
-    GpuLaunch run(const Program& program, int lanes, int maxTokens = 2048, Engine engine = Engine::Sparse) const;
+    // Runs a linked program on one warp of `lanes` threads with global memory starting as `global`; stops
+    // at END or after `maxTokens`.
+    GpuLaunch run(const Program& program, int lanes, const std::vector<uint32_t>& global = {}, int maxTokens = 4096,
+                  Engine engine = Engine::Sparse) const;
     // Feeds a whole stream (dense: in one prefill) and returns the model's argmax after every position.
     std::vector<int> teacherForced(const std::vector<gpu::Token>& stream, Engine engine = Engine::Sparse) const;
 
@@ -44,14 +47,19 @@ public:
 
 private:
     explicit GpuModel(gpu::Machine machine) : m_machine(std::move(machine)) {}
-    std::array<uint32_t, 16> registers(const std::vector<float>& registerFileState, int lane) const;
+    // Reads 32-bit rows out of a layer's recurrent state (dual rails: column 2i holds 1024 when bit i is set).
+    uint32_t row(const std::vector<float>& layerState, int head, int row) const;
+    struct Place {
+        int layer = -1, head = -1;
+    };
     const Qwen35Model& dense() const;
     const SparseModel& sparse() const;
 
     gpu::Machine m_machine;
     std::unique_ptr<Qwen35Model> m_dense;
     std::unique_ptr<SparseModel> m_sparse;
-    int m_registerLayer = -1, m_registerHead = -1;
+    Place m_registers;
+    std::vector<Place> m_global;  // the eight heads of global memory
 };
 
 }  // namespace qgpu

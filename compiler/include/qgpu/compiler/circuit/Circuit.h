@@ -39,6 +39,10 @@ struct MemoryPort {
     int head = 0;
     std::vector<int> writeRows, dataBits, readRows;  // bit features
     std::vector<int> outBits;                        // read-bit features (addReadBit)
+    // Optional bits that gate every write key / read query: row r is keyed by (row bit r AND select),
+    // computed by the conv's silu (128 (t_r + t_s - 1) is 128, 0 or -128, and silu makes that 128, 0, -0).
+    // Several ports can then share one row one-hot and differ only in their select bit.
+    int writeSelect = -1, readSelect = -1;
 };
 
 struct Layer {
@@ -207,8 +211,9 @@ private:
     void emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z, NamedTensor& b, NamedTensor& conv,
                   NamedTensor& outProj) const;
 
-    static constexpr float kKeyAmplitude = 32;    // one-hot keys and queries: l2norm makes them exact units
-    static constexpr float kRowAmplitude = 1024;  // a stored true rail
+    static constexpr float kKeyAmplitude = 32;        // one-hot keys and queries: l2norm makes them exact units
+    static constexpr float kGatedKeyAmplitude = 128;  // gated keys: silu(-128) is -0, silu(128) is 128
+    static constexpr float kRowAmplitude = 1024;      // a stored true rail
     static constexpr float kReadNormWeight = 1.f / 32;
 
     Geometry m_geometry;

@@ -39,7 +39,9 @@ public:
     // value, or -1 for none) is true overwrites row r with `data` (at most 32 bits); a token whose bit r
     // of `readRows` is true reads row r (after its own write). Returns the read bits, as wide as `data`. Every token
     // that writes or reads this memory meets it in the same layer, so its contents persist between tokens.
-    Value memory(const std::string& name, Value writeRows, Value data, Value readRows);
+    // `writeSelect` / `readSelect` (1-bit values, or -1) gate every key / query (MemoryPort).
+    Value memory(const std::string& name, Value writeRows, Value data, Value readRows, Value writeSelect = -1,
+                 Value readSelect = -1);
     // A result read after the layers: its slot is never reused.
     void keep(Value v);
 

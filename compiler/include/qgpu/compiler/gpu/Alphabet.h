@@ -11,7 +11,7 @@
 
 namespace qgpu::gpu {
 
-enum class Kind : uint8_t { Launch, Byte, RomWrite, Exec, Val, End };
+enum class Kind : uint8_t { Launch, Byte, RomWrite, MemWrite, Exec, Val, End };
 
 // One token. Fields a kind does not use are 0.
 struct Token {
@@ -24,6 +24,7 @@ struct Token {
     int part = 0;       // RomWrite: 0 the word's low half (fields), 1 its high half (imm)
     int warp = 0;       // Exec
     int mask = 0;       // Exec: the lanes that run the block (the min-PC rule's active lanes)
+    int address = 0;    // MemWrite: the global word the four bytes just fed initialise
     int lane = 0;       // Val
 
     int id() const;
@@ -40,12 +41,14 @@ int vocabularySize();
 constexpr int kWritesMaskShift = 25;
 
 // Exec(b, w, mask): warp w runs block b with the lanes in `mask`.
-// The tokens that load `program` into the ROM (4 Byte tokens and a RomWrite per non-zero half word) and
-// start a launch of one warp with `lanes` live lanes. Throws DiagnosticError naming the instruction when
-// the program uses what the model backend does not run yet.
-std::vector<Token> loadTokens(const Program& program, int lanes);
+// The tokens that load `program` into the ROM (4 Byte tokens and a RomWrite per non-zero half word),
+// global memory (4 Byte tokens and a MemWrite per non-zero word of `global`), and start a launch of one
+// warp with `lanes` live lanes. Throws DiagnosticError naming the instruction when the program uses what
+// the model backend does not run yet.
+std::vector<Token> loadTokens(const Program& program, int lanes, const std::vector<uint32_t>& global = {});
 
-// True when the slot's instruction writes a register the model must record (rd != r0).
-bool writesRegister(const Instruction& in);
+// True when the slot's instruction makes the model write VAL records: the value it writes into rd != r0,
+// or the value a store writes to memory.
+bool producesValue(const Instruction& in);
 
 }  // namespace qgpu::gpu

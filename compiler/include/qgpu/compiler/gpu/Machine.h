@@ -27,5 +27,7 @@ circuit::Geometry defaultMachineGeometry();
 
 // The memory that holds lane l's register r in row l * 16 + r (the layout file names its layer and head).
 inline constexpr const char* kRegisterFile = "regs_a";
+// Global word a lives in memory "global<a / 128>", row a % 128.
+inline constexpr const char* kGlobalMemory = "global";
 
 }  // namespace qgpu::gpu

@@ -8,15 +8,19 @@
 #include <vector>
 
 #include "qgpu/compiler/gpu/Alphabet.h"
+#include "qgpu/core/Launch.h"
 
 namespace qgpu::gpu {
 
 struct ReferenceLaunch {
     std::vector<Token> stream;                        // EXEC, VAL ... records and the final END
     std::vector<std::array<uint32_t, 16>> registers;  // each lane's registers at the end
+    std::vector<uint32_t> initialGlobal, global;      // global memory before and after
 };
 
-// Runs `program` (linked, no arguments) on one warp of `lanes` threads in the interpreter.
+// Runs `program` (linked against `launch`) in the interpreter.
+ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch);
+// The same for a launch without arguments: one block of `lanes` threads.
 ReferenceLaunch referenceLaunch(const Program& program, int lanes);
 
 // The replay check's verdict: the index of the first record where the streams differ (or where one
