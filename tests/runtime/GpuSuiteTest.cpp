@@ -1,0 +1,59 @@
+// The CUDA kernel suite inside the model: every kernel whose launch the model backend runs today (one
+// warp: grid 1, at most 4 threads) is compiled from CUDA, run by the model, and must match the
+// interpreter record for record, register for register, word for word, and the spec's expected arrays.
+#include <filesystem>
+
+#include "GpuTestSupport.h"
+#include "qgpu/compiler/Frontend.h"
+
+using namespace qgpu;
+using namespace qgpu::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const GpuModel& sparseModel() {
+    static const auto m = GpuModel::build({Engine::Sparse});
+    return *m;
+}
+
+std::string readText(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+TEST(GpuSuite, EveryOneWarpKernelRunsExactlyInTheModel) {
+    fs::path dir = fs::path(QGPU_RESOURCE_DIR) / "kernels";
+    int total = 0, run = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".cu") continue;
+        ++total;
+        fs::path specFile = entry.path();
+        specFile.replace_extension(".json");
+        LaunchSpec launch = parseLaunchSpec(readText(specFile), specFile.string());
+        if (launch.grid.count() != 1 || launch.threadsPerBlock() > 4) continue;  // steps (d) and (e)
+        SCOPED_TRACE(entry.path().filename().string());
+        CompiledKernel k = compileKernel(readText(entry.path()), entry.path().string(), MachineSpec::standard());
+        MachineSpec spec = MachineSpec::standard();
+        MemoryMap map = validateLaunch(launch, spec);
+        Program program = linkProgram(k.kernel.program, launch, map, spec);
+        gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
+        GpuLaunch result = sparseModel().run(program, launch.threadsPerBlock(), ref.initialGlobal);
+        ASSERT_EQ(gpu::firstMismatch(result.written, ref.stream), -1) << gpu::formatTokens(result.written, 0, 12);
+        EXPECT_EQ(result.global, ref.global);
+        for (const auto& [name, values] : launch.expect) {
+            const ArrayPlacement* array = map.find(name);
+            ASSERT_NE(array, nullptr);
+            for (int i = 0; i < array->size; ++i)
+                EXPECT_EQ(int32_t(result.global[size_t(array->base + i)]), values[size_t(i)]) << name << "[" << i << "]";
+        }
+        ++run;
+    }
+    std::printf("%d of %d suite kernels run in the model (the others need several warps, shared memory or atomics)\n",
+                run, total);
+    EXPECT_GE(run, 4);
+}
