@@ -1,6 +1,7 @@
 // The GPU inside the model, step (a) of issue 6 (one warp, straight-line integer code), on the sparse fast
 // path; tests/runtime/slow/GpuModelDenseTest.cpp runs the same launches on the dense path.
 #include "GpuTestSupport.h"
+#include "qgpu/compiler/Frontend.h"
 
 using namespace qgpu;
 using namespace qgpu::testing;
@@ -49,6 +50,25 @@ b1:
     exit
 )",
                 parseLaunchSpec(R"({"grid": 1, "block": 4, "args": [{"name": "m", "array": [5, 6, 7, 8]}]})"));
+}
+
+TEST(GpuModel, TheDotProductFromCudaWithAtomics) {
+    // [1, 2, 3] . [4, 5, 6] = 32: compiled from CUDA, three lanes atomically adding into one word.
+    CompiledKernel k = compileKernel(example("dot_product.cu"), "dot_product.cu", MachineSpec::standard());
+    LaunchSpec launch = parseLaunchSpec(example("dot_product.json"), "dot_product.json");
+    expectExact(sparseModel(), Engine::Sparse, k.kernel.program, launch);
+    // Atomics whose old values land in registers, lanes in ascending order on one word and on others.
+    expectExact(sparseModel(), Engine::Sparse, R"(
+    sreg r1, tid.x
+    add r2, r1, 10
+    atom.global r3, [r0 + 0], r2
+    atom.global r4, [r1 + 1], r3
+    jmp b1
+b1:
+    atom.global r5, [r0 + 0], r4
+    exit
+)",
+                parseLaunchSpec(R"({"grid": 1, "block": 4, "args": [{"name": "m", "array": [100, 1, 2, 3, 4]}]})"));
 }
 
 TEST(GpuModel, RejectsWhatItDoesNotRunYet) {

@@ -49,7 +49,8 @@ TEST(GpuSuite, EveryOneWarpKernelRunsExactlyInTheModel) {
             const ArrayPlacement* array = map.find(name);
             ASSERT_NE(array, nullptr);
             for (int i = 0; i < array->size; ++i)
-                EXPECT_EQ(int32_t(result.global[size_t(array->base + i)]), values[size_t(i)]) << name << "[" << i << "]";
+                EXPECT_EQ(int32_t(result.global[size_t(array->base + i)]), values[size_t(i)])
+                    << name << "[" << i << "]";
         }
         ++run;
     }

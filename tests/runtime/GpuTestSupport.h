@@ -17,9 +17,9 @@
 
 namespace qgpu::testing {
 
-inline void expectExact(const GpuModel& model, Engine engine, const std::string& source, const LaunchSpec& launch) {
-    Program program = assemble(source, "test.qasm");
-    program = linkProgram(program, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
+inline void expectExact(const GpuModel& model, Engine engine, const Program& unlinked, const LaunchSpec& launch) {
+    Program program =
+        linkProgram(unlinked, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
     int lanes = launch.threadsPerBlock();
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
     GpuLaunch run = model.run(program, lanes, ref.initialGlobal, int(ref.stream.size()) + 8, engine);
@@ -42,6 +42,10 @@ inline void expectExact(const GpuModel& model, Engine engine, const std::string&
     std::vector<int> predicted = model.teacherForced(stream, engine);
     for (size_t t = run.fed.size() - 1; t + 1 < stream.size(); ++t)
         ASSERT_EQ(gpu::Token::fromId(predicted[t]).text(), stream[t + 1].text()) << "teacher-forced position " << t;
+}
+
+inline void expectExact(const GpuModel& model, Engine engine, const std::string& source, const LaunchSpec& launch) {
+    expectExact(model, engine, assemble(source, "test.qasm"), launch);
 }
 
 inline void expectExact(const GpuModel& model, Engine engine, const std::string& source, int lanes) {

@@ -92,11 +92,19 @@ int Scheduler::ready(Value v, bool forMixer) const {
 
 Scheduler::Value Scheduler::memory(const std::string& name, Value writeRows, Value data, Value readRows,
                                    Value writeSelect, Value readSelect) {
+    return bankedMemory(name, 1, writeRows, data, readRows, writeSelect, readSelect);
+}
+
+Scheduler::Value Scheduler::bankedMemory(const std::string& name, int banks, Value writeRows, Value data,
+                                         Value readRows, Value writeBank, Value readBank) {
     int width = m_values.at(size_t(data)).width;
     if (width > 32) throw std::invalid_argument(name + ": a memory row holds at most 32 bits");
     if (width < 32 && m_false < 0) m_false = input("never_true", 1);  // pads narrow rows
+    for (Value bank : {writeBank, readBank})
+        if (bank >= 0 && m_values.at(size_t(bank)).width != banks)
+            throw std::invalid_argument(name + ": one select bit per bank");
     // Inputs in a fixed order; -1 entries stay out and their places are remembered.
-    std::vector<Value> roles = {writeRows, data, readRows, writeSelect, readSelect}, inputs;
+    std::vector<Value> roles = {writeRows, data, readRows, writeBank, readBank}, inputs;
     std::vector<int> at;
     for (Value v : roles) {
         at.push_back(v >= 0 ? int(inputs.size()) : -1);
@@ -105,22 +113,26 @@ Scheduler::Value Scheduler::memory(const std::string& name, Value writeRows, Val
     Value result = gadget(name, 1, inputs, {width}, {})[0];
     Gadget& g = m_gadgets.back();
     g.isMemory = true;
-    g.emit = [this, name, index = m_gadgets.size() - 1, at](Circuit& c, int first, const Dims& in, const Dims& out) {
-        MemoryPort port;
-        port.name = name;
-        port.head = m_gadgets[index].head;
-        if (at[0] >= 0) port.writeRows = in[size_t(at[0])];
-        port.dataBits = in[size_t(at[1])];
-        if (at[2] >= 0) port.readRows = in[size_t(at[2])];
-        if (at[3] >= 0) port.writeSelect = in[size_t(at[3])][0];
-        if (at[4] >= 0) port.readSelect = in[size_t(at[4])][0];
-        port.outBits = out[0];
-        if (port.dataBits.size() < 32) {  // padding bits are never true, so their reads never land anywhere
-            int sink = c.feature("read_sink") >= 0 ? c.feature("read_sink") : c.addReadBit("read_sink");
-            port.dataBits.resize(32, m_values[size_t(m_false)].dims[0]);
-            port.outBits.resize(32, sink);
+    g.banks = banks;
+    g.emit = [this, name, banks, index = m_gadgets.size() - 1, at](Circuit& c, int first, const Dims& in,
+                                                                   const Dims& out) {
+        for (int bank = 0; bank < banks; ++bank) {  // the banks share their read bits: one query is live
+            MemoryPort port;
+            port.name = banks == 1 ? name : name + std::to_string(bank);
+            port.head = m_gadgets[index].head + bank;
+            if (at[0] >= 0) port.writeRows = in[size_t(at[0])];
+            port.dataBits = in[size_t(at[1])];
+            if (at[2] >= 0) port.readRows = in[size_t(at[2])];
+            if (at[3] >= 0) port.writeSelect = in[size_t(at[3])][size_t(bank)];
+            if (at[4] >= 0) port.readSelect = in[size_t(at[4])][size_t(bank)];
+            port.outBits = out[0];
+            if (port.dataBits.size() < 32) {  // padding bits are never true, so their reads never land anywhere
+                int sink = c.feature("read_sink") >= 0 ? c.feature("read_sink") : c.addReadBit("read_sink");
+                port.dataBits.resize(32, m_values[size_t(m_false)].dims[0]);
+                port.outBits.resize(32, sink);
+            }
+            c.memoryPort(first, port);
         }
-        c.memoryPort(first, port);
     };
     m_values[size_t(result)].isRead = true;
     return result;
@@ -160,9 +172,10 @@ void Scheduler::place(Gadget& g, std::vector<int>& used, std::vector<int>& heads
     int first = 0;
     for (Value v : g.inputs) first = std::max(first, ready(v, g.isMemory));
     if (g.isMemory) {  // the first layer with a free head
-        while (size_t(first) < heads.size() && heads[size_t(first)] >= m_geometry.linearNumValueHeads) ++first;
+        while (size_t(first) < heads.size() && heads[size_t(first)] + g.banks > m_geometry.linearNumValueHeads) ++first;
         if (heads.size() <= size_t(first)) heads.resize(size_t(first) + 1, 0);
-        g.head = heads[size_t(first)]++;
+        g.head = heads[size_t(first)];
+        heads[size_t(first)] += g.banks;
         g.first = first;
         if (used.size() <= size_t(first)) used.resize(size_t(first) + 1, 0);
         return;

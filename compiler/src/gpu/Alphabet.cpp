@@ -95,7 +95,8 @@ std::string Token::text() const {
 
 bool producesValue(const Instruction& in) {
     switch (in.op) {
-        case Opcode::StGlobal: return true;
+        case Opcode::StGlobal:
+        case Opcode::AtomGlobal: return true;
         case Opcode::StShared:
         case Opcode::Jmp:
         case Opcode::Br:
@@ -123,7 +124,8 @@ std::vector<Token> loadTokens(const Program& program, int lanes, const std::vect
         uint32_t writes = 0;
         for (size_t s = 0; s < block.body.size(); ++s) {
             const Instruction& in = block.body[s];
-            bool runs = in.op <= Opcode::Sreg || in.op == Opcode::LdGlobal || in.op == Opcode::StGlobal;
+            bool runs = in.op <= Opcode::Sreg || in.op == Opcode::LdGlobal || in.op == Opcode::StGlobal ||
+                        in.op == Opcode::AtomGlobal;
             if (!runs)
                 throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
                                                  "the model backend does not run `" +

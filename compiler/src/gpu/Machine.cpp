@@ -346,6 +346,8 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                                 Terms t, load;
                                 all(c, first, t, spell(t, d[0], 0, 6, uint32_t(Opcode::Sreg)), o[1][0]);
                                 all(c, first, load, spell(load, d[0], 0, 6, uint32_t(Opcode::LdGlobal)), o[3][0]);
+                                Terms atomic;  // its record is the old word, read like a load
+                                all(c, first, atomic, spell(atomic, d[0], 0, 6, uint32_t(Opcode::AtomGlobal)), o[3][0]);
                                 for (uint32_t r = 0; r < 14; ++r) {
                                     Terms u;
                                     int ones = spell(u, d[0], 0, 6, uint32_t(Opcode::Sreg)) + spell(u, d[1], 0, 4, r);
@@ -401,36 +403,51 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     // completed slot); MEM(a) tokens initialise it; the next record's load reads rs1 + imm.
     Value immCur = s.memory("rom_imm_current", romKeys[1], assembled, rows[0]);
     auto storeSide =
-        s.gadget("store_rows", 1, {in.val3, in.lane, fieldsCur}, {64, 1},
+        s.gadget("store_rows", 1, {in.val3, in.lane, fieldsCur}, {64, 1, 1, 64},
                  [](Circuit& c, int first, const Dims& d, const Dims& o) {
                      for (int l = 0; l < 4; ++l)
-                         for (int r = 0; r < 16; ++r) {
-                             Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
-                             all(c, first, t, 2 + spell(t, d[2], 11, 4, uint32_t(r)), o[0][size_t(l * 16 + r)]);
-                         }
-                     Terms st{{d[0][0], 1}};
-                     all(c, first, st, 1 + spell(st, d[2], 0, 6, uint32_t(Opcode::StGlobal)), o[1][0]);
+                         for (int r = 0; r < 16; ++r)
+                             for (int field : {11, 15}) {  // rs1 (the address), rs2 (an atomic's addend)
+                                 Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
+                                 int out = o[field == 11 ? 0 : 3][size_t(l * 16 + r)];
+                                 all(c, first, t, 2 + spell(t, d[2], field, 4, uint32_t(r)), out);
+                             }
+                     for (Opcode op : {Opcode::StGlobal, Opcode::AtomGlobal}) {  // both write memory
+                         Terms st{{d[0][0], 1}};
+                         all(c, first, st, 1 + spell(st, d[2], 0, 6, uint32_t(op)), o[1][0]);
+                     }
+                     Terms atomic{{d[0][0], 1}};
+                     all(c, first, atomic, 1 + spell(atomic, d[2], 0, 6, uint32_t(Opcode::AtomGlobal)), o[2][0]);
                  });
     Value storeBase = s.memory("regs_store", regWrite, assembled, storeSide[0]);
+    // An atomic add writes old + rs2: the old word is the value its records just assembled.
+    Value addend = s.memory("regs_addend", regWrite, assembled, storeSide[3]);
+    Value sum = s.add(assembled, addend, "atomic_sum");
+    Value memoryData = s.gadget("memory_data", 1, {storeSide[2], assembled, sum}, {32},
+                                [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                    int atomic = d[0][0];
+                                    for (int i = 0; i < 32; ++i) {
+                                        c.threshold(first, {{atomic, -1}, {d[1][size_t(i)], 1}}, -1, o[0][size_t(i)]);
+                                        c.threshold(first, {{atomic, 1}, {d[2][size_t(i)], 1}}, -2, o[0][size_t(i)]);
+                                    }
+                                })[0];
     Value storeAddress = s.add(storeBase, immCur, "store_address");
     Value loadAddress = s.add(a, immNext, "load_address");
-    std::vector<int> addressWidths = {128};
-    for (int h = 0; h < 8; ++h) addressWidths.push_back(1);
-    auto writeAt =
-        s.gadget("global_write_rows", 1, {in.mem, in.x, storeSide[1], storeAddress}, addressWidths,
-                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                     for (auto [when, address] : {std::pair{d[0][0], &d[1]}, std::pair{d[2][0], &d[3]}}) {
-                         for (int r = 0; r < 128; ++r) {
-                             Terms t{{when, 1}};
-                             all(c, first, t, 1 + spell(t, *address, 0, 7, uint32_t(r)), o[0][size_t(r)]);
-                         }
-                         for (int h = 0; h < 8; ++h) {
-                             Terms t{{when, 1}};
-                             all(c, first, t, 1 + spell(t, *address, 7, 3, uint32_t(h)), o[size_t(1 + h)][0]);
-                         }
-                     }
-                 });
-    auto readAt = s.gadget("global_read_rows", 1, {loadAddress}, addressWidths,
+    // Row one-hot (address bits 0..6) and bank one-hot (bits 7..9), from MEM(a) or a completed store.
+    auto writeAt = s.gadget("global_write_rows", 1, {in.mem, in.x, storeSide[1], storeAddress}, {128, 8},
+                            [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                for (auto [when, address] : {std::pair{d[0][0], &d[1]}, std::pair{d[2][0], &d[3]}}) {
+                                    for (int r = 0; r < 128; ++r) {
+                                        Terms t{{when, 1}};
+                                        all(c, first, t, 1 + spell(t, *address, 0, 7, uint32_t(r)), o[0][size_t(r)]);
+                                    }
+                                    for (int h = 0; h < 8; ++h) {
+                                        Terms t{{when, 1}};
+                                        all(c, first, t, 1 + spell(t, *address, 7, 3, uint32_t(h)), o[1][size_t(h)]);
+                                    }
+                                }
+                            });
+    auto readAt = s.gadget("global_read_rows", 1, {loadAddress}, {128, 8},
                            [](Circuit& c, int first, const Dims& d, const Dims& o) {
                                for (int r = 0; r < 128; ++r) {
                                    Terms t;
@@ -438,24 +455,18 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                                }
                                for (int h = 0; h < 8; ++h) {
                                    Terms t;
-                                   all(c, first, t, spell(t, d[0], 7, 3, uint32_t(h)), o[size_t(1 + h)][0]);
+                                   all(c, first, t, spell(t, d[0], 7, 3, uint32_t(h)), o[1][size_t(h)]);
                                }
                            });
-    std::vector<Value> globalReads;
-    for (int h = 0; h < 8; ++h)
-        globalReads.push_back(s.memory(std::string(kGlobalMemory) + std::to_string(h), writeAt[0], assembled, readAt[0],
-                                       writeAt[size_t(1 + h)], readAt[size_t(1 + h)]));
-    std::vector<Value> valueInputs = {decoded[3], aluResult};
-    valueInputs.insert(valueInputs.end(), globalReads.begin(), globalReads.end());
-    Value result =
-        s.gadget("record_value", 1, valueInputs, {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            int load = d[0][0];
-            for (int i = 0; i < 32; ++i) {
-                c.threshold(first, {{load, -1}, {d[1][size_t(i)], 1}}, -1, o[0][size_t(i)]);
-                for (int h = 0; h < 8; ++h)  // only the addressed head read anything
-                    c.threshold(first, {{load, 1}, {d[size_t(2 + h)][size_t(i)], 1}}, -2, o[0][size_t(i)]);
-            }
-        })[0];
+    Value loaded = s.bankedMemory(kGlobalMemory, 8, writeAt[0], memoryData, readAt[0], writeAt[1], readAt[1]);
+    Value result = s.gadget("record_value", 1, {decoded[3], aluResult, loaded}, {32},
+                            [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                int load = d[0][0];
+                                for (int i = 0; i < 32; ++i) {
+                                    c.threshold(first, {{load, -1}, {d[1][size_t(i)], 1}}, -1, o[0][size_t(i)]);
+                                    c.threshold(first, {{load, 1}, {d[2][size_t(i)], 1}}, -2, o[0][size_t(i)]);
+                                }
+                            })[0];
 
     // The code of the next token, written into the code dims the LM head reads.
     std::vector<Value> codeInputs = {in.code,   kOut,      result,    nextPos,  route[2], next[1],

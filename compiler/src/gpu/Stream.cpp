@@ -28,12 +28,19 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
         const Block& block = program.blocks[size_t(ev.block)];
         for (size_t slot = 0; slot < block.body.size(); ++slot) {
             if (!producesValue(block.body[slot])) continue;
-            bool store = block.body[slot].op == Opcode::StGlobal;
+            const Instruction& in = block.body[slot];
+            bool store = in.op == Opcode::StGlobal, atomic = in.op == Opcode::AtomGlobal;
             for (int lane = 0; lane < kLanes; ++lane) {
                 if (!(ev.maskBefore >> lane & 1)) continue;
-                if (store ? nextMem >= ev.memWrites.size() : nextReg >= ev.regWrites.size())
+                bool fromMemory = store || atomic, toRegister = !store && in.rd != 0;
+                if ((fromMemory && nextMem >= ev.memWrites.size()) || (toRegister && nextReg >= ev.regWrites.size()))
                     throw std::logic_error("fewer writes than records");
-                uint32_t value = store ? ev.memWrites[nextMem++].after : ev.regWrites[nextReg++].after;
+                // A store records what it writes; an atomic the old word (what rd receives).
+                uint32_t value = store    ? ev.memWrites[nextMem].after
+                                 : atomic ? ev.memWrites[nextMem].before
+                                          : ev.regWrites[nextReg].after;
+                nextMem += fromMemory;
+                nextReg += toRegister;
                 for (int k = 0; k < 4; ++k) {
                     Token val{Kind::Val};
                     val.slot = int(slot), val.lane = lane, val.byteIndex = k, val.value = int(value >> (8 * k) & 0xFF);

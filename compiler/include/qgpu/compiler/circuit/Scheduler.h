@@ -42,6 +42,11 @@ public:
     // `writeSelect` / `readSelect` (1-bit values, or -1) gate every key / query (MemoryPort).
     Value memory(const std::string& name, Value writeRows, Value data, Value readRows, Value writeSelect = -1,
                  Value readSelect = -1);
+    // `banks` memories on as many heads of one layer, sharing the row one-hots: bank b is the one whose
+    // bit of `writeBank` / `readBank` (one-hot values of width `banks`) is true. Only one bank answers a
+    // query, so they share their read bits. Its ports are named name0, name1, ...
+    Value bankedMemory(const std::string& name, int banks, Value writeRows, Value data, Value readRows, Value writeBank,
+                       Value readBank);
     // A result read after the layers: its slot is never reused.
     void keep(Value v);
 
@@ -71,7 +76,8 @@ private:
         std::vector<int> neurons;  // per layer of the gadget (a dry run), clears of reused slots included
         int first = -1;
         bool isMemory = false;  // a memory port: placed in a layer's mixer, on a head of its own
-        int head = -1;
+        int head = -1;          // the first of its heads
+        int banks = 1;          // heads a memory occupies
     };
     void place(Gadget& g, std::vector<int>& used, std::vector<int>& heads) const;
     std::vector<int> dryRun(const Gadget& g) const;

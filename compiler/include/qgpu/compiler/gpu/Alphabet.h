@@ -48,7 +48,7 @@ constexpr int kWritesMaskShift = 25;
 std::vector<Token> loadTokens(const Program& program, int lanes, const std::vector<uint32_t>& global = {});
 
 // True when the slot's instruction makes the model write VAL records: the value it writes into rd != r0,
-// or the value a store writes to memory.
+// the value a store writes to memory, or the old word an atomic add reads (what rd receives).
 bool producesValue(const Instruction& in);
 
 }  // namespace qgpu::gpu
