@@ -1,5 +1,6 @@
-// The GPU inside the model on the dense LibTorch path (the reference engine): 4.5 minutes on 2 cores.
+// The GPU inside the model on the dense LibTorch path (the reference engine); minutes on 2 cores.
 #include "../GpuTestSupport.h"
+#include "qgpu/compiler/Frontend.h"
 
 using namespace qgpu;
 using namespace qgpu::testing;
@@ -18,3 +19,9 @@ TEST(GpuModelDense, StraightLineCode) { expectExample(denseModel(), Engine::Dens
 TEST(GpuModelDense, EveryAluOpcodeAcrossBlocks) { expectExample(denseModel(), Engine::Dense, "every_alu_op"); }
 
 TEST(GpuModelDense, DivergenceLoopsAndEarlyExit) { expectExample(denseModel(), Engine::Dense, "branches"); }
+
+TEST(GpuModelDense, TheDotProductFromCuda) {
+    CompiledKernel k = compileKernel(example("dot_product.cu"), "dot_product.cu", MachineSpec::standard());
+    expectExact(denseModel(), Engine::Dense, k.kernel.program,
+                parseLaunchSpec(example("dot_product.json"), "dot_product.json"));
+}
