@@ -15,7 +15,8 @@ namespace qgpu::cli {
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, bool quiet, bool check);
 // `qgpu build-gpu --out DIR`: writes the compiled GPU as a stock checkpoint with its layout file.
 int buildGpu(const std::string& out, DType dtype);
-// `qgpu bench`: launches of the step (a) examples on both engines, medians and their ratio.
+// `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,
+// the dense engine: tokens/s, latency and the speed-up.
 int benchGpu(int runs, const std::string& resourceDir);
 
 }  // namespace qgpu::cli

@@ -45,8 +45,8 @@ const char* kUsage = R"(usage:
   qgpu build-gpu --out DIR [--dtype bf16|f32]
       Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
   qgpu bench [--runs N]
-      Launches of resources/examples/{straight_line,every_alu_op}.qasm on the sparse and dense engines:
-      tokens/s, latency (medians) and the speed-up.
+      The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
+      engine (medians of N runs) and the first two on the dense engine: tokens/s, latency, speed-up.
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
