@@ -1,4 +1,4 @@
-// The GPU inside the model, step (a) of issue 6 (one warp, straight-line integer code), on the sparse fast
+// The GPU inside the model (issue 6: one warp; ALU, branches and divergence, global memory, atomics) on the sparse fast
 // path; tests/runtime/slow/GpuModelDenseTest.cpp runs the same launches on the dense path.
 #include "GpuTestSupport.h"
 #include "qgpu/compiler/Frontend.h"

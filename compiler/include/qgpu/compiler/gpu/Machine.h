@@ -1,7 +1,7 @@
 // The GPU of docs/isa.md compiled into Qwen3.5 layers (docs/tokens.md): the token alphabet's embeddings,
 // the ROM, register file and control in Gated DeltaNet memories, the ALU in SwiGLU MLPs, and the output
-// code that the tied LM head turns into the next chip token. Step (a) of issue 6: one warp, straight-line
-// integer code (ALU, compares, sel, sreg; jmp and exit).
+// code that the tied LM head turns into the next chip token. One warp for now: the ALU, compares, sel,
+// sreg; jmp, br (divergence by the min-PC rule) and exit; global loads, stores and atomic adds.
 #pragma once
 
 #include <string>
