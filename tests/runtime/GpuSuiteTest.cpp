@@ -54,7 +54,9 @@ TEST(GpuSuite, EveryOneWarpKernelRunsExactlyInTheModel) {
         }
         ++run;
     }
-    std::printf("%d of %d suite kernels run in the model (the others need several warps, shared memory or atomics)\n",
-                run, total);
+    std::printf(
+        "%d of %d suite kernels run in the model (the others need several warps or thread blocks, shared memory, "
+        "barriers or shuffles)\n",
+        run, total);
     EXPECT_GE(run, 4);
 }

@@ -1,0 +1,227 @@
+// The machine's control: the records' order within a block, ROM, and the register-file commit.
+#include "MachineParts.h"
+#include "qgpu/compiler/gpu/Alphabet.h"
+
+namespace qgpu::gpu::detail {
+
+Control buildControl(Scheduler& s, const Inputs& in) {
+    // Control memories: the current block and warp, the launch, the byte scratch.
+    Value execR = s.memory("exec", in.exec, in.x, in.any);
+    Value launchR = s.memory("launch", in.launch, in.x, in.any);
+    std::vector<Value> scratch;
+    for (int k = 0; k < 4; ++k)
+        scratch.push_back(s.memory("scratch" + std::to_string(k), in.byte[size_t(k)], in.vdata, in.assemble));
+    Value assembled = s.gadget("assembled", 1, scratch, {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        for (int i = 0; i < 32; ++i) {
+            Terms any;
+            for (const auto& word : d) any.push_back({word[size_t(i)], 1});
+            c.threshold(first, any, -1, o[0][size_t(i)]);
+        }
+    })[0];
+
+    // ROM rows: body (b * 4 + s) and terminator (b), each half word in its own memory.
+    auto romKeys = s.gadget(
+        "rom_keys", 1, {in.rom, in.x}, {128, 128, 32, 32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int part = 0; part < 2; ++part)
+                for (int b = 0; b < kBlocks; ++b) {
+                    for (int slot = 0; slot <= kSlots; ++slot) {
+                        Terms t{{d[0][0], 1}};
+                        int ones = 1 + spell(t, d[1], 0, 5, uint32_t(b));
+                        ones += spell(t, d[1], 5, 4, uint32_t(slot | part << 3));
+                        int out =
+                            slot < kSlots ? o[size_t(part)][size_t(b * 4 + slot)] : o[size_t(2 + part)][size_t(b)];
+                        all(c, first, t, ones, out);
+                    }
+                }
+        });
+    auto rows =
+        s.gadget("rom_rows_current", 1, {in.val3, in.exec, execR, in.slot}, {128, 32},
+                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                     for (int b = 0; b < kBlocks; ++b) {
+                         for (int slot = 0; slot < kSlots; ++slot) {  // the completed value's slot
+                             Terms t{{d[0][0], 1}, {d[3][size_t(slot)], 1}};
+                             all(c, first, t, 2 + spell(t, d[2], 0, 5, uint32_t(b)), o[0][size_t(b * 4 + slot)]);
+                         }
+                         Terms t{{d[0][0], 1}, {d[1][0], 1}};  // EXEC or a completed value: the block's end
+                         all(c, first, t, 1 + spell(t, d[2], 0, 5, uint32_t(b)), o[1][size_t(b)]);
+                     }
+                 });
+    Value fieldsCur = s.memory("rom_fields_current", romKeys[0], assembled, rows[0]);
+    Value termFields = s.memory("rom_term_fields", romKeys[2], assembled, rows[1]);
+    Value termImm = s.memory("rom_term_imm", romKeys[3], assembled, rows[1]);
+
+    // What comes next: cand(s, l) = slot s writes and lane l is live; the next record is the first
+    // candidate after the current one (after EXEC: the first of all), else the block's terminator.
+    auto cand = s.gadget(
+        "candidates", 1, {termFields, execR}, {16, 1, 1, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int q = 0; q < 16; ++q)  // the block's active lanes: bits 10..13 of EXEC's word
+                c.threshold(first, {{d[0][size_t(kWritesMaskShift + q / 4)], 1}, {d[1][size_t(10 + q % 4)], 1}}, -2,
+                            o[0][size_t(q)]);
+            Terms jmp, exit, br;
+            all(c, first, jmp, spell(jmp, d[0], 0, 6, uint32_t(Opcode::Jmp)), o[1][0]);
+            all(c, first, exit, spell(exit, d[0], 0, 6, uint32_t(Opcode::Exit)), o[2][0]);
+            all(c, first, br, spell(br, d[0], 0, 6, uint32_t(Opcode::Br)), o[3][0]);
+        });
+    auto next = s.gadget("next_record", 1, {in.pos, in.exec, in.val3, cand[0]}, {16, 1},
+                         [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                             const auto &pos = d[0], &cd = d[3];
+                             int exec = d[1][0], last = d[2][0];
+                             for (int q = 0; q < 16; ++q) {
+                                 Terms t{{exec, 1}, {cd[size_t(q)], 1}};
+                                 for (int r = 0; r < q; ++r) t.push_back({cd[size_t(r)], -1});
+                                 c.threshold(first, t, -2, o[0][size_t(q)]);
+                                 for (int p = 0; p < q; ++p) {
+                                     Terms u{{last, 1}, {pos[size_t(p)], 1}, {cd[size_t(q)], 1}};
+                                     for (int r = p + 1; r < q; ++r) u.push_back({cd[size_t(r)], -1});
+                                     c.threshold(first, u, -3, o[0][size_t(q)]);
+                                 }
+                             }
+                             Terms none{{exec, 1}};
+                             for (int r = 0; r < 16; ++r) none.push_back({cd[size_t(r)], -1});
+                             c.threshold(first, none, -1, o[1][0]);
+                             for (int p = 0; p < 16; ++p) {
+                                 Terms u{{last, 1}, {pos[size_t(p)], 1}};
+                                 for (int r = p + 1; r < 16; ++r) u.push_back({cd[size_t(r)], -1});
+                                 c.threshold(first, u, -2, o[1][0]);
+                             }
+                         });
+    auto route = s.gadget("route", 1, {in.valMid, in.pos, in.kNext, next[0]}, {16, 4, 1},
+                          [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                              int mid = d[0][0];
+                              Terms anyNext;
+                              for (int q = 0; q < 16; ++q) {
+                                  c.threshold(first, {{mid, 1}, {d[1][size_t(q)], 1}}, -2, o[0][size_t(q)]);
+                                  c.threshold(first, {{d[3][size_t(q)], 1}}, -1, o[0][size_t(q)]);
+                                  anyNext.push_back({d[3][size_t(q)], 1});
+                              }
+                              for (int k = 1; k < 4; ++k)
+                                  c.threshold(first, {{mid, 1}, {d[2][size_t(k)], 1}}, -2, o[1][size_t(k)]);
+                              c.threshold(first, anyNext, -1, o[1][0]);  // a new value starts at byte 0
+                              Terms toVal = anyNext;
+                              toVal.push_back({mid, 1});
+                              c.threshold(first, toVal, -1, o[2][0]);
+                          });
+    Value nextPos = route[0];
+    auto nextRows = s.gadget("rom_rows_next", 1, {execR, nextPos}, {128, 4},
+                             [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                 for (int b = 0; b < kBlocks; ++b)
+                                     for (int slot = 0; slot < kSlots; ++slot) {
+                                         Terms t;
+                                         int ones = spell(t, d[0], 0, 5, uint32_t(b));
+                                         for (int l = 0; l < 4; ++l) t.push_back({d[1][size_t(slot * 4 + l)], 1});
+                                         all(c, first, t, ones + 1, o[0][size_t(b * 4 + slot)]);
+                                     }
+                                 for (int l = 0; l < 4; ++l) {
+                                     Terms t;
+                                     for (int slot = 0; slot < 4; ++slot) t.push_back({d[1][size_t(slot * 4 + l)], 1});
+                                     c.threshold(first, t, -1, o[1][size_t(l)]);
+                                 }
+                             });
+    Value fieldsNext = s.memory("rom_fields_next", romKeys[0], assembled, nextRows[0]);
+    Value immNext = s.memory("rom_imm_next", romKeys[1], assembled, nextRows[0]);
+    Value laneNext = nextRows[1];
+
+    // The register file: row lane * 16 + r, three copies for the three operands.
+    Value regWrite =
+        s.gadget("reg_write_row", 1, {in.val3, in.lane, fieldsCur}, {64},
+                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                     for (int l = 0; l < 4; ++l)
+                         for (int r = 1; r < 16; ++r) {  // r0 is never written
+                             Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
+                             all(c, first, t, 2 + spell(t, d[2], 7, 4, uint32_t(r)), o[0][size_t(l * 16 + r)]);
+                         }
+                 })[0];
+    return Control{execR, launchR, assembled, romKeys,    rows,    fieldsCur, termFields, termImm,
+                   cand,  next,    route,     fieldsNext, immNext, laneNext,  regWrite};
+}
+
+Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl) {
+    const Value regWrite = ctl.regWrite, assembled = ctl.assembled, termFields = ctl.termFields;
+    const Value termImm = ctl.termImm, execR = ctl.execR, launchR = ctl.launchR;
+    const auto &next = ctl.next, &cand = ctl.cand;
+    // The terminator at the end of a block: every active lane's rc (four more register-file copies), its
+    // new pc (jmp T; br: T where rc != 0, else F) or exit, written into the lane's own state memory; the
+    // LAUNCH token starts the live lanes at block 0.
+    auto rcRows =
+        s.gadget("rc_rows", 1, {termFields}, {64, 64, 64, 64}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int l = 0; l < 4; ++l)
+                for (int r = 0; r < 16; ++r) {
+                    Terms t;
+                    all(c, first, t, spell(t, d[0], 19, 4, uint32_t(r)), o[size_t(l)][size_t(l * 16 + r)]);
+                }
+        });
+    std::vector<Value> rcValues;
+    for (int l = 0; l < 4; ++l)
+        rcValues.push_back(s.memory("regs_rc" + std::to_string(l), regWrite, assembled, rcRows[size_t(l)]));
+    Value taken = s.gadget("taken", 1, rcValues, {4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        for (int l = 0; l < 4; ++l) {
+            Terms any;
+            for (int dim : d[size_t(l)]) any.push_back({dim, 1});
+            c.threshold(first, any, -1, o[0][size_t(l)]);
+        }
+    })[0];
+    std::vector<int> laneWidths(4, 1);
+    for (int l = 0; l < 4; ++l) laneWidths.push_back(6);  // pc (5 bits), running
+    auto laneUpdate = s.gadget(
+        "lane_update", 1, {next[1], execR, cand[1], cand[2], cand[3], termImm, taken, in.launch, launchR}, laneWidths,
+        [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            int end = d[0][0], jmp = d[2][0], exit = d[3][0], br = d[4][0], launch = d[7][0];
+            for (int l = 0; l < 4; ++l) {
+                int active = d[1][size_t(10 + l)], live = d[8][size_t(l)], tk = d[6][size_t(l)];
+                int key = o[size_t(l)][0];
+                const auto& data = o[size_t(4 + l)];
+                c.threshold(first, {{end, 1}, {active, 1}}, -2, key);
+                c.threshold(first, {{launch, 1}, {live, 1}}, -2, key);
+                for (int k = 0; k < 5; ++k) {
+                    int target = d[5][size_t(k)], elseTarget = d[5][size_t(16 + k)];
+                    c.threshold(first, {{end, 1}, {active, 1}, {jmp, 1}, {target, 1}}, -4, data[size_t(k)]);
+                    c.threshold(first, {{end, 1}, {active, 1}, {br, 1}, {tk, 1}, {target, 1}}, -5, data[size_t(k)]);
+                    c.threshold(first, {{end, 1}, {active, 1}, {br, 1}, {tk, -1}, {elseTarget, 1}}, -4,
+                                data[size_t(k)]);
+                }
+                c.threshold(first, {{launch, 1}, {live, 1}}, -2, data[5]);
+                c.threshold(first, {{end, 1}, {active, 1}, {exit, -1}}, -2, data[5]);
+            }
+        });
+    std::vector<Value> lanes;
+    for (int l = 0; l < 4; ++l)
+        lanes.push_back(s.memory("lane" + std::to_string(l), laneUpdate[size_t(l)], laneUpdate[size_t(4 + l)], in.any));
+    // The min-PC rule: a running lane is a minimum when every other running lane's pc is not below its own.
+    Value ok = s.gadget("lane_order", 1, lanes, {16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) {
+                if (i == j) continue;
+                Terms t{{d[size_t(j)][5], -32}};  // a stopped lane j never blocks lane i
+                for (int k = 0; k < 5; ++k) {
+                    t.push_back({d[size_t(j)][size_t(k)], 1 << k});
+                    t.push_back({d[size_t(i)][size_t(k)], -(1 << k)});
+                }
+                c.threshold(first, t, 32, o[0][size_t(i * 4 + j)]);
+            }
+    })[0];
+    std::vector<Value> minInputs = lanes;
+    minInputs.push_back(ok);
+    auto minima = s.gadget("minimum", 1, minInputs, {4, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        Terms anyRunning;
+        for (int i = 0; i < 4; ++i) {
+            Terms t{{d[size_t(i)][5], 1}};
+            for (int j = 0; j < 4; ++j)
+                if (j != i) t.push_back({d[4][size_t(i * 4 + j)], 1});
+            c.threshold(first, t, -4, o[0][size_t(i)]);
+            anyRunning.push_back({d[size_t(i)][5], 1});
+        }
+        c.threshold(first, anyRunning, -1, o[1][0]);
+    });
+    Value firstMin =
+        s.gadget("first_minimum", 1, {minima[0]}, {4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int i = 0; i < 4; ++i) {
+                Terms t{{d[0][size_t(i)], 1}};
+                for (int j = 0; j < i; ++j) t.push_back({d[0][size_t(j)], -1});
+                c.threshold(first, t, -1, o[0][size_t(i)]);
+            }
+        })[0];
+
+    return Lanes{lanes, minima, firstMin};
+}
+
+}  // namespace qgpu::gpu::detail
