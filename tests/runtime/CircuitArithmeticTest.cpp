@@ -18,19 +18,27 @@ std::vector<int> word32(Circuit& c, const std::string& name) {
     return bits;
 }
 
+// Edge operands (wrap, sign and 16-bit half boundaries, equal and neighbouring values), then random ones:
+// a third differ from x in one bit, a quarter have a small y.
 std::vector<std::pair<uint32_t, uint32_t>> edgeAndRandomCases(unsigned seed, size_t count) {
     std::vector<std::pair<uint32_t, uint32_t>> cases = {{0, 0},
+                                                        {0, 1},
+                                                        {1, 0},
                                                         {0xFFFFFFFFu, 1},
                                                         {1, 0xFFFFFFFFu},
                                                         {0x7FFFFFFFu, 1},
-                                                        {0x80000000u, 0x80000000u},
                                                         {0xFFFF, 1},
+                                                        {0xFFFFFFFFu, 0},
+                                                        {0, 0xFFFFFFFFu},
                                                         {0xFFFFFFFFu, 0xFFFFFFFFu},
-                                                        {12345, 67890},
-                                                        {0, 1},
-                                                        {0x10000, 0xFFFF},
+                                                        {0x80000000u, 0x80000000u},
                                                         {0x80000000u, 0x7FFFFFFFu},
+                                                        {0x7FFFFFFFu, 0x80000000u},
+                                                        {0x10000, 0xFFFF},
+                                                        {0xFFFF, 0x10000},
                                                         {0xFFFF, 0xFFFF},
+                                                        {0x12340000, 0x12340001},
+                                                        {12345, 67890},
                                                         {77, 77}};
     std::mt19937 rng(seed);
     while (cases.size() < count) {
@@ -49,22 +57,9 @@ TEST(CircuitArithmetic, Add32AndSub32OnRandomAndEdgeOperands) {
     g.intermediateSize = 256;
     for (bool subtract : {false, true}) {
         Circuit c(g);
-        std::vector<int> a, b, out;
-        for (int i = 0; i < 32; ++i) a.push_back(c.addFeature("a" + std::to_string(i)));
-        for (int i = 0; i < 32; ++i) b.push_back(c.addFeature("b" + std::to_string(i)));
-        for (int i = 0; i < 32; ++i) out.push_back(c.addFeature("s" + std::to_string(i)));
+        auto a = word32(c, "a"), b = word32(c, "b"), out = word32(c, "s");
         c.add32(0, a, b, out, subtract, "add");
-        std::mt19937 rng(subtract ? 2 : 1);
-        std::vector<std::pair<uint32_t, uint32_t>> cases = {{0, 0},
-                                                            {0xFFFFFFFFu, 1},
-                                                            {1, 0xFFFFFFFFu},
-                                                            {0x7FFFFFFFu, 1},
-                                                            {0x80000000u, 0x80000000u},
-                                                            {0xFFFF, 1},
-                                                            {0xFFFFFFFFu, 0xFFFFFFFFu},
-                                                            {12345, 67890},
-                                                            {0, 1}};
-        while (cases.size() < 120) cases.push_back({uint32_t(rng()), uint32_t(rng())});
+        auto cases = edgeAndRandomCases(subtract ? 2 : 1, 120);
         auto res = run(c, operandRows(c, a, b, cases));
         for (size_t k = 0; k < cases.size(); ++k) {
             uint32_t expect = subtract ? cases[k].first - cases[k].second : cases[k].first + cases[k].second, got = 0;
@@ -83,32 +78,13 @@ TEST(CircuitArithmetic, ComparesAndSelectOn32BitOperands) {
     g.hiddenSize = 512;
     g.intermediateSize = 256;
     Circuit c(g);
-    std::vector<int> a, b, sel;
-    for (int i = 0; i < 32; ++i) a.push_back(c.addFeature("a" + std::to_string(i)));
-    for (int i = 0; i < 32; ++i) b.push_back(c.addFeature("b" + std::to_string(i)));
-    for (int i = 0; i < 32; ++i) sel.push_back(c.addFeature("sel" + std::to_string(i)));
+    auto a = word32(c, "a"), b = word32(c, "b"), sel = word32(c, "sel");
     int geu = c.addFeature("geu"), ges = c.addFeature("ges"), eq = c.addFeature("eq");
     c.greaterOrEqual32(0, a, b, geu, false, "geu");
     c.greaterOrEqual32(0, a, b, ges, true, "ges");
     c.equal32(0, a, b, eq, "eq");
     c.select(c.addLayer(), ges, a, b, sel);  // max(a, b), signed: a third layer reading the compare
-    std::mt19937 rng(3);
-    std::vector<std::pair<uint32_t, uint32_t>> cases = {{0, 0},
-                                                        {1, 0},
-                                                        {0, 1},
-                                                        {0x80000000u, 0x7FFFFFFFu},
-                                                        {0x7FFFFFFFu, 0x80000000u},
-                                                        {0xFFFFFFFFu, 0},
-                                                        {0, 0xFFFFFFFFu},
-                                                        {0x10000, 0xFFFF},
-                                                        {0xFFFF, 0x10000},
-                                                        {0x12340000, 0x12340001},
-                                                        {77, 77},
-                                                        {0xFFFFFFFFu, 0xFFFFFFFFu}};
-    while (cases.size() < 120) {
-        uint32_t x = uint32_t(rng()), y = rng() % 3 == 0 ? x ^ (1u << (rng() % 32)) : uint32_t(rng());
-        cases.push_back({x, y});
-    }
+    auto cases = edgeAndRandomCases(3, 120);
     auto res = run(c, operandRows(c, a, b, cases));
     for (size_t k = 0; k < cases.size(); ++k) {
         auto [x, y] = cases[k];

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "../text/TextTestUtil.h"
+#include "TinyConfig.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/runtime/ChatSession.h"
 #include "qgpu/runtime/Generator.h"
@@ -24,24 +25,11 @@ namespace {
 
 constexpr int kImStartId = 256, kImEndId = 257, kEndOfTextId = 258;
 
+// Untied: with tied embeddings and small random weights the last token's own logit wins, and greedy
+// repeats it forever (a prompt ending in "\n" gives only newlines, which the chat template trims).
+// The vocabulary is the tokenizer's 256 bytes and 3 special tokens.
 Qwen35Config tinyConfig() {
-    Qwen35Config c;
-    c.hiddenSize = 32;
-    c.numLayers = 2;
-    c.intermediateSize = 48;
-    c.numHeads = 2;
-    c.numKvHeads = 1;
-    c.headDim = 16;
-    c.linearNumKeyHeads = 2;
-    c.linearNumValueHeads = 4;
-    c.linearKeyHeadDim = 8;
-    c.linearValueHeadDim = 8;
-    c.vocabSize = 259;  // the tokenizer's 256 bytes and 3 special tokens
-    // Untied: with tied embeddings and small random weights the last token's own logit wins, and greedy
-    // repeats it forever (a prompt ending in "\n" gives only newlines, which the chat template trims).
-    c.tieWordEmbeddings = false;
-    c.layerTypes = {LayerType::LinearAttention, LayerType::FullAttention};
-    return c;
+    return qgpu::testing::tinyConfig({LayerType::LinearAttention, LayerType::FullAttention}, false, 259);
 }
 
 nlohmann::json tokenizerJson() {

@@ -6,28 +6,20 @@
 using namespace qgpu;
 using namespace qgpu::testing;
 
-namespace {
-
-const GpuModel& sparseModel() {
-    static const auto m = GpuModel::build({Engine::Sparse});
-    return *m;
-}
-
-}  // namespace
-
 TEST(GpuModel, AlphabetRoundTrips) {
     for (int id = 0; id < gpu::vocabularySize(); ++id) ASSERT_EQ(gpu::Token::fromId(id).id(), id);
     EXPECT_THROW(gpu::Token::fromId(gpu::vocabularySize()), std::out_of_range);
 }
 
 TEST(GpuModel, StraightLineCode) {
-    for (int lanes = 1; lanes <= 3; ++lanes) expectExample(sparseModel(), Engine::Sparse, "straight_line", lanes);
+    for (int lanes = 1; lanes <= 3; ++lanes)
+        expectExample(gpuModel(Engine::Sparse), Engine::Sparse, "straight_line", lanes);
 }
 
-TEST(GpuModel, EveryAluOpcodeAcrossBlocks) { expectExample(sparseModel(), Engine::Sparse, "every_alu_op"); }
+TEST(GpuModel, EveryAluOpcodeAcrossBlocks) { expectExample(gpuModel(Engine::Sparse), Engine::Sparse, "every_alu_op"); }
 
 TEST(GpuModel, DivergenceLoopsAndEarlyExit) {
-    for (int lanes = 1; lanes <= 4; ++lanes) expectExample(sparseModel(), Engine::Sparse, "branches", lanes);
+    for (int lanes = 1; lanes <= 4; ++lanes) expectExample(gpuModel(Engine::Sparse), Engine::Sparse, "branches", lanes);
 }
 
 TEST(GpuModel, GlobalLoadsAndStoresWithGuardedTails) {
@@ -35,9 +27,9 @@ TEST(GpuModel, GlobalLoadsAndStoresWithGuardedTails) {
     LaunchSpec launch = parseLaunchSpec(R"({"grid": 1, "block": 4, "args": [
         {"name": "a", "array": [1, 2, 3, 4, 5]}, {"name": "b", "array": [-1, 100, -200, 2147483647, 0]},
         {"name": "c", "zeros": 5}, {"name": "guard", "zeros": 2}, {"name": "n", "scalar": 3}]})");
-    expectExact(sparseModel(), Engine::Sparse, example("vector_add.qasm"), launch);
+    expectExact(gpuModel(Engine::Sparse), Engine::Sparse, example("vector_add.qasm"), launch);
     // Every word of a 1024-word memory: loads far apart, a store read back by the next instruction.
-    expectExact(sparseModel(), Engine::Sparse, R"(
+    expectExact(gpuModel(Engine::Sparse), Engine::Sparse, R"(
     sreg r1, tid.x
     mul r2, r1, 341
     ld.global r3, [r2 + 1]
@@ -56,9 +48,9 @@ TEST(GpuModel, TheDotProductFromCudaWithAtomics) {
     // [1, 2, 3] . [4, 5, 6] = 32: compiled from CUDA, three lanes atomically adding into one word.
     CompiledKernel k = compileKernel(example("dot_product.cu"), "dot_product.cu", MachineSpec::standard());
     LaunchSpec launch = parseLaunchSpec(example("dot_product.json"), "dot_product.json");
-    expectExact(sparseModel(), Engine::Sparse, k.kernel.program, launch);
+    expectExact(gpuModel(Engine::Sparse), Engine::Sparse, k.kernel.program, launch);
     // Atomics whose old values land in registers, lanes in ascending order on one word and on others.
-    expectExact(sparseModel(), Engine::Sparse, R"(
+    expectExact(gpuModel(Engine::Sparse), Engine::Sparse, R"(
     sreg r1, tid.x
     add r2, r1, 10
     atom.global r3, [r0 + 0], r2
@@ -74,7 +66,7 @@ b1:
 TEST(GpuModel, RejectsWhatItDoesNotRunYet) {
     Program program = assemble("ld.shared r1, [r0 + 4]\nexit\n", "load.qasm");
     try {
-        sparseModel().run(program, 1);
+        gpuModel(Engine::Sparse).run(program, 1);
         FAIL() << "expected a DiagnosticError";
     } catch (const DiagnosticError& e) {
         EXPECT_NE(std::string(e.what()).find("does not run `ld.shared` yet"), std::string::npos) << e.what();

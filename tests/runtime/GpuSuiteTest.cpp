@@ -10,22 +10,6 @@ using namespace qgpu;
 using namespace qgpu::testing;
 namespace fs = std::filesystem;
 
-namespace {
-
-const GpuModel& sparseModel() {
-    static const auto m = GpuModel::build({Engine::Sparse});
-    return *m;
-}
-
-std::string readText(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-}  // namespace
-
 TEST(GpuSuite, EveryOneWarpKernelRunsExactlyInTheModel) {
     fs::path dir = fs::path(QGPU_RESOURCE_DIR) / "kernels";
     int total = 0, run = 0;
@@ -34,15 +18,16 @@ TEST(GpuSuite, EveryOneWarpKernelRunsExactlyInTheModel) {
         ++total;
         fs::path specFile = entry.path();
         specFile.replace_extension(".json");
-        LaunchSpec launch = parseLaunchSpec(readText(specFile), specFile.string());
+        LaunchSpec launch = parseLaunchSpec(readText(specFile.string()), specFile.string());
         if (launch.grid.count() != 1 || launch.threadsPerBlock() > 4) continue;  // steps (d) and (e)
         SCOPED_TRACE(entry.path().filename().string());
-        CompiledKernel k = compileKernel(readText(entry.path()), entry.path().string(), MachineSpec::standard());
+        CompiledKernel k =
+            compileKernel(readText(entry.path().string()), entry.path().string(), MachineSpec::standard());
         MachineSpec spec = MachineSpec::standard();
         MemoryMap map = validateLaunch(launch, spec);
         Program program = linkProgram(k.kernel.program, launch, map, spec);
         gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
-        GpuLaunch result = sparseModel().run(program, launch.threadsPerBlock(), ref.initialGlobal);
+        GpuLaunch result = gpuModel(Engine::Sparse).run(program, launch.threadsPerBlock(), ref.initialGlobal);
         ASSERT_EQ(gpu::firstMismatch(result.written, ref.stream), -1) << gpu::formatTokens(result.written, 0, 12);
         EXPECT_EQ(result.global, ref.global);
         for (const auto& [name, values] : launch.expect) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,14 @@
 #include "qgpu/runtime/GpuModel.h"
 
 namespace qgpu::testing {
+
+// The GPU model on one engine, built once per test process.
+inline const GpuModel& gpuModel(Engine engine) {
+    static std::unique_ptr<GpuModel> sparse, dense;
+    std::unique_ptr<GpuModel>& m = engine == Engine::Sparse ? sparse : dense;
+    if (!m) m = GpuModel::build({engine});
+    return *m;
+}
 
 inline void expectExact(const GpuModel& model, Engine engine, const Program& unlinked, const LaunchSpec& launch) {
     Program program =
@@ -53,12 +62,16 @@ inline void expectExact(const GpuModel& model, Engine engine, const std::string&
                 parseLaunchSpec(R"({"grid": 1, "block": )" + std::to_string(lanes) + R"(, "args": []})"));
 }
 
-// A file of resources/examples.
-inline std::string example(const std::string& name) {
-    std::ifstream in(std::string(QGPU_RESOURCE_DIR) + "/examples/" + name);
+inline std::string readText(const std::string& path) {
+    std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+// A file of resources/examples.
+inline std::string example(const std::string& name) {
+    return readText(std::string(QGPU_RESOURCE_DIR) + "/examples/" + name);
 }
 
 // An example program with its launch (NAME.qasm, NAME.json), on `lanes` threads when given.

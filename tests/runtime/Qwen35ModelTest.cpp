@@ -8,29 +8,13 @@
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/runtime/Qwen35Model.h"
+#include "TinyConfig.h"
 
 using namespace qgpu;
+using qgpu::testing::tinyConfig;
 namespace fs = std::filesystem;
 
 namespace {
-
-Qwen35Config tinyConfig(std::vector<LayerType> types, bool tied = true) {
-    Qwen35Config c;
-    c.hiddenSize = 32;
-    c.numLayers = int(types.size());
-    c.intermediateSize = 48;
-    c.numHeads = 2;
-    c.numKvHeads = 1;
-    c.headDim = 16;
-    c.linearNumKeyHeads = 2;
-    c.linearNumValueHeads = 4;
-    c.linearKeyHeadDim = 8;
-    c.linearValueHeadDim = 8;
-    c.vocabSize = 50;
-    c.tieWordEmbeddings = tied;
-    c.layerTypes = std::move(types);
-    return c;
-}
 
 const std::vector<LayerType> kMixed = {LayerType::LinearAttention, LayerType::LinearAttention,
                                        LayerType::LinearAttention, LayerType::FullAttention};

@@ -5,23 +5,16 @@
 using namespace qgpu;
 using namespace qgpu::testing;
 
-namespace {
+TEST(GpuModelDense, StraightLineCode) { expectExample(gpuModel(Engine::Dense), Engine::Dense, "straight_line"); }
 
-const GpuModel& denseModel() {
-    static const auto m = GpuModel::build({Engine::Dense});
-    return *m;
+TEST(GpuModelDense, EveryAluOpcodeAcrossBlocks) {
+    expectExample(gpuModel(Engine::Dense), Engine::Dense, "every_alu_op");
 }
 
-}  // namespace
-
-TEST(GpuModelDense, StraightLineCode) { expectExample(denseModel(), Engine::Dense, "straight_line"); }
-
-TEST(GpuModelDense, EveryAluOpcodeAcrossBlocks) { expectExample(denseModel(), Engine::Dense, "every_alu_op"); }
-
-TEST(GpuModelDense, DivergenceLoopsAndEarlyExit) { expectExample(denseModel(), Engine::Dense, "branches"); }
+TEST(GpuModelDense, DivergenceLoopsAndEarlyExit) { expectExample(gpuModel(Engine::Dense), Engine::Dense, "branches"); }
 
 TEST(GpuModelDense, TheDotProductFromCuda) {
     CompiledKernel k = compileKernel(example("dot_product.cu"), "dot_product.cu", MachineSpec::standard());
-    expectExact(denseModel(), Engine::Dense, k.kernel.program,
+    expectExact(gpuModel(Engine::Dense), Engine::Dense, k.kernel.program,
                 parseLaunchSpec(example("dot_product.json"), "dot_product.json"));
 }
