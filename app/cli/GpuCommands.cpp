@@ -11,6 +11,7 @@
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Assembler.h"
+#include "qgpu/core/Files.h"
 #include "qgpu/core/Interpreter.h"
 #include "qgpu/core/Trace.h"
 
@@ -106,15 +107,9 @@ int benchGpu(int runs, const std::string& resourceDir) {
     for (const auto& [file, withDense] : programs) {
         std::filesystem::path path = std::filesystem::path(resourceDir) / "examples" / file, json = path;
         json.replace_extension(".json");
-        auto read = [](const std::filesystem::path& p) {
-            std::ifstream in(p);
-            std::stringstream text;
-            text << in.rdbuf();
-            return text.str();
-        };
-        Program program = path.extension() == ".cu" ? compileKernel(read(path), path.string(), spec).kernel.program
-                                                    : assemble(read(path), path.string());
-        LaunchSpec launch = parseLaunchSpec(read(json), json.string());
+        Program program = path.extension() == ".cu" ? compileKernel(readFile(path), path.string(), spec).kernel.program
+                                                    : assemble(readFile(path), path.string());
+        LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
         Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
         std::vector<uint32_t> initial = Interpreter(linked, launch).state().global;
         int lanes = launch.threadsPerBlock();

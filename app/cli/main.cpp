@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "qgpu/core/Files.h"
 #include "qgpu/compiler/CudaCompiler.h"
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/Ptx.h"
@@ -144,14 +145,6 @@ Args parseArgs(int argc, char** argv) {
             a.positional.push_back(s);
     }
     return a;
-}
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DiagnosticError(Diagnostic{path, 0, 0, "cannot open the file; check the path"});
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 int checkExpectations(const MachineState& state, const LaunchSpec& launch, const MemoryMap& map) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "qgpu/core/Files.h"
 #include "qgpu/compiler/CudaCompiler.h"
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/Lowering.h"
@@ -19,13 +20,6 @@ namespace {
 
 const fs::path kGolden = fs::path(QGPU_SOURCE_DIR) / "tests/compiler/golden";
 const fs::path kKernels = fs::path(QGPU_SOURCE_DIR) / "resources/kernels";
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // Compares with the golden file, or rewrites it when asked to.
 void expectGolden(const fs::path& file, const std::string& actual) {

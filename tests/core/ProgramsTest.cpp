@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "TestUtil.h"
+#include "qgpu/core/Files.h"
 #include "qgpu/core/Session.h"
 
 using namespace qgpu;
@@ -16,14 +17,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kExamples = fs::path(QGPU_SOURCE_DIR) / "resources" / "examples";
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p);
-    EXPECT_TRUE(in.good()) << "cannot read " << p;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::vector<fs::path> exampleKernels() {
     std::vector<fs::path> out;

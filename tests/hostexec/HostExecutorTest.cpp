@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "HostExecutor.h"
+#include "qgpu/core/Files.h"
 #include "qgpu/core/Launch.h"
 #include "qgpu/core/MachineSpec.h"
 
@@ -22,13 +23,6 @@ using Arrays = std::vector<std::pair<std::string, std::vector<int32_t>>>;
 
 const fs::path kKernelDir = fs::path(QGPU_SOURCE_DIR) / "resources" / "kernels";
 
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 std::string show(const std::vector<int32_t>& v) {
     std::string s = "[";
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
@@ -37,7 +31,7 @@ std::string show(const std::vector<int32_t>& v) {
 
 qgpu::LaunchSpec loadSpec(const std::string& name) {
     fs::path file = kKernelDir / (name + ".json");
-    return qgpu::parseLaunchSpec(readFile(file), file.string());
+    return qgpu::parseLaunchSpec(qgpu::readFile(file), file.string());
 }
 
 struct Param {
@@ -48,7 +42,7 @@ struct Param {
 // The parameters of `__global__ void NAME(...)` in NAME.cu: the last identifier of each, and whether it
 // is a pointer.
 std::vector<Param> kernelParams(const std::string& name, std::string& error) {
-    std::string src = readFile(kKernelDir / (name + ".cu"));
+    std::string src = qgpu::readFile(kKernelDir / (name + ".cu"));
     std::smatch m;
     std::regex head("__global__\\s+void\\s+" + name + "\\s*\\(([^)]*)\\)");
     if (!std::regex_search(src, m, head)) {

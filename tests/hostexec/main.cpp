@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "HostExecutor.h"
+#include "qgpu/core/Files.h"
 #include "qgpu/core/Launch.h"
 #include "qgpu/core/MachineSpec.h"
 
@@ -22,14 +23,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Arrays = std::vector<std::pair<std::string, std::vector<int32_t>>>;
 namespace fs = std::filesystem;
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + p.string());
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // One line: {"name": "a", "array": [1, 2, 3]}
 std::string compact(const Json& j) {
@@ -85,7 +78,7 @@ std::vector<std::string> selectKernels(int argc, char** argv, int from) {
 }
 
 qgpu::LaunchSpec loadSpec(const fs::path& file, std::string& text) {
-    text = readFile(file);
+    text = qgpu::readFile(file);
     qgpu::LaunchSpec spec = qgpu::parseLaunchSpec(text, file.string());
     qgpu::validateLaunch(spec, qgpu::MachineSpec::standard());
     return spec;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,13 +35,20 @@ inline std::vector<std::vector<float>> assignments(const circuit::Circuit& c, co
     return rows;
 }
 
-// Runs every token through the emitted model; returns the final residual of each.
-inline std::vector<std::vector<float>> run(const circuit::Circuit& c, const std::vector<std::vector<float>>& rows,
-                                           DType dtype = DType::F32) {
+// The emitted layers as a model, through a real checkpoint (written, loaded, removed).
+inline std::unique_ptr<Qwen35Model> loadCircuit(const circuit::Circuit& c, const std::vector<std::vector<float>>& rows,
+                                                DType dtype) {
     std::filesystem::path dir = tempDir("run");
     writeCircuitCheckpoint(dir.string(), c, rows, dtype);
     auto model = Qwen35Model::load(dir.string());
     std::filesystem::remove_all(dir);
+    return model;
+}
+
+// Runs every token through the emitted model; returns the final residual of each.
+inline std::vector<std::vector<float>> run(const circuit::Circuit& c, const std::vector<std::vector<float>>& rows,
+                                           DType dtype = DType::F32) {
+    auto model = loadCircuit(c, rows, dtype);
     std::vector<std::vector<float>> out;
     ModelState state = model->newState();  // one sequence: each token also sees the ones before it
     for (int t = 0; t < int(rows.size()); ++t) out.push_back(model->hiddenStates({t}, state));
@@ -52,10 +60,7 @@ inline std::vector<std::vector<float>> run(const circuit::Circuit& c, const std:
 inline std::vector<std::vector<float>> runPrefill(const circuit::Circuit& c,
                                                   const std::vector<std::vector<float>>& rows,
                                                   DType dtype = DType::F32) {
-    std::filesystem::path dir = tempDir("prefill");
-    writeCircuitCheckpoint(dir.string(), c, rows, dtype);
-    auto model = Qwen35Model::load(dir.string());
-    std::filesystem::remove_all(dir);
+    auto model = loadCircuit(c, rows, dtype);
     std::vector<int> tokens(rows.size());
     for (size_t t = 0; t < rows.size(); ++t) tokens[t] = int(t);
     ModelState state = model->newState();

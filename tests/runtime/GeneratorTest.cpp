@@ -13,6 +13,7 @@
 
 #include "../text/TextTestUtil.h"
 #include "TinyConfig.h"
+#include "qgpu/core/Files.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/runtime/ChatSession.h"
 #include "qgpu/runtime/Generator.h"
@@ -94,13 +95,6 @@ fs::path tempDir(const std::string& name) {
 }
 
 void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 }  // namespace
 

@@ -18,11 +18,10 @@ TEST(GpuSuite, EveryOneWarpKernelRunsExactlyInTheModel) {
         ++total;
         fs::path specFile = entry.path();
         specFile.replace_extension(".json");
-        LaunchSpec launch = parseLaunchSpec(readText(specFile.string()), specFile.string());
+        LaunchSpec launch = parseLaunchSpec(readFile(specFile), specFile.string());
         if (launch.grid.count() != 1 || launch.threadsPerBlock() > 4) continue;  // steps (d) and (e)
         SCOPED_TRACE(entry.path().filename().string());
-        CompiledKernel k =
-            compileKernel(readText(entry.path().string()), entry.path().string(), MachineSpec::standard());
+        CompiledKernel k = compileKernel(readFile(entry.path()), entry.path().string(), MachineSpec::standard());
         MachineSpec spec = MachineSpec::standard();
         MemoryMap map = validateLaunch(launch, spec);
         Program program = linkProgram(k.kernel.program, launch, map, spec);

@@ -14,6 +14,7 @@
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Assembler.h"
+#include "qgpu/core/Files.h"
 #include "qgpu/runtime/GpuModel.h"
 
 namespace qgpu::testing {
@@ -62,16 +63,9 @@ inline void expectExact(const GpuModel& model, Engine engine, const std::string&
                 parseLaunchSpec(R"({"grid": 1, "block": )" + std::to_string(lanes) + R"(, "args": []})"));
 }
 
-inline std::string readText(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // A file of resources/examples.
 inline std::string example(const std::string& name) {
-    return readText(std::string(QGPU_RESOURCE_DIR) + "/examples/" + name);
+    return readFile(std::string(QGPU_RESOURCE_DIR) + "/examples/" + name);
 }
 
 // An example program with its launch (NAME.qasm, NAME.json), on `lanes` threads when given.

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "HostExecutor.h"
+#include "qgpu/core/Files.h"
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Interpreter.h"
 #include "qgpu/core/Trace.h"
@@ -17,13 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kKernels = fs::path(QGPU_SOURCE_DIR) / "resources/kernels";
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string show(const std::vector<int32_t>& v) {
     std::string s = "[";
