@@ -55,6 +55,9 @@ struct SparseModel::Layer {
     std::vector<float> inputNorm, postNorm, conv, dtBias, aLog, linearNorm;
     Sparse qkv, z, b, a, outProj, gate, up, down;
     std::vector<int> liveChannels;  // qkv rows with a non-zero weight
+    // Heads whose query or key has a live channel. The others never write (their key is 0) and read 0,
+    // so their state stays 0 and their output is 0: they are skipped.
+    std::vector<int> liveHeads;
 };
 
 SparseModel::~SparseModel() = default;
@@ -99,6 +102,15 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.outProj = sparse("linear_attn.out_proj.weight", h, c.linearValueDim());
         for (int ch = 0; ch < l.qkv.rows; ++ch)
             if (!l.qkv.empty(ch)) l.liveChannels.push_back(ch);
+        int64_t dk = c.linearKeyHeadDim, group = hv / c.linearNumKeyHeads;
+        for (int64_t head = 0; head < hv; ++head) {
+            bool live = false;
+            for (int64_t i = 0; i < dk && !live; ++i) {
+                int64_t q = head / group * dk + i, k = c.linearKeyDim() + q;
+                live = !l.qkv.empty(int(q)) || !l.qkv.empty(int(k));
+            }
+            if (live) l.liveHeads.push_back(int(head));
+        }
         m->m_layers.push_back(std::move(l));
     }
     return m;
@@ -152,8 +164,9 @@ std::vector<float> SparseModel::forward(int token, State& state) const {
         }
         std::vector<float>& S = state.recurrent[li];
         std::fill(mixed.begin(), mixed.end(), 0.f);
-        for (size_t head = 0; head < hv; ++head) {
-            size_t keyHead = head / group;
+        std::vector<float> qn, kn, kS(dv), delta(dv);
+        for (int liveHead : l.liveHeads) {
+            size_t head = size_t(liveHead), keyHead = head / group;
             float* q = qkv.data() + keyHead * dk;
             float* k = qkv.data() + kd + keyHead * dk;
             const float* v = qkv.data() + 2 * kd + head * dv;
@@ -164,7 +177,6 @@ std::vector<float> SparseModel::forward(int token, State& state) const {
                 out.assign(vec, vec + dk);
                 for (float& e : out) e = e * r * scale;
             };
-            std::vector<float> qn, kn;
             l2(q, qScale, qn);
             l2(k, 1.f, kn);
             float beta = sigmoid(l.b.row(int(head), normed.data()));
@@ -174,7 +186,7 @@ std::vector<float> SparseModel::forward(int token, State& state) const {
             if (decay != 1.f)
                 for (size_t i = 0; i < dk * dv; ++i) Sh[i] *= decay;
             // The delta rule on the rows the key touches only.
-            std::vector<float> kS(dv, 0.f), delta(dv);
+            std::fill(kS.begin(), kS.end(), 0.f);
             bool writes = false;
             for (size_t r = 0; r < dk; ++r)
                 if (kn[r] != 0) {
