@@ -42,10 +42,9 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, bool quiet, bool check) {
-    int lanes = launch.threadsPerBlock();
     std::vector<uint32_t> initial = Interpreter(linked, launch).state().global;  // the arguments, placed
     auto model = buildWithProgress({engine});
-    GpuLaunch run = model->run(linked, lanes, initial, 100000, engine);
+    GpuLaunch run = model->run(linked, launch.grid, launch.block, initial, 100000, engine);
     if (!quiet) {
         std::cout << "fed:     " << gpu::formatTokens(run.fed) << "\n";
         std::cout << "written: " << gpu::formatTokens(run.written) << "\n";
@@ -54,9 +53,9 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, b
     std::cout << run.fed.size() << " tokens fed, " << run.written.size() << " written in " << run.seconds << " s ("
               << double(total) / run.seconds << " tokens/s, " << (engine == Engine::Sparse ? "sparse" : "dense")
               << " engine)\n";
-    for (int lane = 0; lane < lanes; ++lane) {
-        std::cout << "lane " << lane << ":";
-        for (int r = 1; r < 16; ++r) std::cout << " r" << r << "=" << hex(run.registers[size_t(lane)][size_t(r)]);
+    for (size_t thread = 0; !quiet && thread < run.registers.size(); ++thread) {
+        std::cout << "thread " << thread << ":";
+        for (int r = 1; r < 16; ++r) std::cout << " r" << r << "=" << hex(run.registers[thread][size_t(r)]);
         std::cout << "\n";
     }
     MachineState memory;
@@ -75,9 +74,9 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, b
                   << "\n  interpreter: " << gpu::formatTokens(ref.stream, size_t(at), 8) << "\n";
         return 1;
     }
-    for (int lane = 0; lane < lanes; ++lane)
-        if (run.registers[size_t(lane)] != ref.registers[size_t(lane)]) {
-            std::cout << "check: lane " << lane << "'s registers differ from the interpreter's\n";
+    for (size_t thread = 0; thread < ref.registers.size(); ++thread)
+        if (run.registers[thread] != ref.registers[thread]) {
+            std::cout << "check: thread " << thread << "'s registers differ from the interpreter's\n";
             return 1;
         }
     if (run.global != ref.global) {
@@ -98,8 +97,9 @@ int buildGpu(const std::string& out, DType dtype) {
 
 int benchGpu(int runs, const std::string& resourceDir) {
     auto model = buildWithProgress({Engine::Sparse, Engine::Dense});
-    std::cout << "| program | lanes | tokens | sparse tokens/s | sparse latency ms | dense tokens/s | dense latency ms "
-                 "| speed-up |\n|---|---|---|---|---|---|---|---|\n";
+    std::cout
+        << "| program | threads | tokens | sparse tokens/s | sparse latency ms | dense tokens/s | dense latency ms "
+           "| speed-up |\n|---|---|---|---|---|---|---|---|\n";
     // The dense engine takes minutes on the longer launches: it runs on the first two only.
     const std::vector<std::pair<std::string, bool>> programs = {
         {"dot_product.cu", true}, {"straight_line.qasm", true}, {"branches.qasm", false}, {"every_alu_op.qasm", false}};
@@ -112,15 +112,16 @@ int benchGpu(int runs, const std::string& resourceDir) {
         LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
         Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
         std::vector<uint32_t> initial = Interpreter(linked, launch).state().global;
-        int lanes = launch.threadsPerBlock();
+        int lanes = launch.totalThreads();
         std::vector<double> sparse, dense;
         size_t tokens = 0;
         for (int i = 0; i < runs; ++i) {
-            GpuLaunch s = model->run(linked, lanes, initial, 100000, Engine::Sparse);
+            GpuLaunch s = model->run(linked, launch.grid, launch.block, initial, 100000, Engine::Sparse);
             tokens = s.fed.size() + s.written.size();
             sparse.push_back(s.seconds);
         }
-        if (withDense) dense.push_back(model->run(linked, lanes, initial, 100000, Engine::Dense).seconds);
+        if (withDense)
+            dense.push_back(model->run(linked, launch.grid, launch.block, initial, 100000, Engine::Dense).seconds);
         double ms = median(sparse);
         std::cout << "| " << file << " | " << lanes << " | " << tokens << " | " << double(tokens) / ms << " | "
                   << 1000 * ms << " | ";

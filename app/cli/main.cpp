@@ -166,8 +166,6 @@ int runProgram(const Program& program, const Args& a) {
     LaunchSpec launch = parseLaunchSpec(readFile(a.launch), a.launch);
     if (a.backend == "model") {
         if (a.engine != "sparse" && a.engine != "dense") usageError("--engine takes sparse or dense");
-        if (launch.grid.count() != 1 || launch.threadsPerBlock() > spec.lanesPerWarp)
-            usageError("the model backend runs one warp for now: \"grid\": 1 and at most 4 threads per block");
         Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
         return cli::runOnModel(linked, launch, a.engine == "dense" ? Engine::Dense : Engine::Sparse, a.quiet, a.check);
     }

@@ -32,9 +32,11 @@ std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, co
     std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(geometry)));
     const circuit::Circuit& circuit = m->m_machine.circuit;
     m->m_global.resize(8);
+    m->m_registers.resize(16);
     for (int l = 0; l < circuit.layerCount(); ++l)
         for (const auto& port : circuit.layer(l).ports) {
-            if (port.name == gpu::kRegisterFile) m->m_registers = {l, port.head};
+            for (int h = 0; h < 16; ++h)
+                if (port.name == gpu::kRegisterFile + std::to_string(h)) m->m_registers[size_t(h)] = {l, port.head};
             for (int h = 0; h < 8; ++h)
                 if (port.name == gpu::kGlobalMemory + std::to_string(h)) m->m_global[size_t(h)] = {l, port.head};
         }
@@ -92,23 +94,33 @@ uint32_t GpuModel::row(const std::vector<float>& state, int head, int r) const {
     return word;
 }
 
-GpuLaunch GpuModel::run(const Program& program, int lanes, const std::vector<uint32_t>& global, int maxTokens,
-                        Engine engine) const {
+GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& block,
+                        const std::vector<uint32_t>& global, int maxTokens, Engine engine) const {
     auto start = std::chrono::steady_clock::now();
     GpuLaunch launch;
-    launch.fed = gpu::loadTokens(program, lanes, global);
+    launch.fed = gpu::loadTokens(program, grid, block, global);
     size_t vocab = size_t(gpu::vocabularySize());
     // One engine-neutral loop: feed tokens, take the argmax, stop at END.
     std::vector<float> logits;
-    auto decode = [&](const auto& layerState) {  // registers and memory out of the final state
-        std::vector<float> registerFile = layerState(m_registers.layer);
-        for (int lane = 0; lane < lanes; ++lane) {
-            std::array<uint32_t, 16> regs{};
-            for (int r = 0; r < 16; ++r) regs[size_t(r)] = row(registerFile, m_registers.head, lane * 16 + r);
-            launch.registers.push_back(regs);
-        }
+    auto decode = [&](const auto& readLayer) {  // registers and memory out of the final state
+        std::map<int, std::vector<float>> layers;
+        auto layerState = [&](int layer) -> const std::vector<float>& {
+            auto it = layers.find(layer);
+            return it != layers.end() ? it->second : layers.emplace(layer, readLayer(layer)).first->second;
+        };
+        // Warp g's lane l keeps register r in row (g mod 8) * 16 + r of bank l * 4 + g / 8.
+        int threads = block.count(), warpsPerBlock = (threads + gpu::kLanes - 1) / gpu::kLanes;
+        for (int g = 0; g < grid.count() * warpsPerBlock; ++g)
+            for (int lane = 0; lane < gpu::kLanes; ++lane) {
+                if ((g % warpsPerBlock) * gpu::kLanes + lane >= threads) continue;
+                const Place& bank = m_registers[size_t(lane * 4 + g / 8)];
+                const std::vector<float>& registerFile = layerState(bank.layer);
+                std::array<uint32_t, 16> regs{};
+                for (int r = 0; r < 16; ++r) regs[size_t(r)] = row(registerFile, bank.head, g % 8 * 16 + r);
+                launch.registers.push_back(regs);
+            }
         for (const Place& p : m_global) {
-            std::vector<float> words = layerState(p.layer);
+            const std::vector<float>& words = layerState(p.layer);
             for (int r = 0; r < 128; ++r) launch.global.push_back(row(words, p.head, r));
         }
     };

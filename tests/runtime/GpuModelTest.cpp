@@ -66,7 +66,7 @@ b1:
 TEST(GpuModel, RejectsWhatItDoesNotRunYet) {
     Program program = assemble("ld.shared r1, [r0 + 4]\nexit\n", "load.qasm");
     try {
-        gpuModel(Engine::Sparse).run(program, 1);
+        gpuModel(Engine::Sparse).run(program, Dim3{}, Dim3{});
         FAIL() << "expected a DiagnosticError";
     } catch (const DiagnosticError& e) {
         EXPECT_NE(std::string(e.what()).find("does not run `ld.shared` yet"), std::string::npos) << e.what();

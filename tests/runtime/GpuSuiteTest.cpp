@@ -19,14 +19,20 @@ TEST(GpuSuite, EveryOneWarpKernelRunsExactlyInTheModel) {
         fs::path specFile = entry.path();
         specFile.replace_extension(".json");
         LaunchSpec launch = parseLaunchSpec(readFile(specFile), specFile.string());
-        if (launch.grid.count() != 1 || launch.threadsPerBlock() > 4) continue;  // steps (d) and (e)
         SCOPED_TRACE(entry.path().filename().string());
         CompiledKernel k = compileKernel(readFile(entry.path()), entry.path().string(), MachineSpec::standard());
         MachineSpec spec = MachineSpec::standard();
         MemoryMap map = validateLaunch(launch, spec);
         Program program = linkProgram(k.kernel.program, launch, map, spec);
         gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
-        GpuLaunch result = gpuModel(Engine::Sparse).run(program, launch.threadsPerBlock(), ref.initialGlobal);
+        GpuLaunch result;
+        try {
+            result = gpuModel(Engine::Sparse)
+                         .run(program, launch.grid, launch.block, ref.initialGlobal, int(ref.stream.size()) + 8);
+        } catch (const DiagnosticError& e) {  // shared memory, barriers, shuffles: step (e)
+            std::printf("not in the model yet: %s: %s\n", entry.path().filename().c_str(), e.what());
+            continue;
+        }
         ASSERT_EQ(gpu::firstMismatch(result.written, ref.stream), -1) << gpu::formatTokens(result.written, 0, 12);
         EXPECT_EQ(result.global, ref.global);
         for (const auto& [name, values] : launch.expect) {

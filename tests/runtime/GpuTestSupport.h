@@ -30,18 +30,19 @@ inline const GpuModel& gpuModel(Engine engine) {
 inline void expectExact(const GpuModel& model, Engine engine, const Program& unlinked, const LaunchSpec& launch) {
     Program program =
         linkProgram(unlinked, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
-    int lanes = launch.threadsPerBlock();
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
-    GpuLaunch run = model.run(program, lanes, ref.initialGlobal, int(ref.stream.size()) + 8, engine);
+    GpuLaunch run =
+        model.run(program, launch.grid, launch.block, ref.initialGlobal, int(ref.stream.size()) + 8, engine);
     long mismatch = gpu::firstMismatch(run.written, ref.stream);
     ASSERT_EQ(mismatch, -1) << "first mismatch at record " << mismatch
                             << "\n  model:     " << gpu::formatTokens(run.written, size_t(mismatch), 6)
                             << "\n  reference: " << gpu::formatTokens(ref.stream, size_t(mismatch), 6);
     EXPECT_TRUE(run.ended);
-    for (int lane = 0; lane < lanes; ++lane)
+    ASSERT_EQ(run.registers.size(), ref.registers.size());
+    for (size_t thread = 0; thread < ref.registers.size(); ++thread)
         for (int r = 0; r < 16; ++r)
-            EXPECT_EQ(run.registers[size_t(lane)][size_t(r)], ref.registers[size_t(lane)][size_t(r)])
-                << "lane " << lane << " r" << r;
+            EXPECT_EQ(run.registers[thread][size_t(r)], ref.registers[thread][size_t(r)])
+                << "thread " << thread << " r" << r;
 
     EXPECT_EQ(run.global, ref.global) << "global memory";
 

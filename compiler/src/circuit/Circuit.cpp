@@ -1,5 +1,6 @@
 #include "qgpu/compiler/circuit/Circuit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -170,11 +171,18 @@ void Circuit::decode(int layer, const std::vector<int>& bits, const std::vector<
     }
 }
 
+int MemoryPort::rows() const {
+    auto count = [](const std::vector<int>& rows, const std::vector<int>& low) {
+        return int(rows.size() * std::max<size_t>(1, low.size()));
+    };
+    return std::max(count(writeRows, writeRowsLow), count(readRows, readRowsLow));
+}
+
 void Circuit::memoryPort(int layer, MemoryPort port) {
     const Geometry& g = m_geometry;
     if (port.head < 0 || port.head >= g.linearNumValueHeads)
         throw std::invalid_argument("memory port on a missing head");
-    if (int(port.writeRows.size()) > g.linearKeyHeadDim || int(port.readRows.size()) > g.linearKeyHeadDim)
+    if (port.rows() > g.linearKeyHeadDim)
         throw std::invalid_argument("a memory port has more rows than the key head dimension");
     // Dual rails put exactly one 1024 per bit in a row: with bits = dv / 4 the head's RMSNorm scale is 2.
     if (4 * int(port.dataBits.size()) != g.linearValueHeadDim || port.outBits.size() != port.dataBits.size())

@@ -1,4 +1,5 @@
 // Emission of a circuit as stock Qwen3.5 tensors, and its layout file.
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -78,14 +79,25 @@ void Circuit::emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z,
     size_t qBase = size_t(keyHead * g.linearKeyHeadDim), kBase = keyDim + qBase;
     size_t vBase = 2 * keyDim + size_t(port.head) * valueDim;
     auto scaled = [](Linear v, double s) { return Linear{}.add(v, s); };
-    auto key = [&](int row, int select) {
-        if (select < 0) return scaled(truth(row), kKeyAmplitude);
-        return Linear{{}, -kGatedKeyAmplitude}
-            .add(truth(row), kGatedKeyAmplitude)
-            .add(truth(select), kGatedKeyAmplitude);
+    // A key channel is one row bit (amplitude 32), or the AND of several bits (row, low row factor, select):
+    // 128 (sum of truths - (n - 1)), which the conv's silu makes 128 when all hold and 0 or -0 otherwise.
+    auto key = [&](std::vector<int> bits) {
+        if (bits.size() == 1) return scaled(truth(bits[0]), kKeyAmplitude);
+        Linear k{{}, -kGatedKeyAmplitude * double(bits.size() - 1)};
+        for (int bit : bits) k.add(truth(bit), kGatedKeyAmplitude);
+        return k;
     };
-    for (size_t r = 0; r < port.readRows.size(); ++r) channel(qBase + r, key(port.readRows[r], port.readSelect));
-    for (size_t r = 0; r < port.writeRows.size(); ++r) channel(kBase + r, key(port.writeRows[r], port.writeSelect));
+    auto keys = [&](size_t base, const std::vector<int>& rows, const std::vector<int>& low, int select) {
+        for (size_t hi = 0; hi < rows.size(); ++hi)
+            for (size_t lo = 0; lo < std::max<size_t>(1, low.size()); ++lo) {
+                std::vector<int> bits{rows[hi]};
+                if (!low.empty()) bits.push_back(low[lo]);
+                if (select >= 0) bits.push_back(select);
+                channel(base + hi * std::max<size_t>(1, low.size()) + lo, key(bits));
+            }
+    };
+    keys(qBase, port.readRows, port.readRowsLow, port.readSelect);
+    keys(kBase, port.writeRows, port.writeRowsLow, port.writeSelect);
     for (size_t i = 0; i < port.dataBits.size(); ++i) {
         Linear t = truth(port.dataBits[i]);
         channel(vBase + 2 * i, scaled(t, kRowAmplitude));  // rail 1: 1024 when the bit is true
@@ -180,7 +192,7 @@ std::string Circuit::layoutJson() const {
                 for (int d : dims) a.push_back(featureAt(d).name);
                 return a;
             };
-            int rows = int(std::max(port.writeRows.size(), port.readRows.size()));
+            int rows = port.rows();
             json rowNames = json::array();
             for (int r = 0; r < rows; ++r) rowNames.push_back(port.name + "[" + std::to_string(r) + "]");
             ports.push_back({{"name", port.name},
@@ -190,6 +202,8 @@ std::string Circuit::layoutJson() const {
                              {"bits", int(port.dataBits.size())},
                              {"write_rows", names(port.writeRows)},
                              {"read_rows", names(port.readRows)},
+                             {"write_rows_low", names(port.writeRowsLow)},
+                             {"read_rows_low", names(port.readRowsLow)},
                              {"data", names(port.dataBits)},
                              {"out", names(port.outBits)}});
         }

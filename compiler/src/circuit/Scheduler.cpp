@@ -29,6 +29,13 @@ std::vector<Scheduler::Value> Scheduler::gadget(const std::string& name, int dep
     return m_gadgets.back().outputs;
 }
 
+std::vector<Scheduler::Value> Scheduler::integerGadget(const std::string& name, int depth,
+                                                       const std::vector<Value>& inputs, int count, Emit emit) {
+    auto outputs = gadget(name, depth, inputs, std::vector<int>(size_t(count), 1), std::move(emit));
+    for (Value v : outputs) m_values[size_t(v)].isInteger = true;
+    return outputs;
+}
+
 Scheduler::Value Scheduler::add(Value a, Value b, const std::string& name) {
     return gadget(name, 3, {a, b}, {32}, [name](Circuit& c, int first, const Dims& in, const Dims& out) {
         c.add32(first, in[0], in[1], out[0], false, name);
@@ -90,21 +97,23 @@ int Scheduler::ready(Value v, bool forMixer) const {
     return p.first + p.depth;                                 // the layer after its producer's last
 }
 
-Scheduler::Value Scheduler::memory(const std::string& name, Value writeRows, Value data, Value readRows,
+Scheduler::Value Scheduler::memory(const std::string& name, Rows writeRows, Value data, Rows readRows,
                                    Value writeSelect, Value readSelect) {
     return bankedMemory(name, 1, writeRows, data, readRows, writeSelect, readSelect);
 }
 
-Scheduler::Value Scheduler::bankedMemory(const std::string& name, int banks, Value writeRows, Value data,
-                                         Value readRows, Value writeBank, Value readBank) {
+Scheduler::Value Scheduler::bankedMemory(const std::string& name, int banks, Rows writeRows, Value data, Rows readRows,
+                                         Value writeBank, Value readBank) {
     int width = m_values.at(size_t(data)).width;
+    if (m_values[size_t(data)].isInteger) throw std::invalid_argument(name + ": a memory row holds bits, not integers");
     if (width > 32) throw std::invalid_argument(name + ": a memory row holds at most 32 bits");
     if (width < 32 && m_false < 0) m_false = input("never_true", 1);  // pads narrow rows
     for (Value bank : {writeBank, readBank})
         if (bank >= 0 && m_values.at(size_t(bank)).width != banks)
             throw std::invalid_argument(name + ": one select bit per bank");
     // Inputs in a fixed order; -1 entries stay out and their places are remembered.
-    std::vector<Value> roles = {writeRows, data, readRows, writeBank, readBank}, inputs;
+    std::vector<Value> roles = {writeRows.high, data, readRows.high, writeBank, readBank, writeRows.low, readRows.low},
+                       inputs;
     std::vector<int> at;
     for (Value v : roles) {
         at.push_back(v >= 0 ? int(inputs.size()) : -1);
@@ -125,6 +134,8 @@ Scheduler::Value Scheduler::bankedMemory(const std::string& name, int banks, Val
             if (at[2] >= 0) port.readRows = in[size_t(at[2])];
             if (at[3] >= 0) port.writeSelect = in[size_t(at[3])][size_t(bank)];
             if (at[4] >= 0) port.readSelect = in[size_t(at[4])][size_t(bank)];
+            if (at[5] >= 0) port.writeRowsLow = in[size_t(at[5])];
+            if (at[6] >= 0) port.readRowsLow = in[size_t(at[6])];
             port.outBits = out[0];
             if (port.dataBits.size() < 32) {  // padding bits are never true, so their reads never land anywhere
                 int sink = c.feature("read_sink") >= 0 ? c.feature("read_sink") : c.addReadBit("read_sink");
@@ -148,14 +159,18 @@ std::vector<int> Scheduler::dryRun(const Gadget& g) const {
     Dims in, out;
     for (Value v : g.inputs) {
         in.emplace_back();
-        for (int i = 0; i < m_values[size_t(v)].width; ++i)
-            in.back().push_back(scratch.addFeature("in" + std::to_string(in.size()) + "." + std::to_string(i)));
+        for (int i = 0; i < m_values[size_t(v)].width; ++i) {
+            std::string bit = "in" + std::to_string(in.size()) + "." + std::to_string(i);
+            in.back().push_back(m_values[size_t(v)].isInteger ? scratch.addInteger(bit) : scratch.addFeature(bit));
+        }
     }
     int allocations = 0;
     for (Value v : g.outputs) {
         out.emplace_back();
-        for (int i = 0; i < m_values[size_t(v)].width; ++i, ++allocations)
-            out.back().push_back(scratch.addFeature("out" + std::to_string(out.size()) + "." + std::to_string(i)));
+        for (int i = 0; i < m_values[size_t(v)].width; ++i, ++allocations) {
+            std::string bit = "out" + std::to_string(out.size()) + "." + std::to_string(i);
+            out.back().push_back(m_values[size_t(v)].isInteger ? scratch.addInteger(bit) : scratch.addFeature(bit));
+        }
     }
     size_t before = scratch.features().size();
     while (scratch.layerCount() < g.depth) scratch.addLayer();
@@ -229,7 +244,9 @@ const Circuit& Scheduler::build() {
             ValueInfo& info = m_values[size_t(v)];
             for (int i = 0; i < info.width; ++i) {
                 std::string bit = info.width == 1 ? info.name : info.name + "." + std::to_string(i);
-                info.dims.push_back(info.isRead ? m_circuit.addReadBit(bit) : m_circuit.addFeature(bit, g.first));
+                info.dims.push_back(info.isRead      ? m_circuit.addReadBit(bit)
+                                    : info.isInteger ? m_circuit.addInteger(bit, g.first)
+                                                     : m_circuit.addFeature(bit, g.first));
             }
             out.push_back(info.dims);
         }

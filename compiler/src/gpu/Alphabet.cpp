@@ -1,5 +1,6 @@
 #include "qgpu/compiler/gpu/Alphabet.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "qgpu/core/Diagnostic.h"
@@ -10,10 +11,18 @@ namespace qgpu::gpu {
 namespace {
 
 // Id ranges, in this order.
-constexpr int kLaunchCount = kLanes, kByteCount = 4 * 256, kRomCount = kBlocks * (kSlots + 1) * 2, kMemCount = 1024,
+const int kShapeCount = int(launchShapes().size());
+constexpr int kByteCount = 4 * 256, kRomCount = kBlocks * (kSlots + 1) * 2, kMemCount = 1024,
               kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * 4 * 256;
-constexpr int kByteBase = kLaunchCount, kRomBase = kByteBase + kByteCount, kMemBase = kRomBase + kRomCount,
-              kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kEndId = kValBase + kValCount;
+const int kByteBase = 2 * kShapeCount, kRomBase = kByteBase + kByteCount, kMemBase = kRomBase + kRomCount,
+          kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kEndId = kValBase + kValCount;
+
+int shapeIndex(const std::array<int, 3>& shape) {
+    const auto& all = launchShapes();
+    auto it = std::find(all.begin(), all.end(), shape);
+    if (it == all.end()) throw std::out_of_range("no launch shape of more than 32 threads or blocks");
+    return int(it - all.begin());
+}
 
 std::string hex(int v) {
     const char* digits = "0123456789abcdef";
@@ -22,11 +31,30 @@ std::string hex(int v) {
 
 }  // namespace
 
+const std::vector<std::array<int, 3>>& launchShapes() {
+    static const std::vector<std::array<int, 3>> shapes = [] {
+        std::vector<std::array<int, 3>> all;
+        for (int x = 1; x <= 32; ++x)
+            for (int y = 1; x * y <= 32; ++y)
+                for (int z = 1; x * y * z <= 32; ++z) all.push_back({x, y, z});
+        return all;
+    }();
+    return shapes;
+}
+
+uint32_t shapeWord(const Token& t) {
+    auto [x, y, z] = t.shape;
+    uint32_t word = uint32_t(x - 1) | uint32_t(y - 1) << 5 | uint32_t(z - 1) << 10 | uint32_t(x * y * z - 1) << 15;
+    if (t.kind == Kind::BlockDim) word |= uint32_t((x * y * z + 3) / 4 - 1) << 20;
+    return word;
+}
+
 int vocabularySize() { return kEndId + 1; }
 
 int Token::id() const {
     switch (kind) {
-        case Kind::Launch: return lanes - 1;
+        case Kind::BlockDim: return shapeIndex(shape);
+        case Kind::GridDim: return kShapeCount + shapeIndex(shape);
         case Kind::Byte: return kByteBase + byteIndex * 256 + value;
         case Kind::RomWrite: return kRomBase + (block * (kSlots + 1) + slot) * 2 + part;
         case Kind::MemWrite: return kMemBase + address;
@@ -41,8 +69,8 @@ Token Token::fromId(int id) {
     Token t;
     if (id < 0 || id > kEndId) throw std::out_of_range("token id " + std::to_string(id) + " is no chip token");
     if (id < kByteBase) {
-        t.kind = Kind::Launch;
-        t.lanes = id + 1;
+        t.kind = id < kShapeCount ? Kind::BlockDim : Kind::GridDim;
+        t.shape = launchShapes()[size_t(id % kShapeCount)];
     } else if (id < kRomBase) {
         t.kind = Kind::Byte;
         t.byteIndex = (id - kByteBase) / 256;
@@ -77,7 +105,10 @@ Token Token::fromId(int id) {
 std::string Token::text() const {
     auto n = [](int v) { return std::to_string(v); };
     switch (kind) {
-        case Kind::Launch: return "LAUNCH(" + n(lanes) + ")";
+        case Kind::BlockDim:
+        case Kind::GridDim:
+            return std::string(kind == Kind::BlockDim ? "BLOCK(" : "GRID(") + n(shape[0]) + "," + n(shape[1]) + "," +
+                   n(shape[2]) + ")";
         case Kind::Byte: return "BYTE(k" + n(byteIndex) + "," + hex(value) + ")";
         case Kind::RomWrite: return "ROM(b" + n(block) + ",s" + n(slot) + (part ? ",imm)" : ",op)");
         case Kind::MemWrite: return "MEM(" + n(address) + ")";
@@ -106,15 +137,28 @@ bool producesValue(const Instruction& in) {
     }
 }
 
-std::vector<Token> loadTokens(const Program& program, int lanes, const std::vector<uint32_t>& global) {
-    if (lanes < 1 || lanes > kLanes)
-        throw DiagnosticError(Diagnostic{"", 0, 0, "the model backend runs one warp of 1 to 4 threads for now"});
+std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Dim3& block,
+                              const std::vector<uint32_t>& global) {
+    int warps = grid.count() * ((block.count() + kLanes - 1) / kLanes);
+    if (block.count() < 1 || block.count() > 32 || grid.count() < 1 || grid.count() > 32 || warps > kWarps)
+        throw DiagnosticError(
+            Diagnostic{"", 0, 0,
+                       "the model runs at most 32 thread blocks of at most 32 threads and 32 warps in "
+                       "all; this launch has " +
+                           std::to_string(grid.count()) + " blocks of " + std::to_string(block.count()) + " threads"});
     if (int(program.blocks.size()) > kBlocks)
         throw DiagnosticError(Diagnostic{"", 0, 0, "the program has more than 32 blocks"});
     std::vector<Token> tokens;
+    auto bytes = [&](uint32_t word) {
+        for (int k = 0; k < 4; ++k) {
+            Token byte{Kind::Byte};
+            byte.byteIndex = k, byte.value = int(word >> (8 * k) & 0xFF);
+            tokens.push_back(byte);
+        }
+    };
     auto half = [&](int block, int slot, int part, uint32_t word) {
         if (word == 0) return;  // rows never written read as zero
-        for (int k = 0; k < 4; ++k) tokens.push_back({Kind::Byte, 0, k, int(word >> (8 * k) & 0xFF)});
+        bytes(word);
         Token rom{Kind::RomWrite};
         rom.block = block, rom.slot = slot, rom.part = part;
         tokens.push_back(rom);
@@ -148,12 +192,16 @@ std::vector<Token> loadTokens(const Program& program, int lanes, const std::vect
     if (global.size() > 1024) throw DiagnosticError(Diagnostic{"", 0, 0, "global memory holds 1024 words"});
     for (size_t a = 0; a < global.size(); ++a) {
         if (global[a] == 0) continue;  // memory starts zero
-        for (int k = 0; k < 4; ++k) tokens.push_back({Kind::Byte, 0, k, int(global[a] >> (8 * k) & 0xFF)});
+        bytes(global[a]);
         Token mem{Kind::MemWrite};
         mem.address = int(a);
         tokens.push_back(mem);
     }
-    tokens.push_back({Kind::Launch, lanes});
+    Token blockDim{Kind::BlockDim}, gridDim{Kind::GridDim};
+    blockDim.shape = {block.x, block.y, block.z};
+    gridDim.shape = {grid.x, grid.y, grid.z};
+    tokens.push_back(blockDim);
+    tokens.push_back(gridDim);
     return tokens;
 }
 

@@ -47,7 +47,8 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     Inputs in;
     in.any = s.input("any", 1);
     in.exec = s.input("t_exec", 1);
-    in.launch = s.input("t_launch", 1);
+    in.blockDim = s.input("t_block_dim", 1);  // BLOCK(x, y, z): the launch's thread-block shape
+    in.gridDim = s.input("t_grid_dim", 1);    // GRID(x, y, z): its grid, the last token fed: the launch starts
     in.rom = s.input("t_rom", 1);
     in.mem = s.input("t_mem", 1);          // MEM(a): the assembled word initialises global[a]
     in.valMid = s.input("t_val_mid", 1);   // a VAL record of byte 0..2
@@ -59,7 +60,7 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     in.lane = s.input("val_lane", 4);    // VAL: lane one-hot
     in.kNext = s.input("val_knext", 4);  // VAL of byte k < 3: byte k + 1, one-hot
     in.vdata = s.input("vdata");         // Byte, VAL: the byte at its place in the word
-    in.x = s.input("x");  // EXEC: b | w << 5; LAUNCH: live mask | lanes << 4; ROM: b | s << 5 | part << 8
+    in.x = s.input("x");  // EXEC: b | w << 5 | mask << 10; BLOCK, GRID: gpu::shapeWord; ROM: b | s << 5 | part << 8
     in.code = s.input("code", CodeWidth);
     s.keep(in.code);
     s.gadget("clear_code", 1, {in.code}, {}, [](Circuit& c, int first, const Dims& d, const Dims&) {
@@ -67,18 +68,21 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     });
 
     Control ctl = buildControl(s, in);
-    Lanes lanesPart = buildLanes(s, in, ctl);
-    Value result = buildDatapath(s, in, ctl);
+    Warps warps = buildWarps(s, ctl);
+    Lanes lanesPart = buildLanes(s, ctl, warps);
+    Value result = buildDatapath(s, in, ctl, warps);
     const Value kOut = ctl.route[1], nextPos = ctl.route[0], execR = ctl.execR, firstMin = lanesPart.firstMin;
     const auto &route = ctl.route, &next = ctl.next, &minima = lanesPart.minima, &lanes = lanesPart.lanes;
 
     // The code of the next token, written into the code dims the LM head reads.
-    std::vector<Value> codeInputs = {in.code,   kOut,      result,    nextPos,  route[2], next[1],
-                                     in.launch, minima[0], minima[1], firstMin, execR};
+    std::vector<Value> codeInputs = {in.code, kOut,           result,         nextPos,      route[2],
+                                     next[1], in.gridDim,     minima[0],      minima[1],    firstMin,
+                                     execR,   warps.nextWarp, warps.nextMask, warps.hasNext};
     codeInputs.insert(codeInputs.end(), lanes.begin(), lanes.end());
-    s.gadget("code", 1, codeInputs, {}, [](Circuit& c, int first, const Dims& d, const Dims&) {
+    s.gadget("code", 1, codeInputs, {}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
         const auto &code = d[0], &k = d[1], &res = d[2], &pos = d[3], &isMin = d[7], &firstMin = d[9], &exec = d[10];
-        int toVal = d[4][0], anyRunning = d[8][0];
+        const auto &nextWarp = d[11], &nextMask = d[12];
+        int toVal = d[4][0], anyRunning = d[8][0], hasNext = d[13][0];
         c.threshold(first, {{toVal, 1}}, -1, code[IsVal]);
         for (int i = 0; i < 4; ++i) {
             Terms slot, lane;
@@ -94,18 +98,26 @@ Machine buildMachine(const circuit::Geometry& geometry) {
             for (int byte = 0; byte < 4; ++byte)
                 c.threshold(first, {{k[size_t(byte)], 1}, {res[size_t(8 * byte + j)], 1}}, -2,
                             code[size_t(ValueBits + j)]);
-        // At a block's end or the launch: the next EXEC by the min-PC rule, or END when no lane runs.
+        // At a block's end or the launch: the warp goes on with the min-PC rule's next EXEC while a lane
+        // runs; else warp g + 1 starts at block 0 with the lanes it has; END when there is none.
         for (int decide : {d[5][0], d[6][0]}) {
             c.threshold(first, {{decide, 1}, {anyRunning, 1}}, -2, code[IsExec]);
-            c.threshold(first, {{decide, 1}, {anyRunning, -1}}, -1, code[IsEnd]);
+            c.threshold(first, {{decide, 1}, {anyRunning, -1}, {hasNext, 1}}, -2, code[IsExec]);
+            c.threshold(first, {{decide, 1}, {anyRunning, -1}, {hasNext, -1}}, -1, code[IsEnd]);
             for (int i = 0; i < 4; ++i) {
                 c.threshold(first, {{decide, 1}, {isMin[size_t(i)], 1}}, -2, code[size_t(MaskBits + i)]);
+                c.threshold(first, {{decide, 1}, {anyRunning, -1}, {hasNext, 1}, {nextMask[size_t(i)], 1}}, -3,
+                            code[size_t(MaskBits + i)]);
                 for (int bit = 0; bit < 5; ++bit)
-                    c.threshold(first, {{decide, 1}, {firstMin[size_t(i)], 1}, {d[size_t(11 + i)][size_t(bit)], 1}}, -3,
+                    c.threshold(first, {{decide, 1}, {firstMin[size_t(i)], 1}, {d[size_t(14 + i)][size_t(bit)], 1}}, -3,
                                 code[size_t(BlockBits + bit)]);
             }
-            for (int bit = 0; bit < 5; ++bit)
-                c.threshold(first, {{decide, 1}, {exec[size_t(5 + bit)], 1}}, -2, code[size_t(WarpBits + bit)]);
+            for (int bit = 0; bit < 5; ++bit) {
+                c.threshold(first, {{decide, 1}, {anyRunning, 1}, {exec[size_t(5 + bit)], 1}}, -3,
+                            code[size_t(WarpBits + bit)]);
+                c.threshold(first, {{decide, 1}, {anyRunning, -1}, {hasNext, 1}, {nextWarp[size_t(bit)], 1}}, -3,
+                            code[size_t(WarpBits + bit)]);
+            }
         }
     });
     s.build();
@@ -120,9 +132,10 @@ Machine buildMachine(const circuit::Geometry& geometry) {
         Token t = Token::fromId(id);
         std::vector<int> on{s.dims(in.any)[0]};
         switch (t.kind) {
-            case Kind::Launch:
-                on.push_back(s.dims(in.launch)[0]);
-                bitsOf(in.x, ((1u << t.lanes) - 1) | uint32_t(t.lanes) << 4, on);
+            case Kind::BlockDim:
+            case Kind::GridDim:
+                on.push_back(s.dims(t.kind == Kind::BlockDim ? in.blockDim : in.gridDim)[0]);
+                bitsOf(in.x, shapeWord(t), on);
                 break;
             case Kind::Byte:
                 on.push_back(s.dims(in.byte[size_t(t.byteIndex)])[0]);

@@ -5,9 +5,10 @@
 namespace qgpu::gpu::detail {
 
 Control buildControl(Scheduler& s, const Inputs& in) {
-    // Control memories: the current block and warp, the launch, the byte scratch.
+    // Control memories: the current block and warp, the launch's shape, the byte scratch.
     Value execR = s.memory("exec", in.exec, in.x, in.any);
-    Value launchR = s.memory("launch", in.launch, in.x, in.any);
+    Value blockR = s.memory("block_shape", in.blockDim, in.x, in.any);
+    Value gridR = s.memory("grid_shape", in.gridDim, in.x, in.any);
     std::vector<Value> scratch;
     for (int k = 0; k < 4; ++k)
         scratch.push_back(s.memory("scratch" + std::to_string(k), in.byte[size_t(k)], in.vdata, in.assemble));
@@ -121,38 +122,49 @@ Control buildControl(Scheduler& s, const Inputs& in) {
     Value immNext = s.memory("rom_imm_next", romKeys[1], assembled, nextRows[0]);
     Value laneNext = nextRows[1];
 
-    // The register file: row lane * 16 + r, three copies for the three operands.
-    Value regWrite =
-        s.gadget("reg_write_row", 1, {in.val3, in.lane, fieldsCur}, {64},
-                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                     for (int l = 0; l < 4; ++l)
-                         for (int r = 1; r < 16; ++r) {  // r0 is never written
-                             Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
-                             all(c, first, t, 2 + spell(t, d[2], 7, 4, uint32_t(r)), o[0][size_t(l * 16 + r)]);
-                         }
-                 })[0];
-    return Control{execR, launchR, assembled, romKeys,    rows,    fieldsCur, termFields, termImm,
-                   cand,  next,    route,     fieldsNext, immNext, laneNext,  regWrite};
+    // The register file's write side: the completed value's rd, and its bank (lane, g / 8).
+    auto warpParts =
+        s.gadget("warp_low_high", 1, {execR}, {8, 4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            c.decode(first, std::vector<int>(d[0].begin() + 5, d[0].begin() + 8), o[0]);
+            c.decode(first, std::vector<int>(d[0].begin() + 8, d[0].begin() + 10), o[1]);
+        });
+    auto regWrite = s.gadget("reg_write", 1, {in.val3, in.lane, fieldsCur, execR}, {16, 16, 4, 4, 4, 4},
+                             [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                 for (int r = 1; r < 16; ++r) {  // r0 is never written
+                                     Terms t;
+                                     all(c, first, t, spell(t, d[2], 7, 4, uint32_t(r)), o[0][size_t(r)]);
+                                 }
+                                 for (int l = 0; l < 4; ++l)
+                                     for (int high = 0; high < 4; ++high)
+                                         for (int out : {o[1][size_t(l * 4 + high)], o[size_t(2 + l)][size_t(high)]}) {
+                                             Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
+                                             all(c, first, t, 2 + spell(t, d[3], 8, 2, uint32_t(high)), out);
+                                         }
+                             });
+    Control ctl{execR,        blockR,      gridR,       assembled,
+                romKeys,      rows,        fieldsCur,   termFields,
+                termImm,      cand,        next,        route,
+                fieldsNext,   immNext,     laneNext,    warpParts[0],
+                warpParts[1], regWrite[0], regWrite[1], {regWrite[2], regWrite[3], regWrite[4], regWrite[5]}};
+    return ctl;
 }
 
-Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl) {
-    const Value regWrite = ctl.regWrite, assembled = ctl.assembled, termFields = ctl.termFields;
-    const Value termImm = ctl.termImm, execR = ctl.execR, launchR = ctl.launchR;
+Lanes buildLanes(Scheduler& s, const Control& ctl, const Warps& warps) {
+    const Value termFields = ctl.termFields, termImm = ctl.termImm, execR = ctl.execR;
     const auto &next = ctl.next, &cand = ctl.cand;
-    // The terminator at the end of a block: every active lane's rc (four more register-file copies), its
-    // new pc (jmp T; br: T where rc != 0, else F) or exit, written into the lane's own state memory; the
-    // LAUNCH token starts the live lanes at block 0.
-    auto rcRows =
-        s.gadget("rc_rows", 1, {termFields}, {64, 64, 64, 64}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            for (int l = 0; l < 4; ++l)
-                for (int r = 0; r < 16; ++r) {
-                    Terms t;
-                    all(c, first, t, spell(t, d[0], 19, 4, uint32_t(r)), o[size_t(l)][size_t(l * 16 + r)]);
-                }
-        });
+    // The terminator at the end of a block: every active lane's rc (a copy of the register file per lane,
+    // four banks each), its new pc (jmp T; br: T where rc != 0, else F) or exit, written into row g of the
+    // lane's own state memory. A row never written is a lane at block 0 that has not exited.
+    auto rcRead = s.gadget("rc_rows", 1, {termFields}, {16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        for (int r = 0; r < 16; ++r) {
+            Terms t;
+            all(c, first, t, spell(t, d[0], 19, 4, uint32_t(r)), o[0][size_t(r)]);
+        }
+    })[0];
     std::vector<Value> rcValues;
     for (int l = 0; l < 4; ++l)
-        rcValues.push_back(s.memory("regs_rc" + std::to_string(l), regWrite, assembled, rcRows[size_t(l)]));
+        rcValues.push_back(s.bankedMemory("regs_rc" + std::to_string(l), 4, {ctl.warpLow, ctl.regWrite}, ctl.assembled,
+                                          {ctl.warpLow, rcRead}, ctl.rcWriteBanks[size_t(l)], ctl.warpHigh));
     Value taken = s.gadget("taken", 1, rcValues, {4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
         for (int l = 0; l < 4; ++l) {
             Terms any;
@@ -161,17 +173,15 @@ Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl) {
         }
     })[0];
     std::vector<int> laneWidths(4, 1);
-    for (int l = 0; l < 4; ++l) laneWidths.push_back(6);  // pc (5 bits), running
+    for (int l = 0; l < 4; ++l) laneWidths.push_back(6);  // pc (5 bits), exited
     auto laneUpdate = s.gadget(
-        "lane_update", 1, {next[1], execR, cand[1], cand[2], cand[3], termImm, taken, in.launch, launchR}, laneWidths,
+        "lane_update", 1, {next[1], execR, cand[1], cand[2], cand[3], termImm, taken}, laneWidths,
         [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            int end = d[0][0], jmp = d[2][0], exit = d[3][0], br = d[4][0], launch = d[7][0];
+            int end = d[0][0], jmp = d[2][0], exit = d[3][0], br = d[4][0];
             for (int l = 0; l < 4; ++l) {
-                int active = d[1][size_t(10 + l)], live = d[8][size_t(l)], tk = d[6][size_t(l)];
-                int key = o[size_t(l)][0];
+                int active = d[1][size_t(10 + l)], tk = d[6][size_t(l)];
                 const auto& data = o[size_t(4 + l)];
-                c.threshold(first, {{end, 1}, {active, 1}}, -2, key);
-                c.threshold(first, {{launch, 1}, {live, 1}}, -2, key);
+                c.threshold(first, {{end, 1}, {active, 1}}, -2, o[size_t(l)][0]);
                 for (int k = 0; k < 5; ++k) {
                     int target = d[5][size_t(k)], elseTarget = d[5][size_t(16 + k)];
                     c.threshold(first, {{end, 1}, {active, 1}, {jmp, 1}, {target, 1}}, -4, data[size_t(k)]);
@@ -179,19 +189,22 @@ Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl) {
                     c.threshold(first, {{end, 1}, {active, 1}, {br, 1}, {tk, -1}, {elseTarget, 1}}, -4,
                                 data[size_t(k)]);
                 }
-                c.threshold(first, {{launch, 1}, {live, 1}}, -2, data[5]);
-                c.threshold(first, {{end, 1}, {active, 1}, {exit, -1}}, -2, data[5]);
+                c.threshold(first, {{end, 1}, {active, 1}, {exit, 1}}, -3, data[5]);
             }
         });
     std::vector<Value> lanes;
     for (int l = 0; l < 4; ++l)
-        lanes.push_back(s.memory("lane" + std::to_string(l), laneUpdate[size_t(l)], laneUpdate[size_t(4 + l)], in.any));
+        lanes.push_back(s.memory("lane" + std::to_string(l), warps.row, laneUpdate[size_t(4 + l)], warps.row,
+                                 laneUpdate[size_t(l)]));
     // The min-PC rule: a running lane is a minimum when every other running lane's pc is not below its own.
-    Value ok = s.gadget("lane_order", 1, lanes, {16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+    // Lane j runs when it is present and has not exited (an exited lane is always present).
+    std::vector<Value> orderInputs = lanes;
+    orderInputs.push_back(warps.present);
+    Value ok = s.gadget("lane_order", 1, orderInputs, {16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
         for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 4; ++j) {
                 if (i == j) continue;
-                Terms t{{d[size_t(j)][5], -32}};  // a stopped lane j never blocks lane i
+                Terms t{{d[size_t(j)][5], 32}, {d[4][size_t(j)], -32}};  // a lane j that does not run never blocks i
                 for (int k = 0; k < 5; ++k) {
                     t.push_back({d[size_t(j)][size_t(k)], 1 << k});
                     t.push_back({d[size_t(i)][size_t(k)], -(1 << k)});
@@ -199,16 +212,17 @@ Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl) {
                 c.threshold(first, t, 32, o[0][size_t(i * 4 + j)]);
             }
     })[0];
-    std::vector<Value> minInputs = lanes;
+    std::vector<Value> minInputs = orderInputs;
     minInputs.push_back(ok);
     auto minima = s.gadget("minimum", 1, minInputs, {4, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-        Terms anyRunning;
+        Terms anyRunning;  // present - exited is 1 for a running lane, else 0
         for (int i = 0; i < 4; ++i) {
-            Terms t{{d[size_t(i)][5], 1}};
+            Terms t{{d[4][size_t(i)], 1}, {d[size_t(i)][5], -1}};
             for (int j = 0; j < 4; ++j)
-                if (j != i) t.push_back({d[4][size_t(i * 4 + j)], 1});
+                if (j != i) t.push_back({d[5][size_t(i * 4 + j)], 1});
             c.threshold(first, t, -4, o[0][size_t(i)]);
-            anyRunning.push_back({d[size_t(i)][5], 1});
+            anyRunning.push_back({d[4][size_t(i)], 1});
+            anyRunning.push_back({d[size_t(i)][5], -1});
         }
         c.threshold(first, anyRunning, -1, o[1][0]);
     });

@@ -34,6 +34,16 @@ inline void all(Circuit& c, int layer, const Terms& terms, int required, int out
     c.threshold(layer, terms, -required, out);
 }
 
+// sum_i 2^i t_i over bits[first..first+n), plus `plus`: a field of a word as an integer.
+inline circuit::Linear field(const Circuit& c, const std::vector<int>& bits, int first, int n, double plus = 0) {
+    circuit::Linear v{{}, plus};
+    for (int i = 0; i < n; ++i) v.add(c.truth(bits[size_t(first + i)]), double(1 << i));
+    return v;
+}
+
+// Where the launch words keep their fields (gpu::shapeWord): x-1, y-1, z-1, the count - 1, the warps - 1.
+enum ShapeField { ShapeX = 0, ShapeY = 5, ShapeZ = 10, ShapeCount = 15, ShapeWarps = 20 };
+
 // Code dims: what the next token is. All chip tokens share them, so the right one wins by 2 per differing bit.
 enum Code {
     IsVal = 0,
@@ -50,13 +60,13 @@ enum Code {
 };
 
 struct Inputs {
-    Value any, exec, launch, rom, mem, valMid, val3, assemble, pos, slot, lane, kNext, vdata, x, code;
+    Value any, exec, blockDim, gridDim, rom, mem, valMid, val3, assemble, pos, slot, lane, kNext, vdata, x, code;
     std::vector<Value> byte;
 };
 
 // The control part's values the other parts read.
 struct Control {
-    Value execR, launchR;        // the current EXEC word (block, warp, lanes) and the launch word
+    Value execR, blockR, gridR;  // the current EXEC word (block, warp, lanes) and the launch's shape words
     Value assembled;             // the four scratch bytes as one word (ROM and MEM writes, completed values)
     std::vector<Value> romKeys;  // ROM write rows: body fields, body imm, terminator fields, terminator imm
     std::vector<Value> rows;     // ROM read rows: the completed value's slot, the current block's terminator
@@ -65,20 +75,47 @@ struct Control {
     std::vector<Value> next;              // the next (slot, lane) after this record (16), the block has ended
     std::vector<Value> route;             // the next record's position (16), its byte (4), it is a VAL
     Value fieldsNext, immNext, laneNext;  // the next record's instruction and lane
-    Value regWrite;                       // register-file row a completed value writes
+    // The register file: row (g mod 8) * 16 + r and bank lane * 4 + g / 8 of warp g's register r (2048
+    // registers in 16 heads). Rows are keyed by two factors: warpLow (g mod 8, one-hot) and a register
+    // one-hot. A completed value writes register regWrite (its rd) in the bank of its lane (regWriteBank),
+    // and in the four banks of that lane's own copy (rcWriteBanks, read for `br`).
+    Value warpLow, warpHigh;  // one-hot: g mod 8, g / 8
+    Value regWrite, regWriteBank;
+    std::vector<Value> rcWriteBanks;
 };
 Control buildControl(Scheduler& s, const Inputs& in);
 
+// A copy of the register file (16 banks of 128 rows) read at register `readRows` (one-hot) of the current
+// warp, in the given bank.
+inline Value registerFile(Scheduler& s, const std::string& name, const Control& ctl, Value readRows, Value readBank) {
+    return s.bankedMemory(name, 16, {ctl.warpLow, ctl.regWrite}, ctl.assembled, {ctl.warpLow, readRows},
+                          ctl.regWriteBank, readBank);
+}
+
+// The current warp g (from the EXEC word) and the launch's shape: which thread block and warp of it g is,
+// which of its lanes exist, and what comes after it.
+struct Warps {
+    Value cta, warp;  // integers: g's thread block, and g's index inside it
+    Value row;        // 32 bits, one-hot: g (the rows of the lane memories)
+    Value present;    // 4 bits: lane l exists (4 warp + l < threads per block)
+    Value nextWarp;   // 5 bits: g + 1
+    Value nextMask;   // 4 bits: the lanes warp g + 1 starts with
+    Value hasNext;    // 1 bit: warp g + 1 exists
+};
+Warps buildWarps(Scheduler& s, const Control& ctl);
+// The special registers' values (32 bits) for the next record's lane: `which` is sreg's one-hot.
+Value buildSpecialRegisters(Scheduler& s, const Control& ctl, const Warps& warps, Value which);
+
 // Per-lane pc and status, updated at block ends, and the min-PC rule's verdict.
 struct Lanes {
-    std::vector<Value> lanes;   // each lane's state: pc (5 bits), running
+    std::vector<Value> lanes;   // each lane's state in the current warp: pc (5 bits), exited
     std::vector<Value> minima;  // the lanes at the smallest running pc (4), any lane runs
     Value firstMin;             // the lowest of those lanes (one-hot)
 };
-Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl);
+Lanes buildLanes(Scheduler& s, const Control& ctl, const Warps& warps);
 
 // The value of the next record: the ALU's result, or the word a load or atomic reads. Stores and atomics
 // write global memory at their completed value.
-Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl);
+Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Warps& warps);
 
 }  // namespace qgpu::gpu::detail

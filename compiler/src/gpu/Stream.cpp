@@ -7,16 +7,10 @@
 
 namespace qgpu::gpu {
 
-ReferenceLaunch referenceLaunch(const Program& program, int lanes) {
-    return referenceLaunch(program,
-                           parseLaunchSpec(R"({"grid": 1, "block": )" + std::to_string(lanes) + R"(, "args": []})"));
-}
-
 ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch) {
     Interpreter interp(program, launch);
     ReferenceLaunch out;
     out.initialGlobal = interp.state().global;
-    int lanes = launch.threadsPerBlock();
     while (!interp.done()) {
         StepEvent ev = interp.step();
         if (!ev.fault.empty()) throw std::runtime_error("the reference launch faulted: " + ev.fault);
@@ -51,11 +45,11 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
     }
     out.stream.push_back({Kind::End});
     out.global = interp.state().global;
-    for (int lane = 0; lane < lanes; ++lane) {
-        std::array<uint32_t, 16> regs{};
-        for (int r = 0; r < 16; ++r) regs[size_t(r)] = interp.state().lane(0, lane).regs[size_t(r)];
-        out.registers.push_back(regs);
-    }
+    int warpsPerBlock = (launch.threadsPerBlock() + kLanes - 1) / kLanes;
+    for (int warp = 0; warp < launch.grid.count() * warpsPerBlock; ++warp)
+        for (int lane = 0; lane < kLanes; ++lane)
+            if ((warp % warpsPerBlock) * kLanes + lane < launch.threadsPerBlock())
+                out.registers.push_back(interp.state().lane(warp, lane).regs);
     return out;
 }
 

@@ -1,4 +1,4 @@
-// The compiled GPU as a Qwen3.5 model (issue 6; one warp for now): built from code, fed the program and launch as
+// The compiled GPU as a Qwen3.5 model (issue 6): built from code, fed the program and launch as
 // tokens, and left to write the launch itself by greedy decoding. The host compiles, feeds tokens back
 // and reads the register file out of the recurrent state; it computes nothing.
 #pragma once
@@ -18,7 +18,7 @@ struct GpuLaunch {
     std::vector<gpu::Token> fed;      // program image and launch
     std::vector<gpu::Token> written;  // what the model wrote, END included when it ended
     bool ended = false;
-    std::vector<std::array<uint32_t, 16>> registers;  // per live lane, decoded from the recurrent state
+    std::vector<std::array<uint32_t, 16>> registers;  // per thread in slot order, decoded from the recurrent state
     std::vector<uint32_t> global;                     // global memory, decoded from the recurrent state
     double seconds = 0;                               // prefill and decode
 };
@@ -35,10 +35,10 @@ public:
     // DIR.partial, renamed when complete). Needs the dense engine.
     void save(const std::string& dir, DType dtype = DType::F32) const;
 
-    // Runs a linked program on one warp of `lanes` threads with global memory starting as `global`; stops
-    // at END or after `maxTokens`.
-    GpuLaunch run(const Program& program, int lanes, const std::vector<uint32_t>& global = {}, int maxTokens = 4096,
-                  Engine engine = Engine::Sparse) const;
+    // Runs a linked program on a grid of thread blocks with global memory starting as `global`; stops at
+    // END or after `maxTokens`.
+    GpuLaunch run(const Program& program, const Dim3& grid, const Dim3& block, const std::vector<uint32_t>& global = {},
+                  int maxTokens = 4096, Engine engine = Engine::Sparse) const;
     // Feeds a whole stream (dense: in one prefill) and returns the model's argmax after every position.
     std::vector<int> teacherForced(const std::vector<gpu::Token>& stream, Engine engine = Engine::Sparse) const;
 
@@ -58,8 +58,8 @@ private:
     gpu::Machine m_machine;
     std::unique_ptr<Qwen35Model> m_dense;
     std::unique_ptr<SparseModel> m_sparse;
-    Place m_registers;
-    std::vector<Place> m_global;  // the eight heads of global memory
+    std::vector<Place> m_registers;  // the 16 banks of the register file
+    std::vector<Place> m_global;     // the eight heads of global memory
 };
 
 }  // namespace qgpu

@@ -43,6 +43,10 @@ struct MemoryPort {
     // computed by the conv's silu (128 (t_r + t_s - 1) is 128, 0 or -128, and silu makes that 128, 0, -0).
     // Several ports can then share one row one-hot and differ only in their select bit.
     int writeSelect = -1, readSelect = -1;
+    // Optional second factors of the rows: with n of them, row r = hi * n + lo is keyed by (writeRows[hi] AND
+    // writeRowsLow[lo]) (the conv's silu again), so 8 + 16 bits address 128 rows.
+    std::vector<int> writeRowsLow, readRowsLow;
+    int rows() const;  // how many state rows the port addresses
 };
 
 struct Layer {

@@ -35,17 +35,26 @@ public:
     // Any gadget: `depth` layers, outputs of the given widths (bits).
     std::vector<Value> gadget(const std::string& name, int depth, const std::vector<Value>& inputs,
                               const std::vector<int>& outputWidths, Emit emit);
+    // A gadget whose outputs are `count` integers (Encoding::Integer, one dim each, 0 on a fresh token).
+    std::vector<Value> integerGadget(const std::string& name, int depth, const std::vector<Value>& inputs, int count,
+                                     Emit emit);
     // A memory on one Gated DeltaNet head of some layer: a token whose bit r of `writeRows` (a one-hot
     // value, or -1 for none) is true overwrites row r with `data` (at most 32 bits); a token whose bit r
     // of `readRows` is true reads row r (after its own write). Returns the read bits, as wide as `data`. Every token
     // that writes or reads this memory meets it in the same layer, so its contents persist between tokens.
     // `writeSelect` / `readSelect` (1-bit values, or -1) gate every key / query (MemoryPort).
-    Value memory(const std::string& name, Value writeRows, Value data, Value readRows, Value writeSelect = -1,
+    // Rows may come as two one-hot factors: row = high * width(low) + low, keyed by their AND (MemoryPort).
+    struct Rows {
+        Value high = -1, low = -1;
+        Rows(Value rows = -1) : high(rows) {}  // NOLINT: a plain one-hot value is the common case
+        Rows(Value h, Value l) : high(h), low(l) {}
+    };
+    Value memory(const std::string& name, Rows writeRows, Value data, Rows readRows, Value writeSelect = -1,
                  Value readSelect = -1);
     // `banks` memories on as many heads of one layer, sharing the row one-hots: bank b is the one whose
     // bit of `writeBank` / `readBank` (one-hot values of width `banks`) is true. Only one bank answers a
     // query, so they share their read bits. Its ports are named name0, name1, ...
-    Value bankedMemory(const std::string& name, int banks, Value writeRows, Value data, Value readRows, Value writeBank,
+    Value bankedMemory(const std::string& name, int banks, Rows writeRows, Value data, Rows readRows, Value writeBank,
                        Value readBank);
     // A result read after the layers: its slot is never reused.
     void keep(Value v);
@@ -67,6 +76,7 @@ private:
         bool kept = false;
         bool isRead = false;  // written by a memory read: read bits (base 64), never shared
         std::vector<int> dims;
+        bool isInteger = false;  // an integer feature (integerGadget)
     };
     struct Gadget {
         std::string name;

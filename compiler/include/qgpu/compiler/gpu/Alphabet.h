@@ -2,30 +2,32 @@
 // and the launch) and what the model writes (which block a warp runs, the bytes it writes, the end).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "qgpu/core/Isa.h"
+#include "qgpu/core/Launch.h"
 #include "qgpu/core/MachineSpec.h"
 
 namespace qgpu::gpu {
 
-enum class Kind : uint8_t { Launch, Byte, RomWrite, MemWrite, Exec, Val, End };
+enum class Kind : uint8_t { BlockDim, GridDim, Byte, RomWrite, MemWrite, Exec, Val, End };
 
 // One token. Fields a kind does not use are 0.
 struct Token {
     Kind kind = Kind::End;
-    int lanes = 0;      // Launch: live lanes of the warp (1..4)
-    int byteIndex = 0;  // Byte, Val: which byte of a word (0 = lowest)
-    int value = 0;      // Byte, Val: the byte
-    int block = 0;      // RomWrite, Exec
-    int slot = 0;       // RomWrite: 0..3 body, 4 terminator; Val: the body slot that wrote the value
-    int part = 0;       // RomWrite: 0 the word's low half (fields), 1 its high half (imm)
-    int warp = 0;       // Exec
-    int mask = 0;       // Exec: the lanes that run the block (the min-PC rule's active lanes)
-    int address = 0;    // MemWrite: the global word the four bytes just fed initialise
-    int lane = 0;       // Val
+    std::array<int, 3> shape{};  // BlockDim, GridDim: x, y, z (each >= 1, their product <= 32)
+    int byteIndex = 0;           // Byte, Val: which byte of a word (0 = lowest)
+    int value = 0;               // Byte, Val: the byte
+    int block = 0;               // RomWrite, Exec
+    int slot = 0;                // RomWrite: 0..3 body, 4 terminator; Val: the body slot that wrote the value
+    int part = 0;                // RomWrite: 0 the word's low half (fields), 1 its high half (imm)
+    int warp = 0;                // Exec
+    int mask = 0;                // Exec: the lanes that run the block (the min-PC rule's active lanes)
+    int address = 0;             // MemWrite: the global word the four bytes just fed initialise
+    int lane = 0;                // Val
 
     int id() const;
     static Token fromId(int id);  // throws std::out_of_range for an id outside the alphabet
@@ -40,12 +42,21 @@ int vocabularySize();
 // register, so the model knows which VAL records a block produces.
 constexpr int kWritesMaskShift = 25;
 
-// Exec(b, w, mask): warp w runs block b with the lanes in `mask`.
+// Every (x, y, z) shape a BlockDim or GridDim token names, in id order.
+const std::vector<std::array<int, 3>>& launchShapes();
+
+// The word a BlockDim token carries: ntid.x-1, ntid.y-1, ntid.z-1 (5 bits each), then the threads of a
+// block - 1 (5 bits) and its warps - 1 (3 bits). A GridDim token's: nctaid.x-1, .y-1, .z-1, then the
+// thread blocks - 1. The embedding holds these words (a lookup table in the weights, like any token's
+// meaning); the host only names the shape.
+uint32_t shapeWord(const Token& t);
+
 // The tokens that load `program` into the ROM (4 Byte tokens and a RomWrite per non-zero half word),
-// global memory (4 Byte tokens and a MemWrite per non-zero word of `global`), and start a launch of one
-// warp with `lanes` live lanes. Throws DiagnosticError naming the instruction when the program uses what
-// the model backend does not run yet.
-std::vector<Token> loadTokens(const Program& program, int lanes, const std::vector<uint32_t>& global = {});
+// global memory (4 Byte tokens and a MemWrite per non-zero word of `global`), and start the launch:
+// BlockDim then GridDim. Throws DiagnosticError naming the instruction when the program uses what the
+// model backend does not run yet, or the launch when it does not fit the machine.
+std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Dim3& block,
+                              const std::vector<uint32_t>& global = {});
 
 // True when the slot's instruction makes the model write VAL records: the value it writes into rd != r0,
 // the value a store writes to memory, or the old word an atomic add reads (what rd receives).

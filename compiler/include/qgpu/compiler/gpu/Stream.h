@@ -14,14 +14,12 @@ namespace qgpu::gpu {
 
 struct ReferenceLaunch {
     std::vector<Token> stream;                        // EXEC, VAL ... records and the final END
-    std::vector<std::array<uint32_t, 16>> registers;  // each lane's registers at the end
+    std::vector<std::array<uint32_t, 16>> registers;  // each thread's registers at the end, in slot order
     std::vector<uint32_t> initialGlobal, global;      // global memory before and after
 };
 
 // Runs `program` (linked against `launch`) in the interpreter.
 ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch);
-// The same for a launch without arguments: one block of `lanes` threads.
-ReferenceLaunch referenceLaunch(const Program& program, int lanes);
 
 // The replay check's verdict: the index of the first record where the streams differ (or where one
 // ends), or -1 when they are identical.
