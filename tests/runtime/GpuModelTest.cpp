@@ -1,5 +1,5 @@
-// The GPU inside the model (issue 6: one warp; ALU, branches and divergence, global memory, atomics) on the sparse fast
-// path; tests/runtime/slow/GpuModelDenseTest.cpp runs the same launches on the dense path.
+// The GPU inside the model (issue 6: ALU, branches and divergence, global memory, atomics, launch shapes) on the
+// sparse fast path; tests/runtime/slow/GpuModelDenseTest.cpp runs the same launches on the dense path.
 #include "GpuTestSupport.h"
 #include "qgpu/compiler/Frontend.h"
 
@@ -71,4 +71,27 @@ TEST(GpuModel, RejectsWhatItDoesNotRunYet) {
     } catch (const DiagnosticError& e) {
         EXPECT_NE(std::string(e.what()).find("does not run `ld.shared` yet"), std::string::npos) << e.what();
     }
+    try {
+        gpuModel(Engine::Sparse).run(assemble("atom.global r1, [r1 + 0], r2\nexit\n", "a.qasm"), Dim3{}, Dim3{});
+        FAIL() << "expected a DiagnosticError";
+    } catch (const DiagnosticError& e) {
+        EXPECT_NE(std::string(e.what()).find("result register is also its address"), std::string::npos) << e.what();
+    }
+    // 9 blocks of 16 threads are 36 warps: more than the machine's 32.
+    try {
+        gpuModel(Engine::Sparse).run(assemble("exit\n", "exit.qasm"), Dim3{9, 1, 1}, Dim3{16, 1, 1});
+        FAIL() << "expected a DiagnosticError";
+    } catch (const DiagnosticError& e) {
+        EXPECT_NE(std::string(e.what()).find("9 blocks of 16 threads"), std::string::npos) << e.what();
+    }
+}
+
+TEST(GpuModel, LaunchShapesAreTokensWithTheirCounts) {
+    // BLOCK(4, 2, 1): ntid 4 x 2 x 1, 8 threads in 2 warps; GRID(3, 1, 1): 3 thread blocks.
+    std::vector<gpu::Token> fed = gpu::loadTokens(assemble("exit\n", "exit.qasm"), Dim3{3, 1, 1}, Dim3{4, 2, 1});
+    ASSERT_GE(fed.size(), 2u);
+    EXPECT_EQ(fed[fed.size() - 2].text(), "BLOCK(4,2,1)");
+    EXPECT_EQ(fed.back().text(), "GRID(3,1,1)");
+    EXPECT_EQ(gpu::shapeWord(fed[fed.size() - 2]), 3u | 1u << 5 | 7u << 15 | 1u << 20);
+    EXPECT_EQ(gpu::shapeWord(fed.back()), 2u | 2u << 15);
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Assembler.h"
@@ -74,6 +75,40 @@ inline void expectExample(const GpuModel& model, Engine engine, const std::strin
     LaunchSpec launch = parseLaunchSpec(example(name + ".json"), name + ".json");
     if (lanes > 0) launch.block = Dim3{lanes, 1, 1};
     expectExact(model, engine, example(name + ".qasm"), launch);
+}
+
+// A kernel of the CUDA suite (resources/kernels/NAME.cu with NAME.json), compiled by Clang and run in the
+// model on the sparse engine: the stream must be the interpreter's and the arrays the spec's expectation.
+// Returns false, printing why, when the kernel uses what the model does not run yet.
+inline bool expectSuiteKernel(const GpuModel& model, const std::string& name) {
+    SCOPED_TRACE(name);
+    std::string dir = std::string(QGPU_RESOURCE_DIR) + "/kernels/";
+    LaunchSpec launch = parseLaunchSpec(readFile(dir + name + ".json"), name + ".json");
+    CompiledKernel k = compileKernel(readFile(dir + name + ".cu"), name + ".cu", MachineSpec::standard());
+    MemoryMap map = validateLaunch(launch, MachineSpec::standard());
+    Program program = linkProgram(k.kernel.program, launch, map, MachineSpec::standard());
+    gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
+    GpuLaunch result;
+    try {
+        result = model.run(program, launch.grid, launch.block, ref.initialGlobal, int(ref.stream.size()) + 8);
+    } catch (const DiagnosticError& e) {
+        std::printf("not in the model yet: %s: %s\n", name.c_str(), e.what());
+        return false;
+    }
+    long mismatch = gpu::firstMismatch(result.written, ref.stream);
+    EXPECT_EQ(mismatch, -1) << "model: " << gpu::formatTokens(result.written, size_t(std::max(0L, mismatch)), 6)
+                            << "\nreference: " << gpu::formatTokens(ref.stream, size_t(std::max(0L, mismatch)), 6);
+    EXPECT_EQ(result.registers, ref.registers);
+    EXPECT_EQ(result.global, ref.global);
+    for (const auto& [array, values] : launch.expect) {
+        const ArrayPlacement* placed = map.find(array);
+        EXPECT_NE(placed, nullptr) << array;
+        for (int i = 0; placed && i < placed->size; ++i)
+            EXPECT_EQ(int32_t(result.global[size_t(placed->base + i)]), values[size_t(i)]) << array << "[" << i << "]";
+    }
+    std::printf("%s: %zu tokens fed, %zu written, %.2f s\n", name.c_str(), result.fed.size(), result.written.size(),
+                result.seconds);
+    return true;
 }
 
 }  // namespace qgpu::testing

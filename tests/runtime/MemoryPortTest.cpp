@@ -1,5 +1,6 @@
 // A memory port on a Gated DeltaNet head at Qwen3.5-2B head dimensions (128 x 128): random writes and
-// reads through Qwen35Model, compared with a plain C++ memory, bit for bit.
+// reads through Qwen35Model, compared with a plain C++ memory, bit for bit; with plain one-hot rows, and
+// with rows as two factors (4 x 2) whose keys and queries are also gated by a select bit.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -22,15 +23,22 @@ struct Port {
     circuit::MemoryPort port;
 };
 
-Port buildPort() {
+Port buildPort(bool factored = false) {
     circuit::Geometry g;
     g.hiddenSize = 192;
     g.linearNumKeyHeads = g.linearNumValueHeads = 1;
     g.linearKeyHeadDim = g.linearValueHeadDim = 128;
     Port p{Circuit(g), {}};
     p.port.name = "mem";
-    for (int r = 0; r < 8; ++r) p.port.writeRows.push_back(p.c.addFeature("w" + std::to_string(r)));
-    for (int r = 0; r < 8; ++r) p.port.readRows.push_back(p.c.addFeature("r" + std::to_string(r)));
+    int high = factored ? 4 : 8;
+    for (int r = 0; r < high; ++r) p.port.writeRows.push_back(p.c.addFeature("w" + std::to_string(r)));
+    for (int r = 0; r < high; ++r) p.port.readRows.push_back(p.c.addFeature("r" + std::to_string(r)));
+    if (factored) {
+        for (int r = 0; r < 2; ++r) p.port.writeRowsLow.push_back(p.c.addFeature("wl" + std::to_string(r)));
+        for (int r = 0; r < 2; ++r) p.port.readRowsLow.push_back(p.c.addFeature("rl" + std::to_string(r)));
+        p.port.writeSelect = p.c.addFeature("ws");
+        p.port.readSelect = p.c.addFeature("rs");
+    }
     for (int i = 0; i < 32; ++i) p.port.dataBits.push_back(p.c.addFeature("d" + std::to_string(i)));
     for (int i = 0; i < 32; ++i) p.port.outBits.push_back(p.c.addReadBit("o" + std::to_string(i)));
     p.c.memoryPort(p.c.addLayer(), p.port);
@@ -46,10 +54,19 @@ struct Op {
 
 }  // namespace
 
-class MemoryPortDtype : public ::testing::TestWithParam<DType> {};
+// The bits a token sets to address row r (factored: its high and low factor, and the select).
+std::vector<int> rowBits(const circuit::MemoryPort& port, bool write, int r) {
+    const auto& high = write ? port.writeRows : port.readRows;
+    const auto& low = write ? port.writeRowsLow : port.readRowsLow;
+    if (low.empty()) return {high[size_t(r)]};
+    return {high[size_t(r) / low.size()], low[size_t(r) % low.size()], write ? port.writeSelect : port.readSelect};
+}
+
+class MemoryPortDtype : public ::testing::TestWithParam<std::tuple<DType, bool>> {};
 
 TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
-    Port p = buildPort();
+    auto [dtype, factored] = GetParam();
+    Port p = buildPort(factored);
     std::mt19937 rng(42);
     std::vector<Op> ops;
     std::vector<std::vector<float>> rows;
@@ -71,17 +88,22 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
         if (op.readRow < 0) op.readRow = -1;
         std::vector<int> trueDims;
         if (op.writeRow >= 0) {
-            trueDims.push_back(p.port.writeRows[size_t(op.writeRow)]);
+            for (int bit : rowBits(p.port, true, op.writeRow)) trueDims.push_back(bit);
             for (int i = 0; i < 32; ++i)
                 if (op.value >> i & 1) trueDims.push_back(p.port.dataBits[size_t(i)]);
         }
-        if (op.readRow >= 0) trueDims.push_back(p.port.readRows[size_t(op.readRow)]);
+        if (op.readRow >= 0)
+            for (int bit : rowBits(p.port, false, op.readRow)) trueDims.push_back(bit);
+        if (factored && op.writeRow < 0 && rng() % 2) {  // a row without its select: no write
+            trueDims.push_back(p.port.writeRows[0]);
+            trueDims.push_back(p.port.writeRowsLow[1]);
+        }
         ops.push_back(op);
         rows.push_back(p.c.tokenEmbedding(trueDims));
     }
     fs::path dir = fs::temp_directory_path() / ("qgpu-port-" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    writeCircuitCheckpoint(dir.string(), p.c, rows, GetParam());
+    writeCircuitCheckpoint(dir.string(), p.c, rows, dtype);
     auto model = Qwen35Model::load(dir.string());
     fs::remove_all(dir);
 
@@ -118,8 +140,12 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
     EXPECT_EQ(fresh.recurrentState(0), state.recurrentState(0));
 }
 
-INSTANTIATE_TEST_SUITE_P(Weights, MemoryPortDtype, ::testing::Values(DType::F32, DType::BF16),
-                         [](const auto& info) { return std::string(dtypeName(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Weights, MemoryPortDtype,
+                         ::testing::Combine(::testing::Values(DType::F32, DType::BF16), ::testing::Bool()),
+                         [](const auto& info) {
+                             return std::string(dtypeName(std::get<0>(info.param))) +
+                                    (std::get<1>(info.param) ? "_factored" : "_one_hot");
+                         });
 
 TEST(MemoryPort, RejectsRowsThatDoNotFitTheHead) {
     Port p = buildPort();
