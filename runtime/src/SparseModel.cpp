@@ -28,6 +28,24 @@ struct Sparse {
         }
         return s;
     }
+    // The same matrix by columns: entry i of column c is (row column[i], value[i]); for y += A x over
+    // the few non-zero x (a scatter). The circuit's sums are exact, so their order does not matter.
+    static Sparse ofColumns(const std::vector<float>& dense, int rows, int columns) {
+        Sparse s;
+        s.rows = columns;
+        s.start.push_back(0);
+        for (int c = 0; c < columns; ++c) {
+            for (int r = 0; r < rows; ++r) {
+                float w = dense[size_t(r) * size_t(columns) + size_t(c)];
+                if (w != 0) s.column.push_back(r), s.value.push_back(w);
+            }
+            s.start.push_back(int(s.column.size()));
+        }
+        return s;
+    }
+    void scatter(int c, float x, float* y) const {
+        for (int i = start[size_t(c)]; i < start[size_t(c) + 1]; ++i) y[column[size_t(i)]] += value[size_t(i)] * x;
+    }
     float row(int r, const float* x) const {
         float sum = 0;
         for (int i = start[size_t(r)]; i < start[size_t(r) + 1]; ++i) sum += value[size_t(i)] * x[column[size_t(i)]];
@@ -36,7 +54,13 @@ struct Sparse {
     bool empty(int r) const { return start[size_t(r)] == start[size_t(r) + 1]; }
 };
 
-float silu(float x) { return x / (1.f + std::exp(-x)); }
+// Outside (-89, 18) the formula's value needs no exp: exp(-x) overflows to inf (x / inf = -0), or
+// 1 + exp(-x) rounds to 1 (x / 1 = x). Most of the circuit's neurons sit there.
+float silu(float x) {
+    if (x < -89.f) return -0.f;
+    if (x > 18.f) return x;
+    return x / (1.f + std::exp(-x));
+}
 float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
 float softplus(float x) { return x > 20.f ? x : std::log1p(std::exp(x)); }
 
@@ -53,7 +77,8 @@ void rmsNorm(const std::vector<float>& x, const std::vector<float>& w, float eps
 
 struct SparseModel::Layer {
     std::vector<float> inputNorm, postNorm, conv, dtBias, aLog, linearNorm;
-    Sparse qkv, z, b, a, outProj, gate, up, down;
+    Sparse qkv, z, b, a, gate, up;
+    Sparse outProj, down;           // by columns
     std::vector<int> liveChannels;  // qkv rows with a non-zero weight
     // Heads whose query or key has a live channel. The others never write (their key is 0) and read 0,
     // so their state stays 0 and their output is 0: they are skipped.
@@ -76,8 +101,10 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
     // The LM head reads only dims the final norm keeps (1 + w != 0): a contiguous copy of those columns.
     for (int64_t d = 0; d < h; ++d)
         if (1.f + m->m_finalNorm[size_t(d)] != 0) m->m_headDims.push_back(size_t(d));
-    for (int64_t t = 0; t < c.vocabSize; ++t)
-        for (size_t d : m->m_headDims) m->m_head.push_back(m->m_embed[size_t(t * h) + d]);
+    // Dim-major: the logits accumulate one dim at a time over the whole vocabulary (vectorised), each
+    // logit still summed in dim order.
+    for (size_t d : m->m_headDims)
+        for (int64_t t = 0; t < c.vocabSize; ++t) m->m_head.push_back(m->m_embed[size_t(t * h) + d]);
     if (!c.tieWordEmbeddings)
         throw DiagnosticError(Diagnostic{"", 0, 0, "the sparse path needs tied embeddings (the compiled GPU's)"});
     for (int i = 0; i < c.numLayers; ++i) {
@@ -90,7 +117,7 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.postNorm = tensor(p + "post_attention_layernorm.weight", {h});
         l.gate = sparse("mlp.gate_proj.weight", in, h);
         l.up = sparse("mlp.up_proj.weight", in, h);
-        l.down = sparse("mlp.down_proj.weight", h, in);
+        l.down = Sparse::ofColumns(tensor(p + "mlp.down_proj.weight", {h, in}), int(h), int(in));
         l.qkv = sparse("linear_attn.in_proj_qkv.weight", channels, h);
         l.z = sparse("linear_attn.in_proj_z.weight", c.linearValueDim(), h);
         l.b = sparse("linear_attn.in_proj_b.weight", hv, h);
@@ -99,7 +126,8 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.dtBias = tensor(p + "linear_attn.dt_bias", {hv});
         l.aLog = tensor(p + "linear_attn.A_log", {hv});
         l.linearNorm = tensor(p + "linear_attn.norm.weight", {c.linearValueHeadDim});
-        l.outProj = sparse("linear_attn.out_proj.weight", h, c.linearValueDim());
+        l.outProj = Sparse::ofColumns(tensor(p + "linear_attn.out_proj.weight", {h, c.linearValueDim()}), int(h),
+                                      int(c.linearValueDim()));
         for (int ch = 0; ch < l.qkv.rows; ++ch)
             if (!l.qkv.empty(ch)) l.liveChannels.push_back(ch);
         int64_t dk = c.linearKeyHeadDim, group = hv / c.linearNumKeyHeads;
@@ -212,29 +240,26 @@ std::vector<float> SparseModel::forward(int token, State& state) const {
                 o[j] = l.linearNorm[j] * (o[j] * scale) * silu(z);
             }
         }
-        for (size_t d = 0; d < h; ++d)
-            if (!l.outProj.empty(int(d))) x[d] += l.outProj.row(int(d), mixed.data());
+        for (size_t j = 0; j < mixed.size(); ++j)
+            if (mixed[j] != 0) l.outProj.scatter(int(j), mixed[j], x.data());
         // The MLP through its non-zero neurons.
         rmsNorm(x, l.postNorm, c.rmsNormEps, normed);
         for (int n = 0; n < c.intermediateSize; ++n) {
-            float g = l.gate.empty(n) ? 0.f : l.gate.row(n, normed.data());
-            hiddenMlp[size_t(n)] = g == 0 ? 0.f : silu(g) * l.up.row(n, normed.data());
+            float g = l.gate.empty(n) ? 0.f : silu(l.gate.row(n, normed.data()));
+            hiddenMlp[size_t(n)] = g == 0 ? 0.f : g * l.up.row(n, normed.data());
         }
-        for (size_t d = 0; d < h; ++d)
-            if (!l.down.empty(int(d))) x[d] += l.down.row(int(d), hiddenMlp.data());
+        for (int n = 0; n < c.intermediateSize; ++n)
+            if (hiddenMlp[size_t(n)] != 0) l.down.scatter(n, hiddenMlp[size_t(n)], x.data());
     }
     ++state.position;
     // The tied LM head over the dims the final norm keeps.
     rmsNorm(x, m_finalNorm, c.rmsNormEps, normed);
     std::vector<float> y;
     for (size_t d : m_headDims) y.push_back(normed[d]);
-    std::vector<float> logits(size_t(c.vocabSize));
-    const float* row = m_head.data();
-    for (size_t t = 0; t < logits.size(); ++t, row += y.size()) {
-        float sum = 0;
-        for (size_t i = 0; i < y.size(); ++i) sum += row[i] * y[i];
-        logits[t] = sum;
-    }
+    std::vector<float> logits(size_t(c.vocabSize), 0.f);
+    const float* column = m_head.data();
+    for (size_t i = 0; i < y.size(); ++i, column += logits.size())
+        for (size_t t = 0; t < logits.size(); ++t) logits[t] += column[t] * y[i];
     return logits;
 }
 

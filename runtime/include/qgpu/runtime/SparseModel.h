@@ -37,7 +37,7 @@ private:
     Qwen35Config m_config;
     std::vector<float> m_embed, m_finalNorm;
     std::vector<size_t> m_headDims;  // the dims the final norm keeps
-    std::vector<float> m_head;       // embed_tokens restricted to them, [vocab, m_headDims.size()]
+    std::vector<float> m_head;       // embed_tokens restricted to them, dim-major: [m_headDims.size(), vocab]
     std::vector<Layer> m_layers;
 };
 
