@@ -9,35 +9,24 @@ namespace qgpu {
 
 namespace {
 
-// Compressed rows of a dense row-major matrix: y[r] = sum over the row's non-zeros.
+// Compressed rows (or columns) of a dense row-major matrix: y[r] = sum over the row's non-zeros.
 struct Sparse {
     std::vector<int> start, column;
     std::vector<float> value;
     int rows = 0;
 
-    static Sparse of(const std::vector<float>& dense, int rows, int columns) {
+    // Rows of a dense row-major matrix; with byColumns its columns instead (entry i of column c is row
+    // column[i] with value[i]), for y += A x over the few non-zero x (scatter). The circuit's sums are
+    // exact, so their order does not matter.
+    static Sparse of(const std::vector<float>& dense, int rows, int columns, bool byColumns = false) {
         Sparse s;
-        s.rows = rows;
+        s.rows = byColumns ? columns : rows;
         s.start.push_back(0);
-        for (int r = 0; r < rows; ++r) {
-            for (int c = 0; c < columns; ++c) {
+        for (int major = 0; major < s.rows; ++major) {
+            for (int minor = 0; minor < (byColumns ? rows : columns); ++minor) {
+                int r = byColumns ? minor : major, c = byColumns ? major : minor;
                 float w = dense[size_t(r) * size_t(columns) + size_t(c)];
-                if (w != 0) s.column.push_back(c), s.value.push_back(w);
-            }
-            s.start.push_back(int(s.column.size()));
-        }
-        return s;
-    }
-    // The same matrix by columns: entry i of column c is (row column[i], value[i]); for y += A x over
-    // the few non-zero x (a scatter). The circuit's sums are exact, so their order does not matter.
-    static Sparse ofColumns(const std::vector<float>& dense, int rows, int columns) {
-        Sparse s;
-        s.rows = columns;
-        s.start.push_back(0);
-        for (int c = 0; c < columns; ++c) {
-            for (int r = 0; r < rows; ++r) {
-                float w = dense[size_t(r) * size_t(columns) + size_t(c)];
-                if (w != 0) s.column.push_back(r), s.value.push_back(w);
+                if (w != 0) s.column.push_back(minor), s.value.push_back(w);
             }
             s.start.push_back(int(s.column.size()));
         }
@@ -117,7 +106,7 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.postNorm = tensor(p + "post_attention_layernorm.weight", {h});
         l.gate = sparse("mlp.gate_proj.weight", in, h);
         l.up = sparse("mlp.up_proj.weight", in, h);
-        l.down = Sparse::ofColumns(tensor(p + "mlp.down_proj.weight", {h, in}), int(h), int(in));
+        l.down = Sparse::of(tensor(p + "mlp.down_proj.weight", {h, in}), int(h), int(in), true);
         l.qkv = sparse("linear_attn.in_proj_qkv.weight", channels, h);
         l.z = sparse("linear_attn.in_proj_z.weight", c.linearValueDim(), h);
         l.b = sparse("linear_attn.in_proj_b.weight", hv, h);
@@ -126,8 +115,8 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.dtBias = tensor(p + "linear_attn.dt_bias", {hv});
         l.aLog = tensor(p + "linear_attn.A_log", {hv});
         l.linearNorm = tensor(p + "linear_attn.norm.weight", {c.linearValueHeadDim});
-        l.outProj = Sparse::ofColumns(tensor(p + "linear_attn.out_proj.weight", {h, c.linearValueDim()}), int(h),
-                                      int(c.linearValueDim()));
+        l.outProj = Sparse::of(tensor(p + "linear_attn.out_proj.weight", {h, c.linearValueDim()}), int(h),
+                               int(c.linearValueDim()), true);
         for (int ch = 0; ch < l.qkv.rows; ++ch)
             if (!l.qkv.empty(ch)) l.liveChannels.push_back(ch);
         int64_t dk = c.linearKeyHeadDim, group = hv / c.linearNumKeyHeads;
