@@ -94,14 +94,7 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
     // An atomic add writes old + rs2: the old word is the value its records just assembled.
     Value addend = registerFile(s, "regs_addend", ctl, storeSide[3], ctl.regWriteBank);
     Value sum = s.add(assembled, addend, "atomic_sum");
-    Value memoryData = s.gadget("memory_data", 1, {storeSide[2], assembled, sum}, {32},
-                                [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                                    int atomic = d[0][0];
-                                    for (int i = 0; i < 32; ++i) {
-                                        c.threshold(first, {{atomic, -1}, {d[1][size_t(i)], 1}}, -1, o[0][size_t(i)]);
-                                        c.threshold(first, {{atomic, 1}, {d[2][size_t(i)], 1}}, -2, o[0][size_t(i)]);
-                                    }
-                                })[0];
+    Value memoryData = s.select(storeSide[2], sum, assembled, "memory_data");
     Value storeAddress = s.add(storeBase, immCur, "store_address");
     Value loadAddress = s.add(a, immNext, "load_address");
     // Rows by two one-hot factors, address bits 4..6 and 0..3, and the bank one-hot (bits 7..9), from
@@ -126,14 +119,7 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
         [decodeAddress](Circuit& c, int first, const Dims& d, const Dims& o) { decodeAddress(c, first, -1, d[0], o); });
     Value loaded = s.bankedMemory(kGlobalMemory, 8, {writeAt[0], writeAt[1]}, memoryData, {readAt[0], readAt[1]},
                                   writeAt[2], readAt[2]);
-    Value result = s.gadget("record_value", 1, {decoded[3], aluResult, loaded}, {32},
-                            [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                                int load = d[0][0];
-                                for (int i = 0; i < 32; ++i) {
-                                    c.threshold(first, {{load, -1}, {d[1][size_t(i)], 1}}, -1, o[0][size_t(i)]);
-                                    c.threshold(first, {{load, 1}, {d[2][size_t(i)], 1}}, -2, o[0][size_t(i)]);
-                                }
-                            })[0];
+    Value result = s.select(decoded[3], loaded, aluResult, "record_value");
     return result;
 }
 
