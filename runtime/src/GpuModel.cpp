@@ -109,16 +109,14 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
             return it != layers.end() ? it->second : layers.emplace(layer, readLayer(layer)).first->second;
         };
         // Warp g's lane l keeps register r in row (g mod 8) * 16 + r of bank l * 4 + g / 8.
-        int threads = block.count(), warpsPerBlock = (threads + gpu::kLanes - 1) / gpu::kLanes;
-        for (int g = 0; g < grid.count() * warpsPerBlock; ++g)
-            for (int lane = 0; lane < gpu::kLanes; ++lane) {
-                if ((g % warpsPerBlock) * gpu::kLanes + lane >= threads) continue;
-                const Place& bank = m_registers[size_t(lane * 4 + g / 8)];
-                const std::vector<float>& registerFile = layerState(bank.layer);
-                std::array<uint32_t, 16> regs{};
-                for (int r = 0; r < 16; ++r) regs[size_t(r)] = row(registerFile, bank.head, g % 8 * 16 + r);
-                launch.registers.push_back(regs);
-            }
+        for (int slot : gpu::threadSlots(grid, block)) {
+            int g = slot / gpu::kLanes, lane = slot % gpu::kLanes;
+            const Place& bank = m_registers[size_t(lane * 4 + g / 8)];
+            const std::vector<float>& registerFile = layerState(bank.layer);
+            std::array<uint32_t, 16> regs{};
+            for (int r = 0; r < 16; ++r) regs[size_t(r)] = row(registerFile, bank.head, g % 8 * 16 + r);
+            launch.registers.push_back(regs);
+        }
         for (const Place& p : m_global) {
             const std::vector<float>& words = layerState(p.layer);
             for (int r = 0; r < 128; ++r) launch.global.push_back(row(words, p.head, r));

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -28,27 +30,35 @@ inline const GpuModel& gpuModel(Engine engine) {
     return *m;
 }
 
+// Runs a linked program in the model and checks it against the interpreter: the stream record for record,
+// every thread's registers, global memory. Throws DiagnosticError for what the model does not run yet.
+inline GpuLaunch runAgainstReference(const GpuModel& model, Engine engine, const Program& program,
+                                     const LaunchSpec& launch, const gpu::ReferenceLaunch& ref) {
+    GpuLaunch run =
+        model.run(program, launch.grid, launch.block, ref.initialGlobal, int(ref.stream.size()) + 8, engine);
+    long mismatch = gpu::firstMismatch(run.written, ref.stream);
+    size_t at = size_t(std::max(0L, mismatch));
+    EXPECT_EQ(mismatch, -1) << "first mismatch at record " << mismatch
+                            << "\n  model:     " << gpu::formatTokens(run.written, at, 6)
+                            << "\n  reference: " << gpu::formatTokens(ref.stream, at, 6);
+    EXPECT_TRUE(run.ended);
+    EXPECT_EQ(run.registers.size(), ref.registers.size());
+    for (size_t thread = 0; thread < std::min(ref.registers.size(), run.registers.size()); ++thread)
+        for (int r = 0; r < 16; ++r)
+            EXPECT_EQ(run.registers[thread][size_t(r)], ref.registers[thread][size_t(r)])
+                << "thread " << thread << " r" << r;
+    EXPECT_EQ(run.global, ref.global) << "global memory";
+    return run;
+}
+
+// runAgainstReference, then a teacher-forced replay: the whole stream in one prefill (the chunked delta
+// rule), argmax at every position the model writes.
 inline void expectExact(const GpuModel& model, Engine engine, const Program& unlinked, const LaunchSpec& launch) {
     Program program =
         linkProgram(unlinked, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
-    GpuLaunch run =
-        model.run(program, launch.grid, launch.block, ref.initialGlobal, int(ref.stream.size()) + 8, engine);
-    long mismatch = gpu::firstMismatch(run.written, ref.stream);
-    ASSERT_EQ(mismatch, -1) << "first mismatch at record " << mismatch
-                            << "\n  model:     " << gpu::formatTokens(run.written, size_t(mismatch), 6)
-                            << "\n  reference: " << gpu::formatTokens(ref.stream, size_t(mismatch), 6);
-    EXPECT_TRUE(run.ended);
-    ASSERT_EQ(run.registers.size(), ref.registers.size());
-    for (size_t thread = 0; thread < ref.registers.size(); ++thread)
-        for (int r = 0; r < 16; ++r)
-            EXPECT_EQ(run.registers[thread][size_t(r)], ref.registers[thread][size_t(r)])
-                << "thread " << thread << " r" << r;
-
-    EXPECT_EQ(run.global, ref.global) << "global memory";
-
-    // Teacher forcing: the whole stream in one prefill (the chunked delta rule), argmax at every position
-    // the model writes.
+    GpuLaunch run = runAgainstReference(model, engine, program, launch, ref);
+    if (::testing::Test::HasFailure()) return;
     std::vector<gpu::Token> stream = run.fed;
     stream.insert(stream.end(), ref.stream.begin(), ref.stream.end());
     std::vector<int> predicted = model.teacherForced(stream, engine);
@@ -90,16 +100,11 @@ inline bool expectSuiteKernel(const GpuModel& model, const std::string& name) {
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
     GpuLaunch result;
     try {
-        result = model.run(program, launch.grid, launch.block, ref.initialGlobal, int(ref.stream.size()) + 8);
+        result = runAgainstReference(model, Engine::Sparse, program, launch, ref);
     } catch (const DiagnosticError& e) {
         std::printf("not in the model yet: %s: %s\n", name.c_str(), e.what());
         return false;
     }
-    long mismatch = gpu::firstMismatch(result.written, ref.stream);
-    EXPECT_EQ(mismatch, -1) << "model: " << gpu::formatTokens(result.written, size_t(std::max(0L, mismatch)), 6)
-                            << "\nreference: " << gpu::formatTokens(ref.stream, size_t(std::max(0L, mismatch)), 6);
-    EXPECT_EQ(result.registers, ref.registers);
-    EXPECT_EQ(result.global, ref.global);
     for (const auto& [array, values] : launch.expect) {
         const ArrayPlacement* placed = map.find(array);
         EXPECT_NE(placed, nullptr) << array;

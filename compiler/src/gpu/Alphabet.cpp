@@ -49,6 +49,15 @@ uint32_t shapeWord(const Token& t) {
     return word;
 }
 
+std::vector<int> threadSlots(const Dim3& grid, const Dim3& block) {
+    int threads = block.count(), warpsPerBlock = (threads + kLanes - 1) / kLanes;
+    std::vector<int> slots;
+    for (int warp = 0; warp < grid.count() * warpsPerBlock; ++warp)
+        for (int lane = 0; lane < kLanes; ++lane)
+            if (warp % warpsPerBlock * kLanes + lane < threads) slots.push_back(warp * kLanes + lane);
+    return slots;
+}
+
 int vocabularySize() { return kEndId + 1; }
 
 int Token::id() const {
@@ -139,8 +148,8 @@ bool producesValue(const Instruction& in) {
 
 std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Dim3& block,
                               const std::vector<uint32_t>& global) {
-    int warps = grid.count() * ((block.count() + kLanes - 1) / kLanes);
-    if (block.count() < 1 || block.count() > 32 || grid.count() < 1 || grid.count() > 32 || warps > kWarps)
+    if (block.count() < 1 || block.count() > 32 || grid.count() < 1 || grid.count() > 32 ||
+        threadSlots(grid, block).back() / kLanes >= kWarps)
         throw DiagnosticError(
             Diagnostic{"", 0, 0,
                        "the model runs at most 32 thread blocks of at most 32 threads and 32 warps in "

@@ -141,12 +141,26 @@ Control buildControl(Scheduler& s, const Inputs& in) {
                                              all(c, first, t, 2 + spell(t, d[3], 8, 2, uint32_t(high)), out);
                                          }
                              });
-    Control ctl{execR,        blockR,      gridR,       assembled,
-                romKeys,      rows,        fieldsCur,   termFields,
-                termImm,      cand,        next,        route,
-                fieldsNext,   immNext,     laneNext,    warpParts[0],
-                warpParts[1], regWrite[0], regWrite[1], {regWrite[2], regWrite[3], regWrite[4], regWrite[5]}};
-    return ctl;
+    return Control{.execR = execR,
+                   .blockR = blockR,
+                   .gridR = gridR,
+                   .assembled = assembled,
+                   .romKeys = romKeys,
+                   .rows = rows,
+                   .fieldsCur = fieldsCur,
+                   .termFields = termFields,
+                   .termImm = termImm,
+                   .cand = cand,
+                   .next = next,
+                   .route = route,
+                   .fieldsNext = fieldsNext,
+                   .immNext = immNext,
+                   .laneNext = laneNext,
+                   .warpLow = warpParts[0],
+                   .warpHigh = warpParts[1],
+                   .regWrite = regWrite[0],
+                   .regWriteBank = regWrite[1],
+                   .rcWriteBanks = {regWrite[2], regWrite[3], regWrite[4], regWrite[5]}};
 }
 
 Lanes buildLanes(Scheduler& s, const Control& ctl, const Warps& warps) {

@@ -107,7 +107,13 @@ Warps buildWarps(Scheduler& s, const Control& ctl) {
                              }
                              c.threshold(first, {{sameBlock, 1}, {nextCta, 1}}, -1, o[2][0]);
                          });
-    return Warps{split[0], split[1], row, lanes[0], next[1], next[0], next[2]};
+    return Warps{.cta = split[0],
+                 .warp = split[1],
+                 .row = row,
+                 .present = lanes[0],
+                 .nextWarp = next[1],
+                 .nextMask = next[0],
+                 .hasNext = next[2]};
 }
 
 Value buildSpecialRegisters(Scheduler& s, const Control& ctl, const Warps& warps, Value which) {

@@ -45,11 +45,8 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
     }
     out.stream.push_back({Kind::End});
     out.global = interp.state().global;
-    int warpsPerBlock = (launch.threadsPerBlock() + kLanes - 1) / kLanes;
-    for (int warp = 0; warp < launch.grid.count() * warpsPerBlock; ++warp)
-        for (int lane = 0; lane < kLanes; ++lane)
-            if ((warp % warpsPerBlock) * kLanes + lane < launch.threadsPerBlock())
-                out.registers.push_back(interp.state().lane(warp, lane).regs);
+    for (int slot : threadSlots(launch.grid, launch.block))
+        out.registers.push_back(interp.state().lane(slot / kLanes, slot % kLanes).regs);
     return out;
 }
 

@@ -51,6 +51,10 @@ const std::vector<std::array<int, 3>>& launchShapes();
 // meaning); the host only names the shape.
 uint32_t shapeWord(const Token& t);
 
+// The slots (global warp * 4 + lane) of a launch's threads, ascending: every thread block has
+// ceil(threads / 4) warps, and the last one is partial when the threads are not a multiple of 4.
+std::vector<int> threadSlots(const Dim3& grid, const Dim3& block);
+
 // The tokens that load `program` into the ROM (4 Byte tokens and a RomWrite per non-zero half word),
 // global memory (4 Byte tokens and a MemWrite per non-zero word of `global`), and start the launch:
 // BlockDim then GridDim. Throws DiagnosticError naming the instruction when the program uses what the
