@@ -1,5 +1,5 @@
-// The GPU inside the model (issue 6: ALU, branches and divergence, global memory, atomics, launch shapes) on the
-// sparse fast path; tests/runtime/slow/GpuModelDenseTest.cpp runs the same launches on the dense path.
+// The GPU inside the model (issue 6: ALU, branches and divergence, global memory, atomics, shuffles, launch shapes) on
+// the sparse fast path; tests/runtime/slow/GpuModelDenseTest.cpp runs the same launches on the dense path.
 #include "GpuTestSupport.h"
 #include "qgpu/compiler/Frontend.h"
 
@@ -63,6 +63,38 @@ b1:
                 parseLaunchSpec(R"({"grid": 1, "block": 4, "args": [{"name": "m", "array": [100, 1, 2, 3, 4]}]})"));
 }
 
+TEST(GpuModel, ShufflesOfEveryModeAndWidth) {
+    // Sources past the width, inactive sources (the reader's own value), b from a register and b & 31.
+    const std::string program = R"(
+    sreg r1, tid.x
+    mul r2, r1, 10
+    add r2, r2, 7
+    shfl.down r3, r2, 1, 4
+    jmp b1
+b1:
+    shfl.up r4, r2, 1, 2
+    shfl.bfly r5, r2, 3, 4
+    shfl.idx r6, r2, 2, 4
+    shfl.down r7, r2, r1, 4
+    jmp b2
+b2:
+    setlt r8, r1, 2
+    br r8, b3, b4
+b3:
+    shfl.bfly r9, r2, 2, 4
+    shfl.idx r10, r2, 1, 1
+    shfl.idx r11, r2, 7, 2
+    jmp b4
+b4:
+    shfl.up r12, r2, 33, 4
+    shfl.bfly r13, r2, 4, 4
+    exit
+)";
+    for (int lanes : {3, 4}) expectExact(gpuModel(Engine::Sparse), Engine::Sparse, program, lanes);
+    // Two warps: each shuffles within its own lanes.
+    expectExact(gpuModel(Engine::Sparse), Engine::Sparse, program, 7);
+}
+
 TEST(GpuModel, RejectsWhatItDoesNotRunYet) {
     Program program = assemble("ld.shared r1, [r0 + 4]\nexit\n", "load.qasm");
     try {
@@ -76,6 +108,12 @@ TEST(GpuModel, RejectsWhatItDoesNotRunYet) {
         FAIL() << "expected a DiagnosticError";
     } catch (const DiagnosticError& e) {
         EXPECT_NE(std::string(e.what()).find("result register is also its address"), std::string::npos) << e.what();
+    }
+    try {
+        gpuModel(Engine::Sparse).run(assemble("shfl.up r1, r1, 1, 4\nexit\n", "s.qasm"), Dim3{}, Dim3{});
+        FAIL() << "expected a DiagnosticError";
+    } catch (const DiagnosticError& e) {
+        EXPECT_NE(std::string(e.what()).find("result register is also its source"), std::string::npos) << e.what();
     }
     // 9 blocks of 16 threads are 36 warps: more than the machine's 32.
     try {

@@ -177,12 +177,18 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
         uint32_t writes = 0;
         for (size_t s = 0; s < block.body.size(); ++s) {
             const Instruction& in = block.body[s];
+            bool shuffle = in.op >= Opcode::ShflIdx && in.op <= Opcode::ShflBfly;
             bool runs = in.op <= Opcode::Sreg || in.op == Opcode::LdGlobal || in.op == Opcode::StGlobal ||
-                        in.op == Opcode::AtomGlobal;
+                        in.op == Opcode::AtomGlobal || shuffle;
             if (!runs)
                 throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
                                                  "the model backend does not run `" +
                                                      std::string(opcodeInfo(in.op).mnemonic) + "` yet (block " +
+                                                     std::to_string(b) + "); use --backend reference"});
+            if (shuffle && in.rd != 0 && in.rd == in.rs1)
+                throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
+                                                 "the model backend cannot run a shuffle whose result register is "
+                                                 "also its source yet (block " +
                                                      std::to_string(b) + "); use --backend reference"});
             if (in.op == Opcode::AtomGlobal && in.rd != 0 && (in.rd == in.rs1 || in.rd == in.rs2))
                 throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,

@@ -6,6 +6,60 @@
 
 namespace qgpu::gpu::detail {
 
+namespace {
+
+// The bank of the lane a shuffle reads (docs/isa.md, "Shuffles"): its source j by mode, width and b (when
+// valid), or the reader itself when j is not valid or not active in this step. One-hot over lane * 4 + g / 8.
+Value shuffleSource(Scheduler& s, const Control& ctl, Value b) {
+    auto source = s.gadget(
+        "shuffle_lane", 1, {ctl.fieldsNext, ctl.laneNext, b}, {4},
+        [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            const Opcode modes[4] = {Opcode::ShflIdx, Opcode::ShflUp, Opcode::ShflDown, Opcode::ShflBfly};
+            for (Opcode mode : modes)
+                for (int aux = 0; aux < 3; ++aux)
+                    for (int l = 0; l < 4; ++l)
+                        for (int low = 0; low < 4; ++low) {
+                            // b & 31 in 0..3 (idx reads only its low bits; for the
+                            // others b >= 4 is never valid)
+                            int width = 1 << aux, minLane = l & ~(width - 1);
+                            int maxLane = minLane + width - 1, j = 0;
+                            bool valid = true;
+                            switch (mode) {
+                                case Opcode::ShflUp: j = l - low, valid = j >= minLane; break;
+                                case Opcode::ShflDown: j = l + low, valid = j <= maxLane; break;
+                                case Opcode::ShflBfly: j = l ^ low, valid = j <= maxLane; break;
+                                default: j = minLane | (low & (width - 1)); break;
+                            }
+                            if (!valid) continue;
+                            Terms t{{d[1][size_t(l)], 1}};
+                            int ones = 1 + spell(t, d[0], 0, 6, uint32_t(mode)) + spell(t, d[0], 23, 2, uint32_t(aux)) +
+                                       spell(t, d[2], 0, 2, uint32_t(low));
+                            if (mode != Opcode::ShflIdx) spell(t, d[2], 2, 3, 0);
+                            all(c, first, t, ones, o[0][size_t(j)]);
+                        }
+        })[0];
+    return s.gadget(
+        "shuffle_bank", 1, {source, ctl.laneNext, ctl.execR, ctl.warpHigh}, {16},
+        [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            const auto &j = d[0], &lane = d[1], &exec = d[2], &high = d[3];
+            for (int k = 0; k < 4; ++k)
+                for (int h = 0; h < 4; ++h) {
+                    int out = o[0][size_t(k * 4 + h)], active = exec[size_t(10 + k)];
+                    c.threshold(first, {{j[size_t(k)], 1}, {active, 1}, {high[size_t(h)], 1}}, -3, out);
+                    Terms none{{lane[size_t(k)], 1}, {high[size_t(h)], 1}};  // no valid source
+                    for (int m = 0; m < 4; ++m) none.push_back({j[size_t(m)], -1});
+                    c.threshold(first, none, -2, out);
+                    for (int m = 0; m < 4; ++m)  // an inactive source
+                        c.threshold(
+                            first,
+                            {{lane[size_t(k)], 1}, {high[size_t(h)], 1}, {j[size_t(m)], 1}, {exec[size_t(10 + m)], -1}},
+                            -3, out);
+                }
+        })[0];
+}
+
+}  // namespace
+
 Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Warps& warps) {
     const Value laneNext = ctl.laneNext, fieldsNext = ctl.fieldsNext, immNext = ctl.immNext;
     const Value assembled = ctl.assembled, fieldsCur = ctl.fieldsCur;
@@ -30,28 +84,33 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
 
     // The instruction: opcode one-hot (sreg runs as mov of its value), the b operand.
     const auto& ops = circuit::aluOpcodes();
-    auto decoded = s.gadget("opcode", 1, {fieldsNext, immNext}, {int(ops.size()), 1, 14, 1},
-                            [&ops](Circuit& c, int first, const Dims& d, const Dims& o) {
-                                for (size_t k = 0; k < ops.size(); ++k) {
-                                    Terms t;
-                                    all(c, first, t, spell(t, d[0], 0, 6, uint32_t(ops[k])), o[0][k]);
-                                    if (ops[k] == Opcode::Mov)  // sreg's value and a store's rs2 pass as b
-                                        for (Opcode as : {Opcode::Sreg, Opcode::StGlobal}) {
-                                            Terms u;
-                                            all(c, first, u, spell(u, d[0], 0, 6, uint32_t(as)), o[0][k]);
-                                        }
-                                }
-                                Terms t, load;
-                                all(c, first, t, spell(t, d[0], 0, 6, uint32_t(Opcode::Sreg)), o[1][0]);
-                                all(c, first, load, spell(load, d[0], 0, 6, uint32_t(Opcode::LdGlobal)), o[3][0]);
-                                Terms atomic;  // its record is the old word, read like a load
-                                all(c, first, atomic, spell(atomic, d[0], 0, 6, uint32_t(Opcode::AtomGlobal)), o[3][0]);
-                                for (uint32_t r = 0; r < 14; ++r) {
-                                    Terms u;
-                                    int ones = spell(u, d[0], 0, 6, uint32_t(Opcode::Sreg)) + spell(u, d[1], 0, 4, r);
-                                    all(c, first, u, ones, o[2][r]);
-                                }
-                            });
+    auto decoded =
+        s.gadget("opcode", 1, {fieldsNext, immNext}, {int(ops.size()), 1, 14, 1, 1},
+                 [&ops](Circuit& c, int first, const Dims& d, const Dims& o) {
+                     for (size_t k = 0; k < ops.size(); ++k) {
+                         Terms t;
+                         all(c, first, t, spell(t, d[0], 0, 6, uint32_t(ops[k])), o[0][k]);
+                         if (ops[k] == Opcode::Mov)  // sreg's value and a store's rs2 pass as b
+                             for (Opcode as : {Opcode::Sreg, Opcode::StGlobal}) {
+                                 Terms u;
+                                 all(c, first, u, spell(u, d[0], 0, 6, uint32_t(as)), o[0][k]);
+                             }
+                     }
+                     Terms t, load;
+                     all(c, first, t, spell(t, d[0], 0, 6, uint32_t(Opcode::Sreg)), o[1][0]);
+                     all(c, first, load, spell(load, d[0], 0, 6, uint32_t(Opcode::LdGlobal)), o[3][0]);
+                     for (Opcode shuffle : {Opcode::ShflIdx, Opcode::ShflUp, Opcode::ShflDown, Opcode::ShflBfly}) {
+                         Terms u;
+                         all(c, first, u, spell(u, d[0], 0, 6, uint32_t(shuffle)), o[4][0]);
+                     }
+                     Terms atomic;  // its record is the old word, read like a load
+                     all(c, first, atomic, spell(atomic, d[0], 0, 6, uint32_t(Opcode::AtomGlobal)), o[3][0]);
+                     for (uint32_t r = 0; r < 14; ++r) {
+                         Terms u;
+                         int ones = spell(u, d[0], 0, 6, uint32_t(Opcode::Sreg)) + spell(u, d[1], 0, 4, r);
+                         all(c, first, u, ones, o[2][r]);
+                     }
+                 });
     std::vector<Value> opBits;
     for (size_t k = 0; k < ops.size(); ++k)
         opBits.push_back(s.gadget("op_" + std::string(opcodeInfo(ops[k]).mnemonic), 1, {decoded[0]}, {1},
@@ -119,7 +178,18 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
         [decodeAddress](Circuit& c, int first, const Dims& d, const Dims& o) { decodeAddress(c, first, -1, d[0], o); });
     Value loaded = s.bankedMemory(kGlobalMemory, 8, {writeAt[0], writeAt[1]}, memoryData, {readAt[0], readAt[1]},
                                   writeAt[2], readAt[2]);
-    Value result = s.select(decoded[3], loaded, aluResult, "record_value");
+    // A shuffle's record is rs1 of its source lane: a copy of the register file read in that lane's bank.
+    Value shuffled = registerFile(s, "regs_shfl", ctl, regRead[0], shuffleSource(s, ctl, b));
+    Value result = s.gadget("record_value", 1, {decoded[3], decoded[4], loaded, shuffled, aluResult}, {32},
+                            [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                int load = d[0][0], shuffle = d[1][0];
+                                for (int i = 0; i < 32; ++i) {
+                                    int out = o[0][size_t(i)];
+                                    c.threshold(first, {{load, 1}, {d[2][size_t(i)], 1}}, -2, out);
+                                    c.threshold(first, {{shuffle, 1}, {d[3][size_t(i)], 1}}, -2, out);
+                                    c.threshold(first, {{load, -1}, {shuffle, -1}, {d[4][size_t(i)], 1}}, -1, out);
+                                }
+                            })[0];
     return result;
 }
 
