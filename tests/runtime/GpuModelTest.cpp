@@ -95,14 +95,39 @@ b4:
     expectExact(gpuModel(Engine::Sparse), Engine::Sparse, program, 7);
 }
 
-TEST(GpuModel, RejectsWhatItDoesNotRunYet) {
-    Program program = assemble("ld.shared r1, [r0 + 4]\nexit\n", "load.qasm");
-    try {
-        gpuModel(Engine::Sparse).run(program, Dim3{}, Dim3{});
-        FAIL() << "expected a DiagnosticError";
-    } catch (const DiagnosticError& e) {
-        EXPECT_NE(std::string(e.what()).find("does not run `ld.shared` yet"), std::string::npos) << e.what();
-    }
+TEST(GpuModel, SharedMemoryAndBarriersAcrossWarps) {
+    // Examples whose warps meet at barriers and pass values through shared memory.
+    for (const char* name : {"tree_reduce", "prefix_scan", "reverse"})
+        expectExample(gpuModel(Engine::Sparse), Engine::Sparse, name);
+    // Two thread blocks of three warps: warp 1 exits before the barriers, which then pass it with an empty
+    // EXEC; shared atomics; each block's shared memory starts at zero.
+    expectExact(gpuModel(Engine::Sparse), Engine::Sparse, R"(
+    sreg r1, tid.x
+    sreg r2, warpid
+    seteq r3, r2, 1
+    br r3, b3, b1
+b1:
+    atom.shared r4, [r0 + 0], r1
+    st.shared [r1 + 1], r1
+    bar b2
+b2:
+    ld.shared r5, [r0 + 0]
+    sreg r6, ctaid.x
+    mul r6, r6, 16
+    bar b4
+b3:
+    exit
+b4:
+    add r7, r6, r1
+    ld.shared r8, [r1 + 2]
+    st.global [r7 + 0], r5
+    st.global [r7 + 100], r8
+    exit
+)",
+                parseLaunchSpec(R"({"grid": 2, "block": 10, "args": [{"name": "m", "zeros": 200}]})"));
+}
+
+TEST(GpuModel, RejectsWhatItCannotRun) {
     try {
         gpuModel(Engine::Sparse).run(assemble("atom.global r1, [r1 + 0], r2\nexit\n", "a.qasm"), Dim3{}, Dim3{});
         FAIL() << "expected a DiagnosticError";

@@ -15,7 +15,8 @@ const int kShapeCount = int(launchShapes().size());
 constexpr int kByteCount = 4 * 256, kRomCount = kBlocks * (kSlots + 1) * 2, kMemCount = 1024,
               kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * 4 * 256;
 const int kByteBase = 2 * kShapeCount, kRomBase = kByteBase + kByteCount, kMemBase = kRomBase + kRomCount,
-          kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kEndId = kValBase + kValCount;
+          kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kReleaseBase = kValBase + kValCount,
+          kEndId = kReleaseBase + 2;
 
 int shapeIndex(const std::array<int, 3>& shape) {
     const auto& all = launchShapes();
@@ -69,6 +70,7 @@ int Token::id() const {
         case Kind::MemWrite: return kMemBase + address;
         case Kind::Exec: return kExecBase + (block * kWarps + warp) * 16 + mask;
         case Kind::Val: return kValBase + ((slot * kLanes + lane) * 4 + byteIndex) * 256 + value;
+        case Kind::Release: return kReleaseBase + epoch;
         case Kind::End: return kEndId;
     }
     return -1;
@@ -98,6 +100,9 @@ Token Token::fromId(int id) {
         t.mask = (id - kExecBase) % 16;
         t.block = (id - kExecBase) / 16 / kWarps;
         t.warp = (id - kExecBase) / 16 % kWarps;
+    } else if (id >= kReleaseBase && id < kEndId) {
+        t.kind = Kind::Release;
+        t.epoch = id - kReleaseBase;
     } else if (id < kEndId) {
         int r = id - kValBase;
         t.kind = Kind::Val;
@@ -128,6 +133,7 @@ std::string Token::text() const {
             return "EXEC(b" + n(block) + ",w" + n(warp) + ",{" + lanes + "})";
         }
         case Kind::Val: return "VAL(s" + n(slot) + ",l" + n(lane) + ",k" + n(byteIndex) + "," + hex(value) + ")";
+        case Kind::Release: return "RELEASE(" + n(epoch) + ")";
         case Kind::End: return "END";
     }
     return "?";
@@ -136,8 +142,9 @@ std::string Token::text() const {
 bool producesValue(const Instruction& in) {
     switch (in.op) {
         case Opcode::StGlobal:
-        case Opcode::AtomGlobal: return true;
         case Opcode::StShared:
+        case Opcode::AtomGlobal:
+        case Opcode::AtomShared: return true;
         case Opcode::Jmp:
         case Opcode::Br:
         case Opcode::Bar:
@@ -178,19 +185,13 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
         for (size_t s = 0; s < block.body.size(); ++s) {
             const Instruction& in = block.body[s];
             bool shuffle = in.op >= Opcode::ShflIdx && in.op <= Opcode::ShflBfly;
-            bool runs = in.op <= Opcode::Sreg || in.op == Opcode::LdGlobal || in.op == Opcode::StGlobal ||
-                        in.op == Opcode::AtomGlobal || shuffle;
-            if (!runs)
-                throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
-                                                 "the model backend does not run `" +
-                                                     std::string(opcodeInfo(in.op).mnemonic) + "` yet (block " +
-                                                     std::to_string(b) + "); use --backend reference"});
             if (shuffle && in.rd != 0 && in.rd == in.rs1)
                 throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
                                                  "the model backend cannot run a shuffle whose result register is "
                                                  "also its source yet (block " +
                                                      std::to_string(b) + "); use --backend reference"});
-            if (in.op == Opcode::AtomGlobal && in.rd != 0 && (in.rd == in.rs1 || in.rd == in.rs2))
+            bool atomic = in.op == Opcode::AtomGlobal || in.op == Opcode::AtomShared;
+            if (atomic && in.rd != 0 && (in.rd == in.rs1 || in.rd == in.rs2))
                 throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
                                                  "the model backend cannot run an atomic whose result register is "
                                                  "also its address or operand yet (block " +
@@ -201,10 +202,6 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
             half(b, int(s), 1, uint32_t(word >> 32));
         }
         const Instruction& term = block.terminator;
-        if (term.op == Opcode::Bar)
-            throw DiagnosticError(Diagnostic{"", block.terminatorLoc.line, 0,
-                                             "the model backend does not run barriers yet (block " + std::to_string(b) +
-                                                 "); use --backend reference"});
         uint64_t word = encode(term);
         half(b, kSlots, 0, uint32_t(word) | writes << kWritesMaskShift);
         half(b, kSlots, 1, uint32_t(word >> 32));

@@ -1,5 +1,6 @@
 #include "qgpu/compiler/gpu/Machine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -25,6 +26,9 @@ std::vector<int> codeOf(const Token& t) {
         }
         for (int l = 0; l < 4; ++l)
             if (t.mask >> l & 1) bits.push_back(MaskBits + l);
+    } else if (t.kind == Kind::Release) {
+        bits = {IsRelease};
+        if (t.epoch) bits.push_back(EpochBit);
     } else if (t.kind == Kind::End) {
         bits = {IsEnd};
     }
@@ -49,6 +53,8 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     in.exec = s.input("t_exec", 1);
     in.blockDim = s.input("t_block_dim", 1);  // BLOCK(x, y, z): the launch's thread-block shape
     in.gridDim = s.input("t_grid_dim", 1);    // GRID(x, y, z): its grid, the last token fed: the launch starts
+    in.release = s.input("t_release", 1);     // RELEASE(e): the barrier's waiting lanes run again
+    in.epoch = s.input("release_epoch", 1);   // RELEASE(1)
     in.rom = s.input("t_rom", 1);
     in.mem = s.input("t_mem", 1);          // MEM(a): the assembled word initialises global[a]
     in.valMid = s.input("t_val_mid", 1);   // a VAL record of byte 0..2
@@ -68,21 +74,24 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     });
 
     Control ctl = buildControl(s, in);
-    Warps warps = buildWarps(s, ctl);
-    Lanes lanesPart = buildLanes(s, ctl, warps);
+    Warps warps = buildWarps(s, ctl, in.release);
+    Lanes lanes = buildLanes(s, in, ctl, warps);
     Value result = buildDatapath(s, in, ctl, warps);
-    const Value kOut = ctl.route[1], nextPos = ctl.route[0], execR = ctl.execR, firstMin = lanesPart.firstMin;
-    const auto &route = ctl.route, &next = ctl.next, &minima = lanesPart.minima, &lanes = lanesPart.lanes;
+    const Value kOut = ctl.route[1], nextPos = ctl.route[0];
+    const MinPc &now = lanes.current, &then = lanes.next;
 
     // The code of the next token, written into the code dims the LM head reads.
-    std::vector<Value> codeInputs = {in.code, kOut,           result,         nextPos,      route[2],
-                                     next[1], in.gridDim,     minima[0],      minima[1],    firstMin,
-                                     execR,   warps.nextWarp, warps.nextMask, warps.hasNext};
-    codeInputs.insert(codeInputs.end(), lanes.begin(), lanes.end());
+    std::vector<Value> codeInputs = {
+        in.code,     kOut,          result,         nextPos,         ctl.route[2],  ctl.next[1],
+        in.gridDim,  in.release,    now.minima,     now.anyRunning,  now.firstMin,  ctl.execR,
+        then.minima, then.firstMin, warps.nextWarp, warps.sameBlock, warps.nextCta, lanes.barrierWaiting,
+        ctl.epochR};
+    codeInputs.insert(codeInputs.end(), now.lanes.begin(), now.lanes.end());
+    codeInputs.insert(codeInputs.end(), then.lanes.begin(), then.lanes.end());
     s.gadget("code", 1, codeInputs, {}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-        const auto &code = d[0], &k = d[1], &res = d[2], &pos = d[3], &isMin = d[7], &firstMin = d[9], &exec = d[10];
-        const auto &nextWarp = d[11], &nextMask = d[12];
-        int toVal = d[4][0], anyRunning = d[8][0], hasNext = d[13][0];
+        const auto &code = d[0], &k = d[1], &res = d[2], &pos = d[3];
+        int toVal = d[4][0], end = d[5][0], launch = d[6][0], release = d[7][0], running = d[9][0];
+        int sameBlock = d[15][0], nextCta = d[16][0], waiting = d[17][0], epoch = d[18][0];
         c.threshold(first, {{toVal, 1}}, -1, code[IsVal]);
         for (int i = 0; i < 4; ++i) {
             Terms slot, lane;
@@ -98,27 +107,36 @@ Machine buildMachine(const circuit::Geometry& geometry) {
             for (int byte = 0; byte < 4; ++byte)
                 c.threshold(first, {{k[size_t(byte)], 1}, {res[size_t(8 * byte + j)], 1}}, -2,
                             code[size_t(ValueBits + j)]);
-        // At a block's end or the launch: the warp goes on with the min-PC rule's next EXEC while a lane
-        // runs; else warp g + 1 starts at block 0 with the lanes it has; END when there is none.
-        for (int decide : {d[5][0], d[6][0]}) {
-            c.threshold(first, {{decide, 1}, {anyRunning, 1}}, -2, code[IsExec]);
-            c.threshold(first, {{decide, 1}, {anyRunning, -1}, {hasNext, 1}}, -2, code[IsExec]);
-            c.threshold(first, {{decide, 1}, {anyRunning, -1}, {hasNext, -1}}, -1, code[IsEnd]);
+        // An EXEC: the min-PC rule's block and lanes of a warp, under the conditions `when` (all hold).
+        auto exec = [&](const Terms& when, const std::vector<int>& minima, const std::vector<int>& firstMin,
+                        size_t lanesAt, const std::vector<int>& warpBits) {
+            int n = int(std::count_if(when.begin(), when.end(), [](const auto& t) { return t.second > 0; }));
+            auto with = [&](Terms more) {
+                more.insert(more.end(), when.begin(), when.end());
+                return more;
+            };
+            c.threshold(first, when, -n, code[IsExec]);
             for (int i = 0; i < 4; ++i) {
-                c.threshold(first, {{decide, 1}, {isMin[size_t(i)], 1}}, -2, code[size_t(MaskBits + i)]);
-                c.threshold(first, {{decide, 1}, {anyRunning, -1}, {hasNext, 1}, {nextMask[size_t(i)], 1}}, -3,
-                            code[size_t(MaskBits + i)]);
+                c.threshold(first, with({{minima[size_t(i)], 1}}), -n - 1, code[size_t(MaskBits + i)]);
                 for (int bit = 0; bit < 5; ++bit)
-                    c.threshold(first, {{decide, 1}, {firstMin[size_t(i)], 1}, {d[size_t(14 + i)][size_t(bit)], 1}}, -3,
-                                code[size_t(BlockBits + bit)]);
+                    c.threshold(first, with({{firstMin[size_t(i)], 1}, {d[lanesAt + size_t(i)][size_t(bit)], 1}}),
+                                -n - 2, code[size_t(BlockBits + bit)]);
             }
-            for (int bit = 0; bit < 5; ++bit) {
-                c.threshold(first, {{decide, 1}, {anyRunning, 1}, {exec[size_t(5 + bit)], 1}}, -3,
-                            code[size_t(WarpBits + bit)]);
-                c.threshold(first, {{decide, 1}, {anyRunning, -1}, {hasNext, 1}, {nextWarp[size_t(bit)], 1}}, -3,
-                            code[size_t(WarpBits + bit)]);
-            }
-        }
+            for (int bit = 0; bit < 5; ++bit)
+                c.threshold(first, with({{warpBits[size_t(bit)], 1}}), -n - 1, code[size_t(WarpBits + bit)]);
+        };
+        // At a block's end or the launch, the warp goes on while a lane runs.
+        std::vector<int> current(d[11].begin() + 5, d[11].begin() + 10);
+        for (int decide : {end, launch}) exec({{decide, 1}, {running, 1}}, d[8], d[10], 19, current);
+        // When it leaves, the model visits the next warp of its thread block; after the block's last warp,
+        // RELEASE when lanes wait at the barrier (then the block's first warp), else the next thread
+        // block's first warp, or END.
+        exec({{release, 1}}, d[12], d[13], 23, d[14]);
+        exec({{end, 1}, {running, -1}, {sameBlock, 1}}, d[12], d[13], 23, d[14]);
+        exec({{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, -1}, {nextCta, 1}}, d[12], d[13], 23, d[14]);
+        c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, 1}}, -2, code[IsRelease]);
+        c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, 1}, {epoch, -1}}, -2, code[EpochBit]);
+        c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, -1}, {nextCta, -1}}, -1, code[IsEnd]);
     });
     s.build();
 
@@ -166,6 +184,10 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                 on.push_back(s.dims(in.pos)[size_t(t.slot * 4 + t.lane)]);
                 on.push_back(s.dims(in.slot)[size_t(t.slot)]);
                 on.push_back(s.dims(in.lane)[size_t(t.lane)]);
+                break;
+            case Kind::Release:
+                on.push_back(s.dims(in.release)[0]);
+                if (t.epoch) on.push_back(s.dims(in.epoch)[0]);
                 break;
             case Kind::End: break;
         }

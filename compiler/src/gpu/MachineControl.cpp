@@ -9,6 +9,7 @@ Control buildControl(Scheduler& s, const Inputs& in) {
     Value execR = s.memory("exec", in.exec, in.x, in.any);
     Value blockR = s.memory("block_shape", in.blockDim, in.x, in.any);
     Value gridR = s.memory("grid_shape", in.gridDim, in.x, in.any);
+    Value epochR = s.memory("epoch", in.release, in.epoch, in.any);
     std::vector<Value> scratch;
     for (int k = 0; k < 4; ++k)
         scratch.push_back(s.memory("scratch" + std::to_string(k), in.byte[size_t(k)], in.vdata, in.assemble));
@@ -54,7 +55,8 @@ Control buildControl(Scheduler& s, const Inputs& in) {
     // What comes next: cand(s, l) = slot s writes and lane l is live; the next record is the first
     // candidate after the current one (after EXEC: the first of all), else the block's terminator.
     auto cand = s.gadget(
-        "candidates", 1, {termFields, execR}, {16, 1, 1, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        "candidates", 1, {termFields, execR}, {16, 1, 1, 1, 1},
+        [](Circuit& c, int first, const Dims& d, const Dims& o) {
             for (int q = 0; q < 16; ++q)  // the block's active lanes: bits 10..13 of EXEC's word
                 c.threshold(first, {{d[0][size_t(kWritesMaskShift + q / 4)], 1}, {d[1][size_t(10 + q % 4)], 1}}, -2,
                             o[0][size_t(q)]);
@@ -62,6 +64,8 @@ Control buildControl(Scheduler& s, const Inputs& in) {
             all(c, first, jmp, spell(jmp, d[0], 0, 6, uint32_t(Opcode::Jmp)), o[1][0]);
             all(c, first, exit, spell(exit, d[0], 0, 6, uint32_t(Opcode::Exit)), o[2][0]);
             all(c, first, br, spell(br, d[0], 0, 6, uint32_t(Opcode::Br)), o[3][0]);
+            Terms bar;
+            all(c, first, bar, spell(bar, d[0], 0, 6, uint32_t(Opcode::Bar)), o[4][0]);
         });
     auto next = s.gadget("next_record", 1, {in.pos, in.exec, in.val3, cand[0]}, {16, 1},
                          [](Circuit& c, int first, const Dims& d, const Dims& o) {
@@ -144,6 +148,7 @@ Control buildControl(Scheduler& s, const Inputs& in) {
     return Control{.execR = execR,
                    .blockR = blockR,
                    .gridR = gridR,
+                   .epochR = epochR,
                    .assembled = assembled,
                    .romKeys = romKeys,
                    .rows = rows,
@@ -163,7 +168,68 @@ Control buildControl(Scheduler& s, const Inputs& in) {
                    .rcWriteBanks = {regWrite[2], regWrite[3], regWrite[4], regWrite[5]}};
 }
 
-Lanes buildLanes(Scheduler& s, const Control& ctl, const Warps& warps) {
+namespace {
+
+// The min-PC rule over a warp's lanes: lane l runs when it is present, has not exited and does not wait at
+// the barrier of this epoch; a running lane is a minimum when no other running lane's pc is below its own.
+MinPc minPcRule(Scheduler& s, const std::string& name, const std::vector<Value>& lanes, Value present, Value epoch) {
+    std::vector<Value> inputs = lanes;
+    inputs.push_back(present);
+    inputs.push_back(epoch);
+    auto state =
+        s.gadget(name + "_running", 1, inputs, {4, 4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            int e = d[5][0];
+            for (int l = 0; l < 4; ++l) {
+                const auto& lane = d[size_t(l)];
+                int here = d[4][size_t(l)], exited = lane[5], waiting = lane[6], at = lane[7], out = o[0][size_t(l)];
+                c.threshold(first, {{here, 1}, {exited, -1}, {waiting, -1}}, -1, out);
+                c.threshold(first, {{here, 1}, {exited, -1}, {waiting, 1}, {at, 1}, {e, -1}}, -3, out);  // released
+                c.threshold(first, {{here, 1}, {exited, -1}, {waiting, 1}, {at, -1}, {e, 1}}, -3, out);
+                c.threshold(first, {{here, 1}, {exited, -1}, {waiting, 1}, {at, 1}, {e, 1}}, -4, o[1][size_t(l)]);
+                c.threshold(first, {{here, 1}, {exited, -1}, {waiting, 1}, {at, -1}, {e, -1}}, -2, o[1][size_t(l)]);
+            }
+        });
+    std::vector<Value> orderInputs = lanes;
+    orderInputs.push_back(state[0]);
+    Value ok =
+        s.gadget(name + "_lane_order", 1, orderInputs, {16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int i = 0; i < 4; ++i)
+                for (int j = 0; j < 4; ++j) {
+                    if (i == j) continue;
+                    Terms t{{d[4][size_t(j)], -32}};  // a lane j that does not run never blocks i
+                    for (int k = 0; k < 5; ++k) {
+                        t.push_back({d[size_t(j)][size_t(k)], 1 << k});
+                        t.push_back({d[size_t(i)][size_t(k)], -(1 << k)});
+                    }
+                    c.threshold(first, t, 32, o[0][size_t(i * 4 + j)]);
+                }
+        })[0];
+    auto minima =
+        s.gadget(name + "_minimum", 1, {state[0], ok}, {4, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            Terms anyRunning;
+            for (int i = 0; i < 4; ++i) {
+                Terms t{{d[0][size_t(i)], 1}};
+                for (int j = 0; j < 4; ++j)
+                    if (j != i) t.push_back({d[1][size_t(i * 4 + j)], 1});
+                c.threshold(first, t, -4, o[0][size_t(i)]);
+                anyRunning.push_back({d[0][size_t(i)], 1});
+            }
+            c.threshold(first, anyRunning, -1, o[1][0]);
+        });
+    Value firstMin =
+        s.gadget(name + "_first_minimum", 1, {minima[0]}, {4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int i = 0; i < 4; ++i) {
+                Terms t{{d[0][size_t(i)], 1}};
+                for (int j = 0; j < i; ++j) t.push_back({d[0][size_t(j)], -1});
+                c.threshold(first, t, -1, o[0][size_t(i)]);
+            }
+        })[0];
+    return MinPc{lanes, minima[0], minima[1], firstMin, state[1]};
+}
+
+}  // namespace
+
+Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl, const Warps& warps) {
     const Value termFields = ctl.termFields, termImm = ctl.termImm, execR = ctl.execR;
     const auto &next = ctl.next, &cand = ctl.cand;
     // The terminator at the end of a block: every active lane's rc (a copy of the register file per lane,
@@ -187,69 +253,51 @@ Lanes buildLanes(Scheduler& s, const Control& ctl, const Warps& warps) {
         }
     })[0];
     std::vector<int> laneWidths(4, 1);
-    for (int l = 0; l < 4; ++l) laneWidths.push_back(6);  // pc (5 bits), exited
+    for (int l = 0; l < 4; ++l) laneWidths.push_back(8);  // pc (5 bits), exited, waiting, epoch
     auto laneUpdate = s.gadget(
-        "lane_update", 1, {next[1], execR, cand[1], cand[2], cand[3], termImm, taken}, laneWidths,
+        "lane_update", 1, {next[1], execR, cand[1], cand[2], cand[3], termImm, taken, cand[4], ctl.epochR}, laneWidths,
         [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            int end = d[0][0], jmp = d[2][0], exit = d[3][0], br = d[4][0];
+            int end = d[0][0], jmp = d[2][0], exit = d[3][0], br = d[4][0], bar = d[7][0], epoch = d[8][0];
             for (int l = 0; l < 4; ++l) {
                 int active = d[1][size_t(10 + l)], tk = d[6][size_t(l)];
                 const auto& data = o[size_t(4 + l)];
                 c.threshold(first, {{end, 1}, {active, 1}}, -2, o[size_t(l)][0]);
                 for (int k = 0; k < 5; ++k) {
                     int target = d[5][size_t(k)], elseTarget = d[5][size_t(16 + k)];
-                    c.threshold(first, {{end, 1}, {active, 1}, {jmp, 1}, {target, 1}}, -4, data[size_t(k)]);
+                    for (int to : {jmp, bar})
+                        c.threshold(first, {{end, 1}, {active, 1}, {to, 1}, {target, 1}}, -4, data[size_t(k)]);
                     c.threshold(first, {{end, 1}, {active, 1}, {br, 1}, {tk, 1}, {target, 1}}, -5, data[size_t(k)]);
                     c.threshold(first, {{end, 1}, {active, 1}, {br, 1}, {tk, -1}, {elseTarget, 1}}, -4,
                                 data[size_t(k)]);
                 }
                 c.threshold(first, {{end, 1}, {active, 1}, {exit, 1}}, -3, data[5]);
+                c.threshold(first, {{end, 1}, {active, 1}, {bar, 1}}, -3, data[6]);  // waits, in this epoch
+                c.threshold(first, {{end, 1}, {active, 1}, {bar, 1}, {epoch, 1}}, -4, data[7]);
             }
         });
-    std::vector<Value> lanes;
-    for (int l = 0; l < 4; ++l)
+    // Two copies of the lanes' states, rows by warp: one read at the current warp, one at the next.
+    std::vector<Value> lanes, lanesNext;
+    for (int l = 0; l < 4; ++l) {
         lanes.push_back(s.memory("lane" + std::to_string(l), warps.row, laneUpdate[size_t(4 + l)], warps.row,
                                  laneUpdate[size_t(l)]));
-    // The min-PC rule: a running lane is a minimum when every other running lane's pc is not below its own.
-    // Lane j runs when it is present and has not exited (an exited lane is always present).
-    std::vector<Value> orderInputs = lanes;
-    orderInputs.push_back(warps.present);
-    Value ok = s.gadget("lane_order", 1, orderInputs, {16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-        for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) {
-                if (i == j) continue;
-                Terms t{{d[size_t(j)][5], 32}, {d[4][size_t(j)], -32}};  // a lane j that does not run never blocks i
-                for (int k = 0; k < 5; ++k) {
-                    t.push_back({d[size_t(j)][size_t(k)], 1 << k});
-                    t.push_back({d[size_t(i)][size_t(k)], -(1 << k)});
-                }
-                c.threshold(first, t, 32, o[0][size_t(i * 4 + j)]);
-            }
-    })[0];
-    std::vector<Value> minInputs = orderInputs;
-    minInputs.push_back(ok);
-    auto minima = s.gadget("minimum", 1, minInputs, {4, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-        Terms anyRunning;  // present - exited is 1 for a running lane, else 0
-        for (int i = 0; i < 4; ++i) {
-            Terms t{{d[4][size_t(i)], 1}, {d[size_t(i)][5], -1}};
-            for (int j = 0; j < 4; ++j)
-                if (j != i) t.push_back({d[5][size_t(i * 4 + j)], 1});
-            c.threshold(first, t, -4, o[0][size_t(i)]);
-            anyRunning.push_back({d[4][size_t(i)], 1});
-            anyRunning.push_back({d[size_t(i)][5], -1});
-        }
-        c.threshold(first, anyRunning, -1, o[1][0]);
-    });
-    Value firstMin =
-        s.gadget("first_minimum", 1, {minima[0]}, {4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            for (int i = 0; i < 4; ++i) {
-                Terms t{{d[0][size_t(i)], 1}};
-                for (int j = 0; j < i; ++j) t.push_back({d[0][size_t(j)], -1});
-                c.threshold(first, t, -1, o[0][size_t(i)]);
-            }
-        })[0];
-
-    return Lanes{lanes, minima, firstMin};
+        lanesNext.push_back(s.memory("lane_next" + std::to_string(l), warps.row, laneUpdate[size_t(4 + l)],
+                                     warps.nextRow, laneUpdate[size_t(l)]));
+    }
+    Lanes out{minPcRule(s, "current", lanes, warps.present, ctl.epochR),
+              minPcRule(s, "next", lanesNext, warps.nextMask, ctl.epochR), -1};
+    // Whether a lane of the thread block waits at the barrier: set when a warp leaves with lanes there,
+    // cleared by RELEASE.
+    auto waitWrite = s.gadget("barrier_write", 1, {next[1], out.current.anyRunning, out.current.waiting, in.release},
+                              {1, 1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                  int end = d[0][0], running = d[1][0], release = d[3][0];
+                                  Terms leaves{{end, 4}, {running, -4}};  // and some lane waits
+                                  for (int l = 0; l < 4; ++l) leaves.push_back({d[2][size_t(l)], 1});
+                                  c.threshold(first, leaves, -5, o[0][0]);
+                                  c.threshold(first, {{release, 1}}, -1, o[0][0]);
+                                  c.threshold(first, {{release, -1}}, 0, o[1][0]);
+                              });
+    out.barrierWaiting = s.memory("barrier_waiting", in.any, waitWrite[1], in.any, waitWrite[0]);
+    return out;
 }
 
 }  // namespace qgpu::gpu::detail

@@ -85,13 +85,13 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
     // The instruction: opcode one-hot (sreg runs as mov of its value), the b operand.
     const auto& ops = circuit::aluOpcodes();
     auto decoded =
-        s.gadget("opcode", 1, {fieldsNext, immNext}, {int(ops.size()), 1, 14, 1, 1},
+        s.gadget("opcode", 1, {fieldsNext, immNext}, {int(ops.size()), 1, 14, 1, 1, 1},
                  [&ops](Circuit& c, int first, const Dims& d, const Dims& o) {
                      for (size_t k = 0; k < ops.size(); ++k) {
                          Terms t;
                          all(c, first, t, spell(t, d[0], 0, 6, uint32_t(ops[k])), o[0][k]);
                          if (ops[k] == Opcode::Mov)  // sreg's value and a store's rs2 pass as b
-                             for (Opcode as : {Opcode::Sreg, Opcode::StGlobal}) {
+                             for (Opcode as : {Opcode::Sreg, Opcode::StGlobal, Opcode::StShared}) {
                                  Terms u;
                                  all(c, first, u, spell(u, d[0], 0, 6, uint32_t(as)), o[0][k]);
                              }
@@ -105,6 +105,10 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
                      }
                      Terms atomic;  // its record is the old word, read like a load
                      all(c, first, atomic, spell(atomic, d[0], 0, 6, uint32_t(Opcode::AtomGlobal)), o[3][0]);
+                     for (Opcode shared : {Opcode::LdShared, Opcode::AtomShared}) {
+                         Terms u;
+                         all(c, first, u, spell(u, d[0], 0, 6, uint32_t(shared)), o[5][0]);
+                     }
                      for (uint32_t r = 0; r < 14; ++r) {
                          Terms u;
                          int ones = spell(u, d[0], 0, 6, uint32_t(Opcode::Sreg)) + spell(u, d[1], 0, 4, r);
@@ -135,18 +139,23 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
     // completed slot); MEM(a) tokens initialise it; the next record's load reads rs1 + imm.
     Value immCur = s.memory("rom_imm_current", romKeys[1], assembled, rows[0]);
     auto storeSide = s.gadget(
-        "store_rows", 1, {in.val3, fieldsCur}, {16, 1, 1, 16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        "store_rows", 1, {in.val3, fieldsCur}, {16, 1, 1, 16, 1},
+        [](Circuit& c, int first, const Dims& d, const Dims& o) {
             for (int r = 0; r < 16; ++r)
                 for (int field : {11, 15}) {  // rs1 (the address), rs2 (an atomic's addend)
                     Terms t;
                     all(c, first, t, spell(t, d[1], field, 4, uint32_t(r)), o[field == 11 ? 0 : 3][size_t(r)]);
                 }
-            for (Opcode op : {Opcode::StGlobal, Opcode::AtomGlobal}) {  // both write memory
+            const std::pair<Opcode, int> writes[4] = {
+                {Opcode::StGlobal, 1}, {Opcode::AtomGlobal, 1}, {Opcode::StShared, 4}, {Opcode::AtomShared, 4}};
+            for (auto [op, memory] : writes) {  // global (1) or shared (4)
                 Terms st{{d[0][0], 1}};
-                all(c, first, st, 1 + spell(st, d[1], 0, 6, uint32_t(op)), o[1][0]);
+                all(c, first, st, 1 + spell(st, d[1], 0, 6, uint32_t(op)), o[size_t(memory)][0]);
             }
-            Terms atomic{{d[0][0], 1}};
-            all(c, first, atomic, 1 + spell(atomic, d[1], 0, 6, uint32_t(Opcode::AtomGlobal)), o[2][0]);
+            for (Opcode op : {Opcode::AtomGlobal, Opcode::AtomShared}) {
+                Terms atomic{{d[0][0], 1}};
+                all(c, first, atomic, 1 + spell(atomic, d[1], 0, 6, uint32_t(op)), o[2][0]);
+            }
         });
     // Read at the completed value's own row and bank (its lane's, selected only by a last VAL byte).
     Value storeBase = registerFile(s, "regs_store", ctl, storeSide[0], ctl.regWriteBank);
@@ -178,18 +187,33 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
         [decodeAddress](Circuit& c, int first, const Dims& d, const Dims& o) { decodeAddress(c, first, -1, d[0], o); });
     Value loaded = s.bankedMemory(kGlobalMemory, 8, {writeAt[0], writeAt[1]}, memoryData, {readAt[0], readAt[1]},
                                   writeAt[2], readAt[2]);
+    // Shared memory: 64 words per thread block, row (cta mod 2) * 64 + address, bank cta / 2 (16 heads).
+    auto sharedAt = s.gadget("shared_rows", 1, {storeSide[4], storeAddress, loadAddress, warps.ctaHigh}, {64, 64, 16},
+                             [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                 for (int a = 0; a < 64; ++a) {
+                                     Terms w, r;
+                                     all(c, first, w, spell(w, d[1], 0, 6, uint32_t(a)), o[0][size_t(a)]);
+                                     all(c, first, r, spell(r, d[2], 0, 6, uint32_t(a)), o[1][size_t(a)]);
+                                 }
+                                 for (int h = 0; h < 16; ++h)
+                                     c.threshold(first, {{d[0][0], 1}, {d[3][size_t(h)], 1}}, -2, o[2][size_t(h)]);
+                             });
+    Value sharedLoaded = s.bankedMemory("shared", 16, {warps.ctaLow, sharedAt[0]}, memoryData,
+                                        {warps.ctaLow, sharedAt[1]}, sharedAt[2], warps.ctaHigh);
     // A shuffle's record is rs1 of its source lane: a copy of the register file read in that lane's bank.
     Value shuffled = registerFile(s, "regs_shfl", ctl, regRead[0], shuffleSource(s, ctl, b));
-    Value result = s.gadget("record_value", 1, {decoded[3], decoded[4], loaded, shuffled, aluResult}, {32},
-                            [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                                int load = d[0][0], shuffle = d[1][0];
-                                for (int i = 0; i < 32; ++i) {
-                                    int out = o[0][size_t(i)];
-                                    c.threshold(first, {{load, 1}, {d[2][size_t(i)], 1}}, -2, out);
-                                    c.threshold(first, {{shuffle, 1}, {d[3][size_t(i)], 1}}, -2, out);
-                                    c.threshold(first, {{load, -1}, {shuffle, -1}, {d[4][size_t(i)], 1}}, -1, out);
-                                }
-                            })[0];
+    Value result =
+        s.gadget("record_value", 1, {decoded[3], decoded[5], decoded[4], loaded, sharedLoaded, shuffled, aluResult},
+                 {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                     int global = d[0][0], shared = d[1][0], shuffle = d[2][0];
+                     for (int i = 0; i < 32; ++i) {
+                         int out = o[0][size_t(i)];
+                         c.threshold(first, {{global, 1}, {d[3][size_t(i)], 1}}, -2, out);
+                         c.threshold(first, {{shared, 1}, {d[4][size_t(i)], 1}}, -2, out);
+                         c.threshold(first, {{shuffle, 1}, {d[5][size_t(i)], 1}}, -2, out);
+                         c.threshold(first, {{global, -1}, {shared, -1}, {shuffle, -1}, {d[6][size_t(i)], 1}}, -1, out);
+                     }
+                 })[0];
     return result;
 }
 

@@ -56,17 +56,21 @@ enum Code {
     BlockBits = 23,
     WarpBits = 28,
     MaskBits = 33,
-    CodeWidth = 37
+    IsRelease = 37,
+    EpochBit = 38,
+    CodeWidth = 39
 };
 
 struct Inputs {
-    Value any, exec, blockDim, gridDim, rom, mem, valMid, val3, assemble, pos, slot, lane, kNext, vdata, x, code;
+    Value any, exec, blockDim, gridDim, release, epoch, rom, mem, valMid, val3, assemble, pos, slot, lane, kNext, vdata,
+        x, code;
     std::vector<Value> byte;
 };
 
 // The control part's values the other parts read.
 struct Control {
     Value execR, blockR, gridR;  // the current EXEC word (block, warp, lanes) and the launch's shape words
+    Value epochR;                // the barrier epoch's parity (RELEASE flips it)
     Value assembled;             // the four scratch bytes as one word (ROM and MEM writes, completed values)
     std::vector<Value> romKeys;  // ROM write rows: body fields, body imm, terminator fields, terminator imm
     std::vector<Value> rows;     // ROM read rows: the completed value's slot, the current block's terminator
@@ -95,27 +99,36 @@ inline Value registerFile(Scheduler& s, const std::string& name, const Control& 
 // The current warp g (from the EXEC word) and the launch's shape: which thread block and warp of it g is,
 // which of its lanes exist, and what comes after it.
 struct Warps {
-    Value cta, warp;  // integers: g's thread block, and g's index inside it
-    Value row;        // 32 bits, one-hot: g (the rows of the lane memories)
-    Value present;    // 4 bits: lane l exists (4 warp + l < threads per block)
-    Value nextWarp;   // 5 bits: g + 1
-    Value nextMask;   // 4 bits: the lanes warp g + 1 starts with
-    Value hasNext;    // 1 bit: warp g + 1 exists
+    Value cta, warp;          // integers: g's thread block, and g's index inside it
+    Value row;                // 32 bits, one-hot: g (the rows of the lane memories)
+    Value present;            // 4 bits: lane l exists (4 warp + l < threads per block)
+    Value sameBlock;          // 1 bit: g is not its thread block's last warp
+    Value nextCta;            // 1 bit: a thread block follows g's
+    Value nextWarp, nextRow;  // 5 bits and a 32-bit one-hot: the warp the model visits after g (g + 1; on
+                              // RELEASE, the first warp of g's thread block)
+    Value nextMask;           // 4 bits: the lanes that warp has
+    Value ctaLow, ctaHigh;    // one-hot: cta mod 2, cta / 2 (the rows and banks of shared memory)
 };
-Warps buildWarps(Scheduler& s, const Control& ctl);
+Warps buildWarps(Scheduler& s, const Control& ctl, Value release);
 // The special registers' values (32 bits) for the next record's lane: `which` is sreg's one-hot.
 Value buildSpecialRegisters(Scheduler& s, const Control& ctl, const Warps& warps, Value which);
 
-// Per-lane pc and status, updated at block ends, and the min-PC rule's verdict.
-struct Lanes {
-    std::vector<Value> lanes;   // each lane's state in the current warp: pc (5 bits), exited
-    std::vector<Value> minima;  // the lanes at the smallest running pc (4), any lane runs
-    Value firstMin;             // the lowest of those lanes (one-hot)
+// Per-lane pc and status, updated at block ends, and the min-PC rule's verdict, for the current warp and
+// for the warp the model visits next.
+struct MinPc {
+    std::vector<Value> lanes;  // each lane's state: pc (5 bits), exited, waiting at a barrier, its epoch
+    Value minima, anyRunning;  // the running lanes at the smallest pc (4), any lane runs
+    Value firstMin;            // the lowest of those lanes (one-hot)
+    Value waiting;             // 4 bits: lane l waits at the barrier of this epoch
 };
-Lanes buildLanes(Scheduler& s, const Control& ctl, const Warps& warps);
+struct Lanes {
+    MinPc current, next;
+    Value barrierWaiting;  // a lane of the current thread block waits at the barrier
+};
+Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl, const Warps& warps);
 
-// The value of the next record: the ALU's result, or the word a load or atomic reads. Stores and atomics
-// write global memory at their completed value.
+// The value of the next record: the ALU's result, the word a load or atomic reads, or a shuffle's source.
+// Stores and atomics write global or shared memory at their completed value.
 Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Warps& warps);
 
 }  // namespace qgpu::gpu::detail

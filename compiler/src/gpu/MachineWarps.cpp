@@ -53,7 +53,7 @@ Linear laneIndex(const Circuit& c, const std::vector<int>& laneOneHot) {
 
 }  // namespace
 
-Warps buildWarps(Scheduler& s, const Control& ctl) {
+Warps buildWarps(Scheduler& s, const Control& ctl, Value release) {
     // g = cta * W + warp, W the warps per thread block.
     auto split = s.integerGadget("warp_split", 2, {ctl.execR, ctl.blockR}, 2,
                                  [](Circuit& c, int first, const Dims& d, const Dims& o) {
@@ -87,33 +87,64 @@ Warps buildWarps(Scheduler& s, const Control& ctl) {
                               c.step(first, sameBlock, {{o[3][0], -2.f}});
                               c.step(first, nextCta, {{o[4][0], -2.f}});
                           });
-    auto next = s.gadget("next_warp", 1, {lanes[1], lanes[2], lanes[3], lanes[4], ctl.execR}, {4, 5, 1},
+    // The warp visited next: g + 1, or on RELEASE the first of g's thread block (g - warp).
+    Value following = s.integerGadget("following_warp", 1, {ctl.execR, split[1], release}, 1,
+                                      [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                          Linear g = field(c, d[0], 5, 5, 1), warpPlusOne = c.value(d[1][0]);
+                                          warpPlusOne.constant += 1;
+                                          c.linear(first, g, {{o[0][0], 1.f}});
+                                          c.maskedProduct(first, d[2][0], warpPlusOne, {{o[0][0], -1.f}});
+                                      })[0];
+    auto next = s.gadget("next_warp", 1, {following, lanes[1], lanes[2], lanes[3], release}, {5, 32, 4},
                          [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                             int sameBlock = d[2][0], nextCta = d[3][0];
-                             for (int l = 0; l < 4; ++l) {
-                                 c.threshold(first, {{sameBlock, 1}, {d[0][size_t(l)], 1}}, -2, o[0][size_t(l)]);
-                                 c.threshold(first, {{sameBlock, -1}, {d[1][size_t(l)], 1}}, -1, o[0][size_t(l)]);
-                             }
-                             // bit k of g + 1: g_k flips when every lower bit is set
-                             for (int k = 0; k < 5; ++k) {
-                                 Terms keep{{d[4][size_t(5 + k)], k}}, flip{{d[4][size_t(5 + k)], -k}};
-                                 for (int j = 0; j < k; ++j) {
-                                     keep.push_back({d[4][size_t(5 + j)], -1});
-                                     flip.push_back({d[4][size_t(5 + j)], 1});
+                             // Bits and one-hot of the warp index (at most 32): steps [g' >= v] flip what changes at v.
+                             Linear next = c.value(d[0][0]);
+                             for (int v = 0; v <= 32; ++v) {
+                                 std::vector<circuit::Term> down;
+                                 for (int j = 0; j < 5; ++j) {
+                                     int change = (v >> j & 1) - (v > 0 ? ((v - 1) >> j & 1) : 0);
+                                     if (change != 0) down.push_back({o[0][size_t(j)], -2.f * float(change)});
                                  }
-                                 if (k == 0) keep = {}, flip = {{d[4][5], -1}};
-                                 if (k > 0) c.threshold(first, keep, -1, o[1][size_t(k)]);
-                                 c.threshold(first, flip, -k, o[1][size_t(k)]);
+                                 if (v < 32) down.push_back({o[1][size_t(v)], -2.f});
+                                 if (v > 0) down.push_back({o[1][size_t(v - 1)], 2.f});
+                                 Linear b = next;
+                                 b.constant -= v;
+                                 c.step(first, b, down);
                              }
-                             c.threshold(first, {{sameBlock, 1}, {nextCta, 1}}, -1, o[2][0]);
+                             int sameBlock = d[3][0], release = d[4][0];
+                             for (int l = 0; l < 4; ++l) {  // the next warp of this block, or a first warp
+                                 int out = o[2][size_t(l)];
+                                 c.threshold(first, {{sameBlock, 1}, {release, -1}, {d[1][size_t(l)], 1}}, -2, out);
+                                 c.threshold(first, {{sameBlock, -1}, {d[2][size_t(l)], 1}}, -1, out);
+                                 c.threshold(first, {{sameBlock, 1}, {release, 1}, {d[2][size_t(l)], 1}}, -3, out);
+                             }
                          });
+    // Shared memory's rows and banks: cta mod 2 and cta / 2, one-hot.
+    auto ctaParts =
+        s.gadget("cta_rows", 1, {split[0]}, {2, 16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            Linear cta = c.value(d[0][0]);
+            for (int v = 0; v < 32; ++v) {
+                std::vector<circuit::Term> down;
+                down.push_back({o[0][size_t(v % 2)], -2.f});
+                if (v > 0) down.push_back({o[0][size_t((v - 1) % 2)], 2.f});
+                if (v % 2 == 0) down.push_back({o[1][size_t(v / 2)], -2.f});
+                if (v % 2 == 0 && v > 0) down.push_back({o[1][size_t(v / 2 - 1)], 2.f});
+                Linear b = cta;
+                b.constant -= v;
+                c.step(first, b, down);
+            }
+        });
     return Warps{.cta = split[0],
                  .warp = split[1],
                  .row = row,
                  .present = lanes[0],
-                 .nextWarp = next[1],
-                 .nextMask = next[0],
-                 .hasNext = next[2]};
+                 .sameBlock = lanes[3],
+                 .nextCta = lanes[4],
+                 .nextWarp = next[0],
+                 .nextRow = next[1],
+                 .nextMask = next[2],
+                 .ctaLow = ctaParts[0],
+                 .ctaHigh = ctaParts[1]};
 }
 
 Value buildSpecialRegisters(Scheduler& s, const Control& ctl, const Warps& warps, Value which) {

@@ -11,9 +11,22 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
     Interpreter interp(program, launch);
     ReferenceLaunch out;
     out.initialGlobal = interp.state().global;
+    // The model visits warps in order: a warp that leaves (all its lanes exited or at the barrier) passes
+    // to the next one, and the model writes an empty EXEC for a warp with nothing to run. When a thread
+    // block's last warp leaves with lanes at the barrier, it writes RELEASE and goes back to the block's
+    // first warp.
+    int warpsPerBlock = (launch.threadsPerBlock() + kLanes - 1) / kLanes, cursor = 0, epoch = 0;
+    auto passUpTo = [&](int warp) {
+        for (; cursor < warp; ++cursor) {
+            Token empty{Kind::Exec};
+            empty.warp = cursor;
+            out.stream.push_back(empty);
+        }
+    };
     while (!interp.done()) {
         StepEvent ev = interp.step();
         if (!ev.fault.empty()) throw std::runtime_error("the reference launch faulted: " + ev.fault);
+        passUpTo(ev.warp);
         Token exec{Kind::Exec};
         exec.block = ev.block, exec.warp = ev.warp, exec.mask = ev.maskBefore;
         out.stream.push_back(exec);
@@ -23,7 +36,8 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
         for (size_t slot = 0; slot < block.body.size(); ++slot) {
             if (!producesValue(block.body[slot])) continue;
             const Instruction& in = block.body[slot];
-            bool store = in.op == Opcode::StGlobal, atomic = in.op == Opcode::AtomGlobal;
+            bool store = in.op == Opcode::StGlobal || in.op == Opcode::StShared;
+            bool atomic = in.op == Opcode::AtomGlobal || in.op == Opcode::AtomShared;
             for (int lane = 0; lane < kLanes; ++lane) {
                 if (!(ev.maskBefore >> lane & 1)) continue;
                 bool fromMemory = store || atomic, toRegister = !store && in.rd != 0;
@@ -42,7 +56,16 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
                 }
             }
         }
+        if (ev.barrierReleased || ev.maskAfter == 0) cursor = ev.warp + 1;
+        if (ev.barrierReleased) {
+            passUpTo((ev.cta + 1) * warpsPerBlock);
+            Token release{Kind::Release};
+            release.epoch = epoch ^= 1;
+            out.stream.push_back(release);
+            cursor = ev.cta * warpsPerBlock;
+        }
     }
+    passUpTo(int(threadSlots(launch.grid, launch.block).back()) / kLanes + 1);
     out.stream.push_back({Kind::End});
     out.global = interp.state().global;
     for (int slot : threadSlots(launch.grid, launch.block))

@@ -13,7 +13,7 @@
 
 namespace qgpu::gpu {
 
-enum class Kind : uint8_t { BlockDim, GridDim, Byte, RomWrite, MemWrite, Exec, Val, End };
+enum class Kind : uint8_t { BlockDim, GridDim, Byte, RomWrite, MemWrite, Exec, Val, Release, End };
 
 // One token. Fields a kind does not use are 0.
 struct Token {
@@ -28,6 +28,7 @@ struct Token {
     int mask = 0;                // Exec: the lanes that run the block (the min-PC rule's active lanes)
     int address = 0;             // MemWrite: the global word the four bytes just fed initialise
     int lane = 0;                // Val
+    int epoch = 0;               // Release: the barrier epoch's new parity
 
     int id() const;
     static Token fromId(int id);  // throws std::out_of_range for an id outside the alphabet
