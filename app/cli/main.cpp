@@ -41,8 +41,8 @@ const char* kUsage = R"(usage:
   qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--quiet] [--check]
            [-O0..-O3]
       Compiles and lowers a CUDA kernel, then runs it like `asm`. --backend model runs it inside the compiled
-      GPU model (one warp of straight-line integer code for now): prints the tokens the model wrote, tokens/s
-      and the registers; --check is then the replay check against the interpreter. `asm` takes the same flags.
+      GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
+      thread's registers; --check is then the replay check against the interpreter. `asm` takes the same flags.
   qgpu build-gpu --out DIR [--dtype bf16|f32]
       Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
   qgpu bench [--runs N]

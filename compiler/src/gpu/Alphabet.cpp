@@ -190,12 +190,6 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
                                                  "the model backend cannot run a shuffle whose result register is "
                                                  "also its source yet (block " +
                                                      std::to_string(b) + "); use --backend reference"});
-            bool atomic = in.op == Opcode::AtomGlobal || in.op == Opcode::AtomShared;
-            if (atomic && in.rd != 0 && (in.rd == in.rs1 || in.rd == in.rs2))
-                throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
-                                                 "the model backend cannot run an atomic whose result register is "
-                                                 "also its address or operand yet (block " +
-                                                     std::to_string(b) + "); use --backend reference"});
             if (producesValue(in)) writes |= 1u << s;
             uint64_t word = encode(in);
             half(b, int(s), 0, uint32_t(word));

@@ -63,7 +63,6 @@ Value shuffleSource(Scheduler& s, const Control& ctl, Value b) {
 Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Warps& warps) {
     const Value laneNext = ctl.laneNext, fieldsNext = ctl.fieldsNext, immNext = ctl.immNext;
     const Value assembled = ctl.assembled, fieldsCur = ctl.fieldsCur;
-    const auto &romKeys = ctl.romKeys, &rows = ctl.rows;
     // The next record's operands: rows (g mod 8, rs1 / rs2 / rc) in bank (its lane, g / 8).
     auto regRead = s.gadget(
         "reg_read_rows", 1, {laneNext, fieldsNext, ctl.warpHigh}, {16, 16, 16, 16},
@@ -137,34 +136,28 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
     // Global memory: 1024 words in eight heads of 128 rows; a row one-hot plus a head bit gate each key.
     // A store writes at its last VAL byte (the value is the four bytes, the address rs1 + imm of the
     // completed slot); MEM(a) tokens initialise it; the next record's load reads rs1 + imm.
-    Value immCur = s.memory("rom_imm_current", romKeys[1], assembled, rows[0]);
-    auto storeSide = s.gadget(
-        "store_rows", 1, {in.val3, fieldsCur}, {16, 1, 1, 16, 1},
-        [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            for (int r = 0; r < 16; ++r)
-                for (int field : {11, 15}) {  // rs1 (the address), rs2 (an atomic's addend)
-                    Terms t;
-                    all(c, first, t, spell(t, d[1], field, 4, uint32_t(r)), o[field == 11 ? 0 : 3][size_t(r)]);
-                }
-            const std::pair<Opcode, int> writes[4] = {
-                {Opcode::StGlobal, 1}, {Opcode::AtomGlobal, 1}, {Opcode::StShared, 4}, {Opcode::AtomShared, 4}};
-            for (auto [op, memory] : writes) {  // global (1) or shared (4)
-                Terms st{{d[0][0], 1}};
-                all(c, first, st, 1 + spell(st, d[1], 0, 6, uint32_t(op)), o[size_t(memory)][0]);
-            }
-            for (Opcode op : {Opcode::AtomGlobal, Opcode::AtomShared}) {
-                Terms atomic{{d[0][0], 1}};
-                all(c, first, atomic, 1 + spell(atomic, d[1], 0, 6, uint32_t(op)), o[2][0]);
-            }
-        });
-    // Read at the completed value's own row and bank (its lane's, selected only by a last VAL byte).
-    Value storeBase = registerFile(s, "regs_store", ctl, storeSide[0], ctl.regWriteBank);
-    // An atomic add writes old + rs2: the old word is the value its records just assembled.
-    Value addend = registerFile(s, "regs_addend", ctl, storeSide[3], ctl.regWriteBank);
-    Value sum = s.add(assembled, addend, "atomic_sum");
-    Value memoryData = s.select(storeSide[2], sum, assembled, "memory_data");
-    Value storeAddress = s.add(storeBase, immCur, "store_address");
+    // A completed store or atomic writes memory at its last VAL byte: global (st.global, atom.global) or
+    // shared (st.shared, atom.shared); an atomic adds rs2 to the old word its records just assembled.
+    auto writes = s.gadget("memory_writes", 1, {in.val3, fieldsCur}, {1, 1, 1},
+                           [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                               const std::pair<Opcode, int> ops[6] = {{Opcode::StGlobal, 0},   {Opcode::AtomGlobal, 0},
+                                                                      {Opcode::StShared, 1},   {Opcode::AtomShared, 1},
+                                                                      {Opcode::AtomGlobal, 2}, {Opcode::AtomShared, 2}};
+                               for (auto [op, out] : ops) {
+                                   Terms t{{d[0][0], 1}};
+                                   all(c, first, t, 1 + spell(t, d[1], 0, 6, uint32_t(op)), o[size_t(out)][0]);
+                               }
+                           });
+    // The address (rs1 + imm) and rs2 of a record, kept from its first VAL byte (whose next record is the
+    // same record) for its last: by then the record may have written its own rd, which may be rs1 or rs2.
     Value loadAddress = s.add(a, immNext, "load_address");
+    Value keep = s.gadget("pending_write", 1, {in.kNext}, {1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        c.threshold(first, {{d[0][1], 1}}, -1, o[0][0]);
+    })[0];
+    Value storeAddress = s.memory("pending_address", in.any, loadAddress, in.any, keep);
+    Value addend = s.memory("pending_addend", in.any, rs2, in.any, keep);
+    Value sum = s.add(assembled, addend, "atomic_sum");
+    Value memoryData = s.select(writes[2], sum, assembled, "memory_data");
     // Rows by two one-hot factors, address bits 4..6 and 0..3, and the bank one-hot (bits 7..9), from
     // MEM(a) or a completed store.
     auto decodeAddress = [](Circuit& c, int first, int when, const std::vector<int>& address, const Dims& o) {
@@ -177,7 +170,7 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
                 all(c, first, t, ones + (when >= 0), o[size_t(part)][size_t(v)]);
             }
     };
-    auto writeAt = s.gadget("global_write_rows", 1, {in.mem, in.x, storeSide[1], storeAddress}, {8, 16, 8},
+    auto writeAt = s.gadget("global_write_rows", 1, {in.mem, in.x, writes[0], storeAddress}, {8, 16, 8},
                             [decodeAddress](Circuit& c, int first, const Dims& d, const Dims& o) {
                                 decodeAddress(c, first, d[0][0], d[1], o);
                                 decodeAddress(c, first, d[2][0], d[3], o);
@@ -188,7 +181,7 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
     Value loaded = s.bankedMemory(kGlobalMemory, 8, {writeAt[0], writeAt[1]}, memoryData, {readAt[0], readAt[1]},
                                   writeAt[2], readAt[2]);
     // Shared memory: 64 words per thread block, row (cta mod 2) * 64 + address, bank cta / 2 (16 heads).
-    auto sharedAt = s.gadget("shared_rows", 1, {storeSide[4], storeAddress, loadAddress, warps.ctaHigh}, {64, 64, 16},
+    auto sharedAt = s.gadget("shared_rows", 1, {writes[1], storeAddress, loadAddress, warps.ctaHigh}, {64, 64, 16},
                              [](Circuit& c, int first, const Dims& d, const Dims& o) {
                                  for (int a = 0; a < 64; ++a) {
                                      Terms w, r;
