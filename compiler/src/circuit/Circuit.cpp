@@ -17,18 +17,22 @@ Circuit::Circuit(Geometry geometry) : m_geometry(geometry) {}
 int Circuit::allocate(const std::string& name, Encoding encoding, float base, int born) {
     if (m_byName.count(name)) throw std::invalid_argument("two features named " + name);
     int dim = -1;
-    if (encoding != Encoding::ReadBit) {  // read bits are written by mixers: never shared
-        for (const auto& [d, owners] : m_owners) {
-            const Feature& last = m_features[owners.back()];
-            if (last.encoding == encoding && last.released >= 0 && last.released < born) {
-                dim = d;
-                break;
-            }
+    // The slot is cleared in layer `born`; a read bit lands in the mixer of `born`, so its slot is cleared
+    // by the MLP of the layer before (which must have room: every gadget there is already emitted).
+    bool read = encoding == Encoding::ReadBit;
+    int clearAt = read ? born - 1 : born;
+    bool room = !read || (clearAt >= 0 &&
+                          (clearAt >= layerCount() || int(layer(clearAt).mlp.size()) < m_geometry.intermediateSize));
+    for (const auto& [d, owners] : m_owners) {
+        const Feature& last = m_features[owners.back()];
+        if (room && last.encoding == encoding && last.released >= 0 && last.released < born) {
+            dim = d;
+            break;
         }
     }
     if (dim >= 0) {
         while (layerCount() <= born) addLayer();
-        clear(born, dim);  // the slot still holds its last owner's value
+        clear(clearAt, dim);  // the slot still holds its last owner's value
     } else {
         dim = m_nextDim;
         if (dim + int(ballastDims().size()) >= m_geometry.hiddenSize)
@@ -43,7 +47,9 @@ int Circuit::allocate(const std::string& name, Encoding encoding, float base, in
 
 int Circuit::addFeature(const std::string& name, int born) { return allocate(name, Encoding::Bit, 1.f, born); }
 int Circuit::addInteger(const std::string& name, int born) { return allocate(name, Encoding::Integer, 0.f, born); }
-int Circuit::addReadBit(const std::string& name) { return allocate(name, Encoding::ReadBit, kReadBase, 0); }
+int Circuit::addReadBit(const std::string& name, int born) {
+    return allocate(name, Encoding::ReadBit, kReadBase, born);
+}
 
 void Circuit::release(int dim, int lastLayer) {
     featureAt(dim);  // throws for a dim that is no feature

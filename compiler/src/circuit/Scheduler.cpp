@@ -244,7 +244,7 @@ const Circuit& Scheduler::build() {
             ValueInfo& info = m_values[size_t(v)];
             for (int i = 0; i < info.width; ++i) {
                 std::string bit = info.width == 1 ? info.name : info.name + "." + std::to_string(i);
-                info.dims.push_back(info.isRead      ? m_circuit.addReadBit(bit)
+                info.dims.push_back(info.isRead      ? m_circuit.addReadBit(bit, g.first)
                                     : info.isInteger ? m_circuit.addInteger(bit, g.first)
                                                      : m_circuit.addFeature(bit, g.first));
             }

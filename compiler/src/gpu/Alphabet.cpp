@@ -184,12 +184,6 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
         uint32_t writes = 0;
         for (size_t s = 0; s < block.body.size(); ++s) {
             const Instruction& in = block.body[s];
-            bool shuffle = in.op >= Opcode::ShflIdx && in.op <= Opcode::ShflBfly;
-            if (shuffle && in.rd != 0 && in.rd == in.rs1)
-                throw DiagnosticError(Diagnostic{"", block.bodyLocs.size() > s ? block.bodyLocs[s].line : 0, 0,
-                                                 "the model backend cannot run a shuffle whose result register is "
-                                                 "also its source yet (block " +
-                                                     std::to_string(b) + "); use --backend reference"});
             if (producesValue(in)) writes |= 1u << s;
             uint64_t word = encode(in);
             half(b, int(s), 0, uint32_t(word));

@@ -8,8 +8,8 @@ namespace qgpu::gpu::detail {
 
 namespace {
 
-// The bank of the lane a shuffle reads (docs/isa.md, "Shuffles"): its source j by mode, width and b (when
-// valid), or the reader itself when j is not valid or not active in this step. One-hot over lane * 4 + g / 8.
+// The lane a shuffle reads (docs/isa.md, "Shuffles"): its source j by mode, width and b (when valid), or the
+// reader itself when j is not valid or not active in this step. One-hot.
 Value shuffleSource(Scheduler& s, const Control& ctl, Value b) {
     auto source = s.gadget(
         "shuffle_lane", 1, {ctl.fieldsNext, ctl.laneNext, b}, {4},
@@ -39,23 +39,48 @@ Value shuffleSource(Scheduler& s, const Control& ctl, Value b) {
                         }
         })[0];
     return s.gadget(
-        "shuffle_bank", 1, {source, ctl.laneNext, ctl.execR, ctl.warpHigh}, {16},
+        "shuffle_source", 1, {source, ctl.laneNext, ctl.execR}, {4},
         [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            const auto &j = d[0], &lane = d[1], &exec = d[2], &high = d[3];
-            for (int k = 0; k < 4; ++k)
-                for (int h = 0; h < 4; ++h) {
-                    int out = o[0][size_t(k * 4 + h)], active = exec[size_t(10 + k)];
-                    c.threshold(first, {{j[size_t(k)], 1}, {active, 1}, {high[size_t(h)], 1}}, -3, out);
-                    Terms none{{lane[size_t(k)], 1}, {high[size_t(h)], 1}};  // no valid source
-                    for (int m = 0; m < 4; ++m) none.push_back({j[size_t(m)], -1});
-                    c.threshold(first, none, -2, out);
-                    for (int m = 0; m < 4; ++m)  // an inactive source
-                        c.threshold(
-                            first,
-                            {{lane[size_t(k)], 1}, {high[size_t(h)], 1}, {j[size_t(m)], 1}, {exec[size_t(10 + m)], -1}},
-                            -3, out);
-                }
+            const auto &j = d[0], &lane = d[1], &exec = d[2];
+            for (int k = 0; k < 4; ++k) {
+                int out = o[0][size_t(k)];
+                c.threshold(first, {{j[size_t(k)], 1}, {exec[size_t(10 + k)], 1}}, -2, out);
+                Terms none{{lane[size_t(k)], 1}};  // no valid source
+                for (int m = 0; m < 4; ++m) none.push_back({j[size_t(m)], -1});
+                c.threshold(first, none, -1, out);
+                for (int m = 0; m < 4; ++m)  // an inactive source
+                    c.threshold(first, {{lane[size_t(k)], 1}, {j[size_t(m)], 1}, {exec[size_t(10 + m)], -1}}, -2, out);
+            }
         })[0];
+}
+
+// Every lane reads its shuffle source before any lane writes (docs/isa.md): each lane's rs1 is read in a
+// copy of that lane's registers (four banks) and kept in a pending memory when the next record starts a
+// slot; the records of the slot pick their source's.
+Value shuffleValue(Scheduler& s, const Inputs& in, const Control& ctl, Value rs1Rows, Value source) {
+    Value startsSlot = s.gadget("starts_slot", 1, {in.exec, in.val3, in.slot, ctl.next[0]}, {1},
+                                [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                                    for (int slot = 0; slot < 4; ++slot) {
+                                        Terms after{{d[0][0], 1}}, other{{d[1][0], 1}, {d[2][size_t(slot)], -1}};
+                                        for (int l = 0; l < 4; ++l) {
+                                            after.push_back({d[3][size_t(slot * 4 + l)], 1});
+                                            other.push_back({d[3][size_t(slot * 4 + l)], 1});
+                                        }
+                                        c.threshold(first, after, -2, o[0][0]);  // after EXEC
+                                        c.threshold(first, other, -2, o[0][0]);  // after a value of another slot
+                                    }
+                                })[0];
+    std::vector<Value> inputs{source};
+    for (int lane = 0; lane < 4; ++lane) {
+        Value now = s.bankedMemory("regs_lane" + std::to_string(lane), 4, {ctl.warpLow, ctl.regWrite}, ctl.assembled,
+                                   {ctl.warpLow, rs1Rows}, ctl.rcWriteBanks[size_t(lane)], ctl.warpHigh);
+        inputs.push_back(s.memory("shuffle_source" + std::to_string(lane), in.any, now, in.any, startsSlot));
+    }
+    return s.gadget("shuffle_value", 1, inputs, {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+        for (int lane = 0; lane < 4; ++lane)
+            for (int i = 0; i < 32; ++i)
+                c.threshold(first, {{d[0][size_t(lane)], 1}, {d[size_t(1 + lane)][size_t(i)], 1}}, -2, o[0][size_t(i)]);
+    })[0];
 }
 
 }  // namespace
@@ -194,7 +219,7 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
     Value sharedLoaded = s.bankedMemory("shared", 16, {warps.ctaLow, sharedAt[0]}, memoryData,
                                         {warps.ctaLow, sharedAt[1]}, sharedAt[2], warps.ctaHigh);
     // A shuffle's record is rs1 of its source lane: a copy of the register file read in that lane's bank.
-    Value shuffled = registerFile(s, "regs_shfl", ctl, regRead[0], shuffleSource(s, ctl, b));
+    Value shuffled = shuffleValue(s, in, ctl, regRead[0], shuffleSource(s, ctl, b));
     Value result =
         s.gadget("record_value", 1, {decoded[3], decoded[5], decoded[4], loaded, sharedLoaded, shuffled, aluResult},
                  {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {

@@ -119,7 +119,9 @@ public:
     int dimsUsed() const { return m_nextDim; }
     // A bit that a memory read writes: 64 when false; a read of a true bit adds about -2 (a few ulps off,
     // because the query carries 128^-0.5) and at magnitude 62..64 fp32 rounding snaps it to exactly 62.
-    int addReadBit(const std::string& name);
+    // With `born` (the layer whose mixer writes it) it may take a released read bit's slot, cleared in the
+    // layer before.
+    int addReadBit(const std::string& name, int born = 0);
     int feature(const std::string& name) const;                          // dimension of a named feature, -1 if absent
     const std::vector<Feature>& features() const { return m_features; }  // every owner of every slot
     // The first feature of a dimension (the one the token embedding sets); throws std::invalid_argument

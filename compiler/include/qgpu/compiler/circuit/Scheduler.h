@@ -74,7 +74,7 @@ private:
         int producer = -1;  // gadget index; -1: an input
         int lastReader = -1;
         bool kept = false;
-        bool isRead = false;  // written by a memory read: read bits (base 64), never shared
+        bool isRead = false;  // written by a memory read: read bits (base 64)
         std::vector<int> dims;
         bool isInteger = false;  // an integer feature (integerGadget)
     };
