@@ -2,6 +2,7 @@
 // layers, run through Qwen35Model, must compute the program exactly.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <set>
 
@@ -104,5 +105,50 @@ TEST(CircuitScheduler, RejectsAGadgetTooBigForAnyLayer) {
         FAIL() << "expected std::length_error";
     } catch (const std::length_error& e) {
         EXPECT_NE(std::string(e.what()).find("mul needs"), std::string::npos) << e.what();
+    }
+}
+
+TEST(CircuitScheduler, ReadBitsOfAMemoryReuseAnEarlierMemorysSlots) {
+    // m1 is read in layer 0 and copied out; m2 (layer 1) stores that copy. m2's read bits take m1's slots,
+    // cleared back to 64 in layer 0. Per token: m1[w] = data, r1 = m1[r], m2[w] = r1, out = m2[r].
+    circuit::Geometry g;
+    g.hiddenSize = 256;
+    g.intermediateSize = 256;
+    g.linearKeyHeadDim = g.linearValueHeadDim = 128;
+    Scheduler s(g);
+    auto write = s.input("write", 4), read = s.input("read", 4), data = s.input("data");
+    auto copy = [&](Scheduler::Value v, const std::string& name) {
+        return s.gadget(name, 1, {v}, {32},
+                        [](Circuit& c, int first, const Scheduler::Dims& d, const Scheduler::Dims& o) {
+                            for (int i = 0; i < 32; ++i)
+                                c.threshold(first, {{d[0][size_t(i)], 1}}, -1, o[0][size_t(i)]);
+                        })[0];
+    };
+    auto r1 = s.memory("m1", write, data, read);
+    auto r2 = s.memory("m2", write, copy(r1, "c1"), read);
+    auto out = copy(r2, "c2");
+    s.keep(out);
+    const Circuit& circuit = s.build();
+    EXPECT_EQ(s.firstLayer("m2"), 1);
+    EXPECT_EQ(s.dims(r2), s.dims(r1)) << "m2 reads into m1's released read bits";
+
+    std::mt19937 rng(5);
+    std::vector<std::vector<float>> rows;
+    std::vector<std::array<uint32_t, 3>> ops;  // write row, read row, data
+    for (int t = 0; t < 40; ++t) {
+        std::array<uint32_t, 3> op{uint32_t(rng() % 4), uint32_t(rng() % 4), uint32_t(rng())};
+        std::vector<int> on{s.dims(write)[op[0]], s.dims(read)[op[1]]};
+        for (int i = 0; i < 32; ++i)
+            if (op[2] >> i & 1) on.push_back(s.dims(data)[size_t(i)]);
+        rows.push_back(circuit.tokenEmbedding(on));
+        ops.push_back(op);
+    }
+    auto res = run(circuit, rows);
+    std::array<uint32_t, 4> m1{}, m2{};
+    for (size_t t = 0; t < ops.size(); ++t) {
+        auto [w, r, value] = ops[t];
+        m1[w] = value;
+        m2[w] = m1[r];
+        EXPECT_EQ(word(res[t], s.dims(out)), m2[r]) << "token " << t;
     }
 }
