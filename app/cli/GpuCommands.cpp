@@ -8,6 +8,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <sys/resource.h>
+
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Assembler.h"
@@ -133,6 +135,46 @@ int benchGpu(int runs, const std::string& resourceDir) {
         }
     }
     std::cout << "sparse: median of " << runs << " runs; dense: one run\n";
+    return 0;
+}
+
+double peakMemoryGiB() {
+    struct rusage r {};
+    getrusage(RUSAGE_SELF, &r);
+    return double(r.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB on Linux
+}
+
+int benchSuite(int runs, const std::string& resourceDir) {
+    auto model = buildWithProgress({Engine::Sparse});
+    std::cout
+        << "| kernel | threads | tokens | tokens/s | launch ms | exact | peak GiB |\n|---|---|---|---|---|---|---|\n";
+    std::vector<std::filesystem::path> kernels;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(resourceDir) / "kernels"))
+        if (entry.path().extension() == ".cu") kernels.push_back(entry.path());
+    std::sort(kernels.begin(), kernels.end());
+    MachineSpec spec = MachineSpec::standard();
+    for (const auto& path : kernels) {
+        std::filesystem::path json = path;
+        json.replace_extension(".json");
+        LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
+        Program linked = linkProgram(compileKernel(readFile(path), path.string(), spec).kernel.program, launch,
+                                     validateLaunch(launch, spec), spec);
+        gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
+        std::vector<double> seconds;
+        GpuLaunch run;
+        for (int i = 0; i < runs; ++i) {
+            run = model->run(linked, launch.grid, launch.block, ref.initialGlobal, 100000, Engine::Sparse);
+            seconds.push_back(run.seconds);
+        }
+        bool exact = gpu::firstMismatch(run.written, ref.stream) < 0 && run.global == ref.global &&
+                     run.registers == ref.registers;
+        size_t tokens = run.fed.size() + run.written.size();
+        double ms = median(seconds);
+        std::cout << "| " << path.stem().string() << " | " << launch.totalThreads() << " | " << tokens << " | "
+                  << double(tokens) / ms << " | " << 1000 * ms << " | " << (exact ? "yes" : "NO") << " | "
+                  << peakMemoryGiB() << " |" << std::endl;
+    }
+    std::cout << "sparse engine, median of " << runs << " runs per kernel\n";
     return 0;
 }
 

@@ -1,5 +1,4 @@
 // qgpu: the command-line face of qgpu studio. Wiring only: every job is a library call.
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -45,9 +44,10 @@ const char* kUsage = R"(usage:
       thread's registers; --check is then the replay check against the interpreter. `asm` takes the same flags.
   qgpu build-gpu --out DIR [--dtype bf16|f32]
       Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
-  qgpu bench [--runs N]
+  qgpu bench [--runs N] [--suite]
       The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
       engine (medians of N runs) and the first two on the dense engine: tokens/s, latency, speed-up.
+      --suite: every suite kernel on the sparse engine: tokens, tokens/s, launch latency, exact, peak memory.
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
@@ -80,7 +80,7 @@ struct Args {
     text::SamplingParams sampling;
     bool think = false;
     int prefill = 64, decode = 16;
-    bool quiet = false, check = false;
+    bool quiet = false, check = false, suite = false;
     int runs = 5;
     int optLevel = 2;
 };
@@ -137,6 +137,8 @@ Args parseArgs(int argc, char** argv) {
             a.quiet = true;
         else if (s == "--check")
             a.check = true;
+        else if (s == "--suite")
+            a.suite = true;
         else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
             a.optLevel = s[2] - '0';
         else if (!s.empty() && s[0] == '-')
@@ -258,12 +260,6 @@ int benchCompile(const Args& a) {
     return 0;
 }
 
-double peakMemoryGiB() {
-    struct rusage r {};
-    getrusage(RUSAGE_SELF, &r);
-    return double(r.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB on Linux
-}
-
 int benchModel(const Args& a) {
     Qwen35Config c = Qwen35Config::geometry2b();
     if (a.geometry == "tiny") {
@@ -297,7 +293,7 @@ int benchModel(const Args& a) {
     }
     std::printf("built in %.1f s; prefill %d tokens: %.1f tokens/s; decode %d tokens: %.2f tokens/s (medians of %d)\n",
                 buildS, a.prefill, median(prefillTps), a.decode, median(decodeTps), a.runs);
-    std::printf("peak memory %.2f GiB\n", peakMemoryGiB());
+    std::printf("peak memory %.2f GiB\n", cli::peakMemoryGiB());
     return 0;
 }
 
@@ -392,7 +388,8 @@ int main(int argc, char** argv) {
             if (a.dtype != "bf16" && a.dtype != "f32") usageError("--dtype takes bf16 or f32");
             return cli::buildGpu(a.out, a.dtype == "f32" ? DType::F32 : DType::BF16);
         }
-        if (cmd == "bench") return cli::benchGpu(a.runs, QGPU_RESOURCE_DIR);
+        if (cmd == "bench")
+            return a.suite ? cli::benchSuite(a.runs, QGPU_RESOURCE_DIR) : cli::benchGpu(a.runs, QGPU_RESOURCE_DIR);
         if (cmd == "version" || cmd == "--version") {
             initTorch();
             std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";
