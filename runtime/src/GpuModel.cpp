@@ -28,7 +28,8 @@ std::vector<int> ids(const std::vector<gpu::Token>& tokens) {
 
 }  // namespace
 
-std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, const circuit::Geometry& geometry) {
+std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, const circuit::Geometry& geometry,
+                                          DType weights) {
     std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(geometry)));
     const circuit::Circuit& circuit = m->m_machine.circuit;
     m->m_global.resize(8);
@@ -41,7 +42,13 @@ std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, co
                 if (port.name == gpu::kGlobalMemory + std::to_string(h)) m->m_global[size_t(h)] = {l, port.head};
         }
     std::map<std::string, circuit::NamedTensor> tensors;
-    for (auto& t : circuit.emit(m->m_machine.embeddings)) tensors[t.name] = std::move(t);
+    for (auto& t : circuit.emit(m->m_machine.embeddings)) {
+        if (weights != DType::F32) {  // the values a checkpoint in `weights` holds
+            TensorData stored = TensorData::fromFloat(t.name, t.shape, t.values, weights);
+            t.values = TensorView{t.name, weights, t.shape, stored.bytes.data(), stored.bytes.size()}.toFloat();
+        }
+        tensors[t.name] = std::move(t);
+    }
     m->m_machine.embeddings.clear();  // now inside embed_tokens
     Qwen35Config config = circuitConfig(circuit, gpu::vocabularySize());
     auto lookup = [&](const std::string& name, const std::vector<int64_t>& shape) -> circuit::NamedTensor& {

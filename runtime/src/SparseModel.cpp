@@ -246,9 +246,12 @@ std::vector<float> SparseModel::forward(int token, State& state) const {
     std::vector<float> y;
     for (size_t d : m_headDims) y.push_back(normed[d]);
     std::vector<float> logits(size_t(c.vocabSize), 0.f);
-    const float* column = m_head.data();
-    for (size_t i = 0; i < y.size(); ++i, column += logits.size())
-        for (size_t t = 0; t < logits.size(); ++t) logits[t] += column[t] * y[i];
+    float* __restrict out = logits.data();  // no aliasing: the compiler vectorises the inner loop
+    const float* __restrict column = m_head.data();
+    for (size_t i = 0; i < y.size(); ++i, column += logits.size()) {
+        const float weight = y[i];
+        for (size_t t = 0; t < logits.size(); ++t) out[t] += column[t] * weight;
+    }
     return logits;
 }
 

@@ -157,3 +157,14 @@ TEST(GpuModel, LaunchShapesAreTokensWithTheirCounts) {
     EXPECT_EQ(gpu::shapeWord(fed[fed.size() - 2]), 3u | 1u << 5 | 7u << 15 | 1u << 20);
     EXPECT_EQ(gpu::shapeWord(fed.back()), 2u | 2u << 15);
 }
+
+TEST(GpuModel, Bfloat16WeightsRunLaunchesExactlyToo) {
+    // Every weight rounded to bf16, as `qgpu build-gpu --dtype bf16` stores it: the same records, registers
+    // and memory, with barriers, shared memory, shuffles and atomics across two warps.
+    auto bf16 = GpuModel::build({Engine::Sparse}, gpu::defaultMachineGeometry(), DType::BF16);
+    expectExample(*bf16, Engine::Sparse, "tree_reduce");
+    CompiledKernel k = compileKernel(example("dot_product.cu"), "dot_product.cu", MachineSpec::standard());
+    expectExact(*bf16, Engine::Sparse, k.kernel.program,
+                parseLaunchSpec(example("dot_product.json"), "dot_product.json"));
+    EXPECT_TRUE(expectSuiteKernel(*bf16, "shfl_down_reduce"));
+}

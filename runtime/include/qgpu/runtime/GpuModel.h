@@ -28,9 +28,11 @@ enum class Engine { Sparse, Dense };
 
 class GpuModel {
 public:
-    // Builds the machine's weights in memory (no checkpoint file) for the given engines.
+    // Builds the machine's weights in memory (no checkpoint file) for the given engines; with `weights`
+    // BF16 every weight is rounded to bf16 first, as a bf16 checkpoint holds it.
     static std::unique_ptr<GpuModel> build(const std::vector<Engine>& engines = {Engine::Sparse},
-                                           const circuit::Geometry& geometry = gpu::defaultMachineGeometry());
+                                           const circuit::Geometry& geometry = gpu::defaultMachineGeometry(),
+                                           DType weights = DType::F32);
     // Writes the model as a stock checkpoint with its layout file into the new directory `dir` (via
     // DIR.partial, renamed when complete). Needs the dense engine.
     void save(const std::string& dir, DType dtype = DType::F32) const;
