@@ -1,4 +1,5 @@
-// The machine's datapath: the next record's operands, the ALU, special registers and global memory.
+// The machine's datapath: the next record's operands, the ALU, special registers, shuffles, and global and
+// shared memory.
 #include "MachineParts.h"
 #include "qgpu/compiler/circuit/Alu.h"
 #include "qgpu/compiler/gpu/Alphabet.h"

@@ -82,7 +82,7 @@ struct Control {
     // The register file: row (g mod 8) * 16 + r and bank lane * 4 + g / 8 of warp g's register r (2048
     // registers in 16 heads). Rows are keyed by two factors: warpLow (g mod 8, one-hot) and a register
     // one-hot. A completed value writes register regWrite (its rd) in the bank of its lane (regWriteBank),
-    // and in the four banks of that lane's own copy (rcWriteBanks, read for `br`).
+    // and in the four banks of that lane's own copies (rcWriteBanks: read for `br` and for shuffles).
     Value warpLow, warpHigh;  // one-hot: g mod 8, g / 8
     Value regWrite, regWriteBank;
     std::vector<Value> rcWriteBanks;
