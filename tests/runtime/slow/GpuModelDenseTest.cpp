@@ -18,3 +18,7 @@ TEST(GpuModelDense, TheDotProductFromCuda) {
     expectExact(gpuModel(Engine::Dense), Engine::Dense, k.kernel.program,
                 parseLaunchSpec(example("dot_product.json"), "dot_product.json"));
 }
+
+TEST(GpuModelDense, SharedMemoryAndBarriersAcrossWarps) {
+    expectExample(gpuModel(Engine::Dense), Engine::Dense, "reverse");
+}
