@@ -167,7 +167,7 @@ int benchSuite(int runs, const std::string& resourceDir) {
             seconds.push_back(run.seconds);
         }
         bool exact = gpu::firstMismatch(run.written, ref.stream) < 0 && run.global == ref.global &&
-                     run.registers == ref.registers;
+                     run.shared == ref.shared && run.registers == ref.registers;
         size_t tokens = run.fed.size() + run.written.size();
         double ms = median(seconds);
         std::cout << "| " << path.stem().string() << " | " << launch.totalThreads() << " | " << tokens << " | "

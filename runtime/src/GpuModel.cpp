@@ -34,10 +34,13 @@ std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, co
     const circuit::Circuit& circuit = m->m_machine.circuit;
     m->m_global.resize(8);
     m->m_registers.resize(16);
+    m->m_shared.resize(16);
     for (int l = 0; l < circuit.layerCount(); ++l)
         for (const auto& port : circuit.layer(l).ports) {
-            for (int h = 0; h < 16; ++h)
+            for (int h = 0; h < 16; ++h) {
                 if (port.name == gpu::kRegisterFile + std::to_string(h)) m->m_registers[size_t(h)] = {l, port.head};
+                if (port.name == gpu::kSharedMemory + std::to_string(h)) m->m_shared[size_t(h)] = {l, port.head};
+            }
             for (int h = 0; h < 8; ++h)
                 if (port.name == gpu::kGlobalMemory + std::to_string(h)) m->m_global[size_t(h)] = {l, port.head};
         }
@@ -127,6 +130,12 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
         for (const Place& p : m_global) {
             const std::vector<float>& words = layerState(p.layer);
             for (int r = 0; r < 128; ++r) launch.global.push_back(row(words, p.head, r));
+        }
+        for (int cta = 0; cta < grid.count(); ++cta) {
+            const Place& bank = m_shared[size_t(cta / 2)];
+            const std::vector<float>& words = layerState(bank.layer);
+            launch.shared.emplace_back();
+            for (int a = 0; a < 64; ++a) launch.shared.back().push_back(row(words, bank.head, cta % 2 * 64 + a));
         }
     };
     if (engine == Engine::Dense) {

@@ -31,7 +31,7 @@ inline const GpuModel& gpuModel(Engine engine) {
 }
 
 // Runs a linked program in the model and checks it against the interpreter: the stream record for record,
-// every thread's registers, global memory. Throws DiagnosticError for what the model does not run yet.
+// every thread's registers, global and shared memory. Throws DiagnosticError for what the model does not run yet.
 inline GpuLaunch runAgainstReference(const GpuModel& model, Engine engine, const Program& program,
                                      const LaunchSpec& launch, const gpu::ReferenceLaunch& ref) {
     GpuLaunch run =
@@ -48,6 +48,7 @@ inline GpuLaunch runAgainstReference(const GpuModel& model, Engine engine, const
             EXPECT_EQ(run.registers[thread][size_t(r)], ref.registers[thread][size_t(r)])
                 << "thread " << thread << " r" << r;
     EXPECT_EQ(run.global, ref.global) << "global memory";
+    EXPECT_EQ(run.shared, ref.shared) << "shared memory";
     return run;
 }
 

@@ -217,7 +217,7 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
                                  for (int h = 0; h < 16; ++h)
                                      c.threshold(first, {{d[0][0], 1}, {d[3][size_t(h)], 1}}, -2, o[2][size_t(h)]);
                              });
-    Value sharedLoaded = s.bankedMemory("shared", 16, {warps.ctaLow, sharedAt[0]}, memoryData,
+    Value sharedLoaded = s.bankedMemory(kSharedMemory, 16, {warps.ctaLow, sharedAt[0]}, memoryData,
                                         {warps.ctaLow, sharedAt[1]}, sharedAt[2], warps.ctaHigh);
     // A shuffle's record is rs1 of its source lane: a copy of the register file read in that lane's bank.
     Value shuffled = shuffleValue(s, in, ctl, regRead[0], shuffleSource(s, ctl, b));

@@ -68,6 +68,7 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
     passUpTo(int(threadSlots(launch.grid, launch.block).back()) / kLanes + 1);
     out.stream.push_back({Kind::End});
     out.global = interp.state().global;
+    out.shared = interp.state().shared;
     for (int slot : threadSlots(launch.grid, launch.block))
         out.registers.push_back(interp.state().lane(slot / kLanes, slot % kLanes).regs);
     return out;

@@ -20,6 +20,7 @@ struct GpuLaunch {
     bool ended = false;
     std::vector<std::array<uint32_t, 16>> registers;  // per thread in slot order, decoded from the recurrent state
     std::vector<uint32_t> global;                     // global memory, decoded from the recurrent state
+    std::vector<std::vector<uint32_t>> shared;        // each thread block's shared memory, decoded likewise
     double seconds = 0;                               // prefill and decode
 };
 
@@ -62,6 +63,7 @@ private:
     std::unique_ptr<SparseModel> m_sparse;
     std::vector<Place> m_registers;  // the 16 banks of the register file
     std::vector<Place> m_global;     // the eight heads of global memory
+    std::vector<Place> m_shared;     // the 16 heads of shared memory
 };
 
 }  // namespace qgpu

@@ -25,9 +25,12 @@ Machine buildMachine(const circuit::Geometry& geometry);
 // The geometry tests and the default build use: Qwen3.5-2B's head and MLP sizes, a narrower residual.
 circuit::Geometry defaultMachineGeometry();
 
-// The memory that holds lane l's register r in row l * 16 + r (the layout file names its layer and head).
+// Warp g's lane l keeps register r in memory "regs_a<l * 4 + g / 8>", row (g mod 8) * 16 + r (the layout
+// file names each bank's layer and head).
 inline constexpr const char* kRegisterFile = "regs_a";
 // Global word a lives in memory "global<a / 128>", row a % 128.
 inline constexpr const char* kGlobalMemory = "global";
+// Shared word a of thread block c lives in memory "shared<c / 2>", row (c mod 2) * 64 + a.
+inline constexpr const char* kSharedMemory = "shared";
 
 }  // namespace qgpu::gpu

@@ -16,6 +16,7 @@ struct ReferenceLaunch {
     std::vector<Token> stream;                        // EXEC, VAL ... records and the final END
     std::vector<std::array<uint32_t, 16>> registers;  // each thread's registers at the end, in slot order
     std::vector<uint32_t> initialGlobal, global;      // global memory before and after
+    std::vector<std::vector<uint32_t>> shared;        // each thread block's shared memory after
 };
 
 // Runs `program` (linked against `launch`) in the interpreter.
