@@ -81,8 +81,9 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, b
             std::cout << "check: thread " << thread << "'s registers differ from the interpreter's\n";
             return 1;
         }
-    if (run.global != ref.global) {
-        std::cout << "check: global memory differs from the interpreter's\n";
+    if (run.global != ref.global || run.shared != ref.shared) {
+        std::cout << "check: " << (run.global != ref.global ? "global" : "shared")
+                  << " memory differs from the interpreter's\n";
         return 1;
     }
     std::cout << "check: ok (" << ref.stream.size() << " records, every register and memory word as the interpreter)\n";

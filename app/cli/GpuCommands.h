@@ -9,7 +9,7 @@
 
 namespace qgpu::cli {
 
-// `qgpu run ... --backend model`: runs the linked program on one warp, prints the records the model wrote
+// `qgpu run ... --backend model`: runs the linked program in the model, prints the records the model wrote
 // (unless quiet), tokens/s, the registers and the arrays as the model's state holds them; with `check`,
 // the replay check against the interpreter (records, registers, memory).
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, bool quiet, bool check);
