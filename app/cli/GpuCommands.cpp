@@ -36,6 +36,21 @@ std::string hex(uint32_t v) {
     return buf;
 }
 
+// A program file (.cu compiled by Clang, or .qasm) with its launch (the .json beside it), linked.
+struct LinkedLaunch {
+    Program program;
+    LaunchSpec launch;
+};
+LinkedLaunch loadLinked(const std::filesystem::path& path) {
+    MachineSpec spec = MachineSpec::standard();
+    std::filesystem::path json = path;
+    json.replace_extension(".json");
+    Program program = path.extension() == ".cu" ? compileKernel(readFile(path), path.string(), spec).kernel.program
+                                                : assemble(readFile(path), path.string());
+    LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
+    return {linkProgram(program, launch, validateLaunch(launch, spec), spec), launch};
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
@@ -106,14 +121,8 @@ int benchGpu(int runs, const std::string& resourceDir) {
     // The dense engine takes minutes on the longer launches: it runs on the first two only.
     const std::vector<std::pair<std::string, bool>> programs = {
         {"dot_product.cu", true}, {"straight_line.qasm", true}, {"branches.qasm", false}, {"every_alu_op.qasm", false}};
-    MachineSpec spec = MachineSpec::standard();
     for (const auto& [file, withDense] : programs) {
-        std::filesystem::path path = std::filesystem::path(resourceDir) / "examples" / file, json = path;
-        json.replace_extension(".json");
-        Program program = path.extension() == ".cu" ? compileKernel(readFile(path), path.string(), spec).kernel.program
-                                                    : assemble(readFile(path), path.string());
-        LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
-        Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
+        auto [linked, launch] = loadLinked(std::filesystem::path(resourceDir) / "examples" / file);
         std::vector<uint32_t> initial = Interpreter(linked, launch).state().global;
         int lanes = launch.totalThreads();
         std::vector<double> sparse, dense;
@@ -153,13 +162,8 @@ int benchSuite(int runs, const std::string& resourceDir) {
     for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(resourceDir) / "kernels"))
         if (entry.path().extension() == ".cu") kernels.push_back(entry.path());
     std::sort(kernels.begin(), kernels.end());
-    MachineSpec spec = MachineSpec::standard();
     for (const auto& path : kernels) {
-        std::filesystem::path json = path;
-        json.replace_extension(".json");
-        LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
-        Program linked = linkProgram(compileKernel(readFile(path), path.string(), spec).kernel.program, launch,
-                                     validateLaunch(launch, spec), spec);
+        auto [linked, launch] = loadLinked(path);
         gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
         std::vector<double> seconds;
         GpuLaunch run;
