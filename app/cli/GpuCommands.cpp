@@ -21,15 +21,6 @@ namespace qgpu::cli {
 
 namespace {
 
-std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines) {
-    auto start = std::chrono::steady_clock::now();
-    std::cerr << "building the GPU model from code..." << std::flush;
-    auto model = GpuModel::build(engines);
-    std::cerr << " " << model->machine().circuit.layerCount() << " layers in "
-              << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
-    return model;
-}
-
 std::string hex(uint32_t v) {
     char buf[16];
     std::snprintf(buf, sizeof buf, "0x%08x", v);
@@ -57,6 +48,15 @@ double median(std::vector<double> v) {
 }
 
 }  // namespace
+
+std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines) {
+    auto start = std::chrono::steady_clock::now();
+    std::cerr << "building the GPU model from code..." << std::flush;
+    auto model = GpuModel::build(engines);
+    std::cerr << " " << model->machine().circuit.layerCount() << " layers in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+    return model;
+}
 
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, bool quiet, bool check) {
     std::vector<uint32_t> initial = Interpreter(linked, launch).state().global;  // the arguments, placed

@@ -1,7 +1,9 @@
 // The CLI's commands for the GPU inside the model: wiring over runtime/GpuModel.h.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "qgpu/core/Isa.h"
 #include "qgpu/core/Launch.h"
@@ -9,6 +11,8 @@
 
 namespace qgpu::cli {
 
+// Builds the GPU model for `engines`, saying so on stderr with the time it took.
+std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines);
 // `qgpu run ... --backend model`: runs the linked program in the model, prints the records the model wrote
 // (unless quiet), tokens/s, the registers and the arrays as the model's state holds them; with `check`,
 // the replay check against the interpreter (records, registers, memory).

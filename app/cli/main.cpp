@@ -23,6 +23,7 @@
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
+#include "EvalCommand.h"
 #include "GpuCommands.h"
 #include "qgpu/core/Launch.h"
 #include "qgpu/runtime/ChatSession.h"
@@ -42,6 +43,11 @@ const char* kUsage = R"(usage:
       Compiles and lowers a CUDA kernel, then runs it like `asm`. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
       thread's registers; --check is then the replay check against the interpreter. `asm` takes the same flags.
+  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
+      Evaluates an expression of chat's normal mode, e.g. "[1, 2, 3] @ [4, 5, 6]" (docs/expressions.md):
+      each operation is a launch of a ready-made kernel, inside the GPU model by default. Prints every
+      launch (kernel, shape, warp steps, tokens, tokens/s, its value) and the result; --check replays each
+      model launch on the interpreter and exits 1 on a difference.
   qgpu build-gpu --out DIR [--dtype bf16|f32]
       Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
   qgpu bench [--runs N] [--suite]
@@ -72,7 +78,7 @@ struct Args {
     std::vector<std::string> positional;
     std::string launch;
     std::string emit = "ptx";
-    std::string backend = "reference";
+    std::string backend;  // run and asm: reference; eval: model
     std::string engine = "sparse", out, dtype = "bf16";
     std::string geometry = "2b";
     std::string host, prompt;
@@ -141,7 +147,7 @@ Args parseArgs(int argc, char** argv) {
             a.suite = true;
         else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
             a.optLevel = s[2] - '0';
-        else if (!s.empty() && s[0] == '-')
+        else if (s.size() > 1 && s[0] == '-' && std::string("0123456789[( ").find(s[1]) == std::string::npos)
             usageError("unknown option '" + s + "'");
         else
             a.positional.push_back(s);
@@ -163,7 +169,8 @@ int checkExpectations(const MachineState& state, const LaunchSpec& launch, const
 
 int runProgram(const Program& program, const Args& a) {
     if (a.positional.size() != 1 || a.launch.empty()) usageError("give one program file and --launch SPEC.json");
-    if (a.backend != "reference" && a.backend != "model") usageError("--backend takes reference or model");
+    if (!a.backend.empty() && a.backend != "reference" && a.backend != "model")
+        usageError("--backend takes reference or model");
     MachineSpec spec = MachineSpec::standard();
     LaunchSpec launch = parseLaunchSpec(readFile(a.launch), a.launch);
     if (a.backend == "model") {
@@ -351,6 +358,19 @@ int chat(const Args& a) {
     return 0;
 }
 
+int evalCommand(const Args& a) {
+    if (a.positional.size() != 1) usageError("give one expression in quotes, e.g. qgpu eval \"[1, 2, 3] @ [4, 5, 6]\"");
+    if (!a.backend.empty() && a.backend != "reference" && a.backend != "model")
+        usageError("--backend takes reference or model");
+    if (a.engine != "sparse" && a.engine != "dense") usageError("--engine takes sparse or dense");
+    cli::EvalOptions options;
+    options.onModel = a.backend != "reference";
+    options.engine = a.engine == "dense" ? Engine::Dense : Engine::Sparse;
+    options.check = a.check;
+    options.quiet = a.quiet;
+    return cli::evalExpression(a.positional[0], options, QGPU_RESOURCE_DIR);
+}
+
 int printCircuitCosts() {
     std::cout << "| primitive | layers | MLP neurons per layer | residual dims (in + out + internal) | heads |\n"
               << "|---|---|---|---|---|\n";
@@ -382,6 +402,7 @@ int main(int argc, char** argv) {
         if (cmd == "bench-compile") return benchCompile(a);
         if (cmd == "bench-model") return benchModel(a);
         if (cmd == "chat") return chat(a);
+        if (cmd == "eval") return evalCommand(a);
         if (cmd == "circuit-costs") return printCircuitCosts();
         if (cmd == "build-gpu") {
             if (a.out.empty()) usageError("give --out DIR");

@@ -1,0 +1,85 @@
+#include "EvalCommand.h"
+
+#include <iostream>
+#include <memory>
+
+#include "GpuCommands.h"
+#include "qgpu/compiler/OpKernels.h"
+#include "qgpu/compiler/gpu/Stream.h"
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Expression.h"
+#include "qgpu/runtime/ModelKernelRunner.h"
+
+namespace qgpu::cli {
+
+namespace {
+
+// The model runner with the replay check after each launch: records, global and shared memory.
+class CheckedModelRunner : public expr::KernelRunner {
+public:
+    CheckedModelRunner(ModelKernelRunner& model, OpKernelLibrary& kernels) : m_model(model), m_kernels(kernels) {}
+    expr::KernelOutcome run(const expr::KernelLaunch& k) override {
+        expr::KernelOutcome out = m_model.run(k);
+        gpu::ReferenceLaunch ref = gpu::referenceLaunch(m_kernels.link(k), k.launch);
+        const GpuLaunch& ran = m_model.last();
+        long at = gpu::firstMismatch(ran.written, ref.stream);
+        std::string what = at >= 0 ? "its records differ from the interpreter's at record " + std::to_string(at)
+                           : ran.global != ref.global ? "its global memory differs from the interpreter's"
+                           : ran.shared != ref.shared ? "its shared memory differs from the interpreter's"
+                                                      : "";
+        if (!what.empty()) throw DiagnosticError(Diagnostic{"", 0, 0, "check: " + k.kernel + ": " + what});
+        return out;
+    }
+
+private:
+    ModelKernelRunner& m_model;
+    OpKernelLibrary& m_kernels;
+};
+
+std::string shape(const Dim3& d) {
+    return d.y == 1 && d.z == 1
+               ? std::to_string(d.x)
+               : "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+}  // namespace
+
+int evalExpression(const std::string& text, const EvalOptions& options, const std::string& resourceDir) {
+    std::unique_ptr<expr::Node> root;
+    try {
+        root = expr::parse(text);  // every error before the model is built
+    } catch (const DiagnosticError& e) {
+        std::cerr << e.what() << "\n" << expr::pointAt(text, e.diagnostics().front().column) << "\n";
+        return 1;
+    }
+    OpKernelLibrary kernels(resourceDir + "/kernels");
+    std::unique_ptr<GpuModel> model;
+    std::unique_ptr<ModelKernelRunner> onModel;
+    std::unique_ptr<expr::KernelRunner> runner;
+    if (options.onModel) {
+        model = buildWithProgress({options.engine});
+        onModel = std::make_unique<ModelKernelRunner>(*model, kernels, options.engine);
+        if (options.check) runner = std::make_unique<CheckedModelRunner>(*onModel, kernels);
+    } else {
+        runner = std::make_unique<ReferenceKernelRunner>(kernels);
+    }
+    expr::KernelRunner& run = runner ? *runner : *onModel;
+    expr::Evaluation e = expr::evaluate(*root, run);
+    if (!options.quiet)
+        for (const auto& l : e.launches) {
+            const auto& o = l.outcome;
+            std::cout << l.source << "\n  " << l.launch.kernel << " grid " << shape(l.launch.launch.grid) << " block "
+                      << shape(l.launch.launch.block) << ": " << o.steps << " warp steps";
+            if (options.onModel)
+                std::cout << ", " << o.tokens << " tokens in " << o.seconds << " s (" << double(o.tokens) / o.seconds
+                          << " tokens/s)";
+            std::cout << " -> " << expr::formatValue(l.result) << "\n";
+        }
+    std::cout << expr::formatValue(e.value) << "\n";
+    if (options.check && options.onModel)
+        std::cout << "check: ok (" << e.launches.size()
+                  << " launches, each with the interpreter's records and memory)\n";
+    return 0;
+}
+
+}  // namespace qgpu::cli

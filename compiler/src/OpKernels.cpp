@@ -1,0 +1,38 @@
+#include "qgpu/compiler/OpKernels.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include "qgpu/compiler/Frontend.h"
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Files.h"
+#include "qgpu/core/Interpreter.h"
+
+namespace qgpu {
+
+Program OpKernelLibrary::link(const expr::KernelLaunch& k) {
+    MachineSpec spec = MachineSpec::standard();
+    auto it = m_compiled.find(k.kernel);
+    if (it == m_compiled.end()) {
+        std::filesystem::path file = std::filesystem::path(m_dir) / (k.kernel + ".cu");
+        if (!std::filesystem::exists(file))
+            throw DiagnosticError(Diagnostic{
+                file.string(), 0, 0,
+                "the expression kernel " + k.kernel + ".cu is missing: point qgpu at the resources/kernels folder"});
+        it = m_compiled.emplace(k.kernel, compileKernel(readFile(file), file.string(), spec).kernel.program).first;
+    }
+    return linkProgram(it->second, k.launch, validateLaunch(k.launch, spec), spec);
+}
+
+expr::KernelOutcome ReferenceKernelRunner::run(const expr::KernelLaunch& k) {
+    auto start = std::chrono::steady_clock::now();
+    Interpreter interp(m_kernels.link(k), k.launch);
+    MachineState end = runToCompletion(interp);
+    expr::KernelOutcome out;
+    out.global = end.global;
+    out.steps = size_t(end.steps);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+}  // namespace qgpu

@@ -1,0 +1,395 @@
+// The expression language's parser and shape checker (grammar: docs/expressions.md).
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Expression.h"
+
+namespace qgpu::expr {
+
+namespace {
+
+constexpr const char* kFile = "<expression>";
+
+[[noreturn]] void fail(int column, const std::string& message) {
+    throw DiagnosticError(Diagnostic{kFile, 1, column, message});
+}
+
+struct Token {
+    enum Kind { Number, Name, Punct, End } kind = End;
+    std::string text;
+    int column = 1;
+};
+
+std::vector<Token> lex(const std::string& s) {
+    std::vector<Token> out;
+    size_t i = 0;
+    while (i < s.size()) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        int column = int(i) + 1;
+        if (std::isspace(c)) {
+            ++i;
+        } else if (std::isdigit(c)) {
+            size_t j = i;
+            while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+            if (j < s.size() && (s[j] == '.' || s[j] == 'e' || s[j] == 'E') && j + 1 < s.size() &&
+                std::isdigit(static_cast<unsigned char>(s[j + 1])))
+                fail(column, "the GPU computes on 32-bit integers: write whole numbers, not '" +
+                                 s.substr(i, j + 2 - i) + "...'");
+            out.push_back({Token::Number, s.substr(i, j - i), column});
+            i = j;
+        } else if (std::isalpha(c) || c == '_') {
+            size_t j = i;
+            while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
+            out.push_back({Token::Name, s.substr(i, j - i), column});
+            i = j;
+        } else if (std::string("[](),+-*@.").find(char(c)) != std::string::npos) {
+            out.push_back({Token::Punct, std::string(1, char(c)), column});
+            ++i;
+        } else {
+            fail(column, std::string("unexpected character '") + char(c) +
+                             "': write integers, [ ] arrays, + - * @, ( ) and dot sum max transpose");
+        }
+    }
+    out.push_back({Token::End, "", int(s.size()) + 1});
+    return out;
+}
+
+std::string describe(const Token& t) { return t.kind == Token::End ? "the end of the expression" : "'" + t.text + "'"; }
+
+std::unique_ptr<Node> makeNode(Op op, int column) {
+    auto n = std::make_unique<Node>();
+    n->op = op;
+    n->column = column;
+    return n;
+}
+
+int words(const std::vector<int>& shape) {
+    int n = 1;
+    for (int d : shape) n *= d;
+    return n;
+}
+
+const char* opName(Op op) {
+    switch (op) {
+        case Op::Add: return "'+'";
+        case Op::Sub: return "'-'";
+        case Op::Mul: return "'*'";
+        case Op::MatMul: return "'@'";
+        case Op::Dot: return "dot";
+        case Op::Sum: return "sum";
+        case Op::Max: return "max";
+        case Op::Transpose: return "transpose";
+        default: return "the operation";
+    }
+}
+
+// The result shape of `n` from its operands' shapes; throws a shape error at the operator.
+std::vector<int> checkShape(const Node& n) {
+    auto shapeOf = [&](size_t i) { return n.operands[i]->shape; };
+    auto mismatch = [&](const std::string& why) {
+        fail(n.column, std::string("shape mismatch: ") + opName(n.op) + " " + why + ", got a " +
+                           formatShape(shapeOf(0)) + " and a " + formatShape(shapeOf(1)));
+    };
+    switch (n.op) {
+        case Op::Add:
+        case Op::Sub:
+        case Op::Mul: {
+            auto a = shapeOf(0), b = shapeOf(1);
+            if (a == b || b.empty()) return a;
+            if (a.empty()) return b;
+            mismatch("needs equal shapes or a scalar on one side");
+            return {};
+        }
+        case Op::MatMul: {
+            auto a = shapeOf(0), b = shapeOf(1);
+            if (a.empty() || b.empty())
+                fail(n.column, "'@' multiplies vectors and matrices; scale by a scalar with '*' (got a " +
+                                   formatShape(a) + " and a " + formatShape(b) + ")");
+            if (a.back() != b.front()) mismatch("needs the left operand's last axis to match the right's first");
+            if (a.size() == 1 && b.size() == 1) return {};
+            if (a.size() == 2 && b.size() == 2) return {a[0], b[1]};
+            return {a.size() == 2 ? a[0] : b[1]};
+        }
+        case Op::Dot: {
+            auto a = shapeOf(0), b = shapeOf(1);
+            if (a.size() != 1 || b != a) mismatch("needs two vectors of the same length");
+            return {};
+        }
+        case Op::Negate: return shapeOf(0);
+        case Op::Sum:
+        case Op::Max: return {};
+        case Op::Transpose: {
+            auto a = shapeOf(0);
+            if (a.size() != 2)
+                fail(n.column, "transpose needs a matrix, got a " + formatShape(a) +
+                                   ": write a matrix as rows, e.g. [[1, 2], [3, 4]]");
+            return {a[1], a[0]};
+        }
+        case Op::Literal: break;
+    }
+    return n.literal.shape;
+}
+
+// Long sources shortened for messages: their start and end.
+std::string abbreviate(const std::string& s) {
+    constexpr size_t kKeep = 24;
+    if (s.size() <= 2 * kKeep + 5) return s;
+    auto trim = [](std::string t) {
+        t.erase(0, t.find_first_not_of(' '));
+        t.erase(t.find_last_not_of(' ') + 1);
+        return t;
+    };
+    return trim(s.substr(0, kKeep)) + " ... " + trim(s.substr(s.size() - kKeep));
+}
+
+// Checks that the launch computing `n` fits the machine (memory, threads) before anything runs.
+void checkFits(const Node& n) {
+    std::vector<Value> zeros;
+    for (const auto& o : n.operands) zeros.push_back(Value{o->shape, std::vector<int32_t>(size_t(words(o->shape)))});
+    KernelLaunch k = planLaunch(n, zeros);
+    try {
+        validateLaunch(k.launch, MachineSpec::standard());
+    } catch (const DiagnosticError& e) {
+        fail(n.column, "'" + abbreviate(n.source) + "' is too big for the GPU: " + e.diagnostics().front().message);
+    }
+}
+
+class Parser {
+public:
+    explicit Parser(const std::string& text) : m_text(text), m_tokens(lex(text)) {}
+
+    std::unique_ptr<Node> parseAll() {
+        if (peek().kind == Token::End) fail(1, "empty expression: write e.g. [1, 2, 3] @ [4, 5, 6]");
+        auto root = additive();
+        if (peek().kind != Token::End)
+            fail(peek().column,
+                 "expected an operator (+ - * @) or the end of the expression, found " + describe(peek()));
+        return root;
+    }
+
+private:
+    const Token& peek() const { return m_tokens[m_pos]; }
+    bool at(const char* punct) const { return peek().kind == Token::Punct && peek().text == punct; }
+    Token take() { return m_tokens[m_pos++]; }
+    void expect(const char* punct, const std::string& context) {
+        if (!at(punct))
+            fail(peek().column, std::string("expected '") + punct + "' " + context + ", found " + describe(peek()));
+        ++m_pos;
+    }
+
+    // Finishes a node: its source text (from `start` to the last consumed token), shape and fit.
+    std::unique_ptr<Node> finish(std::unique_ptr<Node> n, size_t startToken) {
+        int from = m_tokens[startToken].column - 1;
+        const Token& last = m_tokens[m_pos - 1];
+        n->source = m_text.substr(size_t(from), size_t(last.column - 1 + int(last.text.size()) - from));
+        n->shape = checkShape(*n);
+        if (n->op != Op::Literal) checkFits(*n);
+        return n;
+    }
+
+    std::unique_ptr<Node> binary(Op op, int column, std::unique_ptr<Node> lhs, std::unique_ptr<Node> rhs,
+                                 size_t startToken) {
+        auto n = makeNode(op, column);
+        n->operands.push_back(std::move(lhs));
+        n->operands.push_back(std::move(rhs));
+        return finish(std::move(n), startToken);
+    }
+
+    std::unique_ptr<Node> additive() {
+        size_t start = m_pos;
+        auto lhs = term();
+        while (at("+") || at("-")) {
+            Token t = take();
+            lhs = binary(t.text == "+" ? Op::Add : Op::Sub, t.column, std::move(lhs), term(), start);
+        }
+        return lhs;
+    }
+
+    std::unique_ptr<Node> term() {
+        size_t start = m_pos;
+        auto lhs = unary();
+        while (at("*") || at("@")) {
+            Token t = take();
+            lhs = binary(t.text == "*" ? Op::Mul : Op::MatMul, t.column, std::move(lhs), unary(), start);
+        }
+        return lhs;
+    }
+
+    std::unique_ptr<Node> unary() {
+        size_t start = m_pos;
+        if (!at("-")) return postfix();
+        Token minus = take();
+        if (peek().kind == Token::Number) {  // a negative literal, not an operation
+            auto n = makeNode(Op::Literal, minus.column);
+            n->literal = Value{{}, {integer(take(), true)}};
+            return finish(std::move(n), start);
+        }
+        auto n = makeNode(Op::Negate, minus.column);
+        n->operands.push_back(unary());
+        return finish(std::move(n), start);
+    }
+
+    std::unique_ptr<Node> postfix() {
+        size_t start = m_pos;
+        auto n = primary();
+        while (at(".")) {
+            Token dot = take();
+            if (peek().kind != Token::Name || peek().text != "T")
+                fail(peek().column, "expected 'T' after '.' (m.T transposes a matrix), found " + describe(peek()));
+            take();
+            auto t = makeNode(Op::Transpose, dot.column);
+            t->operands.push_back(std::move(n));
+            n = finish(std::move(t), start);
+        }
+        return n;
+    }
+
+    std::unique_ptr<Node> primary() {
+        size_t start = m_pos;
+        const Token& t = peek();
+        if (t.kind == Token::Number) {
+            auto n = makeNode(Op::Literal, t.column);
+            n->literal = Value{{}, {integer(take(), false)}};
+            return finish(std::move(n), start);
+        }
+        if (at("[")) {
+            auto n = makeNode(Op::Literal, t.column);
+            n->literal = arrayLiteral();
+            return finish(std::move(n), start);
+        }
+        if (at("(")) {
+            take();
+            auto inner = additive();
+            expect(")", "to close the '('");
+            return inner;
+        }
+        if (t.kind == Token::Name) return call();
+        fail(t.column,
+             "expected a number, an array [ ... ], '(' or a function (dot, sum, max, transpose), found " + describe(t));
+    }
+
+    std::unique_ptr<Node> call() {
+        size_t start = m_pos;
+        Token name = take();
+        struct Function {
+            const char* name;
+            Op op;
+            int arity;
+        };
+        static const Function kFunctions[] = {
+            {"dot", Op::Dot, 2}, {"sum", Op::Sum, 1}, {"max", Op::Max, 1}, {"transpose", Op::Transpose, 1}};
+        const Function* f = nullptr;
+        for (const auto& k : kFunctions)
+            if (name.text == k.name) f = &k;
+        if (!f) fail(name.column, "unknown function '" + name.text + "': the GPU offers dot, sum, max and transpose");
+        expect("(", "after " + name.text);
+        auto n = makeNode(f->op, name.column);
+        for (int i = 0; i < f->arity; ++i) {
+            if (i > 0) expect(",", "between " + name.text + "'s arguments (it takes " + std::to_string(f->arity) + ")");
+            n->operands.push_back(additive());
+        }
+        if (at(","))
+            fail(peek().column, name.text + " takes " + std::to_string(f->arity) + " argument" +
+                                    (f->arity == 1 ? "" : "s") + ", found more");
+        expect(")", "to close " + name.text + "(");
+        return finish(std::move(n), start);
+    }
+
+    int32_t integer(const Token& t, bool negative) {
+        // Up to 2^31 so that -2147483648 is a literal too.
+        long long v = 0;
+        for (char c : t.text) {
+            v = v * 10 + (c - '0');
+            if (v > (1LL << 31)) break;
+        }
+        if (v > (negative ? (1LL << 31) : (1LL << 31) - 1))
+            fail(t.column, "'" + std::string(negative ? "-" : "") + t.text +
+                               "' does not fit a 32-bit integer (-2147483648 to 2147483647)");
+        return int32_t(negative ? -v : v);
+    }
+
+    int32_t element() {
+        bool negative = at("-");
+        if (negative) take();
+        if (peek().kind != Token::Number)
+            fail(peek().column, "expected an integer as an array element, found " + describe(peek()) +
+                                    " (compute with operators outside the brackets)");
+        return integer(take(), negative);
+    }
+
+    // [1, 2, 3] or [[1, 2], [3, 4]]: integer literals only, rows of equal length.
+    Value arrayLiteral() {
+        int open = peek().column;
+        take();
+        if (at("]")) fail(peek().column, "an array needs at least one element");
+        Value v;
+        if (!at("[")) {
+            for (;;) {
+                v.values.push_back(element());
+                if (at("]")) break;
+                expect(",", "or ']' after an array element");
+            }
+            take();
+            v.shape = {int(v.values.size())};
+            return v;
+        }
+        int rows = 0, cols = -1;
+        for (;;) {
+            if (!at("["))
+                fail(peek().column, "expected '[' to start row " + std::to_string(rows + 1) +
+                                        " of the matrix opened at column " + std::to_string(open) + ", found " +
+                                        describe(peek()));
+            int rowColumn = peek().column;
+            Value row = arrayLiteral();
+            if (row.shape.size() != 1) fail(rowColumn, "arrays nest two deep at most: a matrix is a list of rows");
+            if (cols >= 0 && row.shape[0] != cols)
+                fail(rowColumn, "row " + std::to_string(rows + 1) + " has " + std::to_string(row.shape[0]) +
+                                    " elements; row 1 has " + std::to_string(cols));
+            cols = row.shape[0];
+            ++rows;
+            v.values.insert(v.values.end(), row.values.begin(), row.values.end());
+            if (at("]")) break;
+            expect(",", "or ']' after a matrix row");
+        }
+        take();
+        v.shape = {rows, cols};
+        return v;
+    }
+
+    std::string m_text;
+    std::vector<Token> m_tokens;
+    size_t m_pos = 0;
+};
+
+}  // namespace
+
+std::string formatShape(const std::vector<int>& shape) {
+    if (shape.empty()) return "scalar";
+    if (shape.size() == 1) return "vector of " + std::to_string(shape[0]);
+    return std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + " matrix";
+}
+
+std::string formatValue(const Value& v) {
+    auto list = [&](size_t from, int n) {
+        std::string s = "[";
+        for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(v.values[from + size_t(i)]);
+        return s + "]";
+    };
+    if (v.shape.empty()) return std::to_string(v.values.at(0));
+    if (v.shape.size() == 1) return list(0, v.shape[0]);
+    std::string s = "[";
+    for (int r = 0; r < v.shape[0]; ++r) s += (r ? ", " : "") + list(size_t(r * v.shape[1]), v.shape[1]);
+    return s + "]";
+}
+
+std::unique_ptr<Node> parse(const std::string& text) { return Parser(text).parseAll(); }
+
+std::string pointAt(const std::string& text, int column) {
+    return "  " + text + "\n  " + std::string(size_t(std::max(column - 1, 0)), ' ') + "^";
+}
+
+}  // namespace qgpu::expr

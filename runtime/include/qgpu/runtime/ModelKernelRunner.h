@@ -1,0 +1,27 @@
+// The expression language's model backend: each ready-made kernel launch runs inside the compiled GPU
+// model, and its result is read out of the model's recurrent state.
+#pragma once
+
+#include "qgpu/compiler/OpKernels.h"
+#include "qgpu/core/Expression.h"
+#include "qgpu/runtime/GpuModel.h"
+
+namespace qgpu {
+
+class ModelKernelRunner : public expr::KernelRunner {
+public:
+    ModelKernelRunner(const GpuModel& model, OpKernelLibrary& kernels, Engine engine = Engine::Sparse)
+        : m_model(model), m_kernels(kernels), m_engine(engine) {}
+    // Throws DiagnosticError when the model does not end the launch.
+    expr::KernelOutcome run(const expr::KernelLaunch& k) override;
+    // The last launch as the model ran it: the tokens fed and written.
+    const GpuLaunch& last() const { return m_last; }
+
+private:
+    const GpuModel& m_model;
+    OpKernelLibrary& m_kernels;
+    Engine m_engine;
+    GpuLaunch m_last;
+};
+
+}  // namespace qgpu

@@ -1,0 +1,151 @@
+// The expression language's parser, shape checks and launch plans (evaluation: tests/compiler).
+#include <gtest/gtest.h>
+
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Expression.h"
+
+using namespace qgpu;
+using namespace qgpu::expr;
+
+namespace {
+
+// The error `text` gives, as "COLUMN: message".
+std::string errorOf(const std::string& text) {
+    try {
+        parse(text);
+    } catch (const DiagnosticError& e) {
+        const Diagnostic& d = e.diagnostics().front();
+        EXPECT_EQ(d.file, "<expression>");
+        EXPECT_EQ(d.line, 1);
+        return std::to_string(d.column) + ": " + d.message;
+    }
+    return "no error";
+}
+
+void expectError(const std::string& text, int column, const std::string& part) {
+    std::string e = errorOf(text);
+    std::string shown = text.size() > 60 ? text.substr(0, 60) + "..." : text;
+    EXPECT_EQ(e.rfind(std::to_string(column) + ": ", 0), 0u) << shown << " -> " << e;
+    EXPECT_NE(e.find(part), std::string::npos) << shown << " -> " << e;
+}
+
+}  // namespace
+
+TEST(Expression, ParsesLiteralsWithTheirShapes) {
+    EXPECT_EQ(parse("42")->literal, (Value{{}, {42}}));
+    EXPECT_EQ(parse("-2147483648")->literal, (Value{{}, {INT32_MIN}}));
+    EXPECT_EQ(parse(" [1, -2,3 ] ")->literal, (Value{{3}, {1, -2, 3}}));
+    EXPECT_EQ(parse("[[1, 2], [3, 4], [5, 6]]")->literal, (Value{{3, 2}, {1, 2, 3, 4, 5, 6}}));
+}
+
+TEST(Expression, OperatorsBindLikeNumpy) {
+    // * and @ bind tighter than + and -, all left to right; unary minus and .T tighter still.
+    auto n = parse("1 + 2 * 3 - 4");
+    EXPECT_EQ(n->op, Op::Sub);
+    EXPECT_EQ(n->operands[0]->op, Op::Add);
+    EXPECT_EQ(n->operands[0]->operands[1]->op, Op::Mul);
+    EXPECT_EQ(n->operands[0]->operands[1]->source, "2 * 3");
+    auto m = parse("-[[1, 2]].T @ [1]");
+    EXPECT_EQ(m->op, Op::MatMul);
+    EXPECT_EQ(m->operands[0]->op, Op::Negate);
+    EXPECT_EQ(m->operands[0]->operands[0]->op, Op::Transpose);
+    EXPECT_EQ(m->shape, (std::vector<int>{2}));
+    EXPECT_EQ(parse("(1 + 2) * 3")->op, Op::Mul);
+    EXPECT_EQ(parse("(1 + 2) * 3")->source, "(1 + 2) * 3");
+}
+
+TEST(Expression, ShapesFollowTheOperations) {
+    auto shape = [](const std::string& t) { return parse(t)->shape; };
+    using S = std::vector<int>;
+    EXPECT_EQ(shape("[1, 2, 3] @ [4, 5, 6]"), S{});
+    EXPECT_EQ(shape("dot([1, 2], [3, 4])"), S{});
+    EXPECT_EQ(shape("[[1, 2, 3], [4, 5, 6]] @ [1, 2, 3]"), S{2});
+    EXPECT_EQ(shape("[1, 2] @ [[1, 2, 3], [4, 5, 6]]"), S{3});
+    EXPECT_EQ(shape("[[1, 2, 3], [4, 5, 6]] @ [[1], [2], [3]]"), (S{2, 1}));
+    EXPECT_EQ(shape("transpose([[1, 2, 3], [4, 5, 6]])"), (S{3, 2}));
+    EXPECT_EQ(shape("2 * [[1, 2], [3, 4]] - 1"), (S{2, 2}));
+    EXPECT_EQ(shape("sum([[1, 2], [3, 4]]) + max([5])"), S{});
+}
+
+TEST(Expression, SyntaxErrorsNameTheColumnAndWhatWasExpected) {
+    expectError("", 1, "empty expression");
+    expectError("[1, 2", 6, "expected ',' or ']'");
+    expectError("[1, 2,]", 7, "expected an integer");
+    expectError("[1 2]", 4, "expected ',' or ']'");
+    expectError("[]", 2, "at least one element");
+    expectError("(1 + 2", 7, "expected ')' to close the '('");
+    expectError("1 +", 4, "found the end of the expression");
+    expectError("[1, 2] [3]", 8, "expected an operator");
+    expectError("1.5 * [2]", 1, "32-bit integers");
+    expectError("[1, 2] / 2", 8, "unexpected character '/'");
+    expectError("mean([1, 2])", 1, "unknown function 'mean'");
+    expectError("dot([1, 2])", 11, "expected ','");
+    expectError("sum([1], [2])", 8, "sum takes 1 argument");
+    expectError("[[1, 2], [3]]", 10, "row 2 has 1 elements; row 1 has 2");
+    expectError("[[1], 2]", 7, "expected '['");
+    expectError("[[[1]]]", 2, "nest two deep");
+    expectError("2147483648", 1, "does not fit a 32-bit integer");
+    expectError("[[1, 2]].X", 10, "expected 'T'");
+    expectError("[1, x]", 5, "expected an integer");
+}
+
+TEST(Expression, ShapeErrorsNameBothShapes) {
+    expectError("[1, 2, 3] + [1, 2]", 11, "got a vector of 3 and a vector of 2");
+    expectError("[1, 2, 3] @ [1, 2]", 11, "last axis to match");
+    expectError("[[1, 2], [3, 4]] @ [[1, 2, 3]]", 18, "got a 2x2 matrix and a 1x3 matrix");
+    expectError("2 @ [1]", 3, "scale by a scalar with '*'");
+    expectError("dot([[1]], [[1]])", 1, "two vectors of the same length");
+    expectError("transpose([1, 2])", 1, "transpose needs a matrix, got a vector of 2");
+    expectError("[1, 2].T", 7, "transpose needs a matrix");
+}
+
+TEST(Expression, OperationsTooBigForTheMachineAreRefusedBeforeRunning) {
+    std::string big = "[0";
+    for (int i = 1; i < 600; ++i) big += ", " + std::to_string(i);
+    big += "]";
+    int plus = int(big.size()) + 2;
+    expectError(big + " + " + big, plus, "'[0, 1, 2, 3, 4, 5, 6, 7, ... 595, 596, 597, 598, 599]' is too big");
+    expectError(big + " + " + big, plus, "1800 words");
+    expectError(big + " - 1", plus, "1800 words");  // the scalar laid out as an array of 600
+    std::string square = "[";  // 11 x 11: one thread per element needs 33 warps (11 blocks of 11 x 1)
+    for (int r = 0; r < 11; ++r) square += std::string(r ? ", " : "") + "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]";
+    expectError("transpose(" + square + "])", 1, "33 warps");
+    EXPECT_EQ(parse("sum(" + big + ")")->shape, std::vector<int>{});  // 601 words fit
+}
+
+TEST(Expression, LaunchPlansUseTheReadyMadeKernels) {
+    auto plan = [](const std::string& t) {
+        auto n = parse(t);
+        std::vector<Value> in;
+        for (const auto& o : n->operands) in.push_back(o->literal);
+        return planLaunch(*n, in);
+    };
+    KernelLaunch dot = plan("[1, 2, 3] @ [4, 5, 6]");
+    EXPECT_EQ(dot.kernel, "op_dot");
+    EXPECT_EQ(dot.launch.block.x, 4);
+    EXPECT_EQ(dot.launch.grid.count(), 1);
+    ASSERT_EQ(dot.launch.args.size(), 4u);
+    EXPECT_EQ(dot.launch.args[1].values, (std::vector<int32_t>{4, 5, 6}));
+    EXPECT_EQ(dot.launch.args[3].values, (std::vector<int32_t>{3}));
+    EXPECT_EQ(plan("[1, 2] * 3").kernel, "op_scalar_mul");
+    EXPECT_EQ(plan("3 + [1, 2]").kernel, "op_scalar_add");
+    KernelLaunch sub = plan("3 - [1, 2]");  // the scalar laid out as an array: the GPU subtracts
+    EXPECT_EQ(sub.kernel, "op_ew_sub");
+    EXPECT_EQ(sub.launch.args[0].values, (std::vector<int32_t>{3, 3}));
+    EXPECT_EQ(plan("[[1, 2], [3, 4]] @ [1, 2]").kernel, "op_matvec");
+    KernelLaunch mm = plan("[[1, 2], [3, 4]] @ [[1, 2], [3, 4]]");
+    EXPECT_EQ(mm.kernel, "op_matmul");
+    EXPECT_GE(mm.launch.grid.x * mm.launch.block.x, 2);
+    EXPECT_GE(mm.launch.grid.y * mm.launch.block.y, 2);
+    EXPECT_EQ(plan("[[1, 2, 3]].T").kernel, "op_transpose");
+    EXPECT_EQ(plan("max([1])").kernel, "op_max");
+    EXPECT_EQ(plan("-[1]").launch.args[1].values, (std::vector<int32_t>{-1}));
+}
+
+TEST(Expression, FormatsValuesAsTheyAreWritten) {
+    EXPECT_EQ(formatValue(Value{{}, {-3}}), "-3");
+    EXPECT_EQ(formatValue(Value{{2}, {1, 2}}), "[1, 2]");
+    EXPECT_EQ(formatValue(Value{{2, 2}, {1, 2, 3, 4}}), "[[1, 2], [3, 4]]");
+    EXPECT_EQ(formatShape({2, 3}), "2x3 matrix");
+    EXPECT_EQ(pointAt("[1, 2", 6), "  [1, 2\n       ^");
+}
