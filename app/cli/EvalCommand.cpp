@@ -17,10 +17,10 @@ namespace {
 // The model runner with the replay check after each launch: records, global and shared memory.
 class CheckedModelRunner : public expr::KernelRunner {
 public:
-    CheckedModelRunner(ModelKernelRunner& model, OpKernelLibrary& kernels) : m_model(model), m_kernels(kernels) {}
+    explicit CheckedModelRunner(ModelKernelRunner& model) : m_model(model) {}
     expr::KernelOutcome run(const expr::KernelLaunch& k) override {
         expr::KernelOutcome out = m_model.run(k);
-        gpu::ReferenceLaunch ref = gpu::referenceLaunch(m_kernels.link(k), k.launch);
+        gpu::ReferenceLaunch ref = gpu::referenceLaunch(m_model.kernels().link(k), k.launch);
         const GpuLaunch& ran = m_model.last();
         long at = gpu::firstMismatch(ran.written, ref.stream);
         std::string what = at >= 0 ? "its records differ from the interpreter's at record " + std::to_string(at)
@@ -33,7 +33,6 @@ public:
 
 private:
     ModelKernelRunner& m_model;
-    OpKernelLibrary& m_kernels;
 };
 
 std::string shape(const Dim3& d) {
@@ -59,7 +58,7 @@ int evalExpression(const std::string& text, const EvalOptions& options, const st
     if (options.onModel) {
         model = buildWithProgress({options.engine});
         onModel = std::make_unique<ModelKernelRunner>(*model, kernels, options.engine);
-        if (options.check) runner = std::make_unique<CheckedModelRunner>(*onModel, kernels);
+        if (options.check) runner = std::make_unique<CheckedModelRunner>(*onModel);
     } else {
         runner = std::make_unique<ReferenceKernelRunner>(kernels);
     }

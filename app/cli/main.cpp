@@ -1,10 +1,7 @@
 // qgpu: the command-line face of qgpu studio. Wiring only: every job is a library call.
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -23,10 +20,10 @@
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
+#include "ChatCommand.h"
 #include "EvalCommand.h"
 #include "GpuCommands.h"
 #include "qgpu/core/Launch.h"
-#include "qgpu/runtime/ChatSession.h"
 #include "qgpu/runtime/Qwen35Model.h"
 #include "qgpu/runtime/TorchSetup.h"
 
@@ -62,11 +59,14 @@ const char* kUsage = R"(usage:
   qgpu bench-model [--geometry 2b|tiny] [--runs N] [--prefill T] [--decode T]
       Random weights at Qwen3.5 geometry, built in memory: prefill and decode tokens/s (medians) and
       peak memory.
-  qgpu chat --host DIR [--max-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S] [--think]
-            [--prompt TEXT]
+  qgpu chat --host DIR [--mode normal|advanced|text] [--max-tokens N] [--temperature T] [--top-k K] [--top-p P]
+            [--seed S] [--think] [--prompt TEXT]
       Chats with the Qwen3.5 checkpoint in DIR (config.json, safetensors, tokenizer.json): answers --prompt,
       or reads one message per line from stdin until an empty line or EOF. Replies stream to stdout, speed
       to stderr; Ctrl-C stops a reply. Greedy unless --temperature > 0; --think lets the model reason first.
+      The GPU is Qwen's tool: normal mode (default) offers gpu_eval (expressions, docs/expressions.md),
+      advanced mode run_cuda_kernel (Qwen writes the kernel); each call runs inside the compiled GPU model
+      and its result goes back to Qwen. --mode text: no tool.
   qgpu circuit-costs
       Builds every circuit primitive and prints its cost in layers, MLP neurons, residual dims, heads.
   qgpu version
@@ -81,7 +81,7 @@ struct Args {
     std::string backend;  // run and asm: reference; eval: model
     std::string engine = "sparse", out, dtype = "bf16";
     std::string geometry = "2b";
-    std::string host, prompt;
+    std::string host, prompt, mode = "normal";
     int maxTokens = 512;
     text::SamplingParams sampling;
     bool think = false;
@@ -125,6 +125,8 @@ Args parseArgs(int argc, char** argv) {
             a.runs = std::max(1, std::atoi(value().c_str()));
         else if (s == "--host")
             a.host = value();
+        else if (s == "--mode")
+            a.mode = value();
         else if (s == "--prompt")
             a.prompt = value();
         else if (s == "--max-tokens")
@@ -304,58 +306,20 @@ int benchModel(const Args& a) {
     return 0;
 }
 
-// Ctrl-C during a reply cancels it; at the prompt it ends the program as usual.
-std::atomic<bool> gGenerating{false}, gCancel{false};
-
-void onInterrupt(int) {
-    if (gGenerating) {
-        gCancel = true;
-    } else {
-        std::signal(SIGINT, SIG_DFL);
-        std::raise(SIGINT);
-    }
-}
-
-int chat(const Args& a) {
+int chatCommand(const Args& a) {
     if (a.host.empty()) usageError("chat needs --host DIR");
     if (!a.positional.empty()) usageError("chat takes no positional arguments; give the message with --prompt");
-    initTorch();
-    ChatHost host = loadChatHost(a.host);
-    ChatSessionOptions options;
-    options.thinking = a.think;
-    options.generation.maxNewTokens = a.maxTokens;
-    options.generation.sampling = a.sampling;
-    options.generation.cancel = &gCancel;
-    ChatSession session(*host.model, host.tokenizer, options);
-    std::signal(SIGINT, onInterrupt);
-
-    auto answer = [&](const std::string& message) {
-        gCancel = false;
-        gGenerating = true;
-        ChatReply r = session.send(message, [](int, const std::string& piece) {
-            std::cout << piece << std::flush;
-            return true;
-        });
-        gGenerating = false;
-        const GenerationResult& g = r.generation;
-        std::cout << "\n" << std::flush;
-        std::fprintf(stderr, "[%d prompt tokens in %.2f s; %zu tokens, %.1f tokens/s%s]\n", r.promptTokens,
-                     g.prefillSeconds, g.tokens.size(), g.decodeTokensPerSecond(),
-                     g.reason == GenerationResult::Cancelled   ? "; cancelled"
-                     : g.reason == GenerationResult::MaxTokens ? "; stopped at --max-tokens"
-                                                               : "");
-    };
-    if (!a.prompt.empty()) {
-        answer(a.prompt);
-        return 0;
-    }
-    bool interactive = isatty(STDIN_FILENO);
-    for (std::string line;;) {
-        if (interactive) std::cerr << "> " << std::flush;
-        if (!std::getline(std::cin, line) || line.empty()) break;
-        answer(line);
-    }
-    return 0;
+    if (a.mode != "normal" && a.mode != "advanced" && a.mode != "text")
+        usageError("--mode takes normal, advanced or text");
+    cli::ChatCommandOptions o;
+    o.host = a.host;
+    o.prompt = a.prompt;
+    o.gpu = a.mode != "text";
+    o.mode = a.mode == "advanced" ? ChatMode::Advanced : ChatMode::Normal;
+    o.session.thinking = a.think;
+    o.session.generation.maxNewTokens = a.maxTokens;
+    o.session.generation.sampling = a.sampling;
+    return cli::chat(o, QGPU_RESOURCE_DIR);
 }
 
 int evalCommand(const Args& a) {
@@ -401,7 +365,7 @@ int main(int argc, char** argv) {
         if (cmd == "compile") return runCompile(a);
         if (cmd == "bench-compile") return benchCompile(a);
         if (cmd == "bench-model") return benchModel(a);
-        if (cmd == "chat") return chat(a);
+        if (cmd == "chat") return chatCommand(a);
         if (cmd == "eval") return evalCommand(a);
         if (cmd == "circuit-costs") return printCircuitCosts();
         if (cmd == "build-gpu") {

@@ -24,9 +24,9 @@ Program OpKernelLibrary::link(const expr::KernelLaunch& k) {
     return linkProgram(it->second, k.launch, validateLaunch(k.launch, spec), spec);
 }
 
-expr::KernelOutcome ReferenceKernelRunner::run(const expr::KernelLaunch& k) {
+expr::KernelOutcome ReferenceKernelRunner::runLinked(const Program& program, const LaunchSpec& launch) {
     auto start = std::chrono::steady_clock::now();
-    Interpreter interp(m_kernels.link(k), k.launch);
+    Interpreter interp(program, launch);
     MachineState end = runToCompletion(interp);
     expr::KernelOutcome out;
     out.global = end.global;

@@ -39,7 +39,7 @@ GenerationResult generate(const Qwen35Model& model, ModelState& state, const std
         return r;
     }
     while (true) {
-        int token = sampler.next(logits);
+        int token = r.tokens.size() < options.forced.size() ? options.forced[r.tokens.size()] : sampler.next(logits);
         r.tokens.push_back(token);
         bool stop = options.stop.contains(token);
         bool last = stop || r.tokens.size() == limit;

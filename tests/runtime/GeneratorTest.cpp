@@ -141,6 +141,22 @@ TEST(Generator, StopTokenEndsGenerationAndIsNotText) {
     EXPECT_EQ(pieces, r.text);
 }
 
+TEST(Generator, ForcedTokensAreChosenReadAndThenTheSamplerTakesOver) {
+    // Forcing "ok" then greedy: the model reads the forced tokens, so what follows is greedy after "hello" + "ok".
+    GenerationOptions o = greedy(5);
+    o.forced = tokenizer().encode("ok");
+    GenerationResult r = run(o);
+    ASSERT_EQ(r.tokens.size(), 5u);
+    EXPECT_EQ(std::vector<int>(r.tokens.begin(), r.tokens.begin() + 2), o.forced);
+    ModelState state = model().newState();
+    GenerationResult after = generate(model(), state, tokenizer().encode("hellook"), greedy(3), &tokenizer());
+    EXPECT_EQ(std::vector<int>(r.tokens.begin() + 2, r.tokens.end()), after.tokens);
+    o.forced.push_back(kImEndId);  // a forced stop token still stops
+    o.stop.add(kImEndId);
+    EXPECT_EQ(run(o).reason, GenerationResult::StopToken);
+    EXPECT_EQ(run(o).text, "ok");
+}
+
 TEST(Generator, RespectsMaxNewTokens) {
     GenerationResult r = run(greedy(3));
     EXPECT_EQ(r.tokens.size(), 3u);

@@ -1,5 +1,5 @@
 // The expression language's ready-made kernels (resources/kernels/op_*.cu), compiled by Clang once each,
-// and the reference backend that runs their launches on the interpreter.
+// and the backends that run linked programs: the interpreter here, the GPU model in the runtime.
 #pragma once
 
 #include <map>
@@ -23,13 +23,23 @@ private:
     std::map<std::string, Program> m_compiled;
 };
 
-class ReferenceKernelRunner : public expr::KernelRunner {
+// A backend for linked programs; expression launches name their kernel, which the library links.
+class ProgramRunner : public expr::KernelRunner {
 public:
-    explicit ReferenceKernelRunner(OpKernelLibrary& kernels) : m_kernels(kernels) {}
-    expr::KernelOutcome run(const expr::KernelLaunch& k) override;
+    explicit ProgramRunner(OpKernelLibrary& kernels) : m_kernels(kernels) {}
+    expr::KernelOutcome run(const expr::KernelLaunch& k) override { return runLinked(m_kernels.link(k), k.launch); }
+    // Runs `program` (linked against `launch`) to its end. Throws DiagnosticError when it cannot.
+    virtual expr::KernelOutcome runLinked(const Program& program, const LaunchSpec& launch) = 0;
+    OpKernelLibrary& kernels() { return m_kernels; }
 
 private:
     OpKernelLibrary& m_kernels;
+};
+
+class ReferenceKernelRunner : public ProgramRunner {
+public:
+    using ProgramRunner::ProgramRunner;
+    expr::KernelOutcome runLinked(const Program& program, const LaunchSpec& launch) override;
 };
 
 }  // namespace qgpu

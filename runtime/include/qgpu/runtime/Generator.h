@@ -20,6 +20,9 @@ struct GenerationOptions {
     text::StopTokens stop;
     // Read before the first token and after each one; set it from another thread or a signal handler.
     const std::atomic<bool>* cancel = nullptr;
+    // Teacher forcing (tests, replays): when not empty, the i-th token chosen is forced[i], not the sampler's
+    // pick; the model still reads each one and the stop tokens and limit apply. Past its end: the sampler.
+    std::vector<int> forced;
 };
 
 struct GenerationResult {

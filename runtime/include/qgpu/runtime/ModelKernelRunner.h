@@ -8,18 +8,17 @@
 
 namespace qgpu {
 
-class ModelKernelRunner : public expr::KernelRunner {
+class ModelKernelRunner : public ProgramRunner {
 public:
     ModelKernelRunner(const GpuModel& model, OpKernelLibrary& kernels, Engine engine = Engine::Sparse)
-        : m_model(model), m_kernels(kernels), m_engine(engine) {}
+        : ProgramRunner(kernels), m_model(model), m_engine(engine) {}
     // Throws DiagnosticError when the model does not end the launch.
-    expr::KernelOutcome run(const expr::KernelLaunch& k) override;
+    expr::KernelOutcome runLinked(const Program& program, const LaunchSpec& launch) override;
     // The last launch as the model ran it: the tokens fed and written.
     const GpuLaunch& last() const { return m_last; }
 
 private:
     const GpuModel& m_model;
-    OpKernelLibrary& m_kernels;
     Engine m_engine;
     GpuLaunch m_last;
 };

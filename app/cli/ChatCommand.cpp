@@ -1,0 +1,127 @@
+#include "ChatCommand.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "GpuCommands.h"
+#include "qgpu/runtime/ModelKernelRunner.h"
+#include "qgpu/runtime/TorchSetup.h"
+
+namespace qgpu::cli {
+
+namespace {
+
+// Ctrl-C during a reply cancels it; at the prompt it ends the program as usual.
+std::atomic<bool> gGenerating{false}, gCancel{false};
+
+void onInterrupt(int) {
+    if (gGenerating) {
+        gCancel = true;
+    } else {
+        std::signal(SIGINT, SIG_DFL);
+        std::raise(SIGINT);
+    }
+}
+
+// The GPU model, built (about 12 s) when Qwen first calls it.
+class LazyModelRunner : public ProgramRunner {
+public:
+    using ProgramRunner::ProgramRunner;
+    expr::KernelOutcome runLinked(const Program& program, const LaunchSpec& launch) override {
+        if (!m_runner) {
+            m_model = buildWithProgress({Engine::Sparse});
+            m_runner = std::make_unique<ModelKernelRunner>(*m_model, kernels());
+        }
+        return m_runner->runLinked(program, launch);
+    }
+
+private:
+    std::unique_ptr<GpuModel> m_model;
+    std::unique_ptr<ModelKernelRunner> m_runner;
+};
+
+void printStats(const ChatReply& r) {
+    const GenerationResult& g = r.generation;
+    std::fprintf(stderr, "[%d prompt tokens in %.2f s; %zu tokens, %.1f tokens/s%s]\n", r.promptTokens,
+                 g.prefillSeconds, g.tokens.size(), g.decodeTokensPerSecond(),
+                 g.reason == GenerationResult::Cancelled   ? "; cancelled"
+                 : g.reason == GenerationResult::MaxTokens ? "; stopped at --max-tokens"
+                                                           : "");
+}
+
+void printTool(const ToolRun& t) {
+    size_t tokens = 0;
+    double seconds = 0;
+    for (const auto& l : t.launches) {
+        tokens += l.outcome.tokens;
+        seconds += l.outcome.seconds;
+    }
+    std::cerr << "[" << t.call.name << (t.ok ? "" : " failed") << ": " << t.launches.size() << " launch"
+              << (t.launches.size() == 1 ? "" : "es") << " in the GPU model, " << tokens << " tokens in " << seconds
+              << " s]\n[tool response] " << t.response << "\n";
+}
+
+}  // namespace
+
+int chat(const ChatCommandOptions& o, const std::string& resourceDir) {
+    initTorch();
+    ChatHost host = loadChatHost(o.host);
+    ChatSessionOptions sessionOptions = o.session;
+    sessionOptions.generation.cancel = &gCancel;
+    ChatSession session(*host.model, host.tokenizer, sessionOptions);
+    OpKernelLibrary kernels(resourceDir + "/kernels");
+    LazyModelRunner runner(kernels);
+    std::unique_ptr<GpuChat> gpuChat;
+    GpuChatOptions chatOptions;
+    chatOptions.mode = o.mode;
+    if (o.gpu) {
+        gpuChat = std::make_unique<GpuChat>(session, runner, chatOptions);
+    }
+    std::signal(SIGINT, onInterrupt);
+
+    auto stream = [](int, const std::string& piece) {
+        std::cout << piece << std::flush;
+        return true;
+    };
+    auto answer = [&](const std::string& message) {
+        gCancel = false;
+        gGenerating = true;
+        if (gpuChat) {
+            GpuChatTurn turn = gpuChat->send(
+                message,
+                [&](int token, const std::string& piece) {
+                    gGenerating = true;
+                    return stream(token, piece);
+                },
+                [](const ToolRun& t) {
+                    std::cout << "\n" << std::flush;
+                    printTool(t);
+                });
+            for (const ChatReply& r : turn.replies) printStats(r);
+            if (turn.gaveUp)
+                std::cerr << "[gave up: Qwen still called a tool after " << chatOptions.maxToolRounds << " rounds]\n";
+        } else {
+            printStats(session.send(message, stream));
+        }
+        gGenerating = false;
+        std::cout << "\n" << std::flush;
+    };
+    if (!o.prompt.empty()) {
+        answer(o.prompt);
+        return 0;
+    }
+    bool interactive = isatty(STDIN_FILENO);
+    for (std::string line;;) {
+        if (interactive) std::cerr << "> " << std::flush;
+        if (!std::getline(std::cin, line) || line.empty()) break;
+        answer(line);
+    }
+    return 0;
+}
+
+}  // namespace qgpu::cli
