@@ -3,6 +3,30 @@
 #include "qgpu/core/Diagnostic.h"
 
 namespace qgpu {
+
+StopReason Session::run(int maxSteps) {
+    for (int n = 1;; ++n) {
+        StopReason r = step();
+        if (r != StopReason::Step) return r;
+        if (atBreakpoint()) return StopReason::Breakpoint;
+        if (n >= maxSteps) return StopReason::StepLimit;
+    }
+}
+
+StopReason Session::runBack() {
+    for (;;) {
+        StopReason r = stepBack();
+        if (r != StopReason::Step) return r;
+        if (atBreakpoint()) return StopReason::Breakpoint;
+    }
+}
+
+bool Session::atBreakpoint() const {
+    NextStep n = peek();
+    if (n.warp < 0) return false;
+    return breakpoints.count({n.block, -1}) || breakpoints.count({n.block, n.warp});
+}
+
 namespace {
 
 class ReferenceSession : public Session {
@@ -47,23 +71,6 @@ public:
         return m_position == 0 ? StopReason::AtStart : StopReason::Step;
     }
 
-    StopReason run(int maxSteps) override {
-        for (int n = 1;; ++n) {
-            StopReason r = step();
-            if (r != StopReason::Step) return r;
-            if (atBreakpoint()) return StopReason::Breakpoint;
-            if (n >= maxSteps) return StopReason::StepLimit;
-        }
-    }
-
-    StopReason runBack() override {
-        for (;;) {
-            StopReason r = stepBack();
-            if (r != StopReason::Step) return r;
-            if (atBreakpoint()) return StopReason::Breakpoint;
-        }
-    }
-
     const MachineState& snapshot() const override { return m_interp ? m_interp->state() : m_empty; }
     const std::vector<StepEvent>& history() const override { return m_history; }
     int position() const override { return m_position; }
@@ -76,12 +83,6 @@ private:
     StopReason endReason() const {
         return m_interp->state().run == RunState::Faulted ? StopReason::Faulted : StopReason::Finished;
     }
-    bool atBreakpoint() const {
-        NextStep n = m_interp->peek();
-        if (n.warp < 0) return false;
-        return breakpoints.count({n.block, -1}) || breakpoints.count({n.block, n.warp});
-    }
-
     MachineSpec m_spec;
     std::unique_ptr<Interpreter> m_interp;
     std::vector<StepEvent> m_history;

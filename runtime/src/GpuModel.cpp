@@ -6,6 +6,7 @@
 #include <functional>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 #include "qgpu/core/Diagnostic.h"
@@ -32,18 +33,8 @@ std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, co
                                           DType weights) {
     std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(geometry)));
     const circuit::Circuit& circuit = m->m_machine.circuit;
-    m->m_global.resize(8);
-    m->m_registers.resize(16);
-    m->m_shared.resize(16);
     for (int l = 0; l < circuit.layerCount(); ++l)
-        for (const auto& port : circuit.layer(l).ports) {
-            for (int h = 0; h < 16; ++h) {
-                if (port.name == gpu::kRegisterFile + std::to_string(h)) m->m_registers[size_t(h)] = {l, port.head};
-                if (port.name == gpu::kSharedMemory + std::to_string(h)) m->m_shared[size_t(h)] = {l, port.head};
-            }
-            for (int h = 0; h < 8; ++h)
-                if (port.name == gpu::kGlobalMemory + std::to_string(h)) m->m_global[size_t(h)] = {l, port.head};
-        }
+        for (const auto& port : circuit.layer(l).ports) m->m_memories[port.name] = {l, port.head};
     std::map<std::string, circuit::NamedTensor> tensors;
     for (auto& t : circuit.emit(m->m_machine.embeddings)) {
         if (weights != DType::F32) {  // the values a checkpoint in `weights` holds
@@ -104,6 +95,74 @@ uint32_t GpuModel::row(const std::vector<float>& state, int head, int r) const {
     return word;
 }
 
+GpuModel::Place GpuModel::memory(const std::string& name) const {
+    auto it = m_memories.find(name);
+    if (it == m_memories.end()) throw std::logic_error("the machine has no memory " + name);
+    return it->second;
+}
+
+GpuModel::RowReader GpuModel::rowReader(LayerReader readLayer) const {
+    auto layers = std::make_shared<std::map<int, std::vector<float>>>();  // each layer's state read once
+    return [this, layers, readLayer = std::move(readLayer)](const std::string& name, int r) {
+        Place p = memory(name);
+        auto it = layers->find(p.layer);
+        if (it == layers->end()) it = layers->emplace(p.layer, readLayer(p.layer)).first;
+        return row(it->second, p.head, r);
+    };
+}
+
+MachineState GpuModel::decodeState(const LayerReader& readLayer, const Dim3& grid, const Dim3& block) const {
+    RowReader read = rowReader(readLayer);
+    MachineState s;
+    s.lanesPerWarp = gpu::kLanes;
+    s.warpsPerBlock = (block.count() + gpu::kLanes - 1) / gpu::kLanes;
+    s.threads.resize(size_t(grid.count() * s.warpsPerBlock * gpu::kLanes));
+    uint32_t epoch = read("epoch", 0) & 1;
+    // Warp g's lane l: register r in row (g mod 8) * 16 + r of bank l * 4 + g / 8; its state in row g of
+    // lane<l>: pc (bits 0..4), exited (5), waiting at the barrier (6) and that barrier's epoch (7).
+    for (int slot : gpu::threadSlots(grid, block)) {
+        int g = slot / gpu::kLanes, lane = slot % gpu::kLanes;
+        ThreadState& t = s.threads[size_t(slot)];
+        std::string bank = gpu::kRegisterFile + std::to_string(lane * 4 + g / 8);
+        for (int r = 0; r < 16; ++r) t.regs[size_t(r)] = read(bank, g % 8 * 16 + r);
+        uint32_t state = read("lane" + std::to_string(lane), g);
+        t.pc = int(state & 31);
+        bool exited = state >> 5 & 1, waiting = (state >> 6 & 1) && (state >> 7 & 1) == epoch;
+        t.status = exited ? LaneStatus::Exited : waiting ? LaneStatus::AtBarrier : LaneStatus::Live;
+    }
+    for (int a = 0; a < 1024; ++a) s.global.push_back(read(gpu::kGlobalMemory + std::to_string(a / 128), a % 128));
+    for (int cta = 0; cta < grid.count(); ++cta) {
+        s.shared.emplace_back();
+        std::string bank = gpu::kSharedMemory + std::to_string(cta / 2);
+        for (int a = 0; a < 64; ++a) s.shared.back().push_back(read(bank, cta % 2 * 64 + a));
+    }
+    return s;
+}
+
+std::vector<std::array<uint64_t, 5>> GpuModel::decodeRom(const LayerReader& readLayer) const {
+    RowReader row32 = rowReader(readLayer);
+    auto read = [&](const std::string& name, int r) { return uint64_t(row32(name, r)); };
+    std::vector<std::array<uint64_t, 5>> rom(gpu::kBlocks);
+    for (int b = 0; b < gpu::kBlocks; ++b) {
+        for (int slot = 0; slot < gpu::kSlots; ++slot)
+            rom[size_t(b)][size_t(slot)] = read("rom_fields_next", b * 4 + slot) | read("rom_imm_next", b * 4 + slot)
+                                                                                       << 32;
+        rom[size_t(b)][4] = read("rom_term_fields", b) | read("rom_term_imm", b) << 32;
+    }
+    return rom;
+}
+
+namespace {
+
+// The launch result: the state's registers of the launch's threads, its global and shared memory.
+void fillResult(GpuLaunch& launch, MachineState state, const Dim3& grid, const Dim3& block) {
+    for (int slot : gpu::threadSlots(grid, block)) launch.registers.push_back(state.threads[size_t(slot)].regs);
+    launch.global = std::move(state.global);
+    launch.shared = std::move(state.shared);
+}
+
+}  // namespace
+
 GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& block,
                         const std::vector<uint32_t>& global, int maxTokens, Engine engine) const {
     auto start = std::chrono::steady_clock::now();
@@ -112,32 +171,6 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
     size_t vocab = size_t(gpu::vocabularySize());
     // One engine-neutral loop: feed tokens, take the argmax, stop at END.
     std::vector<float> logits;
-    auto decode = [&](const auto& readLayer) {  // registers and memory out of the final state
-        std::map<int, std::vector<float>> layers;
-        auto layerState = [&](int layer) -> const std::vector<float>& {
-            auto it = layers.find(layer);
-            return it != layers.end() ? it->second : layers.emplace(layer, readLayer(layer)).first->second;
-        };
-        // Warp g's lane l keeps register r in row (g mod 8) * 16 + r of bank l * 4 + g / 8.
-        for (int slot : gpu::threadSlots(grid, block)) {
-            int g = slot / gpu::kLanes, lane = slot % gpu::kLanes;
-            const Place& bank = m_registers[size_t(lane * 4 + g / 8)];
-            const std::vector<float>& registerFile = layerState(bank.layer);
-            std::array<uint32_t, 16> regs{};
-            for (int r = 0; r < 16; ++r) regs[size_t(r)] = row(registerFile, bank.head, g % 8 * 16 + r);
-            launch.registers.push_back(regs);
-        }
-        for (const Place& p : m_global) {
-            const std::vector<float>& words = layerState(p.layer);
-            for (int r = 0; r < 128; ++r) launch.global.push_back(row(words, p.head, r));
-        }
-        for (int cta = 0; cta < grid.count(); ++cta) {
-            const Place& bank = m_shared[size_t(cta / 2)];
-            const std::vector<float>& words = layerState(bank.layer);
-            launch.shared.emplace_back();
-            for (int a = 0; a < 64; ++a) launch.shared.back().push_back(row(words, bank.head, cta % 2 * 64 + a));
-        }
-    };
     if (engine == Engine::Dense) {
         ModelState state = dense().newState();
         logits = dense().forward(ids(launch.fed), state);
@@ -146,20 +179,44 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
             if (launch.written.back().kind == gpu::Kind::End) break;
             logits = dense().forward({launch.written.back().id()}, state);
         }
-        decode([&](int layer) { return state.recurrentState(layer); });
+        fillResult(launch, decodeState([&](int layer) { return state.recurrentState(layer); }, grid, block), grid,
+                   block);
     } else {
-        SparseModel::State state = sparse().newState();
-        for (const gpu::Token& t : launch.fed) logits = sparse().forward(t.id(), state);
-        while (int(launch.written.size()) < maxTokens) {
-            launch.written.push_back(gpu::Token::fromId(argmax(logits, 0, vocab)));
-            if (launch.written.back().kind == gpu::Kind::End) break;
-            logits = sparse().forward(launch.written.back().id(), state);
-        }
-        decode([&](int layer) { return state.recurrent[size_t(layer)]; });
+        GpuStepper stepper(*this, program, grid, block, global);
+        while (int(stepper.written().size()) < maxTokens && stepper.next().kind != gpu::Kind::End) stepper.advance();
+        launch.written = stepper.written();
+        if (stepper.next().kind == gpu::Kind::End && int(launch.written.size()) < maxTokens)
+            launch.written.push_back(stepper.next());
+        fillResult(launch, stepper.decode(), grid, block);
     }
     launch.ended = !launch.written.empty() && launch.written.back().kind == gpu::Kind::End;
     launch.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return launch;
+}
+
+GpuStepper::GpuStepper(const GpuModel& model, const Program& program, const Dim3& grid, const Dim3& block,
+                       const std::vector<uint32_t>& global)
+    : m_model(model), m_grid(grid), m_block(block), m_state(model.sparse().newState()) {
+    m_fed = gpu::loadTokens(program, grid, block, global);
+    std::vector<float> logits;
+    for (const gpu::Token& t : m_fed) logits = m_model.sparse().forward(t.id(), m_state);
+    m_next = gpu::Token::fromId(argmax(logits, 0, size_t(gpu::vocabularySize())));
+}
+
+gpu::Token GpuStepper::advance() {
+    gpu::Token t = m_next;
+    m_written.push_back(t);
+    std::vector<float> logits = m_model.sparse().forward(t.id(), m_state);
+    m_next = gpu::Token::fromId(argmax(logits, 0, size_t(gpu::vocabularySize())));
+    return t;
+}
+
+MachineState GpuStepper::decode() const {
+    return m_model.decodeState([&](int layer) { return m_state.recurrent[size_t(layer)]; }, m_grid, m_block);
+}
+
+std::vector<std::array<uint64_t, 5>> GpuStepper::decodeRom() const {
+    return m_model.decodeRom([&](int layer) { return m_state.recurrent[size_t(layer)]; });
 }
 
 std::vector<int> GpuModel::teacherForced(const std::vector<gpu::Token>& stream, Engine engine) const {

@@ -33,8 +33,9 @@ public:
     virtual StopReason step() = 0;
     // Back one step from recorded history (no re-execution).
     virtual StopReason stepBack() = 0;
-    virtual StopReason run(int maxSteps = 1000000) = 0;  // until breakpoint, end, fault or limit
-    virtual StopReason runBack() = 0;                    // back until a breakpoint or the start
+    // Forward until a breakpoint (the next step's block and warp), the end, a fault or the limit.
+    virtual StopReason run(int maxSteps = 1000000);
+    virtual StopReason runBack();  // back until a breakpoint or the start
 
     virtual const MachineState& snapshot() const = 0;
     virtual const std::vector<StepEvent>& history() const = 0;
@@ -42,6 +43,9 @@ public:
     virtual NextStep peek() const = 0;
 
     std::set<Breakpoint> breakpoints;
+
+protected:
+    bool atBreakpoint() const;  // the next step runs a block with a breakpoint
 };
 
 std::unique_ptr<Session> makeReferenceSession(MachineSpec spec = MachineSpec::standard());

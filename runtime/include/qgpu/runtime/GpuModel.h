@@ -4,11 +4,14 @@
 #pragma once
 
 #include <array>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "qgpu/compiler/gpu/Machine.h"
+#include "qgpu/core/MachineState.h"
 #include "qgpu/runtime/Qwen35Model.h"
 #include "qgpu/runtime/SparseModel.h"
 
@@ -26,6 +29,8 @@ struct GpuLaunch {
 
 // Sparse: the fast path (SparseModel, the default). Dense: the LibTorch Qwen35Model, the reference.
 enum class Engine { Sparse, Dense };
+
+class GpuStepper;
 
 class GpuModel {
 public:
@@ -49,21 +54,54 @@ public:
     bool has(Engine engine) const { return engine == Engine::Sparse ? bool(m_sparse) : bool(m_dense); }
 
 private:
+    friend class GpuStepper;
     explicit GpuModel(gpu::Machine machine) : m_machine(std::move(machine)) {}
     // Reads 32-bit rows out of a layer's recurrent state (dual rails: column 2i holds 1024 when bit i is set).
     uint32_t row(const std::vector<float>& layerState, int head, int row) const;
     struct Place {
         int layer = -1, head = -1;
     };
+    Place memory(const std::string& name) const;                       // where a memory of the layout lives
+    using LayerReader = std::function<std::vector<float>(int layer)>;  // a layer's recurrent state
+    using RowReader = std::function<uint32_t(const std::string& memory, int row)>;
+    RowReader rowReader(LayerReader readLayer) const;  // reads each layer once
+    // The machine as the recurrent state holds it: every thread's registers, pc and status, global and shared
+    // memory (the state decoder; docs/tokens.md has the layout).
+    MachineState decodeState(const LayerReader& readLayer, const Dim3& grid, const Dim3& block) const;
+    std::vector<std::array<uint64_t, 5>> decodeRom(const LayerReader& readLayer) const;
     const Qwen35Model& dense() const;
     const SparseModel& sparse() const;
 
     gpu::Machine m_machine;
     std::unique_ptr<Qwen35Model> m_dense;
     std::unique_ptr<SparseModel> m_sparse;
-    std::vector<Place> m_registers;  // the 16 banks of the register file
-    std::vector<Place> m_global;     // the eight heads of global memory
-    std::vector<Place> m_shared;     // the 16 heads of shared memory
+    std::map<std::string, Place> m_memories;  // every memory of the layout by name
+};
+
+// A launch on the sparse engine, one token at a time: the debugger's model backend. The host feeds back
+// only what the model chose; the machine's state is decoded out of the recurrent state whenever asked.
+class GpuStepper {
+public:
+    // Feeds the program image and the launch. Throws DiagnosticError as GpuModel::run does.
+    GpuStepper(const GpuModel& model, const Program& program, const Dim3& grid, const Dim3& block,
+               const std::vector<uint32_t>& global = {});
+
+    const gpu::Token& next() const { return m_next; }  // the model's choice of the next token
+    gpu::Token advance();                              // writes next() and feeds it; returns it
+    const std::vector<gpu::Token>& fed() const { return m_fed; }
+    const std::vector<gpu::Token>& written() const { return m_written; }
+
+    // Every thread's registers, pc and status (exited, waiting at a barrier), global and shared memory.
+    MachineState decode() const;
+    // The ROM: per block, its four body words and the terminator (with the writes mask in bits 25..28).
+    std::vector<std::array<uint64_t, 5>> decodeRom() const;
+
+private:
+    const GpuModel& m_model;
+    Dim3 m_grid, m_block;
+    SparseModel::State m_state;
+    std::vector<gpu::Token> m_fed, m_written;
+    gpu::Token m_next;
 };
 
 }  // namespace qgpu

@@ -1,0 +1,158 @@
+#include "qgpu/runtime/ModelSession.h"
+
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu {
+
+namespace {
+
+constexpr size_t kMaxTokens = 200000;  // a launch that has not ended by then has an endless loop
+
+class ModelSession : public Session {
+public:
+    explicit ModelSession(const GpuModel& model) : m_model(model) {}
+
+    std::string backendName() const override { return "model"; }
+
+    void load(const Program& program, const LaunchSpec& launch) override {
+        MachineSpec spec = MachineSpec::standard();
+        Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
+        // The arguments placed in memory: the interpreter's initial state is the memory map filled in.
+        std::vector<uint32_t> initial = Interpreter(linked, launch, spec).state().global;
+        m_stepper = std::make_unique<GpuStepper>(m_model, linked, launch.grid, launch.block, initial);
+        m_states = {m_stepper->decode()};
+        m_states[0].run = m_stepper->next().kind == gpu::Kind::End ? RunState::Finished : RunState::Running;
+        m_history.clear();
+        m_position = 0;
+    }
+
+    bool loaded() const override { return m_stepper != nullptr; }
+
+    void reset() override {
+        requireLoaded();
+        m_position = 0;  // history is kept: stepping forward replays it
+    }
+
+    StopReason step() override {
+        requireLoaded();
+        if (m_position == int(m_history.size())) {
+            if (m_states.back().run != RunState::Running) return endReason();
+            record();
+        }
+        ++m_position;
+        return snapshot().run == RunState::Running ? StopReason::Step : endReason();
+    }
+
+    StopReason stepBack() override {
+        requireLoaded();
+        if (m_position == 0) return StopReason::AtStart;
+        --m_position;
+        return m_position == 0 ? StopReason::AtStart : StopReason::Step;
+    }
+
+    const MachineState& snapshot() const override { return m_stepper ? m_states[size_t(m_position)] : m_empty; }
+    const std::vector<StepEvent>& history() const override { return m_history; }
+    int position() const override { return m_position; }
+
+    NextStep peek() const override {
+        if (!m_stepper) return {};
+        if (m_position < int(m_history.size())) {
+            const StepEvent& e = m_history[size_t(m_position)];
+            return {e.warp, e.block, e.maskBefore};
+        }
+        const gpu::Token& t = m_stepper->next();
+        if (t.kind != gpu::Kind::Exec) return {};
+        return {t.warp, t.block, uint8_t(t.mask)};
+    }
+
+    const GpuStepper* stepper() const { return m_stepper.get(); }
+
+private:
+    void requireLoaded() const {
+        if (!m_stepper) throw DiagnosticError(Diagnostic{"", 0, 0, "no program is loaded; load a kernel first"});
+    }
+    StopReason endReason() const {
+        return m_states.back().run == RunState::Faulted ? StopReason::Faulted : StopReason::Finished;
+    }
+
+    // Lets the model write the next step and decodes the machine after it.
+    void record() {
+        GpuStepper& s = *m_stepper;
+        auto guard = [&] {
+            if (s.written().size() < kMaxTokens) return true;
+            m_states.back().run = RunState::Faulted;
+            m_states.back().fault = "the model wrote " + std::to_string(kMaxTokens) +
+                                    " tokens without ending the launch; check the kernel for an endless loop";
+            return false;
+        };
+        bool released = false;
+        gpu::Token exec = s.advance();
+        while (s.next().kind == gpu::Kind::Val && guard()) s.advance();
+        while (((s.next().kind == gpu::Kind::Exec && s.next().mask == 0) || s.next().kind == gpu::Kind::Release) &&
+               guard())
+            released = s.advance().kind == gpu::Kind::Release || released;
+
+        const MachineState& before = m_states.back();
+        MachineState after = s.decode();
+        after.steps = int(m_history.size()) + 1;
+        after.run = before.run == RunState::Faulted   ? RunState::Faulted
+                    : s.next().kind == gpu::Kind::End ? RunState::Finished
+                                                      : RunState::Running;
+        after.fault = before.fault;
+        m_history.push_back(event(exec, before, after, released));
+        m_states.push_back(std::move(after));
+    }
+
+    // The step as the interpreter reports one: what the EXEC record names, and what changed in the state.
+    StepEvent event(const gpu::Token& exec, const MachineState& before, const MachineState& after,
+                    bool released) const {
+        StepEvent e;
+        e.step = int(m_history.size());
+        e.warp = exec.warp;
+        e.cta = exec.warp / before.warpsPerBlock;
+        e.block = exec.block;
+        e.maskBefore = uint8_t(exec.mask);
+        e.barrierReleased = released;
+        const gpu::Token& next = m_stepper->next();
+        e.maskAfter = next.kind == gpu::Kind::Exec && next.warp == exec.warp ? uint8_t(next.mask) : 0;
+        for (int l = 0; l < before.lanesPerWarp; ++l) {
+            int slot = exec.warp * before.lanesPerWarp + l;
+            if (before.threads[size_t(slot)].status == LaneStatus::Live) e.liveBefore |= uint8_t(1 << l);
+        }
+        for (size_t t = 0; t < after.threads.size(); ++t) {
+            const ThreadState &a = before.threads[t], &b = after.threads[t];
+            for (int r = 0; r < 16; ++r)
+                if (a.regs[size_t(r)] != b.regs[size_t(r)])
+                    e.regWrites.push_back({int(t), r, a.regs[size_t(r)], b.regs[size_t(r)]});
+            if (a.pc != b.pc || a.status != b.status) e.laneChanges.push_back({int(t), a.pc, b.pc, a.status, b.status});
+        }
+        int writer = exec.warp * before.lanesPerWarp;  // the warp's slot 0: the records do not name the lane
+        for (size_t i = 0; i < after.global.size(); ++i)
+            if (before.global[i] != after.global[i])
+                e.memWrites.push_back({MemSpace::Global, 0, int(i), before.global[i], after.global[i], writer});
+        for (size_t c = 0; c < after.shared.size(); ++c)
+            for (size_t i = 0; i < after.shared[c].size(); ++i)
+                if (before.shared[c][i] != after.shared[c][i])
+                    e.memWrites.push_back(
+                        {MemSpace::Shared, int(c), int(i), before.shared[c][i], after.shared[c][i], writer});
+        return e;
+    }
+
+    const GpuModel& m_model;
+    std::unique_ptr<GpuStepper> m_stepper;
+    std::vector<MachineState> m_states;  // the decoded machine before any step and after each
+    std::vector<StepEvent> m_history;
+    int m_position = 0;
+    MachineState m_empty;
+};
+
+}  // namespace
+
+std::unique_ptr<Session> makeModelSession(const GpuModel& model) { return std::make_unique<ModelSession>(model); }
+
+const GpuStepper* modelStepper(const Session& session) {
+    auto* m = dynamic_cast<const ModelSession*>(&session);
+    return m ? m->stepper() : nullptr;
+}
+
+}  // namespace qgpu

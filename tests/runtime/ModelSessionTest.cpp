@@ -1,0 +1,119 @@
+// The debugger's model backend: stepped in lockstep with the reference session, the state decoded out of
+// the model's recurrent state after every step (registers, lane pcs and statuses, global and shared
+// memory) is the interpreter's; stepping back and breakpoints behave alike; the ROM decodes to the program.
+#include "GpuTestSupport.h"
+
+#include "qgpu/core/Encoding.h"
+#include "qgpu/core/Session.h"
+#include "qgpu/runtime/ModelSession.h"
+
+using namespace qgpu;
+using namespace qgpu::testing;
+
+namespace {
+
+struct Loaded {
+    Program program;
+    LaunchSpec launch;
+};
+
+Loaded exampleProgram(const std::string& name) {
+    LaunchSpec launch = parseLaunchSpec(example(name + ".json"), name + ".json");
+    return {assemble(example(name + ".qasm"), name + ".qasm"), launch};
+}
+
+void expectSameState(const MachineState& model, const MachineState& ref, int step) {
+    SCOPED_TRACE("after step " + std::to_string(step));
+    ASSERT_EQ(model.threads.size(), ref.threads.size());
+    for (size_t t = 0; t < ref.threads.size(); ++t) {
+        const ThreadState &m = model.threads[t], &r = ref.threads[t];
+        EXPECT_EQ(m.status, r.status) << "thread " << t;
+        if (r.status == LaneStatus::Absent) continue;
+        EXPECT_EQ(m.regs, r.regs) << "thread " << t;
+        if (r.status != LaneStatus::Exited) {
+            EXPECT_EQ(m.pc, r.pc) << "thread " << t;
+        }
+    }
+    EXPECT_EQ(model.global, ref.global);
+    EXPECT_EQ(model.shared, ref.shared);
+    EXPECT_EQ(model.run, ref.run);
+}
+
+// Steps both sessions to the end, comparing after every step; returns the steps taken.
+int stepInLockstep(Session& model, Session& ref) {
+    expectSameState(model.snapshot(), ref.snapshot(), 0);
+    int steps = 0;
+    for (;;) {
+        NextStep m = model.peek(), r = ref.peek();
+        EXPECT_EQ(m.warp, r.warp);
+        EXPECT_EQ(m.block, r.block);
+        EXPECT_EQ(m.mask, r.mask);
+        StopReason a = model.step(), b = ref.step();
+        ++steps;
+        EXPECT_EQ(a, b) << "step " << steps;
+        expectSameState(model.snapshot(), ref.snapshot(), steps);
+        if (a != StopReason::Step || b != StopReason::Step || ::testing::Test::HasFailure()) return steps;
+    }
+}
+
+}  // namespace
+
+// One test: each test process builds the model (about 12 s).
+TEST(ModelSession, EveryStepDecodesToTheInterpretersStateAndStepsBackAlike) {
+    const GpuModel& model = gpuModel(Engine::Sparse);
+    // Divergence and loops; barriers, shared memory and an early-exiting warp over two blocks; atomics.
+    for (const std::string name : {"branches", "reverse", "histogram"}) {
+        SCOPED_TRACE(name);
+        Loaded p = exampleProgram(name);
+        auto onModel = makeModelSession(model);
+        auto onInterpreter = makeReferenceSession();
+        onModel->load(p.program, p.launch);
+        onInterpreter->load(p.program, p.launch);
+        EXPECT_EQ(onModel->backendName(), "model");
+        int steps = stepInLockstep(*onModel, *onInterpreter);
+        EXPECT_EQ(onModel->snapshot().run, RunState::Finished);
+        EXPECT_EQ(int(onModel->history().size()), steps);
+        for (const StepEvent& e : onModel->history()) {
+            const StepEvent& r = onInterpreter->history()[size_t(e.step)];
+            EXPECT_EQ(e.warp, r.warp);
+            EXPECT_EQ(e.block, r.block);
+            EXPECT_EQ(e.maskBefore, r.maskBefore);
+            EXPECT_EQ(e.liveBefore, r.liveBefore) << "step " << e.step;
+        }
+        // Back to the middle from recorded history, then forward again by replay.
+        for (int i = 0; i < steps / 2; ++i) {
+            onModel->stepBack();
+            onInterpreter->stepBack();
+        }
+        expectSameState(onModel->snapshot(), onInterpreter->snapshot(), onModel->position());
+        onModel->run();
+        EXPECT_EQ(onModel->position(), steps);
+        if (::testing::Test::HasFailure()) return;
+    }
+
+    // A breakpoint at block 1 stops both backends at the same step; run back returns to the start.
+    Loaded loop = exampleProgram("loop_sum");
+    auto onModel = makeModelSession(model);
+    auto onInterpreter = makeReferenceSession();
+    onModel->load(loop.program, loop.launch);
+    onInterpreter->load(loop.program, loop.launch);
+    onModel->breakpoints = onInterpreter->breakpoints = {Breakpoint{1, -1}};
+    EXPECT_EQ(onModel->run(), StopReason::Breakpoint);
+    EXPECT_EQ(onInterpreter->run(), StopReason::Breakpoint);
+    EXPECT_EQ(onModel->position(), onInterpreter->position());
+    EXPECT_EQ(onModel->peek().block, 1);
+    EXPECT_EQ(onModel->runBack(), StopReason::AtStart);
+
+    // The ROM decoded out of the state is the program's encoding (terminators carry the writes mask).
+    const GpuStepper* stepper = modelStepper(*onModel);
+    ASSERT_NE(stepper, nullptr);
+    auto rom = stepper->decodeRom();
+    Program linked = linkProgram(loop.program, loop.launch, validateLaunch(loop.launch, MachineSpec::standard()),
+                                 MachineSpec::standard());
+    for (size_t b = 0; b < linked.blocks.size(); ++b) {
+        std::vector<uint64_t> words = encodeBlock(linked.blocks[b], 4);
+        for (size_t s = 0; s < 4; ++s) EXPECT_EQ(rom[b][s], words[s]) << "block " << b << " slot " << s;
+        EXPECT_EQ(rom[b][4] & ~(uint64_t(15) << gpu::kWritesMaskShift), words[4]) << "block " << b;
+    }
+    EXPECT_EQ(modelStepper(*onInterpreter), nullptr);
+}
