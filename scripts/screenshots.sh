@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Renders the studio mid-launch under Xvfb into docs/screenshots/studio.png (needs a built tree).
+# Renders the studio mid-launch under Xvfb into docs/screenshots/ (needs a built tree):
+#   studio.png        the reference interpreter on tree_reduce.cu, 12 steps in;
+#   studio-model.png  the GPU inside the model on the dot product, 1 step in: the state decoded from the
+#                     model's recurrent state and the token stream it wrote.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/docs/screenshots"
 mkdir -p "$out"
-example=${1:-$root/resources/kernels/tree_reduce.cu}
-steps=${2:-12}
-xvfb-run -a -s "-screen 0 1600x1000x24" bash -c "
-  export QT_QPA_PLATFORM=xcb
-  '$root/build/app/qgpu-studio' '$example' --steps $steps &
-  pid=\$!
-  sleep 4
-  import -window root '$out/studio.png'
-  kill \$pid
-"
-echo "wrote $out/studio.png"
+
+shot() {  # NAME EXAMPLE STEPS BACKEND SECONDS
+  xvfb-run -a -s "-screen 0 1600x1000x24" bash -c "
+    export QT_QPA_PLATFORM=xcb
+    '$root/build/app/qgpu-studio' '$2' --steps $3 --backend $4 &
+    pid=\$!
+    sleep $5
+    import -window root '$out/$1'
+    kill \$pid
+  "
+  echo "wrote $out/$1"
+}
+
+shot studio.png "$root/resources/kernels/tree_reduce.cu" 12 reference 4
+shot studio-model.png "$root/resources/examples/dot_product.cu" 1 model 25

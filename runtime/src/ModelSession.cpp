@@ -23,6 +23,7 @@ public:
         m_states = {m_stepper->decode()};
         m_states[0].run = m_stepper->next().kind == gpu::Kind::End ? RunState::Finished : RunState::Running;
         m_history.clear();
+        m_writtenAfterStep.clear();
         m_position = 0;
     }
 
@@ -65,6 +66,16 @@ public:
         return {t.warp, t.block, uint8_t(t.mask)};
     }
 
+    TokenStream tokens() const override {
+        TokenStream out;
+        if (!m_stepper) return out;
+        for (const gpu::Token& t : m_stepper->fed()) out.fed.push_back(t.text());
+        for (const gpu::Token& t : m_stepper->written()) out.written.push_back(t.text());
+        out.writtenAfterStep = m_writtenAfterStep;
+        if (m_states.back().run == RunState::Finished) out.written.push_back(m_stepper->next().text());  // END
+        return out;
+    }
+
     const GpuStepper* stepper() const { return m_stepper.get(); }
 
 private:
@@ -100,6 +111,7 @@ private:
                                                       : RunState::Running;
         after.fault = before.fault;
         m_history.push_back(event(exec, before, after, released));
+        m_writtenAfterStep.push_back(s.written().size());
         m_states.push_back(std::move(after));
     }
 
@@ -142,6 +154,7 @@ private:
     std::unique_ptr<GpuStepper> m_stepper;
     std::vector<MachineState> m_states;  // the decoded machine before any step and after each
     std::vector<StepEvent> m_history;
+    std::vector<size_t> m_writtenAfterStep;
     int m_position = 0;
     MachineState m_empty;
 };

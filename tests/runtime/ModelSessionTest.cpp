@@ -80,6 +80,17 @@ TEST(ModelSession, EveryStepDecodesToTheInterpretersStateAndStepsBackAlike) {
             EXPECT_EQ(e.maskBefore, r.maskBefore);
             EXPECT_EQ(e.liveBefore, r.liveBefore) << "step " << e.step;
         }
+        // The token stream: what the model wrote is the interpreter's stream; each step ends where it says.
+        TokenStream ts = onModel->tokens();
+        gpu::ReferenceLaunch ref =
+            gpu::referenceLaunch(linkProgram(p.program, p.launch, validateLaunch(p.launch, MachineSpec::standard()),
+                                             MachineSpec::standard()),
+                                 p.launch);
+        ASSERT_EQ(ts.written.size(), ref.stream.size());
+        for (size_t i = 0; i < ts.written.size(); ++i) EXPECT_EQ(ts.written[i], ref.stream[i].text()) << i;
+        EXPECT_EQ(ts.writtenAfterStep.size(), size_t(steps));
+        EXPECT_EQ(ts.written.back(), "END");
+        EXPECT_GT(ts.fed.size(), 0u);
         // Back to the middle from recorded history, then forward again by replay.
         for (int i = 0; i < steps / 2; ++i) {
             onModel->stepBack();

@@ -14,34 +14,12 @@
 #include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/MainWindow.h"
 #include "qgpu/ui/StateViews.h"
+#include "StudioTestSupport.h"
 
 using namespace qgpu;
+using namespace qgpu::testing;
 
 namespace {
-
-const QString kExamples = QString(QGPU_SOURCE_DIR) + "/resources/examples/";
-
-// Runs the same example on a bare interpreter, `steps` steps in.
-Interpreter referenceAfter(MainWindow& w, int steps) {
-    Program p = assemble(w.editor()->text().toStdString());
-    LaunchSpec l = parseLaunchSpec(w.launchEditor()->toPlainText().toStdString());
-    MemoryMap map = validateLaunch(l, MachineSpec::standard());
-    Interpreter in(linkProgram(p, l, map, MachineSpec::standard()), l);
-    for (int i = 0; i < steps; ++i) in.step();
-    return in;
-}
-
-void expectRegistersMatch(MainWindow& w, const MachineState& ref) {
-    QTableWidget* t = w.registers()->table();
-    int warp = w.registers()->warp();
-    for (int lane = 0; lane < 4; ++lane)
-        for (int r = 1; r < 16; ++r) {
-            uint32_t v = ref.threads[size_t(warp * 4 + lane)].regs[size_t(r)];
-            ASSERT_TRUE(t->item(lane, r + 1)) << "lane " << lane << " r" << r;
-            EXPECT_EQ(t->item(lane, r + 1)->text(), formatWord(v, NumberFormat::Signed))
-                << "lane " << lane << " r" << r;
-        }
-}
 
 class StudioTest : public ::testing::Test {
 protected:

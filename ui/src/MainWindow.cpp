@@ -4,6 +4,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QAction>
+#include <QComboBox>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -16,7 +17,10 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
+
+#include <chrono>
 
 #include <map>
 
@@ -53,6 +57,10 @@ QString resourceDir() {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeReferenceSession()) {
     setWindowTitle("qgpu studio");
+    m_backends.push_back({"reference", [] { return makeReferenceSession(); }});
+    m_runTimer = new QTimer(this);
+    m_runTimer->setSingleShot(true);
+    connect(m_runTimer, &QTimer::timeout, this, [this] { continueRun(); });
     m_editor = new QsciScintilla;
     m_editor->setObjectName("sourceEditor");
     m_editor->setUtf8(true);
@@ -80,7 +88,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeRef
     createActions();
 
     // First run: give the state panels room; later runs restore the user's own layout.
-    resizeDocks(findChildren<QDockWidget*>(), {400, 400, 400, 520, 520, 500, 900}, Qt::Horizontal);
+    resizeDocks(findChildren<QDockWidget*>(), {400, 400, 400, 520, 520, 500, 900, 500}, Qt::Horizontal);
     QSettings settings("qgpu", "qgpu-studio");
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
@@ -120,7 +128,22 @@ void MainWindow::createDocks() {
     m_events->setFont(QFont("Monospace", 9));
     connect(m_events, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* it) { moveTo(m_events->row(it) + 1); });
-    dock("Steps", m_events, Qt::BottomDockWidgetArea);
+    QDockWidget* steps = dock("Steps", m_events, Qt::BottomDockWidgetArea);
+    m_tokens = new QListWidget;
+    m_tokens->setObjectName("tokenList");
+    m_tokens->setFont(QFont("Monospace", 9));
+    connect(m_tokens, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
+        // A written token moves the debugger to the end of the step that wrote it; a fed one to the start.
+        TokenStream ts = m_session->tokens();
+        int row = m_tokens->row(it) - int(ts.fed.size());
+        int step = 0;
+        while (row >= 0 && step < int(ts.writtenAfterStep.size()) && ts.writtenAfterStep[size_t(step)] <= size_t(row))
+            ++step;
+        moveTo(row < 0 ? 0 : step + 1);
+    });
+    m_tokenDock = dock("Token stream", m_tokens, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(steps, m_tokenDock);
+    steps->raise();
     m_timeline = std::make_unique<DivergenceTimeline>();
     m_timelineHost = new ImGuiHost(m_timeline.get());
     dock("Warp divergence", m_timelineHost, Qt::BottomDockWidgetArea);
@@ -151,15 +174,54 @@ void MainWindow::createActions() {
     };
     add("Build", QKeySequence("Ctrl+B"), [this] { build(); });
     add("Run", QKeySequence(Qt::Key_F5), [this] { run(); });
+    add("Pause", QKeySequence(Qt::Key_Pause), [this] { pause(); });
     add("Step", QKeySequence(Qt::Key_F10), [this] { step(); });
     add("Step back", QKeySequence("Shift+F10"), [this] { stepBack(); });
     add("Run back", QKeySequence("Shift+F5"), [this] { runBack(); });
     add("Reset", QKeySequence("Ctrl+R"), [this] { reset(); });
+    m_backendBox = new QComboBox;
+    m_backendBox->setObjectName("backendBox");
+    m_backendBox->setToolTip("Backend: the reference interpreter, or the GPU inside the model");
+    m_backendBox->addItem(m_backends.front().first);
+    connect(m_backendBox, &QComboBox::textActivated, this, [this](const QString& name) { setBackend(name); });
+    bar->addSeparator();
+    bar->addWidget(new QLabel(" Backend: "));
+    bar->addWidget(m_backendBox);
     debug->addAction("Toggle breakpoint", QKeySequence(Qt::Key_F9), this, [this] {
         int line, col;
         m_editor->getCursorPosition(&line, &col);
         toggleBreakpoint(line);
     });
+}
+
+void MainWindow::addBackend(const QString& name, SessionFactory make) {
+    m_backends.push_back({name, std::move(make)});
+    m_backendBox->addItem(name);
+}
+
+QString MainWindow::backend() const { return m_backends[size_t(m_backend)].first; }
+
+bool MainWindow::setBackend(const QString& name) {
+    pause();
+    for (size_t i = 0; i < m_backends.size(); ++i) {
+        if (m_backends[i].first != name) continue;
+        try {
+            m_session = m_backends[i].second();
+        } catch (const std::exception& e) {
+            m_backendBox->setCurrentText(backend());
+            setStatus("The " + name + " backend did not start: " + QString::fromUtf8(e.what()));
+            return false;
+        }
+        m_backend = int(i);
+        m_backendBox->setCurrentText(name);
+        m_events->clear();
+        m_tokens->clear();
+        bool built = m_path.isEmpty() || build();
+        if (built && !m_session->tokens().fed.empty()) m_tokenDock->raise();  // a backend that writes tokens
+        return built;
+    }
+    setStatus("There is no backend named " + name + ".");
+    return false;
 }
 
 void MainWindow::populateExamples(QMenu* menu) {
@@ -194,6 +256,7 @@ bool MainWindow::openProgram(const QString& path) {
 }
 
 bool MainWindow::build() {
+    pause();
     m_editor->clearAnnotations();
     std::string file = m_path.isEmpty() ? "<editor>" : QFileInfo(m_path).fileName().toStdString();
     try {
@@ -215,6 +278,7 @@ bool MainWindow::build() {
         m_program = std::move(program);
         m_map = std::move(map);
         m_events->clear();
+        m_tokens->clear();
     } catch (const DiagnosticError& e) {
         unload();
         showDiagnostics(e.diagnostics());
@@ -231,8 +295,13 @@ bool MainWindow::build() {
 }
 
 void MainWindow::unload() {
-    m_session = makeReferenceSession();  // never keep running the previous kernel under new source
+    try {  // never keep running the previous kernel under new source
+        m_session = m_backends[size_t(m_backend)].second();
+    } catch (const std::exception&) {
+        m_session = makeReferenceSession();
+    }
     m_events->clear();
+    m_tokens->clear();
     m_codeViews->clear();
 }
 
@@ -267,19 +336,49 @@ void MainWindow::toggleBreakpoint(int line) {
 }
 
 void MainWindow::step() {
+    pause();
     if (m_session->loaded()) report(m_session->step());
 }
 void MainWindow::stepBack() {
+    pause();
     if (m_session->loaded()) report(m_session->stepBack());
 }
 void MainWindow::run() {
-    if (m_session->loaded()) report(m_session->run(kUiStepLimit));
+    if (!m_session->loaded() || running()) return;
+    m_runBudget = kUiStepLimit;
+    continueRun();
 }
+
+void MainWindow::continueRun() {
+    // One slice of at most 100 ms, then the event loop gets the window back until the next slice.
+    auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        StopReason r = m_session->run(1);  // StepLimit: one step taken, nothing else happened
+        --m_runBudget;
+        if (r != StopReason::StepLimit || m_runBudget <= 0) return report(r);
+        if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100)) break;
+    }
+    setStatus(QString("running on the %1 backend: step %2 (Pause stops)").arg(backend()).arg(m_session->position()));
+    refresh();
+    m_runTimer->start(0);
+}
+
+void MainWindow::pause() {
+    if (!running()) return;
+    m_runTimer->stop();
+    report(StopReason::Step);
+    setStatus(statusText() + ": paused.");
+}
+
+bool MainWindow::running() const { return m_runTimer->isActive(); }
+
 void MainWindow::runBack() {
+    pause();
     if (m_session->loaded()) report(m_session->runBack());
 }
 
 void MainWindow::reset() {
+    pause();
     if (!m_session->loaded()) return;
     m_session->reset();
     report(StopReason::AtStart);
@@ -345,6 +444,35 @@ void MainWindow::refresh() {
     }
     m_timeline->setData(history, pos, s.warpCount(), s.lanesPerWarp);
     m_timelineHost->update();
+    refreshTokens();
+}
+
+void MainWindow::refreshTokens() {
+    TokenStream ts = m_session->tokens();
+    if (ts.fed.empty()) {
+        if (m_tokens->count() == 0)
+            m_tokens->addItem("The " + backend() + " backend writes no tokens: choose the model backend to see them.");
+        return;
+    }
+    // The stream only grows while a program stays loaded (the list is cleared when one loads).
+    size_t total = ts.fed.size() + ts.written.size();
+    if (size_t(m_tokens->count()) > total || (m_tokens->count() > 0 && m_tokens->item(0)->text().startsWith("The ")))
+        m_tokens->clear();
+    for (size_t i = size_t(m_tokens->count()); i < total; ++i) {
+        bool fed = i < ts.fed.size();
+        auto* item =
+            new QListWidgetItem(QString("%1 %2  %3")
+                                    .arg(fed ? "fed    " : "written")
+                                    .arg(fed ? i : i - ts.fed.size(), 5)
+                                    .arg(QString::fromStdString(fed ? ts.fed[i] : ts.written[i - ts.fed.size()])));
+        if (fed) item->setForeground(QColor(120, 120, 120));
+        m_tokens->addItem(item);
+    }
+    int pos = m_session->position();
+    size_t written = pos > 0 ? ts.writtenAfterStep[size_t(pos - 1)] : 0;
+    int current = int(ts.fed.size() + written) - 1;  // the last token of the current moment
+    m_tokens->setCurrentRow(current);
+    if (current >= 0) m_tokens->scrollToItem(m_tokens->item(current));
 }
 
 void MainWindow::setStatus(const QString& text) { m_status->setText(text); }

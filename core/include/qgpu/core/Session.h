@@ -19,6 +19,13 @@ struct Breakpoint {
     bool operator<(const Breakpoint& o) const { return block != o.block ? block < o.block : warp < o.warp; }
 };
 
+// The tokens of a launch in the model (the model backend): what the host fed, what the model wrote so far,
+// and how many had been written when each step ended.
+struct TokenStream {
+    std::vector<std::string> fed, written;
+    std::vector<size_t> writtenAfterStep;
+};
+
 class Session {
 public:
     virtual ~Session() = default;
@@ -41,6 +48,8 @@ public:
     virtual const std::vector<StepEvent>& history() const = 0;
     virtual int position() const = 0;  // events applied so far
     virtual NextStep peek() const = 0;
+    // Empty for a backend that writes no tokens (the reference interpreter).
+    virtual TokenStream tokens() const { return {}; }
 
     std::set<Breakpoint> breakpoints;
 

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <QMainWindow>
+#include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
@@ -12,6 +15,9 @@ class QsciScintilla;
 class QPlainTextEdit;
 class QListWidget;
 class QLabel;
+class QComboBox;
+class QDockWidget;
+class QTimer;
 
 namespace qgpu {
 
@@ -27,6 +33,15 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    using SessionFactory = std::function<std::unique_ptr<Session>()>;
+    // Adds a backend to the Backend box; the reference interpreter is there from the start. The app adds
+    // the GPU inside the model (the UI library itself links no Torch).
+    void addBackend(const QString& name, SessionFactory make);
+    // Switches to the named backend and rebuilds the program on it; false (and a status message) when
+    // there is no such backend or it fails to start.
+    bool setBackend(const QString& name);
+    QString backend() const;
+
     // Loads a CUDA kernel (.cu) or an assembly program (.qasm) and, if present beside it, NAME.json as
     // the launch spec, then builds it.
     bool openProgram(const QString& path);
@@ -35,7 +50,11 @@ public:
     bool build();
     void step();
     void stepBack();
+    // Runs to a breakpoint, the end or the step limit in slices, so the window stays live on slow
+    // backends; returns at once when the launch is done within the first slice.
     void run();
+    void pause();
+    bool running() const;
     void runBack();
     void reset();
     void toggleBreakpoint(int line);  // 0-based editor line
@@ -47,6 +66,7 @@ public:
     RegisterView* registers() const { return m_registers; }
     MemoryView* memory() const { return m_memory; }
     QListWidget* events() const { return m_events; }
+    QListWidget* tokens() const { return m_tokens; }  // the model backend's token stream
     CodeViews* codeViews() const { return m_codeViews; }
     QString statusText() const;
 
@@ -58,6 +78,8 @@ private:
     void createDocks();
     void populateExamples(QMenu* menu);
     void refresh();
+    void refreshTokens();
+    void continueRun();
     void showDiagnostics(const std::vector<Diagnostic>& diags);
     void unload();
     void setStatus(const QString& text);
@@ -74,6 +96,13 @@ private:
     RegisterView* m_registers;
     MemoryView* m_memory;
     QListWidget* m_events;
+    QListWidget* m_tokens;
+    QDockWidget* m_tokenDock;
+    QComboBox* m_backendBox;
+    QTimer* m_runTimer;
+    int m_runBudget = 0;  // steps the current run may still take
+    std::vector<std::pair<QString, SessionFactory>> m_backends;
+    int m_backend = 0;
     QLabel* m_status;
     std::unique_ptr<DivergenceTimeline> m_timeline;
     ImGuiHost* m_timelineHost = nullptr;

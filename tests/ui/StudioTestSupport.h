@@ -1,0 +1,42 @@
+// Shared by the studio's widget tests: the interpreter as the expectation for what the window shows.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <Qsci/qsciscintilla.h>
+
+#include <QPlainTextEdit>
+#include <QTableWidget>
+
+#include "qgpu/core/Assembler.h"
+#include "qgpu/core/Interpreter.h"
+#include "qgpu/ui/MainWindow.h"
+#include "qgpu/ui/StateViews.h"
+
+namespace qgpu::testing {
+
+inline const QString kExamples = QString(QGPU_SOURCE_DIR) + "/resources/examples/";
+
+// Runs the same example on a bare interpreter, `steps` steps in.
+inline Interpreter referenceAfter(MainWindow& w, int steps) {
+    Program p = assemble(w.editor()->text().toStdString());
+    LaunchSpec l = parseLaunchSpec(w.launchEditor()->toPlainText().toStdString());
+    MemoryMap map = validateLaunch(l, MachineSpec::standard());
+    Interpreter in(linkProgram(p, l, map, MachineSpec::standard()), l);
+    for (int i = 0; i < steps; ++i) in.step();
+    return in;
+}
+
+inline void expectRegistersMatch(MainWindow& w, const MachineState& ref) {
+    QTableWidget* t = w.registers()->table();
+    int warp = w.registers()->warp();
+    for (int lane = 0; lane < 4; ++lane)
+        for (int r = 1; r < 16; ++r) {
+            uint32_t v = ref.threads[size_t(warp * 4 + lane)].regs[size_t(r)];
+            ASSERT_TRUE(t->item(lane, r + 1)) << "lane " << lane << " r" << r;
+            EXPECT_EQ(t->item(lane, r + 1)->text(), formatWord(v, NumberFormat::Signed))
+                << "lane " << lane << " r" << r;
+        }
+}
+
+}  // namespace qgpu::testing
