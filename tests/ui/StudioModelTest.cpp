@@ -1,11 +1,15 @@
 // The studio on the model backend: the GPU inside the model runs the launch, the window shows the state
 // decoded from its recurrent state (the interpreter's values) and the tokens it wrote. Under xcb (Xvfb).
 // The runtime's headers come before Qt's (Qt's `emit` macro).
+#include "../../app/studio/StudioChat.h"
 #include "qgpu/runtime/GpuModel.h"
 #include "qgpu/runtime/ModelSession.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QListWidget>
+
+#include "qgpu/ui/ChatPanel.h"
 
 #include "StudioTestSupport.h"
 
@@ -48,6 +52,52 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     emit window.tokens()->itemActivated(window.tokens()->item(fed));
     EXPECT_EQ(window.session().position(), 1);
     expectRegistersMatch(window, referenceAfter(window, 1).state());
+}
+
+namespace {
+
+void waitWhileBusy(ChatPanel& chat) {
+    QElapsedTimer t;
+    t.start();
+    while (chat.busy() && t.elapsed() < 300000) QApplication::processEvents(QEventLoop::AllEvents, 50);
+    ASSERT_FALSE(chat.busy()) << "the chat did not answer within 300 s";
+}
+
+}  // namespace
+
+TEST(StudioChat, WithoutAHostTypedExpressionsRunOnTheGpuAndOpenInTheDebugger) {
+    studio::ModelHolder model;
+    MainWindow window;
+    window.setChatEngine(std::make_unique<studio::StudioChat>(model, QGPU_SOURCE_DIR "/resources", ""));
+    window.resize(1200, 800);
+    window.show();
+    ChatPanel& chat = *window.chat();
+    EXPECT_TRUE(chat.transcript().contains("No host checkpoint is loaded")) << chat.transcript().toStdString();
+    EXPECT_TRUE(chat.transcript().contains("qgpu-studio --host DIR"));
+
+    chat.send("[1, 2, 3] @ [4, 5, 6]");
+    EXPECT_TRUE(chat.busy());  // the launch runs on the worker thread
+    waitWhileBusy(chat);
+    EXPECT_TRUE(chat.transcript().contains("GPU: = 32")) << chat.transcript().toStdString();
+    ASSERT_EQ(chat.cards().size(), 1u);
+    EXPECT_TRUE(chat.cards()[0].ok);
+    EXPECT_EQ(chat.cards()[0].response, "32");
+    EXPECT_NE(chat.cards()[0].details.find("op_dot"), std::string::npos);
+
+    // The card opens its launch in the debugger, where the interpreter gives the same answer.
+    chat.openCard(0);
+    EXPECT_TRUE(window.editor()->text().contains("op_dot")) << window.editor()->text().toStdString();
+    EXPECT_TRUE(window.session().loaded()) << window.statusText().toStdString();
+    window.run();
+    while (window.running()) QApplication::processEvents();
+    EXPECT_TRUE(window.statusText().contains("finished")) << window.statusText().toStdString();
+    EXPECT_TRUE(window.statusText().contains("out = [32]")) << window.statusText().toStdString();
+
+    chat.send("[1, 2, 3] @ [4, 5]");
+    waitWhileBusy(chat);
+    ASSERT_EQ(chat.cards().size(), 2u);
+    EXPECT_FALSE(chat.cards()[1].ok);
+    EXPECT_NE(chat.cards()[1].response.find("shape mismatch"), std::string::npos) << chat.cards()[1].response;
 }
 
 int main(int argc, char** argv) {

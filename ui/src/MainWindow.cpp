@@ -28,6 +28,7 @@
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Trace.h"
+#include "qgpu/ui/ChatPanel.h"
 #include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/ImGuiHost.h"
@@ -234,7 +235,19 @@ void MainWindow::populateExamples(QMenu* menu) {
     }
 }
 
-bool MainWindow::openProgram(const QString& path) {
+void MainWindow::setChatEngine(std::unique_ptr<ChatEngine> engine) {
+    m_chat = new ChatPanel(std::move(engine));
+    m_chat->setObjectName("chatPanel");
+    connect(m_chat, &ChatPanel::openLaunch, this, [this](const QString& path, const QString& launch) {
+        if (openProgram(path, launch)) setStatus(statusText() + " (opened from the chat)");
+    });
+    auto* d = new QDockWidget("Chat", this);
+    d->setObjectName("Chat");
+    d->setWidget(m_chat);
+    addDockWidget(Qt::RightDockWidgetArea, d);
+}
+
+bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
     QString text = readText(path);
     if (text.isNull()) {
         setStatus("Cannot open " + path + ": check the path and permissions.");
@@ -250,7 +263,7 @@ bool MainWindow::openProgram(const QString& path) {
     }
     m_editor->setText(text);
     QString spec = QFileInfo(path).path() + "/" + QFileInfo(path).completeBaseName() + ".json";
-    m_launch->setPlainText(readText(spec));
+    m_launch->setPlainText(launchJson.isEmpty() ? readText(spec) : launchJson);
     setWindowTitle("qgpu studio - " + QFileInfo(path).fileName());
     return build();
 }

@@ -21,6 +21,8 @@ class QTimer;
 
 namespace qgpu {
 
+class ChatEngine;
+class ChatPanel;
 class CodeViews;
 class RegisterView;
 class MemoryView;
@@ -42,9 +44,12 @@ public:
     bool setBackend(const QString& name);
     QString backend() const;
 
-    // Loads a CUDA kernel (.cu) or an assembly program (.qasm) and, if present beside it, NAME.json as
-    // the launch spec, then builds it.
-    bool openProgram(const QString& path);
+    // Loads a CUDA kernel (.cu) or an assembly program (.qasm) with `launchJson` as its launch spec, or
+    // when that is empty NAME.json beside it if present, then builds it.
+    bool openProgram(const QString& path, const QString& launchJson = {});
+    // Adds the chat panel (a dock) over the app's engine; its cards open their launches here.
+    void setChatEngine(std::unique_ptr<ChatEngine> engine);
+    ChatPanel* chat() const { return m_chat; }
     // Compiles (CUDA) or assembles the editor text and loads it with the launch spec; shows errors at
     // their lines.
     bool build();
@@ -98,6 +103,7 @@ private:
     QListWidget* m_events;
     QListWidget* m_tokens;
     QDockWidget* m_tokenDock;
+    ChatPanel* m_chat = nullptr;
     QComboBox* m_backendBox;
     QTimer* m_runTimer;
     int m_runBudget = 0;  // steps the current run may still take

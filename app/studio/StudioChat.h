@@ -1,0 +1,55 @@
+// The studio's chat engine: Qwen3.5 (a host checkpoint, when given) with the GPU inside the model as its
+// tool; without a host, the expressions the user types run on that GPU directly.
+#pragma once
+
+// The runtime's headers come before Qt's (Qt's `emit` macro).
+#include "qgpu/runtime/ChatSession.h"
+#include "qgpu/runtime/GpuChat.h"
+#include "qgpu/runtime/GpuModel.h"
+#include "qgpu/runtime/ModelKernelRunner.h"
+
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "qgpu/ui/ChatPanel.h"
+
+namespace qgpu::studio {
+
+// The GPU model, built once on first use (about 12 s) on a worker thread, shared by the model backend and
+// the chat.
+class ModelHolder {
+public:
+    std::shared_future<std::shared_ptr<GpuModel>> get();
+
+private:
+    std::mutex m_mutex;
+    std::optional<std::shared_future<std::shared_ptr<GpuModel>>> m_model;
+};
+
+class StudioChat : public ChatEngine {
+public:
+    // `hostDir` empty: no host. A host that fails to load is reported by hostStatus().
+    StudioChat(ModelHolder& model, std::string resourceDir, const std::string& hostDir);
+    std::string hostStatus() const override;
+    std::string send(const std::string& message, bool advanced, const Callbacks& callbacks) override;
+
+private:
+    ChatCard card(const ToolRun& run) const;
+
+    ModelHolder& m_model;
+    std::string m_resources;
+    std::optional<ChatHost> m_host;
+    std::string m_hostError;
+    OpKernelLibrary m_kernels;
+    std::unique_ptr<ModelKernelRunner> m_runner;
+    std::unique_ptr<ChatSession> m_session;  // the conversation, in m_mode
+    std::unique_ptr<GpuChat> m_chat;
+    bool m_advanced = false;
+    int m_kernelFiles = 0;  // Qwen's kernels saved for the debugger
+};
+
+}  // namespace qgpu::studio

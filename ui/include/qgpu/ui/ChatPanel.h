@@ -1,0 +1,78 @@
+// The chat panel (issue 8): a mode switch (normal: Qwen writes array expressions; advanced: Qwen writes
+// CUDA kernels), the conversation with every tool call shown as a card that opens its launch in the
+// debugger, and an input line. The engine behind it lives in the app, because the UI library links no
+// Torch. Engine work runs on a worker thread; the panel stays live and shows "working" meanwhile.
+#pragma once
+
+#include <QWidget>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTextBrowser;
+
+namespace qgpu {
+
+// One tool call as the panel shows it.
+struct ChatCard {
+    std::string title;     // e.g. "gpu_eval: [1, 2, 3] @ [4, 5, 6]"
+    std::string response;  // what went back to Qwen (the value, the arrays, or the error)
+    bool ok = false;
+    std::string details;     // its launches: kernel, shape, tokens, time
+    std::string kernelPath;  // the kernel to open in the debugger (empty: none ran)
+    std::string launchJson;  // and its launch
+};
+
+class ChatEngine {
+public:
+    virtual ~ChatEngine() = default;
+    // Empty when a host checkpoint is loaded; else what the panel tells the user (how to load one).
+    virtual std::string hostStatus() const = 0;
+    struct Callbacks {
+        std::function<void(const std::string&)> text;  // a piece of the answer, streamed
+        std::function<void(const ChatCard&)> card;
+    };
+    // Answers a message (with a host: Qwen, using the GPU as its tool; without: the message is an
+    // expression, evaluated on the GPU inside the model). Runs on the panel's worker thread; the callbacks
+    // are called there. Returns an error to show, or empty.
+    virtual std::string send(const std::string& message, bool advanced, const Callbacks& callbacks) = 0;
+};
+
+class ChatPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChatPanel(std::unique_ptr<ChatEngine> engine, QWidget* parent = nullptr);
+    ~ChatPanel() override;  // waits for a message in progress
+
+    void send(const QString& message);  // as if typed; ignored while busy
+    bool busy() const { return m_busy; }
+    QString transcript() const;  // the conversation as plain text
+    const std::vector<ChatCard>& cards() const { return m_cards; }
+    void openCard(int index);  // emits openLaunch for the card's kernel
+
+signals:
+    void openLaunch(const QString& kernelPath, const QString& launchJson);
+
+private:
+    void append(const QString& html);
+    void finish(const QString& error);
+
+    std::unique_ptr<ChatEngine> m_engine;
+    QComboBox* m_mode;
+    QTextBrowser* m_log;
+    QLineEdit* m_input;
+    QPushButton* m_send;
+    QLabel* m_state;
+    std::vector<ChatCard> m_cards;
+    std::thread m_worker;
+    bool m_busy = false;
+    QString m_answer;  // the reply being streamed
+};
+
+}  // namespace qgpu
