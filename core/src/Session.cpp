@@ -21,6 +21,13 @@ StopReason Session::runBack() {
     }
 }
 
+StateHead Session::stateHead(int layer, int head) const {
+    StateHead h;
+    h.layer = layer;
+    h.head = head;
+    return h;
+}
+
 bool Session::atBreakpoint() const {
     NextStep n = peek();
     if (n.warp < 0) return false;

@@ -86,13 +86,22 @@ void GpuModel::save(const std::string& dir, DType dtype) const {
     fs::rename(partial, out);  // only a complete checkpoint ever carries the name
 }
 
+uint32_t dualRailWord(const float* row) {
+    uint32_t word = 0;
+    for (int i = 0; i < 32; ++i) word |= uint32_t(row[2 * i] > row[2 * i + 1]) << i;
+    return word;
+}
+
 uint32_t GpuModel::row(const std::vector<float>& state, int head, int r) const {
     const auto& g = m_machine.circuit.geometry();
     size_t dk = size_t(g.linearKeyHeadDim), dv = size_t(g.linearValueHeadDim);
-    const float* values = state.data() + (size_t(head) * dk + size_t(r)) * dv;
-    uint32_t word = 0;
-    for (int i = 0; i < 32; ++i) word |= uint32_t(values[2 * i] > values[2 * i + 1]) << i;
-    return word;
+    return dualRailWord(state.data() + (size_t(head) * dk + size_t(r)) * dv);
+}
+
+std::string GpuModel::memoryAt(int layer, int head) const {
+    for (const auto& [name, place] : m_memories)
+        if (place.layer == layer && place.head == head) return name;
+    return {};
 }
 
 GpuModel::Place GpuModel::memory(const std::string& name) const {

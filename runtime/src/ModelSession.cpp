@@ -1,5 +1,7 @@
 #include "qgpu/runtime/ModelSession.h"
 
+#include <algorithm>
+
 #include "qgpu/core/Diagnostic.h"
 
 namespace qgpu {
@@ -21,6 +23,8 @@ public:
         std::vector<uint32_t> initial = Interpreter(linked, launch, spec).state().global;
         m_stepper = std::make_unique<GpuStepper>(m_model, linked, launch.grid, launch.block, initial);
         m_states = {m_stepper->decode()};
+        m_latest = m_stepper->recurrent();
+        m_stateChanges.clear();
         m_states[0].run = m_stepper->next().kind == gpu::Kind::End ? RunState::Finished : RunState::Running;
         m_history.clear();
         m_writtenAfterStep.clear();
@@ -76,9 +80,47 @@ public:
         return out;
     }
 
+    StateLayout stateLayout() const override {
+        StateLayout out;
+        const circuit::Geometry& g = m_model.machine().circuit.geometry();
+        out.layers = m_model.machine().circuit.layerCount();
+        out.heads = g.linearNumValueHeads;
+        for (int l = 0; l < out.layers; ++l)
+            for (int h = 0; h < out.heads; ++h) out.memories.push_back(m_model.memoryAt(l, h));
+        return out;
+    }
+
+    StateHead stateHead(int layer, int head) const override {
+        StateHead out = Session::stateHead(layer, head);
+        if (!m_stepper || layer < 0 || layer >= int(m_latest.size())) return out;
+        const circuit::Geometry& g = m_model.machine().circuit.geometry();
+        out.rows = g.linearKeyHeadDim;
+        out.cols = g.linearValueHeadDim;
+        if (head < 0 || head >= g.linearNumValueHeads) return out;
+        size_t size = size_t(out.rows * out.cols);
+        auto first = m_latest[size_t(layer)].begin() + long(size_t(head) * size);
+        out.values.assign(first, first + long(size));
+        // The latest state, with the rows of later steps put back as they were: the state at this step.
+        for (size_t s = m_stateChanges.size(); s-- > size_t(m_position);)
+            for (const RowChange& c : m_stateChanges[s])
+                if (c.layer == layer && c.head == head)
+                    std::copy(c.before.begin(), c.before.end(), out.values.begin() + long(size_t(c.row * out.cols)));
+        out.memory = m_model.memoryAt(layer, head);
+        for (int r = 0; r < out.rows; ++r) {
+            out.rowLabels.push_back(out.memory.empty() ? "unused" : gpu::rowMeaning(out.memory, r));
+            out.rowWords.push_back(dualRailWord(out.values.data() + size_t(r * out.cols)));
+        }
+        return out;
+    }
+
     const GpuStepper* stepper() const { return m_stepper.get(); }
 
 private:
+    struct RowChange {
+        int layer = 0, head = 0, row = 0;
+        std::vector<float> before;
+    };
+
     void requireLoaded() const {
         if (!m_stepper) throw DiagnosticError(Diagnostic{"", 0, 0, "no program is loaded; load a kernel first"});
     }
@@ -110,9 +152,28 @@ private:
                     : s.next().kind == gpu::Kind::End ? RunState::Finished
                                                       : RunState::Running;
         after.fault = before.fault;
+        m_stateChanges.push_back(recordStateChanges());
         m_history.push_back(event(exec, before, after, released));
         m_writtenAfterStep.push_back(s.written().size());
         m_states.push_back(std::move(after));
+    }
+
+    // The recurrent-state rows the last step changed, with what they held before; m_latest catches up.
+    std::vector<RowChange> recordStateChanges() {
+        const circuit::Geometry& g = m_model.machine().circuit.geometry();
+        size_t cols = size_t(g.linearValueHeadDim), rows = size_t(g.linearKeyHeadDim);
+        std::vector<RowChange> changes;
+        const auto& now = m_stepper->recurrent();
+        for (size_t l = 0; l < now.size(); ++l)
+            for (size_t at = 0; at + cols <= now[l].size(); at += cols) {
+                const float* a = m_latest[l].data() + at;
+                const float* b = now[l].data() + at;
+                if (std::equal(a, a + cols, b)) continue;
+                size_t row = at / cols;
+                changes.push_back({int(l), int(row / rows), int(row % rows), std::vector<float>(a, a + cols)});
+                std::copy(b, b + cols, m_latest[l].begin() + long(at));
+            }
+        return changes;
     }
 
     // The step as the interpreter reports one: what the EXEC record names, and what changed in the state.
@@ -152,7 +213,9 @@ private:
 
     const GpuModel& m_model;
     std::unique_ptr<GpuStepper> m_stepper;
-    std::vector<MachineState> m_states;  // the decoded machine before any step and after each
+    std::vector<MachineState> m_states;                  // the decoded machine before any step and after each
+    std::vector<std::vector<RowChange>> m_stateChanges;  // per step: the recurrent-state rows it changed
+    std::vector<std::vector<float>> m_latest;            // the recurrent state after the last recorded step
     std::vector<StepEvent> m_history;
     std::vector<size_t> m_writtenAfterStep;
     int m_position = 0;

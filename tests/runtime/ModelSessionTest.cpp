@@ -56,6 +56,28 @@ int stepInLockstep(Session& model, Session& ref) {
     }
 }
 
+// The recurrent-state heads at the current step (put back from recorded history when behind) hold the
+// decoded machine: warp 0's lane-0 registers in regs_a0, and global words 0..127 in global0.
+void expectHeatmapsHoldTheState(const Session& s) {
+    SCOPED_TRACE("heatmaps at step " + std::to_string(s.position()));
+    StateLayout layout = s.stateLayout();
+    ASSERT_EQ(layout.memories.size(), size_t(layout.layers * layout.heads));
+    auto head = [&](const std::string& memory) {
+        auto it = std::find(layout.memories.begin(), layout.memories.end(), memory);
+        EXPECT_NE(it, layout.memories.end()) << memory;
+        int index = int(it - layout.memories.begin());
+        return s.stateHead(index / layout.heads, index % layout.heads);
+    };
+    const MachineState& m = s.snapshot();
+    StateHead regs = head("regs_a0");
+    ASSERT_EQ(regs.rowWords.size(), 128u);
+    for (int r = 0; r < 16; ++r) EXPECT_EQ(regs.rowWords[size_t(r)], m.threads[0].regs[size_t(r)]) << "r" << r;
+    EXPECT_EQ(regs.rowLabels[5], "warp 0, lane 0, r5");
+    StateHead global = head("global0");
+    for (int a = 0; a < 128; ++a) EXPECT_EQ(global.rowWords[size_t(a)], m.global[size_t(a)]) << "word " << a;
+    EXPECT_EQ(global.rowLabels[7], "global word 7");
+}
+
 }  // namespace
 
 // One test: each test process builds the model (about 12 s).
@@ -97,7 +119,9 @@ TEST(ModelSession, EveryStepDecodesToTheInterpretersStateAndStepsBackAlike) {
             onInterpreter->stepBack();
         }
         expectSameState(onModel->snapshot(), onInterpreter->snapshot(), onModel->position());
+        expectHeatmapsHoldTheState(*onModel);
         onModel->run();
+        expectHeatmapsHoldTheState(*onModel);
         EXPECT_EQ(onModel->position(), steps);
         if (::testing::Test::HasFailure()) return;
     }

@@ -103,7 +103,7 @@ TEST_F(StudioTest, FailedBuildNeverRunsThePreviousKernel) {
 
 TEST_F(StudioTest, DivergenceTimelineRendersThroughImGui) {
     window->run();
-    auto* host = window->findChild<QOpenGLWidget*>();
+    auto* host = window->findChild<QOpenGLWidget*>("timelineView");
     ASSERT_TRUE(host);
     QImage img = host->grabFramebuffer();
     ASSERT_FALSE(img.isNull());

@@ -10,6 +10,7 @@
 #include <QListWidget>
 
 #include "qgpu/ui/ChatPanel.h"
+#include "qgpu/ui/StateHeatmap.h"
 
 #include "StudioTestSupport.h"
 
@@ -37,6 +38,17 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
         expectRegistersMatch(window, referenceAfter(window, n).state());
         EXPECT_EQ(window.events()->count(), n);
     }
+    // The heatmap reads the recurrent state: warp 0's lane-0 registers are rows 0..15 of regs_a0.
+    StateHeatmap& heat = *window.heatmap();
+    const auto& memories = heat.layout().memories;
+    auto regs = std::find(memories.begin(), memories.end(), "regs_a0");
+    ASSERT_NE(regs, memories.end());
+    int index = int(regs - memories.begin());
+    heat.select(index / heat.layout().heads, index % heat.layout().heads);
+    Interpreter two = referenceAfter(window, 2);
+    for (int r = 1; r < 16; ++r) EXPECT_EQ(heat.head().rowWords[size_t(r)], two.state().threads[0].regs[size_t(r)]);
+    EXPECT_EQ(heat.head().rowLabels[3], "warp 0, lane 0, r3");
+
     QString current = window.tokens()->currentItem()->text();
     EXPECT_TRUE(current.startsWith("written")) << current.toStdString();
     window.stepBack();

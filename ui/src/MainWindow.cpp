@@ -32,6 +32,7 @@
 #include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/ImGuiHost.h"
+#include "qgpu/ui/StateHeatmap.h"
 #include "qgpu/ui/StateViews.h"
 
 namespace qgpu {
@@ -88,16 +89,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeRef
     createDocks();
     createActions();
 
-    // First run: give the state panels room; later runs restore the user's own layout.
-    resizeDocks(findChildren<QDockWidget*>(), {400, 400, 400, 520, 520, 500, 900, 500}, Qt::Horizontal);
+    // Later runs restore the user's own layout; the first gives the state panels room once the window has
+    // its size (dock sizes set before it is shown do not hold).
     QSettings settings("qgpu", "qgpu-studio");
     restoreGeometry(settings.value("geometry").toByteArray());
-    restoreState(settings.value("windowState").toByteArray());
+    if (!restoreState(settings.value("windowState").toByteArray()))
+        QTimer::singleShot(0, this, [this] {
+            auto named = [this](const char* name) { return findChild<QDockWidget*>(name); };
+            resizeDocks({named("Launch"), named("Registers")}, {380, 560}, Qt::Horizontal);
+            resizeDocks({named("Steps"), named("Warp divergence")}, {width() / 2, width() / 2}, Qt::Horizontal);
+            resizeDocks({named("Steps")}, {260}, Qt::Vertical);
+        });
     setStatus("Open an example (Examples menu), a CUDA kernel or a .qasm program, then Build (Ctrl+B).");
 }
 
 MainWindow::~MainWindow() {
-    delete m_timelineHost;  // the host draws m_timeline: it must go before the viewer does
+    delete m_timelineHost;  // the hosts draw the viewers: they must go before the viewers do
+    delete m_heatmapHost;
 }
 
 void MainWindow::createDocks() {
@@ -147,7 +155,14 @@ void MainWindow::createDocks() {
     steps->raise();
     m_timeline = std::make_unique<DivergenceTimeline>();
     m_timelineHost = new ImGuiHost(m_timeline.get());
-    dock("Warp divergence", m_timelineHost, Qt::BottomDockWidgetArea);
+    m_timelineHost->setObjectName("timelineView");
+    QDockWidget* timeline = dock("Warp divergence", m_timelineHost, Qt::BottomDockWidgetArea);
+    m_heatmap = std::make_unique<StateHeatmap>();
+    m_heatmapHost = new ImGuiHost(m_heatmap.get());
+    m_heatmapHost->setObjectName("heatmapView");
+    m_heatmapDock = dock("Recurrent state", m_heatmapHost, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(timeline, m_heatmapDock);
+    timeline->raise();
 }
 
 void MainWindow::createActions() {
@@ -217,8 +232,12 @@ bool MainWindow::setBackend(const QString& name) {
         m_backendBox->setCurrentText(name);
         m_events->clear();
         m_tokens->clear();
+        m_heatmap->clear();  // it read the previous session
         bool built = m_path.isEmpty() || build();
-        if (built && !m_session->tokens().fed.empty()) m_tokenDock->raise();  // a backend that writes tokens
+        if (built && !m_session->tokens().fed.empty()) {  // a backend with tokens and a recurrent state
+            m_tokenDock->raise();
+            m_heatmapDock->raise();
+        }
         return built;
     }
     setStatus("There is no backend named " + name + ".");
@@ -245,6 +264,10 @@ void MainWindow::setChatEngine(std::unique_ptr<ChatEngine> engine) {
     d->setObjectName("Chat");
     d->setWidget(m_chat);
     addDockWidget(Qt::RightDockWidgetArea, d);
+    if (auto* memory = findChild<QDockWidget*>("Memory")) {  // beside Memory, leaving the registers room
+        tabifyDockWidget(memory, d);
+        memory->raise();
+    }
 }
 
 bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
@@ -308,6 +331,7 @@ bool MainWindow::build() {
 }
 
 void MainWindow::unload() {
+    m_heatmap->clear();
     try {  // never keep running the previous kernel under new source
         m_session = m_backends[size_t(m_backend)].second();
     } catch (const std::exception&) {
@@ -457,6 +481,8 @@ void MainWindow::refresh() {
     }
     m_timeline->setData(history, pos, s.warpCount(), s.lanesPerWarp);
     m_timelineHost->update();
+    m_heatmap->show(*m_session);
+    m_heatmapHost->update();
     refreshTokens();
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "MachineParts.h"
 
@@ -200,6 +201,24 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     for (int d : m.codeDims) finalNorm[size_t(d)] = float(m.circuit.inputScale() - 1);
     m.circuit.setFinalNorm(finalNorm);
     return m;
+}
+
+std::string rowMeaning(const std::string& memory, int row) {
+    size_t digits = memory.find_last_not_of("0123456789") + 1;
+    std::string base = memory.substr(0, digits);
+    int n = digits < memory.size() ? std::stoi(memory.substr(digits)) : -1;
+    auto str = [](int v) { return std::to_string(v); };
+    if ((base == "regs_a" || base == "regs_b" || base == "regs_c") && n >= 0)  // bank = lane * 4 + warp / 8
+        return "warp " + str(n % 4 * 8 + row / 16) + ", lane " + str(n / 4) + ", r" + str(row % 16);
+    if (base == kGlobalMemory && n >= 0) return "global word " + str(n * 128 + row);
+    if (base == kSharedMemory && n >= 0) return "block " + str(n * 2 + row / 64) + ", shared word " + str(row % 64);
+    if ((base == "lane" || base == "lane_next") && n >= 0)
+        return "warp " + str(row) + ", lane " + str(n) + ": pc, exited, waiting, epoch";
+    if (base == "rom_fields_next" || base == "rom_fields_current")
+        return "block " + str(row / 4) + ", slot " + str(row % 4) + " (fields)";
+    if (base == "rom_imm_next") return "block " + str(row / 4) + ", slot " + str(row % 4) + " (immediate)";
+    if (base == "rom_term_fields" || base == "rom_term_imm") return "block " + str(row) + ", terminator";
+    return "row " + str(row);
 }
 
 }  // namespace qgpu::gpu

@@ -26,6 +26,21 @@ struct TokenStream {
     std::vector<size_t> writtenAfterStep;
 };
 
+// The model backend's recurrent state: which memory of the machine each layer's head holds, and one head's
+// matrix at the current step with every row's meaning and its value read as a 32-bit word.
+struct StateLayout {
+    int layers = 0, heads = 0;
+    std::vector<std::string> memories;  // [layer * heads + head]; "" for a head the machine leaves unused
+};
+struct StateHead {
+    int layer = 0, head = 0;
+    std::string memory;
+    int rows = 0, cols = 0;
+    std::vector<float> values;           // rows x cols, row-major
+    std::vector<std::string> rowLabels;  // e.g. "warp 1, lane 0, r5"
+    std::vector<uint32_t> rowWords;      // each row's dual rails read as a word
+};
+
 class Session {
 public:
     virtual ~Session() = default;
@@ -50,6 +65,9 @@ public:
     virtual NextStep peek() const = 0;
     // Empty for a backend that writes no tokens (the reference interpreter).
     virtual TokenStream tokens() const { return {}; }
+    // Empty for a backend without a recurrent state.
+    virtual StateLayout stateLayout() const { return {}; }
+    virtual StateHead stateHead(int layer, int head) const;  // at the current step, from recorded history
 
     std::set<Breakpoint> breakpoints;
 

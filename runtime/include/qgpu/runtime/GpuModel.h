@@ -51,6 +51,8 @@ public:
     std::vector<int> teacherForced(const std::vector<gpu::Token>& stream, Engine engine = Engine::Sparse) const;
 
     const gpu::Machine& machine() const { return m_machine; }
+    // The memory of the layout that a layer's head holds ("" when the machine leaves the head unused).
+    std::string memoryAt(int layer, int head) const;
     bool has(Engine engine) const { return engine == Engine::Sparse ? bool(m_sparse) : bool(m_dense); }
 
 private:
@@ -78,6 +80,9 @@ private:
     std::map<std::string, Place> m_memories;  // every memory of the layout by name
 };
 
+// A memory row's word: bit i is set when column 2i holds more than column 2i + 1 (dual rails).
+uint32_t dualRailWord(const float* row);
+
 // A launch on the sparse engine, one token at a time: the debugger's model backend. The host feeds back
 // only what the model chose; the machine's state is decoded out of the recurrent state whenever asked.
 class GpuStepper {
@@ -93,6 +98,8 @@ public:
 
     // Every thread's registers, pc and status (exited, waiting at a barrier), global and shared memory.
     MachineState decode() const;
+    // The raw recurrent state: per layer [heads, key dim, value dim].
+    const std::vector<std::vector<float>>& recurrent() const { return m_state.recurrent; }
     // The ROM: per block, its four body words and the terminator (with the writes mask in bits 25..28).
     std::vector<std::array<uint64_t, 5>> decodeRom() const;
 

@@ -27,6 +27,7 @@ class CodeViews;
 class RegisterView;
 class MemoryView;
 class DivergenceTimeline;
+class StateHeatmap;
 class ImGuiHost;
 
 class MainWindow : public QMainWindow {
@@ -73,6 +74,7 @@ public:
     QListWidget* events() const { return m_events; }
     QListWidget* tokens() const { return m_tokens; }  // the model backend's token stream
     CodeViews* codeViews() const { return m_codeViews; }
+    StateHeatmap* heatmap() const { return m_heatmap.get(); }
     QString statusText() const;
 
 protected:
@@ -103,6 +105,7 @@ private:
     QListWidget* m_events;
     QListWidget* m_tokens;
     QDockWidget* m_tokenDock;
+    QDockWidget* m_heatmapDock;
     ChatPanel* m_chat = nullptr;
     QComboBox* m_backendBox;
     QTimer* m_runTimer;
@@ -112,6 +115,8 @@ private:
     QLabel* m_status;
     std::unique_ptr<DivergenceTimeline> m_timeline;
     ImGuiHost* m_timelineHost = nullptr;
+    std::unique_ptr<StateHeatmap> m_heatmap;
+    ImGuiHost* m_heatmapHost = nullptr;
 };
 
 QString resourceDir();  // $QGPU_RESOURCES, else the source tree's resources/

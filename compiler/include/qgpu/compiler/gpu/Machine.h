@@ -33,4 +33,8 @@ inline constexpr const char* kGlobalMemory = "global";
 // Shared word a of thread block c lives in memory "shared<c / 2>", row (c mod 2) * 64 + a.
 inline constexpr const char* kSharedMemory = "shared";
 
+// What row `row` of the machine's memory `memory` (a name of the layout) holds, for the debugger's
+// heatmaps: "warp 1, lane 0, r5", "global word 130", "block 2, slot 1"; "row N" where no finer meaning.
+std::string rowMeaning(const std::string& memory, int row);
+
 }  // namespace qgpu::gpu
