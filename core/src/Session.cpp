@@ -1,6 +1,9 @@
 #include "qgpu/core/Session.h"
 
+#include <algorithm>
+
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Trace.h"
 
 namespace qgpu {
 
@@ -32,6 +35,75 @@ bool Session::atBreakpoint() const {
     NextStep n = peek();
     if (n.warp < 0) return false;
     return breakpoints.count({n.block, -1}) || breakpoints.count({n.block, n.warp});
+}
+
+namespace {
+
+// What differs between two machines (a's value first), at most `limit` lines.
+std::vector<std::string> differences(const MachineState& a, const MachineState& b, NextStep na, NextStep nb) {
+    constexpr size_t kLimit = 24;
+    std::vector<std::string> out;
+    auto add = [&](const std::string& line) {
+        if (out.size() < kLimit) out.push_back(line);
+    };
+    auto word = [](uint32_t v) { return std::to_string(int32_t(v)); };
+    if (a.threads.size() != b.threads.size()) add("the launches have different thread counts");
+    for (size_t t = 0; t < std::min(a.threads.size(), b.threads.size()); ++t) {
+        const ThreadState &x = a.threads[t], &y = b.threads[t];
+        std::string who = "thread " + std::to_string(t);
+        if (x.status != y.status) add(who + " status: " + laneStatusName(x.status) + " vs " + laneStatusName(y.status));
+        if (y.status == LaneStatus::Absent) continue;
+        if (x.pc != y.pc && x.status != LaneStatus::Exited && y.status != LaneStatus::Exited)
+            add(who + " pc: b" + std::to_string(x.pc) + " vs b" + std::to_string(y.pc));
+        for (size_t r = 1; r < x.regs.size(); ++r)
+            if (x.regs[r] != y.regs[r])
+                add(who + " r" + std::to_string(r) + ": " + word(x.regs[r]) + " vs " + word(y.regs[r]));
+    }
+    for (size_t i = 0; i < std::min(a.global.size(), b.global.size()); ++i)
+        if (a.global[i] != b.global[i])
+            add("global[" + std::to_string(i) + "]: " + word(a.global[i]) + " vs " + word(b.global[i]));
+    for (size_t c = 0; c < std::min(a.shared.size(), b.shared.size()); ++c)
+        for (size_t i = 0; i < std::min(a.shared[c].size(), b.shared[c].size()); ++i)
+            if (a.shared[c][i] != b.shared[c][i])
+                add("shared[cta " + std::to_string(c) + "][" + std::to_string(i) + "]: " + word(a.shared[c][i]) +
+                    " vs " + word(b.shared[c][i]));
+    if (na.warp != nb.warp || na.block != nb.block || na.mask != nb.mask) {
+        auto next = [](NextStep n) {
+            return n.warp < 0 ? std::string("the end")
+                              : "warp " + std::to_string(n.warp) + " block " + std::to_string(n.block) + " mask " +
+                                    std::to_string(n.mask);
+        };
+        add("next step: " + next(na) + " vs " + next(nb));
+    }
+    return out;
+}
+
+}  // namespace
+
+Divergence compareSessions(Session& a, Session& b, int maxSteps) {
+    a.reset();
+    b.reset();
+    Divergence d;
+    auto differ = [&] {
+        d.differences = differences(a.snapshot(), b.snapshot(), a.peek(), b.peek());
+        if (!d.differences.empty()) d.step = a.position();
+        return !d.differences.empty();
+    };
+    while (!differ() && d.stepsCompared < maxSteps) {
+        StopReason ra = a.step(), rb = b.step();
+        ++d.stepsCompared;
+        if (ra != rb) {
+            differ();
+            d.step = a.position();
+            d.differences.insert(d.differences.begin(), "one backend stopped here and the other did not");
+            return d;
+        }
+        if (ra != StopReason::Step) {  // both ended here: the last machines decide
+            differ();
+            return d;
+        }
+    }
+    return d;
 }
 
 namespace {

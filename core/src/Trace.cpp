@@ -2,6 +2,16 @@
 
 namespace qgpu {
 
+const char* laneStatusName(LaneStatus s) {
+    switch (s) {
+        case LaneStatus::Absent: return "absent";
+        case LaneStatus::Live: return "live";
+        case LaneStatus::AtBarrier: return "barrier";
+        case LaneStatus::Exited: return "exited";
+    }
+    return "?";
+}
+
 std::string maskString(uint8_t mask, int lanes) {
     std::string s;
     for (int l = 0; l < lanes; ++l) s += (mask & (1u << l)) ? '1' : '0';

@@ -272,3 +272,39 @@ TEST(Session, InterpreterApplyUndoesAndRedoesEachEvent) {
     }
     EXPECT_EQ(k.state().run, RunState::Finished);
 }
+
+TEST(SessionCompare, IdenticalBackendsAgreeToTheEnd) {
+    auto a = loadedSession(), b = loadedSession();
+    b->run();  // positions do not matter: the comparison starts both from the beginning
+    Divergence d = compareSessions(*a, *b);
+    EXPECT_EQ(d.step, -1);
+    EXPECT_TRUE(d.differences.empty());
+    EXPECT_GT(d.stepsCompared, 5);
+    EXPECT_EQ(a->snapshot().run, RunState::Finished);
+}
+
+TEST(SessionCompare, StopsAtTheFirstStepThatDiffersAndNamesTheDifference) {
+    // The same kernel with in[2] changed: the machines first differ after the step that loads it.
+    auto a = loadedSession();
+    auto b = makeReferenceSession();
+    std::string launch = kLaunch;
+    launch.replace(launch.find("5,6,7"), 5, "5,6,9");
+    b->load(assemble(kKernel), parseLaunchSpec(launch));
+    Divergence d = compareSessions(*a, *b);
+    EXPECT_EQ(d.step, 0);  // the inputs already differ in memory
+    ASSERT_FALSE(d.differences.empty());
+    EXPECT_EQ(d.differences[0], "global[2]: 7 vs 9");
+    EXPECT_EQ(a->position(), 0);
+
+    // With equal memory but a different program, the first step's registers differ.
+    auto c = makeReferenceSession();
+    std::string kernel = kKernel;
+    kernel.replace(kernel.find("ld.global r2"), 12, "ld.global r9");
+    c->load(assemble(kernel), parseLaunchSpec(kLaunch));
+    d = compareSessions(*a, *c);
+    EXPECT_EQ(d.step, 1);
+    EXPECT_EQ(a->position(), 1);
+    EXPECT_EQ(c->position(), 1);
+    EXPECT_NE(std::find(d.differences.begin(), d.differences.end(), "thread 0 r2: 5 vs 0"), d.differences.end())
+        << d.differences[0];
+}

@@ -101,6 +101,11 @@ TEST_F(StudioTest, FailedBuildNeverRunsThePreviousKernel) {
     EXPECT_EQ(window->events()->count(), 0);
 }
 
+TEST_F(StudioTest, ComparingNeedsASecondBackend) {
+    EXPECT_FALSE(window->compareBackends());
+    EXPECT_TRUE(window->statusText().contains("nothing to compare")) << window->statusText().toStdString();
+}
+
 TEST_F(StudioTest, DivergenceTimelineRendersThroughImGui) {
     window->run();
     auto* host = window->findChild<QOpenGLWidget*>("timelineView");

@@ -60,6 +60,11 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     EXPECT_TRUE(window.tokens()->item(window.tokens()->count() - 1)->text().contains("END"));
     expectRegistersMatch(window, referenceAfter(window, 1000).state());
 
+    // The side-by-side diff with the reference: the same machine after every step.
+    ASSERT_TRUE(window.compareBackends());
+    EXPECT_TRUE(window.diff()->item(0)->text().startsWith("model vs reference: the same machine after every one of"))
+        << window.diff()->item(0)->text().toStdString();
+
     // Clicking the first written token goes back to the end of the first step.
     emit window.tokens()->itemActivated(window.tokens()->item(fed));
     EXPECT_EQ(window.session().position(), 1);

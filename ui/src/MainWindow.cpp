@@ -152,6 +152,11 @@ void MainWindow::createDocks() {
     });
     m_tokenDock = dock("Token stream", m_tokens, Qt::BottomDockWidgetArea);
     tabifyDockWidget(steps, m_tokenDock);
+    m_diff = new QListWidget;
+    m_diff->setObjectName("diffList");
+    m_diff->setFont(QFont("Monospace", 9));
+    m_diff->addItem("Debug > Compare backends runs this launch on two backends side by side.");
+    tabifyDockWidget(steps, dock("Backend diff", m_diff, Qt::BottomDockWidgetArea));
     steps->raise();
     m_timeline = std::make_unique<DivergenceTimeline>();
     m_timelineHost = new ImGuiHost(m_timeline.get());
@@ -203,6 +208,7 @@ void MainWindow::createActions() {
     bar->addSeparator();
     bar->addWidget(new QLabel(" Backend: "));
     bar->addWidget(m_backendBox);
+    debug->addAction("Compare backends", QKeySequence("Ctrl+D"), this, [this] { compareBackends(); });
     debug->addAction("Toggle breakpoint", QKeySequence(Qt::Key_F9), this, [this] {
         int line, col;
         m_editor->getCursorPosition(&line, &col);
@@ -242,6 +248,40 @@ bool MainWindow::setBackend(const QString& name) {
     }
     setStatus("There is no backend named " + name + ".");
     return false;
+}
+
+bool MainWindow::compareBackends() {
+    pause();
+    if (!m_session->loaded()) return false;
+    size_t other = m_backend == 0 ? 1 : 0;  // the reference is backend 0
+    if (other >= m_backends.size()) {
+        setStatus("Only the reference backend is here: there is nothing to compare it with.");
+        return false;
+    }
+    QString a = backend(), b = m_backends[other].first;
+    std::unique_ptr<Session> second;
+    Divergence d;
+    try {
+        second = m_backends[other].second();
+        second->load(m_program, m_launchSpec);
+        d = compareSessions(*m_session, *second);
+    } catch (const std::exception& e) {
+        setStatus("The comparison with the " + b + " backend failed: " + QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_diff->clear();
+    if (d.step < 0) {
+        m_diff->addItem(
+            QString("%1 vs %2: the same machine after every one of %3 steps.").arg(a, b).arg(d.stepsCompared));
+    } else {
+        m_diff->addItem(
+            QString("%1 vs %2: the machines first differ at step %3 (%1's value first):").arg(a, b).arg(d.step));
+        for (const std::string& line : d.differences) m_diff->addItem("  " + QString::fromStdString(line));
+    }
+    if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
+    report(StopReason::Step);
+    setStatus(m_diff->item(0)->text());
+    return true;
 }
 
 void MainWindow::populateExamples(QMenu* menu) {
@@ -313,6 +353,7 @@ bool MainWindow::build() {
         m_session->load(program, launch);  // only a successful load replaces what the window shows
         m_program = std::move(program);
         m_map = std::move(map);
+        m_launchSpec = std::move(launch);
         m_events->clear();
         m_tokens->clear();
     } catch (const DiagnosticError& e) {

@@ -1,5 +1,7 @@
 #include "qgpu/ui/StateViews.h"
 
+#include "qgpu/core/Trace.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,15 +19,6 @@ QTableWidgetItem* cell(const QString& text, bool changed) {
     return it;
 }
 
-const char* statusName(LaneStatus s) {
-    switch (s) {
-        case LaneStatus::Absent: return "absent";
-        case LaneStatus::Live: return "live";
-        case LaneStatus::AtBarrier: return "barrier";
-        case LaneStatus::Exited: return "exited";
-    }
-    return "?";
-}
 }  // namespace
 
 QString formatWord(uint32_t v, NumberFormat f) {
@@ -87,7 +80,7 @@ void RegisterView::refresh() {
         if (m_hasLast)
             for (const auto& c : m_last.laneChanges) laneChanged = laneChanged || c.thread == slot;
         m_table->setItem(l, 0, cell(QString::number(t.pc), laneChanged));
-        m_table->setItem(l, 1, cell(statusName(t.status), laneChanged));
+        m_table->setItem(l, 1, cell(laneStatusName(t.status), laneChanged));
         for (int r = 1; r < 16; ++r) {
             bool changed = false;
             if (m_hasLast)

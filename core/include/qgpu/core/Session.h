@@ -77,4 +77,15 @@ protected:
 
 std::unique_ptr<Session> makeReferenceSession(MachineSpec spec = MachineSpec::standard());
 
+// The side-by-side diff of two backends running the same launch: both go back to the start and step in
+// lockstep; the comparison stops at the first step after which their machines differ (registers of every
+// thread, pcs of lanes that have not exited, lane statuses, global and shared memory, the next step) and
+// leaves both there. `step` is -1 when they agree to the end (or for `maxSteps` steps).
+struct Divergence {
+    int step = -1;  // the position at which they first differ
+    int stepsCompared = 0;
+    std::vector<std::string> differences;  // "thread 5 r3: 7 vs 9", at most a screenful
+};
+Divergence compareSessions(Session& a, Session& b, int maxSteps = 100000);
+
 }  // namespace qgpu

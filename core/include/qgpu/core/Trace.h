@@ -10,7 +10,8 @@
 
 namespace qgpu {
 
-std::string maskString(uint8_t mask, int lanes);  // "1101" with lane 0 first
+std::string maskString(uint8_t mask, int lanes);
+const char* laneStatusName(LaneStatus s);  // "absent", "live", "barrier", "exited"  // "1101" with lane 0 first
 // One line per event, then indented writes and warnings.
 std::string formatEvent(const StepEvent& ev, const Program& program, int lanesPerWarp);
 std::vector<int32_t> readArray(const MachineState& state, const ArrayPlacement& placement);

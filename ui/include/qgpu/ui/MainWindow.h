@@ -64,7 +64,11 @@ public:
     void runBack();
     void reset();
     void toggleBreakpoint(int line);  // 0-based editor line
-    void moveTo(int position);        // go to a recorded step, forwards or backwards
+    // Runs the launch on a second backend beside this one (the reference when this is another, else the
+    // first other backend) and stops both at the first step where their machines differ; the Backend diff
+    // panel lists the differences. False when there is no other backend or nothing is loaded.
+    bool compareBackends();
+    void moveTo(int position);  // go to a recorded step, forwards or backwards
 
     Session& session() { return *m_session; }
     QsciScintilla* editor() const { return m_editor; }
@@ -73,6 +77,7 @@ public:
     MemoryView* memory() const { return m_memory; }
     QListWidget* events() const { return m_events; }
     QListWidget* tokens() const { return m_tokens; }  // the model backend's token stream
+    QListWidget* diff() const { return m_diff; }      // the last backend comparison
     CodeViews* codeViews() const { return m_codeViews; }
     StateHeatmap* heatmap() const { return m_heatmap.get(); }
     QString statusText() const;
@@ -104,6 +109,8 @@ private:
     MemoryView* m_memory;
     QListWidget* m_events;
     QListWidget* m_tokens;
+    QListWidget* m_diff;
+    LaunchSpec m_launchSpec;  // the loaded launch
     QDockWidget* m_tokenDock;
     QDockWidget* m_heatmapDock;
     ChatPanel* m_chat = nullptr;
