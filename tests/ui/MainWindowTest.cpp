@@ -101,6 +101,23 @@ TEST_F(StudioTest, FailedBuildNeverRunsThePreviousKernel) {
     EXPECT_EQ(window->events()->count(), 0);
 }
 
+TEST_F(StudioTest, RunToCursorStopsBeforeTheLinesBlockAndStepLineLeavesTheLine) {
+    Program p = assemble(window->editor()->text().toStdString());
+    ASSERT_GE(p.blocks.size(), 2u);
+    window->runToLine(p.blocks[1].labelLoc.line);
+    EXPECT_EQ(window->session().peek().block, 1);
+    EXPECT_GT(window->session().position(), 0);
+    int line = p.blocks[1].bodyLocs.empty() ? p.blocks[1].terminatorLoc.line : p.blocks[1].bodyLocs.front().line;
+    window->stepLine();
+    NextStep next = window->session().peek();
+    if (next.warp >= 0) {
+        const Block& b = p.blocks[size_t(next.block)];
+        EXPECT_NE(b.bodyLocs.empty() ? b.terminatorLoc.line : b.bodyLocs.front().line, line);
+    }
+    window->runToLine(1000);  // no code there: nothing moves
+    EXPECT_TRUE(window->statusText().contains("has no machine code")) << window->statusText().toStdString();
+}
+
 TEST_F(StudioTest, ComparingNeedsASecondBackend) {
     EXPECT_FALSE(window->compareBackends());
     EXPECT_TRUE(window->statusText().contains("nothing to compare")) << window->statusText().toStdString();

@@ -184,6 +184,8 @@ void MainWindow::createActions() {
         f.write(m_editor->text().toUtf8());
         setStatus("Saved " + m_path);
     });
+    m_recent = file->addMenu("Open &recent");
+    fillRecentMenu();
     populateExamples(menuBar()->addMenu("&Examples"));
     QMenu* debug = menuBar()->addMenu("&Debug");
     QToolBar* bar = addToolBar("Debug");
@@ -197,7 +199,13 @@ void MainWindow::createActions() {
     add("Run", QKeySequence(Qt::Key_F5), [this] { run(); });
     add("Pause", QKeySequence(Qt::Key_Pause), [this] { pause(); });
     add("Step", QKeySequence(Qt::Key_F10), [this] { step(); });
+    add("Step line", QKeySequence(Qt::Key_F11), [this] { stepLine(); });
     add("Step back", QKeySequence("Shift+F10"), [this] { stepBack(); });
+    debug->addAction("Run to cursor", QKeySequence("Ctrl+F10"), this, [this] {
+        int line, col;
+        m_editor->getCursorPosition(&line, &col);
+        runToLine(line + 1);
+    });
     add("Run back", QKeySequence("Shift+F5"), [this] { runBack(); });
     add("Reset", QKeySequence("Ctrl+R"), [this] { reset(); });
     m_backendBox = new QComboBox;
@@ -325,6 +333,7 @@ bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
         m_editor->setLexer(lexer);
     }
     m_editor->setText(text);
+    addRecentFile(path);
     QString spec = QFileInfo(path).path() + "/" + QFileInfo(path).completeBaseName() + ".json";
     m_launch->setPlainText(launchJson.isEmpty() ? readText(spec) : launchJson);
     setWindowTitle("qgpu studio - " + QFileInfo(path).fileName());
@@ -462,6 +471,62 @@ void MainWindow::reset() {
     report(StopReason::AtStart);
 }
 
+int MainWindow::sourceLine(int block) const {
+    if (block < 0 || block >= int(m_program.blocks.size())) return 0;
+    const Block& b = m_program.blocks[size_t(block)];
+    return b.bodyLocs.empty() ? b.terminatorLoc.line : b.bodyLocs.front().line;
+}
+
+void MainWindow::stepLine() {
+    pause();
+    if (!m_session->loaded()) return;
+    int from = sourceLine(m_session->peek().block);
+    for (int n = 0; n < kUiStepLimit; ++n) {
+        StopReason r = m_session->step();
+        if (r != StopReason::Step) return report(r);
+        NextStep next = m_session->peek();
+        if (next.warp < 0 || sourceLine(next.block) != from) break;
+    }
+    report(StopReason::Step);
+}
+
+void MainWindow::runToLine(int line) {
+    pause();
+    if (!m_session->loaded()) return;
+    // The blocks that hold code of the line (in assembly also the block its label starts).
+    std::set<int> blocks;
+    for (size_t b = 0; b < m_program.blocks.size(); ++b) {
+        const Block& blk = m_program.blocks[b];
+        bool here = blk.labelLoc.line == line || blk.terminatorLoc.line == line;
+        for (const auto& loc : blk.bodyLocs) here = here || loc.line == line;
+        if (here) blocks.insert(int(b));
+    }
+    if (blocks.empty())
+        return setStatus(QString("Line %1 has no machine code: put the cursor on a line with code.").arg(line));
+    for (int n = 0; n < kUiStepLimit; ++n) {
+        StopReason r = m_session->step();
+        if (r != StopReason::Step) return report(r);
+        if (blocks.count(m_session->peek().block)) return report(StopReason::Breakpoint);
+    }
+    report(StopReason::StepLimit);
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings settings("qgpu", "qgpu-studio");
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 8) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    fillRecentMenu();
+}
+
+void MainWindow::fillRecentMenu() {
+    m_recent->clear();
+    for (const QString& file : QSettings("qgpu", "qgpu-studio").value("recentFiles").toStringList())
+        m_recent->addAction(QFileInfo(file).fileName(), this, [this, file] { openProgram(file); })->setToolTip(file);
+}
+
 void MainWindow::moveTo(int position) {
     if (!m_session->loaded()) return;
     while (m_session->position() > position && m_session->stepBack() != StopReason::AtStart) {
@@ -512,9 +577,8 @@ void MainWindow::refresh() {
 
     m_editor->markerDeleteAll(kCurrentLineMarker);
     m_codeViews->markCurrentBlock(next.warp >= 0 ? next.block : -1);
-    if (next.warp >= 0 && next.block < int(m_program.blocks.size())) {
-        const Block& b = m_program.blocks[size_t(next.block)];
-        int line = b.bodyLocs.empty() ? b.terminatorLoc.line : b.bodyLocs.front().line;
+    if (next.warp >= 0) {
+        int line = sourceLine(next.block);
         if (line > 0) {
             m_editor->markerAdd(line - 1, kCurrentLineMarker);
             m_editor->ensureLineVisible(line - 1);

@@ -55,6 +55,8 @@ public:
     // their lines.
     bool build();
     void step();
+    void stepLine();           // steps until the next step runs code of another source line
+    void runToLine(int line);  // 1-based: steps until the next step runs a block with code of the line
     void stepBack();
     // Runs to a breakpoint, the end or the step limit in slices, so the window stays live on slow
     // backends; returns at once when the launch is done within the first slice.
@@ -91,6 +93,9 @@ private:
     void populateExamples(QMenu* menu);
     void refresh();
     void refreshTokens();
+    int sourceLine(int block) const;  // the first source line of a block's code (0: none)
+    void addRecentFile(const QString& path);
+    void fillRecentMenu();
     void continueRun();
     void showDiagnostics(const std::vector<Diagnostic>& diags);
     void unload();
@@ -110,6 +115,7 @@ private:
     QListWidget* m_events;
     QListWidget* m_tokens;
     QListWidget* m_diff;
+    QMenu* m_recent;
     LaunchSpec m_launchSpec;  // the loaded launch
     QDockWidget* m_tokenDock;
     QDockWidget* m_heatmapDock;
