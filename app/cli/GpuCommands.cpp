@@ -15,7 +15,9 @@
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Files.h"
 #include "qgpu/core/Interpreter.h"
+#include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
+#include "qgpu/runtime/ModelSession.h"
 
 namespace qgpu::cli {
 
@@ -40,6 +42,24 @@ LinkedLaunch loadLinked(const std::filesystem::path& path) {
                                                 : assemble(readFile(path), path.string());
     LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
     return {linkProgram(program, launch, validateLaunch(launch, spec), spec), launch};
+}
+
+// After a failed check: the launch again, step by step on the model backend beside the interpreter, and
+// the decoded machine at the first step where the two differ. Returns 1 (the check failed).
+int printFirstDivergence(const GpuModel& model, const Program& linked, const LaunchSpec& launch) {
+    if (!model.has(Engine::Sparse)) return 1;  // stepping needs the sparse engine
+    auto onModel = makeModelSession(model);
+    auto onInterpreter = makeReferenceSession();
+    onModel->load(linked, launch);
+    onInterpreter->load(linked, launch);
+    Divergence d = compareSessions(*onModel, *onInterpreter);
+    if (d.step < 0) {
+        std::cout << "check: stepped again, the decoded machines agree at every step\n";
+        return 1;
+    }
+    std::cout << "check: the decoded machines first differ at step " << d.step << " (model first):\n";
+    for (const std::string& line : d.differences) std::cout << "  " << line << "\n";
+    return 1;
 }
 
 double median(std::vector<double> v) {
@@ -89,17 +109,17 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, b
         std::cout << "check: the stream differs at record " << at
                   << "\n  model:       " << gpu::formatTokens(run.written, size_t(at), 8)
                   << "\n  interpreter: " << gpu::formatTokens(ref.stream, size_t(at), 8) << "\n";
-        return 1;
+        return printFirstDivergence(*model, linked, launch);
     }
     for (size_t thread = 0; thread < ref.registers.size(); ++thread)
         if (run.registers[thread] != ref.registers[thread]) {
             std::cout << "check: thread " << thread << "'s registers differ from the interpreter's\n";
-            return 1;
+            return printFirstDivergence(*model, linked, launch);
         }
     if (run.global != ref.global || run.shared != ref.shared) {
         std::cout << "check: " << (run.global != ref.global ? "global" : "shared")
                   << " memory differs from the interpreter's\n";
-        return 1;
+        return printFirstDivergence(*model, linked, launch);
     }
     std::cout << "check: ok (" << ref.stream.size() << " records, every register and memory word as the interpreter)\n";
     return 0;
