@@ -12,22 +12,28 @@
 #include <QProgressDialog>
 
 #include <chrono>
+#include <stdexcept>
 
 #include "qgpu/ui/MainWindow.h"
 
 namespace {
 
 // Waits for the GPU model (built on a worker thread) behind a progress dialog, keeping the window live.
+// Cancel gives the window back at once: the backend switch is dropped, and the build finishes in the
+// background for the next time it is asked for.
 const qgpu::GpuModel& waitForModel(qgpu::studio::ModelHolder& holder, QWidget* parent) {
     auto future = holder.get();
     if (future.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-        QProgressDialog progress("Building the GPU inside the model from code (17 Qwen3.5 layers)...", QString(), 0, 0,
+        QProgressDialog progress("Building the GPU inside the model from code (17 Qwen3.5 layers)...", "Cancel", 0, 0,
                                  parent);
         progress.setWindowModality(Qt::WindowModal);
         progress.setMinimumDuration(0);
         progress.show();
-        while (future.wait_for(std::chrono::milliseconds(30)) != std::future_status::ready)
+        while (future.wait_for(std::chrono::milliseconds(30)) != std::future_status::ready) {
             QApplication::processEvents();
+            if (progress.wasCanceled())
+                throw std::runtime_error("cancelled while the GPU model was being built; choose it again to wait");
+        }
     }
     return *future.get();
 }
