@@ -21,15 +21,26 @@ struct Sparse {
     static Sparse of(const std::vector<float>& dense, int rows, int columns, bool byColumns = false) {
         Sparse s;
         s.rows = byColumns ? columns : rows;
-        s.start.push_back(0);
-        for (int major = 0; major < s.rows; ++major) {
-            for (int minor = 0; minor < (byColumns ? rows : columns); ++minor) {
-                int r = byColumns ? minor : major, c = byColumns ? major : minor;
-                float w = dense[size_t(r) * size_t(columns) + size_t(c)];
-                if (w != 0) s.column.push_back(minor), s.value.push_back(w);
+        // Two row-major passes (the matrices are large; a column-major walk would miss the cache on every
+        // entry): one counts each line's non-zeros, one places them, minor index ascending within a line.
+        auto each = [&](auto&& visit) {
+            for (int r = 0; r < rows; ++r) {
+                const float* row = dense.data() + size_t(r) * size_t(columns);
+                for (int c = 0; c < columns; ++c)
+                    if (row[c] != 0) visit(byColumns ? c : r, byColumns ? r : c, row[c]);
             }
-            s.start.push_back(int(s.column.size()));
-        }
+        };
+        s.start.assign(size_t(s.rows) + 1, 0);
+        each([&](int major, int, float) { ++s.start[size_t(major) + 1]; });
+        for (size_t i = 1; i < s.start.size(); ++i) s.start[i] += s.start[i - 1];
+        s.column.resize(size_t(s.start.back()));
+        s.value.resize(size_t(s.start.back()));
+        std::vector<int> next(s.start.begin(), s.start.end() - 1);
+        each([&](int major, int minor, float w) {
+            size_t at = size_t(next[size_t(major)]++);
+            s.column[at] = minor;
+            s.value[at] = w;
+        });
         return s;
     }
     void scatter(int c, float x, float* y) const {
