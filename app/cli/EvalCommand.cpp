@@ -76,8 +76,8 @@ int evalExpression(const std::string& text, const EvalOptions& options, const st
         }
     std::cout << expr::formatValue(e.value) << "\n";
     if (options.check && options.onModel)
-        std::cout << "check: ok (" << e.launches.size()
-                  << " launches, each with the interpreter's records and memory)\n";
+        std::cout << "check: ok (" << e.launches.size() << (e.launches.size() == 1 ? " launch" : " launches")
+                  << ", each with the interpreter's records and memory)\n";
     return 0;
 }
 
