@@ -74,6 +74,14 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     ASSERT_GE(outRow, 0);
     EXPECT_EQ(mem->item(outRow, 1)->text(), "32");
 
+    // Run to cursor on the model, in slices: before the block that a line holds.
+    window.reset();
+    Program program = assemble(window.editor()->text().toStdString());
+    window.runToLine(program.blocks[1].labelLoc.line);
+    while (window.running()) QApplication::processEvents();
+    EXPECT_EQ(window.session().peek().block, 1) << window.statusText().toStdString();
+    EXPECT_TRUE(window.statusText().contains("runs code of line")) << window.statusText().toStdString();
+
     // The side-by-side diff with the reference: the same machine after every step.
     ASSERT_TRUE(window.compareBackends());
     EXPECT_TRUE(window.diff()->item(0)->text().startsWith("model vs reference: the same machine after every one of"))

@@ -430,9 +430,13 @@ void MainWindow::stepBack() {
     pause();
     if (m_session->loaded()) report(m_session->stepBack());
 }
-void MainWindow::run() {
+void MainWindow::run() { startRun({}, {}); }
+
+void MainWindow::startRun(std::function<bool()> arrived, const QString& arrivedNote) {
     if (!m_session->loaded() || running()) return;
     m_runBudget = kUiStepLimit;
+    m_arrived = std::move(arrived);
+    m_arrivedNote = arrivedNote;
     continueRun();
 }
 
@@ -443,6 +447,10 @@ void MainWindow::continueRun() {
         StopReason r = m_session->run(1);  // StepLimit: one step taken, nothing else happened
         --m_runBudget;
         if (r != StopReason::StepLimit || m_runBudget <= 0) return report(r);
+        if (m_arrived && m_arrived()) {
+            report(StopReason::Step);
+            return setStatus(statusText() + m_arrivedNote);
+        }
         if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100)) break;
     }
     setStatus(QString("running on the %1 backend: step %2 (Pause stops)").arg(backend()).arg(m_session->position()));
@@ -481,13 +489,12 @@ void MainWindow::stepLine() {
     pause();
     if (!m_session->loaded()) return;
     int from = sourceLine(m_session->peek().block);
-    for (int n = 0; n < kUiStepLimit; ++n) {
-        StopReason r = m_session->step();
-        if (r != StopReason::Step) return report(r);
-        NextStep next = m_session->peek();
-        if (next.warp < 0 || sourceLine(next.block) != from) break;
-    }
-    report(StopReason::Step);
+    startRun(
+        [this, from] {
+            NextStep next = m_session->peek();
+            return next.warp < 0 || sourceLine(next.block) != from;
+        },
+        ": the next step runs another source line.");
 }
 
 void MainWindow::runToLine(int line) {
@@ -503,12 +510,8 @@ void MainWindow::runToLine(int line) {
     }
     if (blocks.empty())
         return setStatus(QString("Line %1 has no machine code: put the cursor on a line with code.").arg(line));
-    for (int n = 0; n < kUiStepLimit; ++n) {
-        StopReason r = m_session->step();
-        if (r != StopReason::Step) return report(r);
-        if (blocks.count(m_session->peek().block)) return report(StopReason::Breakpoint);
-    }
-    report(StopReason::StepLimit);
+    startRun([this, blocks] { return blocks.count(m_session->peek().block) > 0; },
+             QString(": the next step runs code of line %1.").arg(line));
 }
 
 void MainWindow::addRecentFile(const QString& path) {

@@ -96,6 +96,8 @@ private:
     int sourceLine(int block) const;  // the first source line of a block's code (0: none)
     void addRecentFile(const QString& path);
     void fillRecentMenu();
+    // Runs in slices until `arrived` holds before a step (or a breakpoint, the end, the step limit).
+    void startRun(std::function<bool()> arrived, const QString& arrivedNote);
     void continueRun();
     void showDiagnostics(const std::vector<Diagnostic>& diags);
     void unload();
@@ -122,7 +124,9 @@ private:
     ChatPanel* m_chat = nullptr;
     QComboBox* m_backendBox;
     QTimer* m_runTimer;
-    int m_runBudget = 0;  // steps the current run may still take
+    int m_runBudget = 0;              // steps the current run may still take
+    std::function<bool()> m_arrived;  // where the current run stops (empty: Run's breakpoints and end only)
+    QString m_arrivedNote;
     std::vector<std::pair<QString, SessionFactory>> m_backends;
     int m_backend = 0;
     QLabel* m_status;
