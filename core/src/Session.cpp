@@ -80,30 +80,38 @@ std::vector<std::string> differences(const MachineState& a, const MachineState& 
 
 }  // namespace
 
-Divergence compareSessions(Session& a, Session& b, int maxSteps) {
-    a.reset();
-    b.reset();
-    Divergence d;
-    auto differ = [&] {
-        d.differences = differences(a.snapshot(), b.snapshot(), a.peek(), b.peek());
-        if (!d.differences.empty()) d.step = a.position();
-        return !d.differences.empty();
-    };
-    while (!differ() && d.stepsCompared < maxSteps) {
-        StopReason ra = a.step(), rb = b.step();
-        ++d.stepsCompared;
+SessionComparer::SessionComparer(Session& a, Session& b) : m_a(a), m_b(b) {
+    m_a.reset();
+    m_b.reset();
+    m_done = differ();
+}
+
+bool SessionComparer::differ() {
+    m_result.differences = differences(m_a.snapshot(), m_b.snapshot(), m_a.peek(), m_b.peek());
+    if (!m_result.differences.empty()) m_result.step = m_a.position();
+    return !m_result.differences.empty();
+}
+
+bool SessionComparer::advance(int steps) {
+    for (int i = 0; !m_done && i < steps; ++i) {
+        StopReason ra = m_a.step(), rb = m_b.step();
+        ++m_result.stepsCompared;
         if (ra != rb) {
             differ();
-            d.step = a.position();
-            d.differences.insert(d.differences.begin(), "one backend stopped here and the other did not");
-            return d;
-        }
-        if (ra != StopReason::Step) {  // both ended here: the last machines decide
-            differ();
-            return d;
+            m_result.step = m_a.position();
+            m_result.differences.insert(m_result.differences.begin(), "one backend stopped here and the other did not");
+            m_done = true;
+        } else {
+            m_done = differ() || ra != StopReason::Step;  // both ended here: the last machines decided
         }
     }
-    return d;
+    return m_done;
+}
+
+Divergence compareSessions(Session& a, Session& b, int maxSteps) {
+    SessionComparer c(a, b);
+    c.advance(maxSteps);
+    return c.result();
 }
 
 namespace {

@@ -151,4 +151,20 @@ TEST(ModelSession, EveryStepDecodesToTheInterpretersStateAndStepsBackAlike) {
         EXPECT_EQ(rom[b][4] & ~(uint64_t(15) << gpu::kWritesMaskShift), words[4]) << "block " << b;
     }
     EXPECT_EQ(modelStepper(*onInterpreter), nullptr);
+
+    // The backend diff: the model against the interpreter agrees to the end; against the interpreter on
+    // other inputs it stops at the first differing machine and names the word.
+    Loaded dot = exampleProgram("dot_product");
+    onModel->load(dot.program, dot.launch);
+    onInterpreter->load(dot.program, dot.launch);
+    Divergence same = compareSessions(*onModel, *onInterpreter);
+    EXPECT_EQ(same.step, -1);
+    EXPECT_GT(same.stepsCompared, 1);
+    LaunchSpec other = dot.launch;
+    other.args[1].values[2] = 7;  // b[2] = 7, not 6: global word 5
+    onInterpreter->load(dot.program, other);
+    Divergence d = compareSessions(*onModel, *onInterpreter);
+    EXPECT_EQ(d.step, 0);
+    ASSERT_FALSE(d.differences.empty());
+    EXPECT_EQ(d.differences[0], "global[5]: 6 vs 7");
 }

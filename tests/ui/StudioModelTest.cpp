@@ -84,6 +84,7 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
 
     // The side-by-side diff with the reference: the same machine after every step.
     ASSERT_TRUE(window.compareBackends());
+    while (window.running()) QApplication::processEvents();
     EXPECT_TRUE(window.diff()->item(0)->text().startsWith("model vs reference: the same machine after every one of"))
         << window.diff()->item(0)->text().toStdString();
 

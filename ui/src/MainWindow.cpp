@@ -266,18 +266,40 @@ bool MainWindow::compareBackends() {
         setStatus("Only the reference backend is here: there is nothing to compare it with.");
         return false;
     }
-    QString a = backend(), b = m_backends[other].first;
-    std::unique_ptr<Session> second;
-    Divergence d;
     try {
-        second = m_backends[other].second();
-        second->load(m_program, m_launchSpec);
-        d = compareSessions(*m_session, *second);
+        m_compareWith = m_backends[other].second();
+        m_compareWith->load(m_program, m_launchSpec);
+        m_comparer = std::make_unique<SessionComparer>(*m_session, *m_compareWith);
     } catch (const std::exception& e) {
-        setStatus("The comparison with the " + b + " backend failed: " + QString::fromUtf8(e.what()));
+        m_compareWith.reset();
+        setStatus("The comparison with the " + m_backends[other].first +
+                  " backend failed: " + QString::fromUtf8(e.what()));
         return false;
     }
     m_diff->clear();
+    if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
+    continueCompare();
+    return true;
+}
+
+void MainWindow::continueCompare() {
+    // Slices of at most 100 ms, like a run: the window stays live while the backends step side by side.
+    auto start = std::chrono::steady_clock::now();
+    try {
+        while (!m_comparer->advance(1))
+            if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100)) {
+                setStatus(QString("comparing with the %1 backend: step %2 (Pause stops)")
+                              .arg(QString::fromStdString(m_compareWith->backendName()))
+                              .arg(m_session->position()));
+                refresh();
+                m_runTimer->start(0);
+                return;
+            }
+    } catch (const std::exception& e) {
+        m_diff->addItem("The comparison failed: " + QString::fromUtf8(e.what()));
+    }
+    const Divergence& d = m_comparer->result();
+    QString a = backend(), b = QString::fromStdString(m_compareWith->backendName());
     if (d.step < 0) {
         m_diff->addItem(
             QString("%1 vs %2: the same machine after every one of %3 steps.").arg(a, b).arg(d.stepsCompared));
@@ -286,10 +308,10 @@ bool MainWindow::compareBackends() {
             QString("%1 vs %2: the machines first differ at step %3 (%1's value first):").arg(a, b).arg(d.step));
         for (const std::string& line : d.differences) m_diff->addItem("  " + QString::fromStdString(line));
     }
-    if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
+    m_comparer.reset();
+    m_compareWith.reset();
     report(StopReason::Step);
     setStatus(m_diff->item(0)->text());
-    return true;
 }
 
 void MainWindow::populateExamples(QMenu* menu) {
@@ -441,6 +463,7 @@ void MainWindow::startRun(std::function<bool()> arrived, const QString& arrivedN
 }
 
 void MainWindow::continueRun() {
+    if (m_comparer) return continueCompare();  // the timer's slices serve a comparison too
     // One slice of at most 100 ms, then the event loop gets the window back until the next slice.
     auto start = std::chrono::steady_clock::now();
     for (;;) {
@@ -461,6 +484,12 @@ void MainWindow::continueRun() {
 void MainWindow::pause() {
     if (!running()) return;
     m_runTimer->stop();
+    if (m_comparer) {
+        m_diff->addItem(
+            QString("Stopped after %1 steps, all the same so far.").arg(m_comparer->result().stepsCompared));
+        m_comparer.reset();
+        m_compareWith.reset();
+    }
     report(StopReason::Step);
     setStatus(statusText() + ": paused.");
 }

@@ -88,4 +88,20 @@ struct Divergence {
 };
 Divergence compareSessions(Session& a, Session& b, int maxSteps = 100000);
 
+// compareSessions a slice at a time, for a caller that must stay responsive (the studio).
+class SessionComparer {
+public:
+    SessionComparer(Session& a, Session& b);  // both go back to the start; their first machines are compared
+    // Steps both and compares, up to `steps` times; true once the comparison is over.
+    bool advance(int steps);
+    bool done() const { return m_done; }
+    const Divergence& result() const { return m_result; }
+
+private:
+    bool differ();
+    Session &m_a, &m_b;
+    Divergence m_result;
+    bool m_done = false;
+};
+
 }  // namespace qgpu

@@ -68,7 +68,8 @@ public:
     void toggleBreakpoint(int line);  // 0-based editor line
     // Runs the launch on a second backend beside this one (the reference when this is another, else the
     // first other backend) and stops both at the first step where their machines differ; the Backend diff
-    // panel lists the differences. False when there is no other backend or nothing is loaded.
+    // panel lists the differences. In slices like run() (running() meanwhile); false when there is no
+    // other backend or nothing is loaded.
     bool compareBackends();
     void moveTo(int position);  // go to a recorded step, forwards or backwards
 
@@ -99,6 +100,7 @@ private:
     // Runs in slices until `arrived` holds before a step (or a breakpoint, the end, the step limit).
     void startRun(std::function<bool()> arrived, const QString& arrivedNote);
     void continueRun();
+    void continueCompare();
     void showDiagnostics(const std::vector<Diagnostic>& diags);
     void unload();
     void setStatus(const QString& text);
@@ -127,6 +129,8 @@ private:
     int m_runBudget = 0;              // steps the current run may still take
     std::function<bool()> m_arrived;  // where the current run stops (empty: Run's breakpoints and end only)
     QString m_arrivedNote;
+    std::unique_ptr<Session> m_compareWith;  // the second backend of a comparison in progress
+    std::unique_ptr<SessionComparer> m_comparer;
     std::vector<std::pair<QString, SessionFactory>> m_backends;
     int m_backend = 0;
     QLabel* m_status;
