@@ -176,13 +176,11 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
                         const std::vector<uint32_t>& global, int maxTokens, Engine engine) const {
     auto start = std::chrono::steady_clock::now();
     GpuLaunch launch;
-    launch.fed = gpu::loadTokens(program, grid, block, global);
-    size_t vocab = size_t(gpu::vocabularySize());
-    // One engine-neutral loop: feed tokens, take the argmax, stop at END.
-    std::vector<float> logits;
-    if (engine == Engine::Dense) {
+    if (engine == Engine::Dense) {  // the prompt in one prefill, then one decode step per token
+        launch.fed = gpu::loadTokens(program, grid, block, global);
+        size_t vocab = size_t(gpu::vocabularySize());
         ModelState state = dense().newState();
-        logits = dense().forward(ids(launch.fed), state);
+        std::vector<float> logits = dense().forward(ids(launch.fed), state);
         while (int(launch.written.size()) < maxTokens) {
             launch.written.push_back(gpu::Token::fromId(argmax(logits, 0, vocab)));
             if (launch.written.back().kind == gpu::Kind::End) break;
@@ -192,6 +190,7 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
                    block);
     } else {
         GpuStepper stepper(*this, program, grid, block, global);
+        launch.fed = stepper.fed();
         while (int(stepper.written().size()) < maxTokens && stepper.next().kind != gpu::Kind::End) stepper.advance();
         launch.written = stepper.written();
         if (stepper.next().kind == gpu::Kind::End && int(launch.written.size()) < maxTokens)

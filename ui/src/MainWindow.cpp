@@ -426,12 +426,19 @@ void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {
 std::set<Breakpoint> MainWindow::breakpointsFromMarkers() const {
     // A block breaks on every source line it holds code of; in assembly also on its label line.
     std::set<Breakpoint> out;
-    auto marked = [&](int line) { return line > 0 && (m_editor->markersAtLine(line - 1) & (1 << kBreakpointMarker)); };
+    for (int b :
+         blocksAt([&](int line) { return line > 0 && (m_editor->markersAtLine(line - 1) & (1 << kBreakpointMarker)); }))
+        out.insert({b, -1});
+    return out;
+}
+
+std::set<int> MainWindow::blocksAt(const std::function<bool(int line)>& atLine) const {
+    std::set<int> out;
     for (size_t b = 0; b < m_program.blocks.size(); ++b) {
         const Block& blk = m_program.blocks[b];
-        bool hit = marked(blk.labelLoc.line) || marked(blk.terminatorLoc.line);
-        for (const auto& loc : blk.bodyLocs) hit = hit || marked(loc.line);
-        if (hit) out.insert({int(b), -1});
+        bool hit = atLine(blk.labelLoc.line) || atLine(blk.terminatorLoc.line);
+        for (const auto& loc : blk.bodyLocs) hit = hit || atLine(loc.line);
+        if (hit) out.insert(int(b));
     }
     return out;
 }
@@ -529,14 +536,7 @@ void MainWindow::stepLine() {
 void MainWindow::runToLine(int line) {
     pause();
     if (!m_session->loaded()) return;
-    // The blocks that hold code of the line (in assembly also the block its label starts).
-    std::set<int> blocks;
-    for (size_t b = 0; b < m_program.blocks.size(); ++b) {
-        const Block& blk = m_program.blocks[b];
-        bool here = blk.labelLoc.line == line || blk.terminatorLoc.line == line;
-        for (const auto& loc : blk.bodyLocs) here = here || loc.line == line;
-        if (here) blocks.insert(int(b));
-    }
+    std::set<int> blocks = blocksAt([line](int l) { return l == line; });
     if (blocks.empty())
         return setStatus(QString("Line %1 has no machine code: put the cursor on a line with code.").arg(line));
     startRun([this, blocks] { return blocks.count(m_session->peek().block) > 0; },

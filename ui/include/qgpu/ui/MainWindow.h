@@ -106,6 +106,8 @@ private:
     void setStatus(const QString& text);
     void report(StopReason r);
     std::set<Breakpoint> breakpointsFromMarkers() const;
+    // The blocks with code on a line `atLine` accepts (in assembly also the block a label line starts).
+    std::set<int> blocksAt(const std::function<bool(int line)>& atLine) const;
 
     std::unique_ptr<Session> m_session;
     Program m_program;

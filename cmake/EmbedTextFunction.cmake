@@ -1,0 +1,12 @@
+# qgpu_embed_text(OUT_VAR INPUT NAME HEADER): a build step that writes HEADER (under this directory's
+# generated/) holding INPUT's text as `inline constexpr const char NAME[]`; OUT_VAR names the header, to
+# list among a target's sources. The target adds ${CMAKE_CURRENT_BINARY_DIR}/generated to its includes.
+function(qgpu_embed_text out_var input name header)
+  set(generated ${CMAKE_CURRENT_BINARY_DIR}/generated/${header})
+  add_custom_command(
+    OUTPUT ${generated}
+    COMMAND ${CMAKE_COMMAND} -DIN=${input} -DOUT=${generated} -DNAME=${name}
+            -P ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+    DEPENDS ${input} ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake)
+  set(${out_var} ${generated} PARENT_SCOPE)
+endfunction()
