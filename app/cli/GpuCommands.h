@@ -21,7 +21,7 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, b
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,
 // the dense engine: tokens/s, latency and the speed-up.
-int benchGpu(int runs, const std::string& resourceDir);
+int benchGpu(int runs, bool withDense, const std::string& resourceDir);
 // `qgpu bench --suite`: every suite kernel in the model (sparse engine): tokens, tokens/s, launch latency
 // (median of `runs`), whether it matched the interpreter, and the process's peak memory so far.
 int benchSuite(int runs, const std::string& resourceDir);

@@ -47,9 +47,10 @@ const char* kUsage = R"(usage:
       model launch on the interpreter and exits 1 on a difference.
   qgpu build-gpu --out DIR [--dtype bf16|f32]
       Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
-  qgpu bench [--runs N] [--suite]
+  qgpu bench [--runs N] [--suite] [--no-dense]
       The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
-      engine (medians of N runs) and the first two on the dense engine: tokens/s, latency, speed-up.
+      engine (medians of N runs) and the first two on the dense engine (not with --no-dense): tokens/s,
+      latency, speed-up.
       --suite: every suite kernel on the sparse engine: tokens, tokens/s, launch latency, exact, peak memory.
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
@@ -86,7 +87,7 @@ struct Args {
     text::SamplingParams sampling;
     bool think = false;
     int prefill = 64, decode = 16;
-    bool quiet = false, check = false, suite = false;
+    bool quiet = false, check = false, suite = false, noDense = false;
     int runs = 5;
     int optLevel = 2;
 };
@@ -147,6 +148,8 @@ Args parseArgs(int argc, char** argv) {
             a.check = true;
         else if (s == "--suite")
             a.suite = true;
+        else if (s == "--no-dense")
+            a.noDense = true;
         else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
             a.optLevel = s[2] - '0';
         else if (s.size() > 1 && s[0] == '-' && std::string("0123456789[( ").find(s[1]) == std::string::npos)
@@ -374,7 +377,8 @@ int main(int argc, char** argv) {
             return cli::buildGpu(a.out, a.dtype == "f32" ? DType::F32 : DType::BF16);
         }
         if (cmd == "bench")
-            return a.suite ? cli::benchSuite(a.runs, QGPU_RESOURCE_DIR) : cli::benchGpu(a.runs, QGPU_RESOURCE_DIR);
+            return a.suite ? cli::benchSuite(a.runs, QGPU_RESOURCE_DIR)
+                           : cli::benchGpu(a.runs, !a.noDense, QGPU_RESOURCE_DIR);
         if (cmd == "version" || cmd == "--version") {
             initTorch();
             std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";

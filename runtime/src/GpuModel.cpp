@@ -206,8 +206,8 @@ GpuStepper::GpuStepper(const GpuModel& model, const Program& program, const Dim3
                        const std::vector<uint32_t>& global)
     : m_model(model), m_grid(grid), m_block(block), m_state(model.sparse().newState()) {
     m_fed = gpu::loadTokens(program, grid, block, global);
-    std::vector<float> logits;
-    for (const gpu::Token& t : m_fed) logits = m_model.sparse().forward(t.id(), m_state);
+    for (size_t i = 0; i + 1 < m_fed.size(); ++i) m_model.sparse().feed(m_fed[i].id(), m_state);
+    std::vector<float> logits = m_model.sparse().forward(m_fed.back().id(), m_state);
     m_next = gpu::Token::fromId(argmax(logits, 0, size_t(gpu::vocabularySize())));
 }
 

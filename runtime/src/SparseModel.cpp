@@ -1,5 +1,6 @@
 #include "qgpu/runtime/SparseModel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -46,10 +47,21 @@ struct Sparse {
     void scatter(int c, float x, float* y) const {
         for (int i = start[size_t(c)]; i < start[size_t(c) + 1]; ++i) y[column[size_t(i)]] += value[size_t(i)] * x;
     }
+    // Four partial sums, so that the gathers overlap instead of waiting on one chain of adds. (The circuit's sums
+    // are exact, so their order does not matter; on other weights this is one more float rounding order.)
     float row(int r, const float* x) const {
-        float sum = 0;
-        for (int i = start[size_t(r)]; i < start[size_t(r) + 1]; ++i) sum += value[size_t(i)] * x[column[size_t(i)]];
-        return sum;
+        const int* c = column.data();
+        const float* v = value.data();
+        int i = start[size_t(r)], end = start[size_t(r) + 1];
+        float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (; i + 4 <= end; i += 4) {
+            s0 += v[i] * x[c[i]];
+            s1 += v[i + 1] * x[c[i + 1]];
+            s2 += v[i + 2] * x[c[i + 2]];
+            s3 += v[i + 3] * x[c[i + 3]];
+        }
+        for (; i < end; ++i) s0 += v[i] * x[c[i]];
+        return (s0 + s1) + (s2 + s3);
     }
     bool empty(int r) const { return start[size_t(r)] == start[size_t(r) + 1]; }
 };
@@ -57,6 +69,7 @@ struct Sparse {
 // Outside (-89, 18) the formula's value needs no exp: exp(-x) overflows to inf (x / inf = -0), or
 // 1 + exp(-x) rounds to 1 (x / 1 = x). Most of the circuit's neurons sit there.
 float silu(float x) {
+    if (x == 0) return x;  // +-0 / 2, without the exp
     if (x < -89.f) return -0.f;
     if (x > 18.f) return x;
     return x / (1.f + std::exp(-x));
@@ -73,6 +86,16 @@ void rmsNorm(const std::vector<float>& x, const std::vector<float>& w, float eps
     for (size_t i = 0; i < x.size(); ++i) out[i] = x[i] * scale * (1.f + w[i]);
 }
 
+// logits += head^T y, head dim-major; each logit summed in dim order. No aliasing: the compiler vectorises it.
+template <typename Weight>
+void headProducts(const Weight* __restrict column, const std::vector<float>& y, std::vector<float>& logits) {
+    float* __restrict out = logits.data();
+    for (size_t i = 0; i < y.size(); ++i, column += logits.size()) {
+        const float weight = y[i];
+        for (size_t t = 0; t < logits.size(); ++t) out[t] += float(column[t]) * weight;
+    }
+}
+
 }  // namespace
 
 struct SparseModel::Layer {
@@ -80,6 +103,8 @@ struct SparseModel::Layer {
     Sparse qkv, z, b, a, gate, up;
     Sparse outProj, down;           // by columns
     std::vector<int> liveChannels;  // qkv rows with a non-zero weight
+    std::vector<bool> pastTaps;     // per channel: its conv reads earlier tokens (a non-zero earlier tap)
+    std::vector<int> liveNeurons;   // MLP neurons with a non-zero gate (silu(0) = 0: the others write nothing)
     // Heads whose query or key has a live channel. The others never write (their key is 0) and read 0,
     // so their state stays 0 and their output is 0: they are skipped.
     std::vector<int> liveHeads;
@@ -105,6 +130,13 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
     // logit still summed in dim order.
     for (size_t d : m->m_headDims)
         for (int64_t t = 0; t < c.vocabSize; ++t) m->m_head.push_back(m->m_embed[size_t(t * h) + d]);
+    // The compiled GPU's code rows are +-1: as bytes, a quarter of the memory to stream per token, and the
+    // same products (a -0 weight becoming +0 changes no sum that starts at +0).
+    if (std::all_of(m->m_head.begin(), m->m_head.end(),
+                    [](float w) { return w == std::nearbyint(w) && std::abs(w) <= 127; })) {
+        m->m_headSmall.assign(m->m_head.begin(), m->m_head.end());
+        m->m_head.clear();
+    }
     if (!c.tieWordEmbeddings)
         throw DiagnosticError(Diagnostic{"", 0, 0, "the sparse path needs tied embeddings (the compiled GPU's)"});
     for (int i = 0; i < c.numLayers; ++i) {
@@ -128,8 +160,14 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.linearNorm = tensor(p + "linear_attn.norm.weight", {c.linearValueHeadDim});
         l.outProj = Sparse::of(tensor(p + "linear_attn.out_proj.weight", {h, c.linearValueDim()}), int(h),
                                int(c.linearValueDim()), true);
-        for (int ch = 0; ch < l.qkv.rows; ++ch)
+        for (int ch = 0; ch < l.qkv.rows; ++ch) {
             if (!l.qkv.empty(ch)) l.liveChannels.push_back(ch);
+            bool past = false;
+            for (int64_t k = 0; k + 1 < c.convKernel; ++k) past = past || l.conv[size_t(ch * c.convKernel + k)] != 0;
+            l.pastTaps.push_back(past);
+        }
+        for (int n = 0; n < l.gate.rows; ++n)
+            if (!l.gate.empty(n)) l.liveNeurons.push_back(n);
         int64_t dk = c.linearKeyHeadDim, group = hv / c.linearNumKeyHeads;
         for (int64_t head = 0; head < hv; ++head) {
             bool live = false;
@@ -162,7 +200,11 @@ SparseModel::State SparseModel::newState() const {
     return s;
 }
 
-std::vector<float> SparseModel::forward(int token, State& state) const {
+std::vector<float> SparseModel::forward(int token, State& state) const { return logits(run(token, state)); }
+
+void SparseModel::feed(int token, State& state) const { run(token, state); }
+
+std::vector<float> SparseModel::run(int token, State& state) const {
     const Qwen35Config& c = m_config;
     if (token < 0 || token >= c.vocabSize)
         throw DiagnosticError(Diagnostic{"", 0, 0, "token " + std::to_string(token) + " is outside the vocabulary"});
@@ -170,29 +212,32 @@ std::vector<float> SparseModel::forward(int token, State& state) const {
     size_t dk = size_t(c.linearKeyHeadDim), dv = size_t(c.linearValueHeadDim), kd = size_t(c.linearKeyDim());
     size_t group = hv / size_t(c.linearNumKeyHeads);
     std::vector<float> x(m_embed.begin() + long(size_t(token) * h), m_embed.begin() + long(size_t(token + 1) * h));
-    std::vector<float> normed, qkv(2 * kd + hv * dv), mixed(hv * dv), hiddenMlp(size_t(c.intermediateSize));
+    std::vector<float> normed, qkv(2 * kd + hv * dv), mixed(hv * dv), qn, kn, kS(dv), delta(dv);
     const float qScale = float(1.0 / std::sqrt(double(dk)));
     for (size_t li = 0; li < m_layers.size(); ++li) {
         const Layer& l = m_layers[li];
         rmsNorm(x, l.inputNorm, c.rmsNormEps, normed);
         // Projection and causal conv with its state (the last K - 1 projected values per channel).
         // A channel whose projection row is empty reads 0 for ever: silu(0) = 0 and its state stays 0.
+        // One whose earlier taps are all 0 needs no state: 0 + 0 * past is +0 (past is finite), as the sum
+        // with the state would give.
         std::vector<float>& conv = state.conv[li];
         std::fill(qkv.begin(), qkv.end(), 0.f);
         for (int channel : l.liveChannels) {
             size_t ch = size_t(channel);
-            float* past = conv.data() + ch * (K - 1);
             float now = l.qkv.row(channel, normed.data());
             float out = 0;
-            for (size_t k = 0; k + 1 < K; ++k) out += l.conv[ch * K + k] * past[k];
+            if (l.pastTaps[ch]) {
+                float* past = conv.data() + ch * (K - 1);
+                for (size_t k = 0; k + 1 < K; ++k) out += l.conv[ch * K + k] * past[k];
+                for (size_t k = 0; k + 2 < K; ++k) past[k] = past[k + 1];
+                past[K - 2] = now;
+            }
             out += l.conv[ch * K + K - 1] * now;
-            for (size_t k = 0; k + 2 < K; ++k) past[k] = past[k + 1];
-            if (K > 1) past[K - 2] = now;
             qkv[ch] = silu(out);
         }
         std::vector<float>& S = state.recurrent[li];
         std::fill(mixed.begin(), mixed.end(), 0.f);
-        std::vector<float> qn, kn, kS(dv), delta(dv);
         for (int liveHead : l.liveHeads) {
             size_t head = size_t(liveHead), keyHead = head / group;
             float* q = qkv.data() + keyHead * dk;
@@ -244,25 +289,28 @@ std::vector<float> SparseModel::forward(int token, State& state) const {
             if (mixed[j] != 0) l.outProj.scatter(int(j), mixed[j], x.data());
         // The MLP through its non-zero neurons.
         rmsNorm(x, l.postNorm, c.rmsNormEps, normed);
-        for (int n = 0; n < c.intermediateSize; ++n) {
-            float g = l.gate.empty(n) ? 0.f : silu(l.gate.row(n, normed.data()));
-            hiddenMlp[size_t(n)] = g == 0 ? 0.f : g * l.up.row(n, normed.data());
+        for (int n : l.liveNeurons) {
+            float g = silu(l.gate.row(n, normed.data()));
+            float out = g == 0 ? 0.f : g * l.up.row(n, normed.data());
+            if (out != 0) l.down.scatter(n, out, x.data());
         }
-        for (int n = 0; n < c.intermediateSize; ++n)
-            if (hiddenMlp[size_t(n)] != 0) l.down.scatter(n, hiddenMlp[size_t(n)], x.data());
     }
     ++state.position;
+    return x;
+}
+
+std::vector<float> SparseModel::logits(const std::vector<float>& x) const {
+    const Qwen35Config& c = m_config;
     // The tied LM head over the dims the final norm keeps.
+    std::vector<float> normed;
     rmsNorm(x, m_finalNorm, c.rmsNormEps, normed);
     std::vector<float> y;
     for (size_t d : m_headDims) y.push_back(normed[d]);
     std::vector<float> logits(size_t(c.vocabSize), 0.f);
-    float* __restrict out = logits.data();  // no aliasing: the compiler vectorises the inner loop
-    const float* __restrict column = m_head.data();
-    for (size_t i = 0; i < y.size(); ++i, column += logits.size()) {
-        const float weight = y[i];
-        for (size_t t = 0; t < logits.size(); ++t) out[t] += column[t] * weight;
-    }
+    if (m_headSmall.empty())
+        headProducts(m_head.data(), y, logits);
+    else
+        headProducts(m_headSmall.data(), y, logits);
     return logits;
 }
 

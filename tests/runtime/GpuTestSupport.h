@@ -91,13 +91,25 @@ inline void expectExample(const GpuModel& model, Engine engine, const std::strin
 // A kernel of the CUDA suite (resources/kernels/NAME.cu with NAME.json), compiled by Clang and run in the
 // model on the sparse engine: the stream must be the interpreter's and the arrays the spec's expectation.
 // Returns false, printing why, when the kernel uses what the model does not run yet.
+// A kernel of resources/kernels, compiled and linked against its launch.
+struct SuiteKernel {
+    LaunchSpec launch;
+    MemoryMap map;
+    Program program;
+};
+inline SuiteKernel loadSuiteKernel(const std::string& name) {
+    std::string dir = std::string(QGPU_RESOURCE_DIR) + "/kernels/";
+    SuiteKernel s;
+    s.launch = parseLaunchSpec(readFile(dir + name + ".json"), name + ".json");
+    CompiledKernel k = compileKernel(readFile(dir + name + ".cu"), name + ".cu", MachineSpec::standard());
+    s.map = validateLaunch(s.launch, MachineSpec::standard());
+    s.program = linkProgram(k.kernel.program, s.launch, s.map, MachineSpec::standard());
+    return s;
+}
+
 inline bool expectSuiteKernel(const GpuModel& model, const std::string& name) {
     SCOPED_TRACE(name);
-    std::string dir = std::string(QGPU_RESOURCE_DIR) + "/kernels/";
-    LaunchSpec launch = parseLaunchSpec(readFile(dir + name + ".json"), name + ".json");
-    CompiledKernel k = compileKernel(readFile(dir + name + ".cu"), name + ".cu", MachineSpec::standard());
-    MemoryMap map = validateLaunch(launch, MachineSpec::standard());
-    Program program = linkProgram(k.kernel.program, launch, map, MachineSpec::standard());
+    auto [launch, map, program] = loadSuiteKernel(name);
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
     GpuLaunch result;
     try {

@@ -1,6 +1,7 @@
 // A memory port on a Gated DeltaNet head at Qwen3.5-2B head dimensions (128 x 128): random writes and
 // reads through Qwen35Model, compared with a plain C++ memory, bit for bit; with plain one-hot rows, and
-// with rows as two factors (4 x 2) whose keys and queries are also gated by a select bit.
+// with rows as two factors (4 x 2) whose keys and queries are also gated by a select bit; and writing the
+// token's own data or the previous token's (the conv's previous tap).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -23,13 +24,14 @@ struct Port {
     circuit::MemoryPort port;
 };
 
-Port buildPort(bool factored = false) {
+Port buildPort(bool factored = false, int dataTap = 0) {
     circuit::Geometry g;
     g.hiddenSize = 192;
     g.linearNumKeyHeads = g.linearNumValueHeads = 1;
     g.linearKeyHeadDim = g.linearValueHeadDim = 128;
     Port p{Circuit(g), {}};
     p.port.name = "mem";
+    p.port.dataTap = dataTap;
     int high = factored ? 4 : 8;
     for (int r = 0; r < high; ++r) p.port.writeRows.push_back(p.c.addFeature("w" + std::to_string(r)));
     for (int r = 0; r < high; ++r) p.port.readRows.push_back(p.c.addFeature("r" + std::to_string(r)));
@@ -62,11 +64,11 @@ std::vector<int> rowBits(const circuit::MemoryPort& port, bool write, int r) {
     return {high[size_t(r) / low.size()], low[size_t(r) % low.size()], write ? port.writeSelect : port.readSelect};
 }
 
-class MemoryPortDtype : public ::testing::TestWithParam<std::tuple<DType, bool>> {};
+class MemoryPortDtype : public ::testing::TestWithParam<std::tuple<DType, bool, int>> {};
 
 TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
-    auto [dtype, factored] = GetParam();
-    Port p = buildPort(factored);
+    auto [dtype, factored, tap] = GetParam();
+    Port p = buildPort(factored, tap);
     std::mt19937 rng(42);
     std::vector<Op> ops;
     std::vector<std::vector<float>> rows;
@@ -87,11 +89,11 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
         if (op.writeRow < 0) op.writeRow = -1;
         if (op.readRow < 0) op.readRow = -1;
         std::vector<int> trueDims;
-        if (op.writeRow >= 0) {
+        if (op.writeRow >= 0)
             for (int bit : rowBits(p.port, true, op.writeRow)) trueDims.push_back(bit);
+        if (op.writeRow >= 0 || tap == 1)  // with the previous tap, the next token may write this token's data
             for (int i = 0; i < 32; ++i)
                 if (op.value >> i & 1) trueDims.push_back(p.port.dataBits[size_t(i)]);
-        }
         if (op.readRow >= 0)
             for (int bit : rowBits(p.port, false, op.readRow)) trueDims.push_back(bit);
         if (factored && op.writeRow < 0 && rng() % 2) {  // a row without its select: no write
@@ -113,7 +115,10 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
     std::vector<float> decoded;  // every token's final residual, token by token
     for (int t = 0; t < int(ops.size()); ++t) {
         const Op& op = ops[size_t(t)];
-        if (op.writeRow >= 0) memory[op.writeRow] = op.value;  // the read sees this token's write
+        // The read sees this token's write: of its own data, or of the previous token's (0 before a text
+        // token or the first, whose data rails are both 0).
+        uint32_t previous = t > 0 && !ops[size_t(t - 1)].text ? ops[size_t(t - 1)].value : 0;
+        if (op.writeRow >= 0) memory[op.writeRow] = tap == 1 ? previous : op.value;
         std::vector<float> stored = state.recurrentState(0);
         std::vector<float> out = model->hiddenStates({t}, state);
         decoded.insert(decoded.end(), out.begin(), out.end());
@@ -141,10 +146,12 @@ TEST_P(MemoryPortDtype, RandomWritesAndReadsAreExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Weights, MemoryPortDtype,
-                         ::testing::Combine(::testing::Values(DType::F32, DType::BF16), ::testing::Bool()),
+                         ::testing::Combine(::testing::Values(DType::F32, DType::BF16), ::testing::Bool(),
+                                            ::testing::Values(0, 1)),
                          [](const auto& info) {
                              return std::string(dtypeName(std::get<0>(info.param))) +
-                                    (std::get<1>(info.param) ? "_factored" : "_one_hot");
+                                    (std::get<1>(info.param) ? "_factored" : "_one_hot") +
+                                    (std::get<2>(info.param) ? "_previous_tap" : "");
                          });
 
 TEST(MemoryPort, RejectsRowsThatDoNotFitTheHead) {

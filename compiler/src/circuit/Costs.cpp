@@ -85,7 +85,9 @@ std::vector<PrimitiveCost> primitiveCosts() {
     costs.push_back(measure("multiply32 (low word)", 32, 2, 32,
                             [](Circuit& c, V a, V b, V o) { c.multiply32(0, a, b, o, "mul"); }));
     costs.push_back(measure("memory port: 128 rows x 32 bits", 32, 1, 0, [&](Circuit& c, V a, V, V) {
-        MemoryPort port{"mem", 0, {}, a, {}, {}};
+        MemoryPort port;
+        port.name = "mem";
+        port.dataBits = a;
         for (int r = 0; r < 128; ++r) port.writeRows.push_back(c.addFeature("w" + std::to_string(r)));
         for (int r = 0; r < 128; ++r) port.readRows.push_back(c.addFeature("r" + std::to_string(r)));
         for (int i = 0; i < 32; ++i) port.outBits.push_back(c.addReadBit("o" + std::to_string(i)));

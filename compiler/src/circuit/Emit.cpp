@@ -71,10 +71,10 @@ void Circuit::emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z,
     InputRow qkvRow(qkv.values, h, inputScale()), zRow(z.values, h, inputScale()), bRow(b.values, h, inputScale());
     int keyHead = port.head / (g.linearNumValueHeads / g.linearNumKeyHeads);
     size_t keyDim = size_t(g.linearNumKeyHeads * g.linearKeyHeadDim), valueDim = size_t(g.linearValueHeadDim);
-    auto channel = [&](size_t row, const Linear& v) {  // only the current token's tap of the conv
+    auto channel = [&](size_t row, const Linear& v, int tap = 0) {  // one tap of the conv: this token's or earlier
         qkvRow.add(row, v.terms);
         qkvRow.add(row, constantDim(), v.constant);
-        conv.values[row * kernel + kernel - 1] = 1.f;
+        conv.values[row * kernel + kernel - 1 - size_t(tap)] = 1.f;
     };
     size_t qBase = size_t(keyHead * g.linearKeyHeadDim), kBase = keyDim + qBase;
     size_t vBase = 2 * keyDim + size_t(port.head) * valueDim;
@@ -100,8 +100,8 @@ void Circuit::emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z,
     keys(kBase, port.writeRows, port.writeRowsLow, port.writeSelect);
     for (size_t i = 0; i < port.dataBits.size(); ++i) {
         Linear t = truth(port.dataBits[i]);
-        channel(vBase + 2 * i, scaled(t, kRowAmplitude));  // rail 1: 1024 when the bit is true
-        channel(vBase + 2 * i + 1, Linear{{}, kRowAmplitude}.add(t, -kRowAmplitude));  // rail 0: when false
+        channel(vBase + 2 * i, scaled(t, kRowAmplitude), port.dataTap);  // rail 1: 1024 when the bit is true
+        channel(vBase + 2 * i + 1, Linear{{}, kRowAmplitude}.add(t, -kRowAmplitude), port.dataTap);  // rail 0
         size_t column = size_t(port.head) * valueDim + 2 * i, width = size_t(g.linearNumValueHeads) * valueDim;
         outProj.values[size_t(port.outBits[i]) * width + column] = -1.f;  // a true bit reads 64 -> 62
     }

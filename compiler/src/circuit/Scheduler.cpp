@@ -137,6 +137,7 @@ Scheduler::Value Scheduler::bankedMemory(const std::string& name, int banks, Row
             if (at[5] >= 0) port.writeRowsLow = in[size_t(at[5])];
             if (at[6] >= 0) port.readRowsLow = in[size_t(at[6])];
             port.outBits = out[0];
+            port.dataTap = m_gadgets[index].dataTap;
             if (port.dataBits.size() < 32) {  // padding bits are never true, so their reads never land anywhere
                 int sink = c.feature("read_sink") >= 0 ? c.feature("read_sink") : c.addReadBit("read_sink");
                 port.dataBits.resize(32, m_values[size_t(m_false)].dims[0]);
@@ -146,6 +147,12 @@ Scheduler::Value Scheduler::bankedMemory(const std::string& name, int banks, Row
         }
     };
     m_values[size_t(result)].isRead = true;
+    return result;
+}
+
+Scheduler::Value Scheduler::previous(const std::string& name, Value data, Value every) {
+    Value result = memory(name, every, data, every);
+    m_gadgets.back().dataTap = 1;
     return result;
 }
 

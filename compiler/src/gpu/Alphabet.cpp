@@ -12,8 +12,10 @@ namespace {
 
 // Id ranges, in this order.
 const int kShapeCount = int(launchShapes().size());
-constexpr int kByteCount = 4 * 256, kRomCount = kBlocks * (kSlots + 1) * 2, kMemCount = 1024,
-              kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * 4 * 256;
+// A word's byte token is one of 7 forms: byte 0..2 with more to come, or byte 0..3 as the last.
+constexpr int kByteForms = 7;
+constexpr int kByteCount = kByteForms * 256, kRomCount = kBlocks * (kSlots + 1) * 2, kMemCount = 1024,
+              kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * kByteForms * 256;
 const int kByteBase = 2 * kShapeCount, kRomBase = kByteBase + kByteCount, kMemBase = kRomBase + kRomCount,
           kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kReleaseBase = kValBase + kValCount,
           kEndId = kReleaseBase + 2;
@@ -23,6 +25,12 @@ int shapeIndex(const std::array<int, 3>& shape) {
     auto it = std::find(all.begin(), all.end(), shape);
     if (it == all.end()) throw std::out_of_range("no launch shape of more than 32 threads or blocks");
     return int(it - all.begin());
+}
+
+int byteForm(const Token& t) { return t.last || t.byteIndex == 3 ? 3 + t.byteIndex : t.byteIndex; }
+void setByteForm(Token& t, int form) {
+    t.byteIndex = form < 3 ? form : form - 3;
+    t.last = form >= 3;
 }
 
 std::string hex(int v) {
@@ -65,11 +73,11 @@ int Token::id() const {
     switch (kind) {
         case Kind::BlockDim: return shapeIndex(shape);
         case Kind::GridDim: return kShapeCount + shapeIndex(shape);
-        case Kind::Byte: return kByteBase + byteIndex * 256 + value;
+        case Kind::Byte: return kByteBase + byteForm(*this) * 256 + value;
         case Kind::RomWrite: return kRomBase + (block * (kSlots + 1) + slot) * 2 + part;
         case Kind::MemWrite: return kMemBase + address;
         case Kind::Exec: return kExecBase + (block * kWarps + warp) * 16 + mask;
-        case Kind::Val: return kValBase + ((slot * kLanes + lane) * 4 + byteIndex) * 256 + value;
+        case Kind::Val: return kValBase + ((slot * kLanes + lane) * kByteForms + byteForm(*this)) * 256 + value;
         case Kind::Release: return kReleaseBase + epoch;
         case Kind::End: return kEndId;
     }
@@ -84,7 +92,7 @@ Token Token::fromId(int id) {
         t.shape = launchShapes()[size_t(id % kShapeCount)];
     } else if (id < kRomBase) {
         t.kind = Kind::Byte;
-        t.byteIndex = (id - kByteBase) / 256;
+        setByteForm(t, (id - kByteBase) / 256);
         t.value = (id - kByteBase) % 256;
     } else if (id < kMemBase) {
         int r = id - kRomBase;
@@ -107,9 +115,9 @@ Token Token::fromId(int id) {
         int r = id - kValBase;
         t.kind = Kind::Val;
         t.value = r % 256;
-        t.byteIndex = r / 256 % 4;
-        t.lane = r / 1024 % kLanes;
-        t.slot = r / 4096;
+        setByteForm(t, r / 256 % kByteForms);
+        t.lane = r / 256 / kByteForms % kLanes;
+        t.slot = r / 256 / kByteForms / kLanes;
     } else {
         t.kind = Kind::End;
     }
@@ -123,7 +131,7 @@ std::string Token::text() const {
         case Kind::GridDim:
             return std::string(kind == Kind::BlockDim ? "BLOCK(" : "GRID(") + n(shape[0]) + "," + n(shape[1]) + "," +
                    n(shape[2]) + ")";
-        case Kind::Byte: return "BYTE(k" + n(byteIndex) + "," + hex(value) + ")";
+        case Kind::Byte: return "BYTE(k" + n(byteIndex) + "," + hex(value) + (last ? ".)" : ")");
         case Kind::RomWrite: return "ROM(b" + n(block) + ",s" + n(slot) + (part ? ",imm)" : ",op)");
         case Kind::MemWrite: return "MEM(" + n(address) + ")";
         case Kind::Exec: {
@@ -132,11 +140,30 @@ std::string Token::text() const {
                 if (mask >> l & 1) lanes += (lanes.empty() ? "" : ",") + n(l);
             return "EXEC(b" + n(block) + ",w" + n(warp) + ",{" + lanes + "})";
         }
-        case Kind::Val: return "VAL(s" + n(slot) + ",l" + n(lane) + ",k" + n(byteIndex) + "," + hex(value) + ")";
+        case Kind::Val:
+            return "VAL(s" + n(slot) + ",l" + n(lane) + ",k" + n(byteIndex) + "," + hex(value) + (last ? ".)" : ")");
         case Kind::Release: return "RELEASE(" + n(epoch) + ")";
         case Kind::End: return "END";
     }
     return "?";
+}
+
+int wordBytes(uint32_t word, bool signExtend) {
+    for (int n = 1; n < 4; ++n) {
+        uint32_t low = word << (32 - 8 * n);  // the low n bytes, at the top
+        if ((signExtend ? uint32_t(int32_t(low) >> (32 - 8 * n)) : low >> (32 - 8 * n)) == word) return n;
+    }
+    return 4;
+}
+
+std::vector<Token> spellWord(Kind kind, uint32_t word) {
+    std::vector<Token> tokens;
+    for (int k = 0, n = wordBytes(word, kind == Kind::Val); k < n; ++k) {
+        Token byte{kind};
+        byte.byteIndex = k, byte.value = int(word >> (8 * k) & 0xFF), byte.last = k == n - 1;
+        tokens.push_back(byte);
+    }
+    return tokens;
 }
 
 bool producesValue(const Instruction& in) {
@@ -166,11 +193,7 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
         throw DiagnosticError(Diagnostic{"", 0, 0, "the program has more than 32 blocks"});
     std::vector<Token> tokens;
     auto bytes = [&](uint32_t word) {
-        for (int k = 0; k < 4; ++k) {
-            Token byte{Kind::Byte};
-            byte.byteIndex = k, byte.value = int(word >> (8 * k) & 0xFF);
-            tokens.push_back(byte);
-        }
+        for (const Token& byte : spellWord(Kind::Byte, word)) tokens.push_back(byte);
     };
     auto half = [&](int block, int slot, int part, uint32_t word) {
         if (word == 0) return;  // rows never written read as zero
@@ -190,6 +213,7 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
             half(b, int(s), 1, uint32_t(word >> 32));
         }
         const Instruction& term = block.terminator;
+        if (term.rd != 0) throw std::logic_error("a terminator with rd: its bits carry the writes mask");
         uint64_t word = encode(term);
         half(b, kSlots, 0, uint32_t(word) | writes << kWritesMaskShift);
         half(b, kSlots, 1, uint32_t(word >> 32));

@@ -17,6 +17,7 @@ std::vector<int> codeOf(const Token& t) {
     std::vector<int> bits;
     if (t.kind == Kind::Val) {
         bits = {IsVal, SlotBits + t.slot, LaneBits + t.lane, ByteBits + t.byteIndex};
+        if (t.last) bits.push_back(IsLast);
         for (int j = 0; j < 8; ++j)
             if (t.value >> j & 1) bits.push_back(ValueBits + j);
     } else if (t.kind == Kind::Exec) {
@@ -58,15 +59,15 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     in.epoch = s.input("release_epoch", 1);   // RELEASE(1)
     in.rom = s.input("t_rom", 1);
     in.mem = s.input("t_mem", 1);          // MEM(a): the assembled word initialises global[a]
-    in.valMid = s.input("t_val_mid", 1);   // a VAL record of byte 0..2
-    in.val3 = s.input("t_val_last", 1);    // a VAL record of byte 3: the value is complete
+    in.valMid = s.input("t_val_mid", 1);   // a VAL record of a byte with more to come
+    in.val3 = s.input("t_val_last", 1);    // a VAL record of the value's last byte: the value is complete
     in.assemble = s.input("assemble", 1);  // reads the four scratch bytes (ROM writes, last VAL bytes)
     for (int k = 0; k < 4; ++k) in.byte.push_back(s.input("byte" + std::to_string(k), 1));
     in.pos = s.input("val_pos", 16);     // VAL: slot * 4 + lane, one-hot
     in.slot = s.input("val_slot", 4);    // VAL: slot one-hot
     in.lane = s.input("val_lane", 4);    // VAL: lane one-hot
-    in.kNext = s.input("val_knext", 4);  // VAL of byte k < 3: byte k + 1, one-hot
-    in.vdata = s.input("vdata");         // Byte, VAL: the byte at its place in the word
+    in.kNext = s.input("val_knext", 4);  // VAL of byte k with more to come: byte k + 1, one-hot
+    in.vdata = s.input("vdata");  // Byte, VAL: the byte at its place in the word (a last byte: and its sign above)
     in.x = s.input("x");  // EXEC: b | w << 5 | mask << 10; BLOCK, GRID: gpu::shapeWord; ROM: b | s << 5 | part << 8
     in.code = s.input("code", CodeWidth);
     s.keep(in.code);
@@ -108,6 +109,16 @@ Machine buildMachine(const circuit::Geometry& geometry) {
             for (int byte = 0; byte < 4; ++byte)
                 c.threshold(first, {{k[size_t(byte)], 1}, {res[size_t(8 * byte + j)], 1}}, -2,
                             code[size_t(ValueBits + j)]);
+        // Byte k is the value's last when bits 8k + 7 .. 31 are all 0 or all 1 (byte 3 always is).
+        for (int byte = 0; byte < 4; ++byte) {
+            Terms zeros{{k[size_t(byte)], 1}}, ones{{k[size_t(byte)], 1}};
+            for (int i = 8 * byte + 7; byte < 3 && i < 32; ++i) {
+                zeros.push_back({res[size_t(i)], -1});
+                ones.push_back({res[size_t(i)], 1});
+            }
+            c.threshold(first, zeros, -1, code[IsLast]);
+            if (byte < 3) c.threshold(first, ones, -int(ones.size()), code[IsLast]);
+        }
         // An EXEC: the min-PC rule's block and lanes of a warp, under the conditions `when` (all hold).
         auto exec = [&](const Terms& when, const std::vector<int>& minima, const std::vector<int>& firstMin,
                         size_t lanesAt, const std::vector<int>& warpBits) {
@@ -147,6 +158,15 @@ Machine buildMachine(const circuit::Geometry& geometry) {
         for (size_t i = 0; i < s.dims(v).size(); ++i)
             if (word >> i & 1) dims.push_back(s.dims(v)[i]);
     };
+    // A byte goes into its scratch row at its place in the word. A last byte also writes the rows above it
+    // (with a Val's sign, or zero), so the four rows always hold this word: earlier words never show through.
+    auto writeByte = [&](const Token& t, std::vector<int>& dims) {
+        int k = t.byteIndex;
+        uint32_t word = uint32_t(t.value) << (8 * k);
+        if (t.last && t.kind == Kind::Val && (t.value & 0x80) && k < 3) word |= ~0u << (8 * (k + 1));
+        for (int j = k; j < (t.last ? 4 : k + 1); ++j) dims.push_back(s.dims(in.byte[size_t(j)])[0]);
+        bitsOf(in.vdata, word, dims);
+    };
     for (int id = 0; id < vocabularySize(); ++id) {
         Token t = Token::fromId(id);
         std::vector<int> on{s.dims(in.any)[0]};
@@ -156,10 +176,7 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                 on.push_back(s.dims(t.kind == Kind::BlockDim ? in.blockDim : in.gridDim)[0]);
                 bitsOf(in.x, shapeWord(t), on);
                 break;
-            case Kind::Byte:
-                on.push_back(s.dims(in.byte[size_t(t.byteIndex)])[0]);
-                bitsOf(in.vdata, uint32_t(t.value) << (8 * t.byteIndex), on);
-                break;
+            case Kind::Byte: writeByte(t, on); break;
             case Kind::RomWrite:
                 on.push_back(s.dims(in.rom)[0]);
                 on.push_back(s.dims(in.assemble)[0]);
@@ -175,13 +192,12 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                 bitsOf(in.x, uint32_t(t.block | t.warp << 5 | t.mask << 10), on);
                 break;
             case Kind::Val:
-                on.push_back(s.dims(t.byteIndex < 3 ? in.valMid : in.val3)[0]);
-                if (t.byteIndex == 3)
+                on.push_back(s.dims(t.last ? in.val3 : in.valMid)[0]);
+                if (t.last)
                     on.push_back(s.dims(in.assemble)[0]);
                 else
                     on.push_back(s.dims(in.kNext)[size_t(t.byteIndex + 1)]);
-                on.push_back(s.dims(in.byte[size_t(t.byteIndex)])[0]);
-                bitsOf(in.vdata, uint32_t(t.value) << (8 * t.byteIndex), on);
+                writeByte(t, on);
                 on.push_back(s.dims(in.pos)[size_t(t.slot * 4 + t.lane)]);
                 on.push_back(s.dims(in.slot)[size_t(t.slot)]);
                 on.push_back(s.dims(in.lane)[size_t(t.lane)]);

@@ -174,14 +174,12 @@ Value buildDatapath(Scheduler& s, const Inputs& in, const Control& ctl, const Wa
                                    all(c, first, t, 1 + spell(t, d[1], 0, 6, uint32_t(op)), o[size_t(out)][0]);
                                }
                            });
-    // The address (rs1 + imm) and rs2 of a record, kept from its first VAL byte (whose next record is the
-    // same record) for its last: by then the record may have written its own rd, which may be rs1 or rs2.
+    // The address (rs1 + imm) and rs2 of a record, as the token before its last VAL byte computed them (its
+    // next record was this record): by the last byte the record may have written its own rd, which may be
+    // rs1 or rs2, and a one-byte value's token is its last.
     Value loadAddress = s.add(a, immNext, "load_address");
-    Value keep = s.gadget("pending_write", 1, {in.kNext}, {1}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-        c.threshold(first, {{d[0][1], 1}}, -1, o[0][0]);
-    })[0];
-    Value storeAddress = s.memory("pending_address", in.any, loadAddress, in.any, keep);
-    Value addend = s.memory("pending_addend", in.any, rs2, in.any, keep);
+    Value storeAddress = s.previous("pending_address", loadAddress, in.any);
+    Value addend = s.previous("pending_addend", rs2, in.any);
     Value sum = s.add(assembled, addend, "atomic_sum");
     Value memoryData = s.select(writes[2], sum, assembled, "memory_data");
     // Rows by two one-hot factors, address bits 4..6 and 0..3, and the bank one-hot (bits 7..9), from

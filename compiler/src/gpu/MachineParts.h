@@ -58,7 +58,8 @@ enum Code {
     MaskBits = 33,
     IsRelease = 37,
     EpochBit = 38,
-    CodeWidth = 39
+    IsLast = 39,  // a VAL that ends its value (the bytes above repeat its bit 7)
+    CodeWidth = 40
 };
 
 struct Inputs {

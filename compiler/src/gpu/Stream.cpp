@@ -49,9 +49,8 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
                                           : ev.regWrites[nextReg].after;
                 nextMem += fromMemory;
                 nextReg += toRegister;
-                for (int k = 0; k < 4; ++k) {
-                    Token val{Kind::Val};
-                    val.slot = int(slot), val.lane = lane, val.byteIndex = k, val.value = int(value >> (8 * k) & 0xFF);
+                for (Token val : spellWord(Kind::Val, value)) {
+                    val.slot = int(slot), val.lane = lane;
                     out.stream.push_back(val);
                 }
             }

@@ -100,7 +100,8 @@ public:
     MachineState decode() const;
     // The raw recurrent state: per layer [heads, key dim, value dim].
     const std::vector<std::vector<float>>& recurrent() const { return m_state.recurrent; }
-    // The ROM: per block, its four body words and the terminator (with the writes mask in bits 25..28).
+    // The ROM: per block, its four body words and the terminator (with the writes mask in bits 7..10,
+    // gpu::kWritesMaskShift).
     std::vector<std::array<uint64_t, 5>> decodeRom() const;
 
 private:

@@ -4,6 +4,7 @@
 // same tokens as the dense path; on anything else it agrees with it only up to float rounding.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -28,16 +29,21 @@ public:
     State newState() const;
     // Feeds one token; returns the logits of the next [vocab].
     std::vector<float> forward(int token, State& state) const;
+    // Feeds one token whose next token nobody asks for (a prompt's): forward without the LM head.
+    void feed(int token, State& state) const;
     size_t nonZeros() const;  // weights it multiplies per token, at most
 
     struct Layer;
 
 private:
     SparseModel() = default;
+    std::vector<float> run(int token, State& state) const;         // the layers: the final residual
+    std::vector<float> logits(const std::vector<float>& x) const;  // the final norm and the LM head
     Qwen35Config m_config;
     std::vector<float> m_embed, m_finalNorm;
-    std::vector<size_t> m_headDims;  // the dims the final norm keeps
-    std::vector<float> m_head;       // embed_tokens restricted to them, dim-major: [m_headDims.size(), vocab]
+    std::vector<size_t> m_headDims;   // the dims the final norm keeps
+    std::vector<float> m_head;        // embed_tokens restricted to them, dim-major: [m_headDims.size(), vocab]
+    std::vector<int8_t> m_headSmall;  // the same when every entry is a small integer (m_head is then empty)
     std::vector<Layer> m_layers;
 };
 

@@ -46,6 +46,9 @@ struct MemoryPort {
     // Optional second factors of the rows: with n of them, row r = hi * n + lo is keyed by (writeRows[hi] AND
     // writeRowsLow[lo]) (the conv's silu again), so 8 + 16 bits address 128 rows.
     std::vector<int> writeRowsLow, readRowsLow;
+    // Which token's data bits a write stores: 0 the writing token's, 1 the token before it (the conv's
+    // previous tap; a launch's first token writes a row that reads all false).
+    int dataTap = 0;
     int rows() const;  // how many state rows the port addresses
 };
 

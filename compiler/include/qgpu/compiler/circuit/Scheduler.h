@@ -56,6 +56,10 @@ public:
     // query, so they share their read bits. Its ports are named name0, name1, ...
     Value bankedMemory(const std::string& name, int banks, Rows writeRows, Value data, Rows readRows, Value writeBank,
                        Value readBank);
+    // The value `data` had one token earlier, at the layer that reads it: a one-row memory that every token
+    // (`every` is a bit true on all of them) overwrites with the previous token's `data`, through the conv's
+    // previous tap (MemoryPort::dataTap), and reads at once.
+    Value previous(const std::string& name, Value data, Value every);
     // A result read after the layers: its slot is never reused.
     void keep(Value v);
 
@@ -88,6 +92,7 @@ private:
         bool isMemory = false;  // a memory port: placed in a layer's mixer, on a head of its own
         int head = -1;          // the first of its heads
         int banks = 1;          // heads a memory occupies
+        int dataTap = 0;        // a memory's MemoryPort::dataTap
     };
     void place(Gadget& g, std::vector<int>& used, std::vector<int>& heads) const;
     std::vector<int> dryRun(const Gadget& g) const;

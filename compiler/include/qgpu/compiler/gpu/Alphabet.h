@@ -21,6 +21,7 @@ struct Token {
     std::array<int, 3> shape{};  // BlockDim, GridDim: x, y, z (each >= 1, their product <= 32)
     int byteIndex = 0;           // Byte, Val: which byte of a word (0 = lowest)
     int value = 0;               // Byte, Val: the byte
+    bool last = false;           // Byte, Val: the word's last byte (byte 3 always is); see spellWord
     int block = 0;               // RomWrite, Exec
     int slot = 0;                // RomWrite: 0..3 body, 4 terminator; Val: the body slot that wrote the value
     int part = 0;                // RomWrite: 0 the word's low half (fields), 1 its high half (imm)
@@ -32,16 +33,16 @@ struct Token {
 
     int id() const;
     static Token fromId(int id);  // throws std::out_of_range for an id outside the alphabet
-    std::string text() const;     // e.g. EXEC(b3,w0), VAL(s1,l2,k0,0x2a)
+    std::string text() const;     // e.g. EXEC(b3,w0), VAL(s1,l2,k0,0x2a), VAL(s0,l0,k1,0x01.) (a last byte)
     bool operator==(const Token&) const = default;
 };
 
 constexpr int kBlocks = 32, kWarps = 32, kSlots = 4, kLanes = 4;
 int vocabularySize();
 
-// Bits 25..28 of a terminator word in the ROM image (zero in the ISA encoding): which body slots write a
+// Bits 7..10 of a terminator word in the ROM image (rd, which no terminator has): which body slots write a
 // register, so the model knows which VAL records a block produces.
-constexpr int kWritesMaskShift = 25;
+constexpr int kWritesMaskShift = 7;
 
 // Every (x, y, z) shape a BlockDim or GridDim token names, in id order.
 const std::vector<std::array<int, 3>>& launchShapes();
@@ -52,12 +53,20 @@ const std::vector<std::array<int, 3>>& launchShapes();
 // meaning); the host only names the shape.
 uint32_t shapeWord(const Token& t);
 
+// A 32-bit word as byte tokens spell it: bytes 0, 1, ... up to the last one needed. Above a Val's last byte
+// the word repeats that byte's bit 7 (the model's values: -128..127 take one token, and small negative
+// results are common); above a Byte's last byte it is zero (the host's words: instruction fields and
+// small inputs). Returns how many bytes, 1..4.
+int wordBytes(uint32_t word, bool signExtend);
+// The byte tokens of `word` (kind Byte or Val; the caller fills slot and lane for Val).
+std::vector<Token> spellWord(Kind kind, uint32_t word);
+
 // The slots (global warp * 4 + lane) of a launch's threads, ascending: every thread block has
 // ceil(threads / 4) warps, and the last one is partial when the threads are not a multiple of 4.
 std::vector<int> threadSlots(const Dim3& grid, const Dim3& block);
 
-// The tokens that load `program` into the ROM (4 Byte tokens and a RomWrite per non-zero half word),
-// global memory (4 Byte tokens and a MemWrite per non-zero word of `global`), and start the launch:
+// The tokens that load `program` into the ROM (its Byte tokens and a RomWrite per non-zero half word),
+// global memory (its Byte tokens and a MemWrite per non-zero word of `global`), and start the launch:
 // BlockDim then GridDim. Throws DiagnosticError naming the instruction when the program uses what the
 // model backend does not run yet, or the launch when it does not fit the machine.
 std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Dim3& block,
