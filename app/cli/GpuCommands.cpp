@@ -62,12 +62,12 @@ int printFirstDivergence(const GpuModel& model, const Program& linked, const Lau
     return 1;
 }
 
+}  // namespace
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
-
-}  // namespace
 
 std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines) {
     auto start = std::chrono::steady_clock::now();
@@ -133,9 +133,27 @@ int buildGpu(const std::string& out, DType dtype) {
     return 0;
 }
 
-int benchGpu(int runs, bool withDense, const std::string& resourceDir) {
-    auto model = buildWithProgress(withDense ? std::vector<Engine>{Engine::Sparse, Engine::Dense}
-                                             : std::vector<Engine>{Engine::Sparse});
+namespace {
+
+std::vector<Engine> benchEngines(int denseRuns) {
+    return denseRuns > 0 ? std::vector<Engine>{Engine::Sparse, Engine::Dense} : std::vector<Engine>{Engine::Sparse};
+}
+
+// Median launch seconds over `runs` launches on one engine; `last` gets the last launch.
+double medianLaunch(const GpuModel& model, const Program& program, const LaunchSpec& launch,
+                    const std::vector<uint32_t>& global, Engine engine, int runs, GpuLaunch& last) {
+    std::vector<double> seconds;
+    for (int i = 0; i < runs; ++i) {
+        last = model.run(program, launch.grid, launch.block, global, 100000, engine);
+        seconds.push_back(last.seconds);
+    }
+    return median(seconds);
+}
+
+}  // namespace
+
+int benchGpu(int runs, int denseRuns, const std::string& resourceDir) {
+    auto model = buildWithProgress(benchEngines(denseRuns));
     std::cout
         << "| program | threads | tokens | sparse tokens/s | sparse latency ms | dense tokens/s | dense latency ms "
            "| speed-up |\n|---|---|---|---|---|---|---|---|\n";
@@ -145,27 +163,19 @@ int benchGpu(int runs, bool withDense, const std::string& resourceDir) {
     for (const auto& [file, denseToo] : programs) {
         auto [linked, launch] = loadLinked(std::filesystem::path(resourceDir) / "examples" / file);
         std::vector<uint32_t> initial = Interpreter(linked, launch).state().global;
-        int lanes = launch.totalThreads();
-        std::vector<double> sparse, dense;
-        size_t tokens = 0;
-        for (int i = 0; i < runs; ++i) {
-            GpuLaunch s = model->run(linked, launch.grid, launch.block, initial, 100000, Engine::Sparse);
-            tokens = s.fed.size() + s.written.size();
-            sparse.push_back(s.seconds);
-        }
-        if (withDense && denseToo)
-            dense.push_back(model->run(linked, launch.grid, launch.block, initial, 100000, Engine::Dense).seconds);
-        double ms = median(sparse);
-        std::cout << "| " << file << " | " << lanes << " | " << tokens << " | " << double(tokens) / ms << " | "
-                  << 1000 * ms << " | ";
-        if (dense.empty()) {
-            std::cout << "- | - | - |\n";
-        } else {
-            double md = median(dense);
+        GpuLaunch last;
+        double ms = medianLaunch(*model, linked, launch, initial, Engine::Sparse, runs, last);
+        size_t tokens = last.fed.size() + last.written.size();
+        std::cout << "| " << file << " | " << launch.totalThreads() << " | " << tokens << " | " << double(tokens) / ms
+                  << " | " << 1000 * ms << " | ";
+        if (denseRuns > 0 && denseToo) {
+            double md = medianLaunch(*model, linked, launch, initial, Engine::Dense, denseRuns, last);
             std::cout << double(tokens) / md << " | " << 1000 * md << " | " << md / ms << "x |\n";
+        } else {
+            std::cout << "- | - | - |\n";
         }
     }
-    std::cout << "sparse: median of " << runs << " runs" << (withDense ? "; dense: one run\n" : "\n");
+    std::cout << "sparse: median of " << runs << " runs; dense: median of " << denseRuns << "\n";
     return 0;
 }
 
@@ -175,10 +185,10 @@ double peakMemoryGiB() {
     return double(r.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB on Linux
 }
 
-int benchSuite(int runs, const std::string& resourceDir) {
-    auto model = buildWithProgress({Engine::Sparse});
-    std::cout
-        << "| kernel | threads | tokens | tokens/s | launch ms | exact | peak GiB |\n|---|---|---|---|---|---|---|\n";
+int benchSuite(int runs, int denseRuns, const std::string& resourceDir) {
+    auto model = buildWithProgress(benchEngines(denseRuns));
+    std::cout << "| kernel | threads | tokens | tokens/s | launch ms | exact | peak GiB | dense tokens/s | dense ms | "
+                 "speed-up |\n|---|---|---|---|---|---|---|---|---|---|\n";
     std::vector<std::filesystem::path> kernels;
     for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(resourceDir) / "kernels"))
         if (entry.path().extension() == ".cu") kernels.push_back(entry.path());
@@ -186,21 +196,23 @@ int benchSuite(int runs, const std::string& resourceDir) {
     for (const auto& path : kernels) {
         auto [linked, launch] = loadLinked(path);
         gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
-        std::vector<double> seconds;
         GpuLaunch run;
-        for (int i = 0; i < runs; ++i) {
-            run = model->run(linked, launch.grid, launch.block, ref.initialGlobal, 100000, Engine::Sparse);
-            seconds.push_back(run.seconds);
-        }
+        double ms = medianLaunch(*model, linked, launch, ref.initialGlobal, Engine::Sparse, runs, run);
         bool exact = gpu::firstMismatch(run.written, ref.stream) < 0 && run.global == ref.global &&
                      run.shared == ref.shared && run.registers == ref.registers;
         size_t tokens = run.fed.size() + run.written.size();
-        double ms = median(seconds);
         std::cout << "| " << path.stem().string() << " | " << launch.totalThreads() << " | " << tokens << " | "
                   << double(tokens) / ms << " | " << 1000 * ms << " | " << (exact ? "yes" : "NO") << " | "
-                  << peakMemoryGiB() << " |" << std::endl;
+                  << peakMemoryGiB() << " | ";
+        if (denseRuns > 0) {
+            GpuLaunch dense;
+            double md = medianLaunch(*model, linked, launch, ref.initialGlobal, Engine::Dense, denseRuns, dense);
+            std::cout << double(tokens) / md << " | " << 1000 * md << " | " << md / ms << "x |" << std::endl;
+        } else {
+            std::cout << "- | - | - |" << std::endl;
+        }
     }
-    std::cout << "sparse engine, median of " << runs << " runs per kernel\n";
+    std::cout << "sparse engine, median of " << runs << " runs per kernel; dense: median of " << denseRuns << "\n";
     return 0;
 }
 

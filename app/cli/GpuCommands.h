@@ -20,11 +20,14 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, b
 // `qgpu build-gpu --out DIR`: writes the compiled GPU as a stock checkpoint with its layout file.
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,
-// the dense engine: tokens/s, latency and the speed-up.
-int benchGpu(int runs, bool withDense, const std::string& resourceDir);
+// the dense engine (median of `denseRuns`, none with 0): tokens/s, latency and the speed-up.
+int benchGpu(int runs, int denseRuns, const std::string& resourceDir);
 // `qgpu bench --suite`: every suite kernel in the model (sparse engine): tokens, tokens/s, launch latency
-// (median of `runs`), whether it matched the interpreter, and the process's peak memory so far.
-int benchSuite(int runs, const std::string& resourceDir);
+// (median of `runs`), whether it matched the interpreter, and the process's peak memory so far; with
+// `denseRuns` > 0 also the dense engine's (median of `denseRuns`) and the speed-up.
+int benchSuite(int runs, int denseRuns, const std::string& resourceDir);
+// The median of a few timings (the upper one of an even count).
+double median(std::vector<double> v);
 // The process's peak resident memory.
 double peakMemoryGiB();
 

@@ -28,6 +28,7 @@
 #include "qgpu/runtime/TorchSetup.h"
 
 using namespace qgpu;
+using cli::median;
 
 namespace {
 
@@ -47,11 +48,13 @@ const char* kUsage = R"(usage:
       model launch on the interpreter and exits 1 on a difference.
   qgpu build-gpu --out DIR [--dtype bf16|f32]
       Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
-  qgpu bench [--runs N] [--suite] [--no-dense]
+  qgpu bench [--runs N] [--suite] [--dense-runs M]
       The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
-      engine (medians of N runs) and the first two on the dense engine (not with --no-dense): tokens/s,
-      latency, speed-up.
-      --suite: every suite kernel on the sparse engine: tokens, tokens/s, launch latency, exact, peak memory.
+      engine (medians of N runs, default 5) and the first two on the dense engine (M runs, default 1):
+      tokens/s, latency, speed-up.
+      --suite: every suite kernel on the sparse engine: tokens, tokens/s, launch latency, exact, peak memory;
+      with --dense-runs M (default 0: the dense engine decodes about 3 tokens/s, hours for the suite) also
+      the dense engine's tokens/s and latency and the speed-up.
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
@@ -87,8 +90,8 @@ struct Args {
     text::SamplingParams sampling;
     bool think = false;
     int prefill = 64, decode = 16;
-    bool quiet = false, check = false, suite = false, noDense = false;
-    int runs = 5;
+    bool quiet = false, check = false, suite = false;
+    int runs = 5, denseRuns = -1;  // -1: the command's default
     int optLevel = 2;
 };
 
@@ -148,8 +151,8 @@ Args parseArgs(int argc, char** argv) {
             a.check = true;
         else if (s == "--suite")
             a.suite = true;
-        else if (s == "--no-dense")
-            a.noDense = true;
+        else if (s == "--dense-runs")
+            a.denseRuns = std::max(0, std::atoi(value().c_str()));
         else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
             a.optLevel = s[2] - '0';
         else if (s.size() > 1 && s[0] == '-' && std::string("0123456789[( ").find(s[1]) == std::string::npos)
@@ -231,11 +234,6 @@ int runCompile(const Args& a) {
     }
     std::cout << formatLowered(k.kernel);
     return 0;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 int benchCompile(const Args& a) {
@@ -377,8 +375,8 @@ int main(int argc, char** argv) {
             return cli::buildGpu(a.out, a.dtype == "f32" ? DType::F32 : DType::BF16);
         }
         if (cmd == "bench")
-            return a.suite ? cli::benchSuite(a.runs, QGPU_RESOURCE_DIR)
-                           : cli::benchGpu(a.runs, !a.noDense, QGPU_RESOURCE_DIR);
+            return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), QGPU_RESOURCE_DIR)
+                           : cli::benchGpu(a.runs, a.denseRuns < 0 ? 1 : a.denseRuns, QGPU_RESOURCE_DIR);
         if (cmd == "version" || cmd == "--version") {
             initTorch();
             std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";

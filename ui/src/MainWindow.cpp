@@ -116,9 +116,7 @@ void MainWindow::createDocks() {
         addDockWidget(area, d);
         return d;
     };
-    m_launch = new QPlainTextEdit;
-    m_launch->setObjectName("launchEditor");
-    m_launch->setFont(QFont("Monospace", 9));
+    m_launch = new LaunchPanel;
     QDockWidget* launchDock = dock("Launch", m_launch, Qt::LeftDockWidgetArea);
     m_codeViews = new CodeViews(this);
     connect(m_codeViews, &CodeViews::sourceLineRequested, this, [this](int line) {
@@ -357,7 +355,7 @@ bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
     m_editor->setText(text);
     addRecentFile(path);
     QString spec = QFileInfo(path).path() + "/" + QFileInfo(path).completeBaseName() + ".json";
-    m_launch->setPlainText(launchJson.isEmpty() ? readText(spec) : launchJson);
+    m_launch->setText(launchJson.isEmpty() ? readText(spec) : launchJson);
     setWindowTitle("qgpu studio - " + QFileInfo(path).fileName());
     return build();
 }
@@ -379,7 +377,9 @@ bool MainWindow::build() {
             program = assemble(m_editor->text().toStdString(), file);
         }
         m_codeViews->show(program, ptx, lineMap);
-        LaunchSpec launch = parseLaunchSpec(m_launch->toPlainText().toStdString(), "launch spec");
+        if (!m_launch->valid())  // the form may hold what the JSON could not take (a word that is no number)
+            throw DiagnosticError(Diagnostic{"launch", 0, 0, m_launch->verdict().toStdString()});
+        LaunchSpec launch = parseLaunchSpec(m_launch->text().toStdString(), "launch spec");
         MemoryMap map = validateLaunch(launch, MachineSpec::standard());
         m_session->load(program, launch);  // only a successful load replaces what the window shows
         m_program = std::move(program);

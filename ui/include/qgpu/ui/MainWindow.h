@@ -10,6 +10,7 @@
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
+#include "qgpu/ui/LaunchPanel.h"
 
 class QsciScintilla;
 class QPlainTextEdit;
@@ -75,7 +76,8 @@ public:
 
     Session& session() { return *m_session; }
     QsciScintilla* editor() const { return m_editor; }
-    QPlainTextEdit* launchEditor() const { return m_launch; }
+    LaunchPanel* launchPanel() const { return m_launch; }
+    QPlainTextEdit* launchEditor() const { return m_launch->jsonEditor(); }
     RegisterView* registers() const { return m_registers; }
     MemoryView* memory() const { return m_memory; }
     QListWidget* events() const { return m_events; }
@@ -114,7 +116,7 @@ private:
     MemoryMap m_map;
     QString m_path;
     QsciScintilla* m_editor;
-    QPlainTextEdit* m_launch;
+    LaunchPanel* m_launch;
     CodeViews* m_codeViews;
     RegisterView* m_registers;
     MemoryView* m_memory;

@@ -1,0 +1,109 @@
+// The launch panel: the form and the JSON follow each other, every edit is checked against the machine,
+// and Build runs what the form says (or refuses, naming the problem).
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QTableWidget>
+
+#include "StudioTestSupport.h"
+#include "qgpu/ui/LaunchPanel.h"
+
+using namespace qgpu;
+using namespace qgpu::testing;
+
+namespace {
+
+class LaunchPanelTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window = std::make_unique<MainWindow>();
+        window->resize(1200, 800);
+        window->show();
+        ASSERT_TRUE(window->openProgram(kExamples + "dot_product.qasm")) << window->statusText().toStdString();
+        panel = window->launchPanel();
+    }
+    QString cell(int row, int column) const { return panel->arguments()->item(row, column)->text(); }
+    QString kind(int row) const {
+        return qobject_cast<QComboBox*>(panel->arguments()->cellWidget(row, LaunchPanel::Kind))->currentText();
+    }
+    int rowOf(const QString& name) const {
+        for (int r = 0; r < panel->arguments()->rowCount(); ++r)
+            if (cell(r, LaunchPanel::Name) == name) return r;
+        return -1;
+    }
+    std::unique_ptr<MainWindow> window;
+    LaunchPanel* panel = nullptr;
+};
+
+}  // namespace
+
+TEST_F(LaunchPanelTest, TheExamplesLaunchFillsTheForm) {
+    EXPECT_EQ(panel->blockBox(0)->value(), 3);
+    EXPECT_EQ(panel->blockBox(1)->value(), 1);
+    EXPECT_EQ(panel->gridBox(0)->value(), 1);
+    ASSERT_EQ(panel->arguments()->rowCount(), 3);
+    EXPECT_EQ(cell(0, LaunchPanel::Name), "a");
+    EXPECT_EQ(kind(0), "array");
+    EXPECT_EQ(cell(0, LaunchPanel::Values), "1, 2, 3");
+    EXPECT_EQ(cell(2, LaunchPanel::Name), "out");
+    EXPECT_EQ(kind(2), "zeros");
+    EXPECT_EQ(cell(2, LaunchPanel::Values), "1");
+    EXPECT_EQ(cell(2, LaunchPanel::Expect), "32");
+    EXPECT_TRUE(panel->valid());
+    EXPECT_EQ(panel->verdict(), "1 thread block of 3 threads (1 warp), 7 words of global memory");
+}
+
+TEST_F(LaunchPanelTest, EditingTheFormRewritesTheLaunchThatBuildRuns) {
+    panel->arguments()->item(rowOf("a"), LaunchPanel::Values)->setText("10 20 30");
+    panel->arguments()->item(rowOf("out"), LaunchPanel::Expect)->setText("320");
+    LaunchSpec edited = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
+    EXPECT_EQ(edited.arg("a")->values, (std::vector<int32_t>{10, 20, 30}));
+    ASSERT_TRUE(window->build()) << window->statusText().toStdString();
+    window->run();
+    MemoryMap map = validateLaunch(edited, MachineSpec::standard());
+    EXPECT_EQ(window->session().snapshot().global[size_t(map.find("out")->base)], 320u);  // 10*4 + 20*5 + 30*6
+}
+
+TEST_F(LaunchPanelTest, EditingTheJsonRefillsTheForm) {
+    window->launchEditor()->setPlainText(
+        R"({"grid": [2, 1, 1], "block": 4, "args": [{"name": "a", "array": [7, -8]}, {"name": "n", "scalar": 5}]})");
+    EXPECT_EQ(panel->gridBox(0)->value(), 2);
+    EXPECT_EQ(panel->blockBox(0)->value(), 4);
+    ASSERT_EQ(panel->arguments()->rowCount(), 2);
+    EXPECT_EQ(cell(0, LaunchPanel::Values), "7, -8");
+    EXPECT_EQ(kind(1), "scalar");
+    EXPECT_EQ(panel->verdict(), "2 thread blocks of 4 threads (2 warps), 2 words of global memory");
+}
+
+TEST_F(LaunchPanelTest, AWordThatIsNoNumberIsNamedAndBuildRefuses) {
+    panel->arguments()->item(rowOf("b"), LaunchPanel::Values)->setText("4, x, 6");
+    EXPECT_FALSE(panel->valid());
+    EXPECT_EQ(panel->verdict(), "argument b, values: 'x' is not a 32-bit integer");
+    EXPECT_FALSE(window->build());
+    EXPECT_TRUE(window->statusText().contains("'x' is not a 32-bit integer")) << window->statusText().toStdString();
+    EXPECT_FALSE(window->session().loaded());
+}
+
+TEST_F(LaunchPanelTest, AShapeTooBigForTheMachineIsRefusedWithTheLimit) {
+    panel->blockBox(0)->setValue(32);
+    panel->blockBox(1)->setValue(2);
+    EXPECT_FALSE(panel->valid());
+    EXPECT_TRUE(panel->verdict().contains("a thread block of 64 threads exceeds the machine's 32"))
+        << panel->verdict().toStdString();
+    EXPECT_FALSE(window->build());
+    panel->blockBox(1)->setValue(1);  // back within the machine
+    EXPECT_TRUE(panel->valid()) << panel->verdict().toStdString();
+}
+
+TEST_F(LaunchPanelTest, AddedArgumentsAreZeroArrays) {
+    panel->addArgument();
+    ASSERT_EQ(panel->arguments()->rowCount(), 4);
+    EXPECT_EQ(kind(3), "zeros");
+    LaunchSpec edited = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
+    ASSERT_EQ(edited.args.size(), 4u);
+    EXPECT_EQ(edited.args[3].values, std::vector<int32_t>{0});
+    EXPECT_TRUE(panel->valid());
+}

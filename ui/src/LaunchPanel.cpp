@@ -1,0 +1,248 @@
+#include "qgpu/ui/LaunchPanel.h"
+
+#include <QComboBox>
+#include <QFont>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Launch.h"
+
+namespace qgpu {
+
+namespace {
+
+const QStringList kKinds = {"array", "zeros", "scalar"};
+
+// "1, 2, -3" (commas or spaces) as JSON numbers; false with `problem` set when a word is no 32-bit integer.
+bool words(const QString& text, const QString& where, QStringList& out, QString* problem) {
+    for (const QString& w : text.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        qlonglong v = w.toLongLong(&ok, 0);
+        if (!ok || v < INT32_MIN || v > UINT32_MAX) {
+            *problem = where + ": '" + w + "' is not a 32-bit integer";
+            return false;
+        }
+        out << QString::number(v > INT32_MAX ? qlonglong(int32_t(uint32_t(v))) : v);
+    }
+    return true;
+}
+
+QString dimJson(const std::array<QSpinBox*, 3>& boxes) {
+    if (boxes[1]->value() == 1 && boxes[2]->value() == 1) return QString::number(boxes[0]->value());
+    return QString("[%1, %2, %3]").arg(boxes[0]->value()).arg(boxes[1]->value()).arg(boxes[2]->value());
+}
+
+QString cell(const QTableWidget* t, int row, int column) {
+    const QTableWidgetItem* item = t->item(row, column);
+    return item ? item->text().trimmed() : QString();
+}
+
+QString joined(const std::vector<int32_t>& values) {
+    QStringList s;
+    for (int32_t v : values) s << QString::number(v);
+    return s.join(", ");
+}
+
+}  // namespace
+
+LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
+    auto* form = new QWidget;
+    auto* shapes = new QFormLayout;
+    for (auto* boxes : {&m_grid, &m_block}) {
+        auto* row = new QHBoxLayout;
+        for (int axis = 0; axis < 3; ++axis) {
+            auto* box = new QSpinBox;
+            box->setRange(1, 32);
+            box->setPrefix(QString("xyz"[axis]) + " ");
+            connect(box, &QSpinBox::valueChanged, this, &LaunchPanel::formEdited);
+            (*boxes)[size_t(axis)] = box;
+            row->addWidget(box);
+        }
+        shapes->addRow(boxes == &m_grid ? "Grid (blocks)" : "Block (threads)", row);
+    }
+    m_args = new QTableWidget(0, 4);
+    m_args->setObjectName("launchArguments");
+    m_args->setHorizontalHeaderLabels({"Argument", "Kind", "Values", "Expect"});
+    m_args->horizontalHeader()->setSectionResizeMode(Values, QHeaderView::Stretch);
+    m_args->verticalHeader()->hide();
+    m_args->setToolTip(
+        "Values: an array's words (commas or spaces), a zeros array's length, or a scalar.\n"
+        "Expect: the words an array should hold after the launch (optional; checked by Run).");
+    connect(m_args, &QTableWidget::itemChanged, this, &LaunchPanel::formEdited);
+    auto* add = new QPushButton("Add argument");
+    auto* remove = new QPushButton("Remove argument");
+    connect(add, &QPushButton::clicked, this, &LaunchPanel::addArgument);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        if (m_args->currentRow() < 0) return;
+        m_args->removeRow(m_args->currentRow());
+        formEdited();
+    });
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    buttons->addStretch();
+    auto* formLayout = new QVBoxLayout(form);
+    formLayout->addLayout(shapes);
+    formLayout->addWidget(m_args);
+    formLayout->addLayout(buttons);
+
+    m_json = new QPlainTextEdit;
+    m_json->setObjectName("launchEditor");
+    m_json->setFont(QFont("Monospace", 9));
+    connect(m_json, &QPlainTextEdit::textChanged, this, &LaunchPanel::jsonEdited);
+
+    auto* tabs = new QTabWidget;
+    tabs->addTab(form, "Form");
+    tabs->addTab(m_json, "JSON");
+    m_verdict = new QLabel;
+    m_verdict->setObjectName("launchVerdict");
+    m_verdict->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(tabs);
+    layout->addWidget(m_verdict);
+    check();
+}
+
+QString LaunchPanel::text() const { return m_json->toPlainText(); }
+
+void LaunchPanel::setText(const QString& json) { m_json->setPlainText(json); }
+
+QString LaunchPanel::verdict() const { return m_verdict->text(); }
+
+void LaunchPanel::addArgument() {
+    int row = m_args->rowCount();
+    {
+        QSignalBlocker block(m_args);
+        m_args->insertRow(row);
+        m_args->setItem(row, Name, new QTableWidgetItem(QString("arg%1").arg(row)));
+        m_args->setItem(row, Values, new QTableWidgetItem("1"));
+        m_args->setItem(row, Expect, new QTableWidgetItem(""));
+        auto* kind = new QComboBox;
+        kind->addItems(kKinds);
+        kind->setCurrentIndex(1);
+        connect(kind, &QComboBox::currentIndexChanged, this, &LaunchPanel::formEdited);
+        m_args->setCellWidget(row, Kind, kind);
+    }
+    formEdited();
+}
+
+QString LaunchPanel::formJson(QString* problem) const {
+    QStringList args, expect;
+    for (int row = 0; row < m_args->rowCount(); ++row) {
+        QString name = cell(m_args, row, Name);
+        auto* kindBox = qobject_cast<QComboBox*>(m_args->cellWidget(row, Kind));
+        QString kind = kindBox ? kindBox->currentText() : "array";
+        QString where = "argument " + (name.isEmpty() ? QString("%1").arg(row + 1) : name);
+        QStringList values, expected;
+        if (!words(cell(m_args, row, Values), where + ", values", values, problem) ||
+            !words(cell(m_args, row, Expect), where + ", expect", expected, problem))
+            return {};
+        if (kind != "array" && values.size() != 1) {
+            *problem = where + ": a " + kind + " takes one number" + (kind == "zeros" ? " (the length)" : "");
+            return {};
+        }
+        QString quoted = "\"" + QString(name).replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        QString value = kind == "array" ? "[" + values.join(", ") + "]" : values[0];
+        args << QString("    {\"name\": %1, \"%2\": %3}").arg(quoted, kind, value);
+        if (!expected.isEmpty()) expect << QString("%1: [%2]").arg(quoted, expected.join(", "));
+    }
+    QString json = "{\n  \"grid\": " + dimJson(m_grid) + ",\n  \"block\": " + dimJson(m_block) + ",\n  \"args\": [\n" +
+                   args.join(",\n") + (args.isEmpty() ? "" : "\n") + "  ]";
+    if (!expect.isEmpty()) json += ",\n  \"expect\": {" + expect.join(", ") + "}";
+    return json + "\n}\n";
+}
+
+void LaunchPanel::formEdited() {
+    if (m_syncing) return;
+    QString problem;
+    QString json = formJson(&problem);
+    if (json.isEmpty()) {  // the JSON keeps the last launch the form spelt right
+        m_valid = false;
+        m_verdict->setStyleSheet("color: #b00020");
+        m_verdict->setText(problem);
+        emit edited();
+        return;
+    }
+    m_syncing = true;
+    m_json->setPlainText(json);
+    m_syncing = false;
+    check();
+    emit edited();
+}
+
+void LaunchPanel::jsonEdited() {
+    if (m_syncing) return;
+    try {
+        LaunchSpec launch = parseLaunchSpec(m_json->toPlainText().toStdString(), "launch spec");
+        m_syncing = true;
+        fillForm(launch);
+        m_syncing = false;
+    } catch (const DiagnosticError&) {
+        // check() names the problem; the form keeps the last launch that parsed
+    }
+    check();
+    emit edited();
+}
+
+void LaunchPanel::fillForm(const LaunchSpec& launch) {
+    const std::array<int, 3> grid{launch.grid.x, launch.grid.y, launch.grid.z},
+        block{launch.block.x, launch.block.y, launch.block.z};
+    for (int axis = 0; axis < 3; ++axis) {
+        m_grid[size_t(axis)]->setValue(grid[size_t(axis)]);
+        m_block[size_t(axis)]->setValue(block[size_t(axis)]);
+    }
+    QSignalBlocker blockTable(m_args);
+    m_args->setRowCount(0);
+    for (const KernelArg& a : launch.args) {
+        int row = m_args->rowCount();
+        m_args->insertRow(row);
+        bool zeros = a.isArray && std::all_of(a.values.begin(), a.values.end(), [](int32_t v) { return v == 0; });
+        auto* kind = new QComboBox;
+        kind->addItems(kKinds);
+        kind->setCurrentIndex(!a.isArray ? 2 : zeros ? 1 : 0);
+        connect(kind, &QComboBox::currentIndexChanged, this, &LaunchPanel::formEdited);
+        m_args->setCellWidget(row, Kind, kind);
+        m_args->setItem(row, Name, new QTableWidgetItem(QString::fromStdString(a.name)));
+        m_args->setItem(row, Values, new QTableWidgetItem(zeros ? QString::number(a.values.size()) : joined(a.values)));
+        QString expected;
+        for (const auto& [name, values] : launch.expect)
+            if (name == a.name) expected = joined(values);
+        m_args->setItem(row, Expect, new QTableWidgetItem(expected));
+    }
+}
+
+void LaunchPanel::check() {
+    try {
+        LaunchSpec launch = parseLaunchSpec(m_json->toPlainText().toStdString(), "launch spec");
+        MemoryMap map = validateLaunch(launch, MachineSpec::standard());
+        int warps = launch.warpsPerBlock(MachineSpec::standard()) * launch.grid.count();
+        m_valid = true;
+        m_verdict->setStyleSheet("");
+        m_verdict->setText(QString("%1 thread block%2 of %3 threads (%4 warp%5), %6 words of global memory")
+                               .arg(launch.grid.count())
+                               .arg(launch.grid.count() == 1 ? "" : "s")
+                               .arg(launch.block.count())
+                               .arg(warps)
+                               .arg(warps == 1 ? "" : "s")
+                               .arg(map.usedWords));
+    } catch (const DiagnosticError& e) {
+        m_valid = false;
+        m_verdict->setStyleSheet("color: #b00020");
+        m_verdict->setText(QString::fromStdString(e.what()));
+    }
+}
+
+}  // namespace qgpu
