@@ -29,6 +29,8 @@ public:
         m_history.clear();
         m_writtenAfterStep.clear();
         m_position = 0;
+        m_pending = 0;
+        m_pendingReleased = m_showPartial = false;
     }
 
     bool loaded() const override { return m_stepper != nullptr; }
@@ -36,26 +38,53 @@ public:
     void reset() override {
         requireLoaded();
         m_position = 0;  // history is kept: stepping forward replays it
+        m_showPartial = false;
     }
 
     StopReason step() override {
         requireLoaded();
+        m_showPartial = false;
         if (m_position == int(m_history.size())) {
             if (m_states.back().run != RunState::Running) return endReason();
-            record();
+            while (!writeToken()) {
+            }
+            finishStep();
         }
         ++m_position;
         return snapshot().run == RunState::Running ? StopReason::Step : endReason();
     }
 
+    StopReason stepToken() override {
+        requireLoaded();
+        if (m_position < int(m_history.size()) || m_states.back().run != RunState::Running) return step();
+        if (writeToken()) {
+            finishStep();
+            ++m_position;
+            m_showPartial = false;
+            return snapshot().run == RunState::Running ? StopReason::Step : endReason();
+        }
+        m_partial = m_stepper->decode();
+        m_partial.steps = int(m_history.size());
+        m_partial.run = RunState::Running;
+        m_showPartial = true;
+        return StopReason::Step;
+    }
+
     StopReason stepBack() override {
         requireLoaded();
+        if (m_showPartial) {  // back before the tokens written of the next step
+            m_showPartial = false;
+            return m_position == 0 ? StopReason::AtStart : StopReason::Step;
+        }
         if (m_position == 0) return StopReason::AtStart;
         --m_position;
         return m_position == 0 ? StopReason::AtStart : StopReason::Step;
     }
 
-    const MachineState& snapshot() const override { return m_stepper ? m_states[size_t(m_position)] : m_empty; }
+    const MachineState& snapshot() const override {
+        if (!m_stepper) return m_empty;
+        return showingPartial() ? m_partial : m_states[size_t(m_position)];
+    }
     const std::vector<StepEvent>& history() const override { return m_history; }
     int position() const override { return m_position; }
 
@@ -65,6 +94,7 @@ public:
             const StepEvent& e = m_history[size_t(m_position)];
             return {e.warp, e.block, e.maskBefore};
         }
+        if (m_pending > 0) return {m_pendingExec.warp, m_pendingExec.block, uint8_t(m_pendingExec.mask)};
         const gpu::Token& t = m_stepper->next();
         if (t.kind != gpu::Kind::Exec) return {};
         return {t.warp, t.block, uint8_t(t.mask)};
@@ -76,6 +106,9 @@ public:
         for (const gpu::Token& t : m_stepper->fed()) out.fed.push_back(t.text());
         for (const gpu::Token& t : m_stepper->written()) out.written.push_back(t.text());
         out.writtenAfterStep = m_writtenAfterStep;
+        out.writtenNow = showingPartial() ? m_stepper->written().size()
+                         : m_position > 0 ? m_writtenAfterStep[size_t(m_position - 1)]
+                                          : 0;
         if (m_states.back().run == RunState::Finished) out.written.push_back(m_stepper->next().text());  // END
         return out;
     }
@@ -98,10 +131,12 @@ public:
         out.cols = g.linearValueHeadDim;
         if (head < 0 || head >= g.linearNumValueHeads) return out;
         size_t size = size_t(out.rows * out.cols);
-        auto first = m_latest[size_t(layer)].begin() + long(size_t(head) * size);
+        // Mid-step, the stepper's own state; else the latest recorded state, with the rows of later steps put
+        // back as they were: the state at this step.
+        const auto& from = showingPartial() ? m_stepper->recurrent() : m_latest;
+        auto first = from[size_t(layer)].begin() + long(size_t(head) * size);
         out.values.assign(first, first + long(size));
-        // The latest state, with the rows of later steps put back as they were: the state at this step.
-        for (size_t s = m_stateChanges.size(); s-- > size_t(m_position);)
+        for (size_t s = m_stateChanges.size(); !showingPartial() && s-- > size_t(m_position);)
             for (const RowChange& c : m_stateChanges[s])
                 if (c.layer == layer && c.head == head)
                     std::copy(c.before.begin(), c.before.end(), out.values.begin() + long(size_t(c.row * out.cols)));
@@ -128,23 +163,33 @@ private:
         return m_states.back().run == RunState::Faulted ? StopReason::Faulted : StopReason::Finished;
     }
 
-    // Lets the model write the next step and decodes the machine after it.
-    void record() {
+    bool showingPartial() const { return m_showPartial && m_position == int(m_history.size()) && m_pending > 0; }
+
+    // Lets the model write one token of the next step; true when the step is then whole: an EXEC with
+    // lanes, its VALs, and any RELEASE and empty EXEC passes after them.
+    bool writeToken() {
         GpuStepper& s = *m_stepper;
-        auto guard = [&] {
-            if (s.written().size() < kMaxTokens) return true;
+        gpu::Token t = s.advance();
+        if (m_pending++ == 0) m_pendingExec = t;
+        m_pendingReleased = m_pendingReleased || t.kind == gpu::Kind::Release;
+        if (s.written().size() >= kMaxTokens) {
             m_states.back().run = RunState::Faulted;
             m_states.back().fault = "the model wrote " + std::to_string(kMaxTokens) +
                                     " tokens without ending the launch; check the kernel for an endless loop";
-            return false;
-        };
-        bool released = false;
-        gpu::Token exec = s.advance();
-        while (s.next().kind == gpu::Kind::Val && guard()) s.advance();
-        while (((s.next().kind == gpu::Kind::Exec && s.next().mask == 0) || s.next().kind == gpu::Kind::Release) &&
-               guard())
-            released = s.advance().kind == gpu::Kind::Release || released;
+            return true;
+        }
+        const gpu::Token& n = s.next();
+        return !(n.kind == gpu::Kind::Val || n.kind == gpu::Kind::Release ||
+                 (n.kind == gpu::Kind::Exec && n.mask == 0));
+    }
 
+    // Records the step just written: the machine decoded after it, the event, the state rows it changed.
+    void finishStep() {
+        GpuStepper& s = *m_stepper;
+        const gpu::Token exec = m_pendingExec;
+        const bool released = m_pendingReleased;
+        m_pending = 0;
+        m_pendingReleased = false;
         const MachineState& before = m_states.back();
         MachineState after = s.decode();
         after.steps = int(m_history.size()) + 1;
@@ -220,6 +265,12 @@ private:
     std::vector<size_t> m_writtenAfterStep;
     int m_position = 0;
     MachineState m_empty;
+    // The step being written token by token: how many tokens so far, its EXEC, whether a RELEASE came, and
+    // the machine after its last token (shown while m_showPartial).
+    int m_pending = 0;
+    gpu::Token m_pendingExec;
+    bool m_pendingReleased = false, m_showPartial = false;
+    MachineState m_partial;
 };
 
 }  // namespace

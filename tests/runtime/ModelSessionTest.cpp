@@ -168,3 +168,45 @@ TEST(ModelSession, EveryStepDecodesToTheInterpretersStateAndStepsBackAlike) {
     ASSERT_FALSE(d.differences.empty());
     EXPECT_EQ(d.differences[0], "global[5]: 6 vs 7");
 }
+
+// Token by token through every step of a launch: mid-step, each register holds its value from before the
+// step or, once its value's last byte is written, from after it (never a torn word); each step ends on the
+// token where step() ends it, with the same machine; stepping back mid-step shows the step's start.
+TEST(ModelSession, StepTokenShowsEachValueAsItsLastByteIsWritten) {
+    const GpuModel& model = gpuModel(Engine::Sparse);
+    Loaded p = exampleProgram("branches");
+    auto byToken = makeModelSession(model), byStep = makeModelSession(model);
+    byToken->load(p.program, p.launch);
+    byStep->load(p.program, p.launch);
+    int midSteps = 0;
+    for (int step = 1; byStep->snapshot().run == RunState::Running; ++step) {
+        SCOPED_TRACE("step " + std::to_string(step));
+        MachineState before = byStep->snapshot();
+        byStep->step();
+        const MachineState& after = byStep->snapshot();
+        while (byToken->position() < step) {
+            byToken->stepToken();
+            const MachineState& now = byToken->snapshot();
+            ASSERT_EQ(byToken->tokens().writtenNow, byToken->tokens().written.size() - (now.run == RunState::Finished));
+            if (byToken->position() == step) break;
+            ++midSteps;
+            for (size_t t = 0; t < now.threads.size(); ++t)
+                for (size_t r = 0; r < 16; ++r) {
+                    uint32_t v = now.threads[t].regs[r];
+                    ASSERT_TRUE(v == before.threads[t].regs[r] || v == after.threads[t].regs[r])
+                        << "thread " << t << " r" << r;
+                }
+        }
+        EXPECT_EQ(byToken->tokens().writtenNow, byStep->tokens().writtenAfterStep[size_t(step - 1)]);
+        expectSameState(byToken->snapshot(), after, step);
+        if (step == 1) {  // back from the middle of step 2, and on again
+            byToken->stepToken();
+            byToken->stepToken();
+            EXPECT_EQ(byToken->stepBack(), StopReason::Step);
+            EXPECT_EQ(byToken->position(), 1);
+            expectSameState(byToken->snapshot(), after, 1);
+        }
+    }
+    EXPECT_GT(midSteps, 10);
+    EXPECT_EQ(byToken->snapshot().run, RunState::Finished);
+}

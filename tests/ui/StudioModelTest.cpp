@@ -34,6 +34,19 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     EXPECT_TRUE(window.tokens()->item(fed - 1)->text().contains("GRID("))
         << window.tokens()->item(fed - 1)->text().toStdString();
 
+    // Step token: the model writes the first step one token at a time and every panel follows. Its first
+    // records are sreg r1, tid.x of lane 0 and lane 1: thread 1's r1 is 1 once its one byte is written.
+    window.stepToken();
+    EXPECT_EQ(window.tokens()->currentRow(), fed);  // the EXEC record
+    window.stepToken();
+    window.stepToken();
+    EXPECT_EQ(window.tokens()->currentRow(), fed + 2);
+    EXPECT_TRUE(window.tokens()->currentItem()->text().endsWith("VAL(s0,l1,k0,0x01.)"))
+        << window.tokens()->currentItem()->text().toStdString();
+    EXPECT_EQ(window.session().position(), 0);
+    EXPECT_EQ(window.registers()->table()->item(1, 2)->text(), "1");  // lane 1, r1
+    window.stepBack();                                                // back before the step's tokens
+    EXPECT_EQ(window.registers()->table()->item(1, 2)->text(), "0");
     for (int n = 1; n <= 2; ++n) {
         window.step();
         expectRegistersMatch(window, referenceAfter(window, n).state());

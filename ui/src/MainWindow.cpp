@@ -197,6 +197,7 @@ void MainWindow::createActions() {
     add("Run", QKeySequence(Qt::Key_F5), [this] { run(); });
     add("Pause", QKeySequence(Qt::Key_Pause), [this] { pause(); });
     add("Step", QKeySequence(Qt::Key_F10), [this] { step(); });
+    debug->addAction("Step token", QKeySequence("Alt+F10"), this, [this] { stepToken(); });
     add("Step line", QKeySequence(Qt::Key_F11), [this] { stepLine(); });
     add("Step back", QKeySequence("Shift+F10"), [this] { stepBack(); });
     debug->addAction("Run to cursor", QKeySequence("Ctrl+F10"), this, [this] {
@@ -455,6 +456,10 @@ void MainWindow::step() {
     pause();
     if (m_session->loaded()) report(m_session->step());
 }
+void MainWindow::stepToken() {
+    pause();
+    if (m_session->loaded()) report(m_session->stepToken());
+}
 void MainWindow::stepBack() {
     pause();
     if (m_session->loaded()) report(m_session->stepBack());
@@ -644,9 +649,7 @@ void MainWindow::refreshTokens() {
         if (fed) item->setForeground(QColor(120, 120, 120));
         m_tokens->addItem(item);
     }
-    int pos = m_session->position();
-    size_t written = pos > 0 ? ts.writtenAfterStep[size_t(pos - 1)] : 0;
-    int current = int(ts.fed.size() + written) - 1;  // the last token of the current moment
+    int current = int(ts.fed.size() + ts.writtenNow) - 1;  // the last token of the current moment
     m_tokens->setCurrentRow(current);
     if (current >= 0) m_tokens->scrollToItem(m_tokens->item(current));
 }

@@ -20,10 +20,11 @@ struct Breakpoint {
 };
 
 // The tokens of a launch in the model (the model backend): what the host fed, what the model wrote so far,
-// and how many had been written when each step ended.
+// how many had been written when each step ended, and how many at the moment the debugger shows.
 struct TokenStream {
     std::vector<std::string> fed, written;
     std::vector<size_t> writtenAfterStep;
+    size_t writtenNow = 0;
 };
 
 // The model backend's recurrent state: which memory of the machine each layer's head holds, and one head's
@@ -55,6 +56,10 @@ public:
     virtual StopReason step() = 0;
     // Back one step from recorded history (no re-execution).
     virtual StopReason stepBack() = 0;
+    // Forward one token of the step being written (a backend with a token stream): the snapshot shows the
+    // machine mid-step, and the position moves when the step's last token is written. Where no step is being
+    // written (a backend without tokens, or behind in recorded history), one whole step.
+    virtual StopReason stepToken() { return step(); }
     // Forward until a breakpoint (the next step's block and warp), the end, a fault or the limit.
     virtual StopReason run(int maxSteps = 1000000);
     virtual StopReason runBack();  // back until a breakpoint or the start

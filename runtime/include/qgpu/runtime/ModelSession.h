@@ -11,8 +11,9 @@
 namespace qgpu {
 
 // One step is one EXEC record with lanes and its VAL records; a RELEASE and the empty EXEC passes that
-// follow belong to it (the interpreter has no steps for them). `model` must have the sparse engine and
-// outlive the session.
+// follow belong to it (the interpreter has no steps for them). stepToken writes the step at the frontier one
+// token at a time, decoding the machine after each (history keeps whole steps). `model` must have the
+// sparse engine and outlive the session.
 std::unique_ptr<Session> makeModelSession(const GpuModel& model);
 
 // The model session's stepper, for the token stream and the ROM (null before load or for another backend).

@@ -56,6 +56,7 @@ public:
     // their lines.
     bool build();
     void step();
+    void stepToken();          // one token of the step the model is writing (other backends: a step)
     void stepLine();           // steps until the next step runs code of another source line
     void runToLine(int line);  // 1-based: steps until the next step runs a block with code of the line
     void stepBack();
