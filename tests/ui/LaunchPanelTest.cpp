@@ -19,10 +19,8 @@ namespace {
 class LaunchPanelTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        window = std::make_unique<MainWindow>();
-        window->resize(1200, 800);
-        window->show();
-        ASSERT_TRUE(window->openProgram(kExamples + "dot_product.qasm")) << window->statusText().toStdString();
+        window = windowWithExample("dot_product.qasm");
+        ASSERT_TRUE(window);
         panel = window->launchPanel();
     }
     QString cell(int row, int column) const { return panel->arguments()->item(row, column)->text(); }

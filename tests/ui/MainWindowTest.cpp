@@ -24,10 +24,8 @@ namespace {
 class StudioTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        window = std::make_unique<MainWindow>();
-        window->resize(1200, 800);
-        window->show();
-        ASSERT_TRUE(window->openProgram(kExamples + "dot_product.qasm")) << window->statusText().toStdString();
+        window = windowWithExample("dot_product.qasm");
+        ASSERT_TRUE(window);
     }
     std::unique_ptr<MainWindow> window;
 };

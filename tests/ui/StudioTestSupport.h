@@ -6,6 +6,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QPlainTextEdit>
+#include <memory>
 #include <QTableWidget>
 
 #include "qgpu/core/Assembler.h"
@@ -16,6 +17,17 @@
 namespace qgpu::testing {
 
 inline const QString kExamples = QString(QGPU_SOURCE_DIR) + "/resources/examples/";
+
+// A shown studio window with an example open (the reference backend); null, with a test failure, when the
+// example does not open.
+inline std::unique_ptr<MainWindow> windowWithExample(const QString& file) {
+    auto window = std::make_unique<MainWindow>();
+    window->resize(1200, 800);
+    window->show();
+    bool opened = window->openProgram(kExamples + file);
+    EXPECT_TRUE(opened) << window->statusText().toStdString();
+    return opened ? std::move(window) : nullptr;
+}
 
 // Runs the same example on a bare interpreter, `steps` steps in.
 inline Interpreter referenceAfter(MainWindow& w, int steps) {
