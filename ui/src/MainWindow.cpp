@@ -197,7 +197,7 @@ void MainWindow::createActions() {
     add("Run", QKeySequence(Qt::Key_F5), [this] { run(); });
     add("Pause", QKeySequence(Qt::Key_Pause), [this] { pause(); });
     add("Step", QKeySequence(Qt::Key_F10), [this] { step(); });
-    debug->addAction("Step token", QKeySequence("Alt+F10"), this, [this] { stepToken(); });
+    add("Step token", QKeySequence("Alt+F10"), [this] { stepToken(); });
     add("Step line", QKeySequence(Qt::Key_F11), [this] { stepLine(); });
     add("Step back", QKeySequence("Shift+F10"), [this] { stepBack(); });
     debug->addAction("Run to cursor", QKeySequence("Ctrl+F10"), this, [this] {
