@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "qgpu/core/Diagnostic.h"
@@ -35,11 +36,19 @@ std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, co
     const circuit::Circuit& circuit = m->m_machine.circuit;
     for (int l = 0; l < circuit.layerCount(); ++l)
         for (const auto& port : circuit.layer(l).ports) m->m_memories[port.name] = {l, port.head};
+    bool dense = std::count(engines.begin(), engines.end(), Engine::Dense) > 0;
+    // The sparse engine alone takes the large matrices as their entries: no gigabytes of zeros to make and scan.
     std::map<std::string, circuit::NamedTensor> tensors;
-    for (auto& t : circuit.emit(m->m_machine.embeddings)) {
+    for (auto& t : circuit.emit(m->m_machine.embeddings, !dense)) {
         if (weights != DType::F32) {  // the values a checkpoint in `weights` holds
-            TensorData stored = TensorData::fromFloat(t.name, t.shape, t.values, weights);
-            t.values = TensorView{t.name, weights, t.shape, stored.bytes.data(), stored.bytes.size()}.toFloat();
+            std::vector<float> values;
+            for (const auto& e : t.entries) values.push_back(e.second);
+            std::vector<float>& rounded = t.sparse ? values : t.values;
+            std::vector<int64_t> shape = t.sparse ? std::vector<int64_t>{int64_t(values.size())} : t.shape;
+            TensorData stored = TensorData::fromFloat(t.name, shape, rounded, weights);
+            rounded = TensorView{t.name, weights, shape, stored.bytes.data(), stored.bytes.size()}.toFloat();
+            for (size_t i = 0; i < t.entries.size(); ++i) t.entries[i].second = values[i];
+            std::erase_if(t.entries, [](const auto& e) { return e.second == 0; });  // as the dense scan drops them
         }
         tensors[t.name] = std::move(t);
     }
@@ -47,15 +56,21 @@ std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, co
     Qwen35Config config = circuitConfig(circuit, gpu::vocabularySize());
     auto lookup = [&](const std::string& name, const std::vector<int64_t>& shape) -> circuit::NamedTensor& {
         auto it = tensors.find(name);
-        if (it == tensors.end() || it->second.shape != shape)
-            throw std::logic_error("the machine emitted no tensor " + name + " of the model's shape");
+        if (it == tensors.end() || it->second.shape != shape || it->second.sparse)
+            throw std::logic_error("the machine emitted no dense tensor " + name + " of the model's shape");
         return it->second;
     };
-    bool dense = std::count(engines.begin(), engines.end(), Engine::Dense) > 0;
     if (std::count(engines.begin(), engines.end(), Engine::Sparse))
-        m->m_sparse = SparseModel::fromTensors(config, [&](const std::string& name, const std::vector<int64_t>& shape) {
-            return dense ? lookup(name, shape).values : std::move(lookup(name, shape).values);
-        });
+        m->m_sparse = SparseModel::fromTensors(
+            config,
+            [&](const std::string& name, const std::vector<int64_t>& shape) {
+                return dense ? lookup(name, shape).values : std::move(lookup(name, shape).values);
+            },
+            [&](const std::string& name) -> std::optional<SparseModel::Entries> {
+                auto it = tensors.find(name);
+                if (it == tensors.end() || !it->second.sparse) return std::nullopt;
+                return std::move(it->second.entries);
+            });
     if (dense)
         m->m_dense = Qwen35Model::fromTensors(config, [&](const std::string& name, const std::vector<int64_t>& shape) {
             return std::move(lookup(name, shape).values);

@@ -44,6 +44,25 @@ struct Sparse {
         });
         return s;
     }
+    // The same from the matrix's non-zero entries (row-major flat index, ascending): identical arrays.
+    static Sparse ofEntries(const std::vector<std::pair<int64_t, float>>& entries, int rows, int columns,
+                            bool byColumns = false) {
+        Sparse s;
+        s.rows = byColumns ? columns : rows;
+        auto major = [&](int64_t index) { return int(byColumns ? index % columns : index / columns); };
+        s.start.assign(size_t(s.rows) + 1, 0);
+        for (const auto& e : entries) ++s.start[size_t(major(e.first)) + 1];
+        for (size_t i = 1; i < s.start.size(); ++i) s.start[i] += s.start[i - 1];
+        s.column.resize(entries.size());
+        s.value.resize(entries.size());
+        std::vector<int> next(s.start.begin(), s.start.end() - 1);
+        for (const auto& [index, w] : entries) {
+            size_t at = size_t(next[size_t(major(index))]++);
+            s.column[at] = int(byColumns ? index / columns : index % columns);
+            s.value[at] = w;
+        }
+        return s;
+    }
     void scatter(int c, float x, float* y) const {
         for (int i = start[size_t(c)]; i < start[size_t(c) + 1]; ++i) y[column[size_t(i)]] += value[size_t(i)] * x;
     }
@@ -113,6 +132,11 @@ struct SparseModel::Layer {
 SparseModel::~SparseModel() = default;
 
 std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, const Qwen35Model::TensorSource& tensor) {
+    return fromTensors(c, tensor, [](const std::string&) { return std::nullopt; });
+}
+
+std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, const Qwen35Model::TensorSource& tensor,
+                                                      const EntrySource& entries) {
     for (LayerType t : c.layerTypes)
         if (t != LayerType::LinearAttention)
             throw DiagnosticError(
@@ -142,14 +166,16 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
     for (int i = 0; i < c.numLayers; ++i) {
         std::string p = "layers." + std::to_string(i) + ".";
         Layer l;
-        auto sparse = [&](const std::string& name, int64_t rows, int64_t columns) {
-            return Sparse::of(tensor(p + name, {rows, columns}), int(rows), int(columns));
+        auto sparse = [&](const std::string& name, int64_t rows, int64_t columns, bool byColumns = false) {
+            if (std::optional<Entries> e = entries(p + name))
+                return Sparse::ofEntries(*e, int(rows), int(columns), byColumns);
+            return Sparse::of(tensor(p + name, {rows, columns}), int(rows), int(columns), byColumns);
         };
         l.inputNorm = tensor(p + "input_layernorm.weight", {h});
         l.postNorm = tensor(p + "post_attention_layernorm.weight", {h});
         l.gate = sparse("mlp.gate_proj.weight", in, h);
         l.up = sparse("mlp.up_proj.weight", in, h);
-        l.down = Sparse::of(tensor(p + "mlp.down_proj.weight", {h, in}), int(h), int(in), true);
+        l.down = sparse("mlp.down_proj.weight", h, in, true);
         l.qkv = sparse("linear_attn.in_proj_qkv.weight", channels, h);
         l.z = sparse("linear_attn.in_proj_z.weight", c.linearValueDim(), h);
         l.b = sparse("linear_attn.in_proj_b.weight", hv, h);
@@ -158,8 +184,7 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.dtBias = tensor(p + "linear_attn.dt_bias", {hv});
         l.aLog = tensor(p + "linear_attn.A_log", {hv});
         l.linearNorm = tensor(p + "linear_attn.norm.weight", {c.linearValueHeadDim});
-        l.outProj = Sparse::of(tensor(p + "linear_attn.out_proj.weight", {h, c.linearValueDim()}), int(h),
-                               int(c.linearValueDim()), true);
+        l.outProj = sparse("linear_attn.out_proj.weight", h, c.linearValueDim(), true);
         for (int ch = 0; ch < l.qkv.rows; ++ch) {
             if (!l.qkv.empty(ch)) l.liveChannels.push_back(ch);
             bool past = false;

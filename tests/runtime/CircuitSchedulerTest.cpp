@@ -152,3 +152,42 @@ TEST(CircuitScheduler, ReadBitsOfAMemoryReuseAnEarlierMemorysSlots) {
         EXPECT_EQ(word(res[t], s.dims(out)), m2[r]) << "token " << t;
     }
 }
+
+// The sparse engine's input: emitted as entries, the large matrices hold exactly the dense emission's
+// non-zero weights, bit for bit; every other tensor is the same. A program with MLP gadgets, memories, a
+// previous-token memory and the input projections' split constants.
+TEST(CircuitScheduler, EmitsTheSameWeightsAsEntriesAsDense) {
+    circuit::Geometry g;
+    g.hiddenSize = 512;
+    g.intermediateSize = 2560;
+    g.linearKeyHeadDim = g.linearValueHeadDim = 128;
+    Scheduler s(g);
+    auto a = s.input("a"), b = s.input("b"), write = s.input("write", 4), read = s.input("read", 4);
+    auto any = s.input("any", 1);
+    auto sum = s.add(a, b, "sum");
+    auto stored = s.memory("m", write, sum, read);
+    auto before = s.previous("p", stored, any);
+    s.keep(s.add(before, a, "out"));
+    const Circuit& circuit = s.build();
+    std::vector<std::vector<float>> rows{circuit.tokenEmbedding({s.dims(any)[0]})};
+    std::vector<circuit::NamedTensor> dense = circuit.emit(rows), sparse = circuit.emit(rows, true);
+    ASSERT_EQ(dense.size(), sparse.size());
+    int matrices = 0;
+    for (size_t i = 0; i < dense.size(); ++i) {
+        const circuit::NamedTensor &d = dense[i], &e = sparse[i];
+        SCOPED_TRACE(d.name);
+        ASSERT_EQ(d.name, e.name);
+        ASSERT_EQ(d.shape, e.shape);
+        if (!e.sparse) {
+            EXPECT_EQ(d.values, e.values);
+            continue;
+        }
+        ++matrices;
+        EXPECT_TRUE(e.values.empty());
+        std::vector<std::pair<int64_t, float>> nonZero;
+        for (size_t j = 0; j < d.values.size(); ++j)
+            if (d.values[j] != 0) nonZero.push_back({int64_t(j), d.values[j]});
+        EXPECT_EQ(e.entries, nonZero);
+    }
+    EXPECT_EQ(matrices, 6 * circuit.layerCount());  // qkv, z, out_proj, gate, up, down per layer
+}

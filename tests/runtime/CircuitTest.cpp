@@ -211,7 +211,8 @@ TEST(CircuitLayout, NamesEveryFeatureAndEveryStateRange) {
     g.linearKeyHeadDim = 4;
     g.linearValueHeadDim = 8;
     Circuit c(g);
-    circuit::MemoryPort port{"regs", 0, {}, {}, {}, {}};
+    circuit::MemoryPort port;
+    port.name = "regs";
     for (int r = 0; r < 4; ++r) port.writeRows.push_back(c.addFeature("w" + std::to_string(r)));
     for (int i = 0; i < 2; ++i) port.dataBits.push_back(c.addFeature("d" + std::to_string(i)));
     for (int i = 0; i < 2; ++i) port.outBits.push_back(c.addReadBit("o" + std::to_string(i)));

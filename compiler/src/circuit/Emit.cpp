@@ -13,7 +13,37 @@ namespace {
 NamedTensor zeros(std::string name, std::vector<int64_t> shape, float fill = 0.f) {
     int64_t n = 1;
     for (int64_t s : shape) n *= s;
-    return NamedTensor{std::move(name), std::move(shape), std::vector<float>(size_t(n), fill)};
+    return NamedTensor{std::move(name), std::move(shape), std::vector<float>(size_t(n), fill), false, {}};
+}
+
+// A matrix that emission adds weights into: dense, or (sparse) collecting the additions in order.
+NamedTensor matrix(std::string name, std::vector<int64_t> shape, bool sparse) {
+    if (!sparse) return zeros(std::move(name), std::move(shape));
+    return NamedTensor{std::move(name), std::move(shape), {}, true, {}};
+}
+
+void add(NamedTensor& t, size_t index, float weight) {
+    if (t.sparse)
+        t.entries.push_back({int64_t(index), weight});
+    else
+        t.values[index] += weight;
+}
+
+// A sparse matrix's additions summed per entry in the order they came (as the dense += sums them), the
+// zeros dropped.
+void coalesce(NamedTensor& t) {
+    if (!t.sparse) return;
+    std::stable_sort(t.entries.begin(), t.entries.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<int64_t, float>> summed;
+    for (size_t i = 0; i < t.entries.size();) {
+        float sum = 0.f;
+        size_t j = i;
+        for (; j < t.entries.size() && t.entries[j].first == t.entries[i].first; ++j) sum += t.entries[j].second;
+        if (sum != 0) summed.push_back({t.entries[i].first, sum});
+        i = j;
+    }
+    t.entries = std::move(summed);
 }
 
 // The largest part of |w| with at most 8 significant bits (what bf16 holds), with w's sign.
@@ -28,16 +58,16 @@ double bf16Part(double w) {
 // by the RMSNorm's exact factor, and a constant split over the constant dims in bf16-exact parts.
 class InputRow {
 public:
-    InputRow(std::vector<float>& matrix, size_t hidden, double scale) : m(matrix), h(hidden), s(scale) {}
+    InputRow(NamedTensor& matrix, size_t hidden, double scale) : m(matrix), h(hidden), s(scale) {}
     void add(size_t row, int dim, double weight) const {
         if (dim != 0) {
-            m[row * h + size_t(dim)] += float(weight * s);
+            circuit::add(m, row * h + size_t(dim), float(weight * s));
             return;
         }
         double rest = weight;
         for (int d = 0; d < Circuit::kConstantDims; ++d) {
             double part = bf16Part(rest);
-            m[row * h + size_t(d)] += float(part * s);
+            circuit::add(m, row * h + size_t(d), float(part * s));
             rest -= part;
         }
         if (rest != 0) throw std::length_error("a constant weight needs more than 24 significant bits");
@@ -47,7 +77,7 @@ public:
     }
 
 private:
-    std::vector<float>& m;
+    NamedTensor& m;
     size_t h;
     double s;
 };
@@ -68,7 +98,7 @@ void Circuit::emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z,
                        NamedTensor& outProj) const {
     const Geometry& g = m_geometry;
     size_t h = size_t(g.hiddenSize), kernel = size_t(g.convKernel);
-    InputRow qkvRow(qkv.values, h, inputScale()), zRow(z.values, h, inputScale()), bRow(b.values, h, inputScale());
+    InputRow qkvRow(qkv, h, inputScale()), zRow(z, h, inputScale()), bRow(b, h, inputScale());
     int keyHead = port.head / (g.linearNumValueHeads / g.linearNumKeyHeads);
     size_t keyDim = size_t(g.linearNumKeyHeads * g.linearKeyHeadDim), valueDim = size_t(g.linearValueHeadDim);
     auto channel = [&](size_t row, const Linear& v, int tap = 0) {  // one tap of the conv: this token's or earlier
@@ -103,7 +133,7 @@ void Circuit::emitPort(const MemoryPort& port, NamedTensor& qkv, NamedTensor& z,
         channel(vBase + 2 * i, scaled(t, kRowAmplitude), port.dataTap);  // rail 1: 1024 when the bit is true
         channel(vBase + 2 * i + 1, Linear{{}, kRowAmplitude}.add(t, -kRowAmplitude), port.dataTap);  // rail 0
         size_t column = size_t(port.head) * valueDim + 2 * i, width = size_t(g.linearNumValueHeads) * valueDim;
-        outProj.values[size_t(port.outBits[i]) * width + column] = -1.f;  // a true bit reads 64 -> 62
+        add(outProj, size_t(port.outBits[i]) * width + column, -1.f);  // a true bit reads 64 -> 62 (one entry each)
     }
     bRow.add(size_t(port.head), constantDim(), 32.f);  // beta = sigmoid(32) = 1 on circuit tokens
     for (size_t c = 0; c < valueDim; ++c) zRow.add(size_t(port.head) * valueDim + c, constantDim(), 32.f);  // silu 32
@@ -115,7 +145,8 @@ int Circuit::intermediateNeeded() const {
     return int(n);
 }
 
-std::vector<NamedTensor> Circuit::emit(const std::vector<std::vector<float>>& embeddingRows) const {
+std::vector<NamedTensor> Circuit::emit(const std::vector<std::vector<float>>& embeddingRows,
+                                       bool sparseMatrices) const {
     const Geometry& g = m_geometry;
     int64_t h = g.hiddenSize, in = g.intermediateSize, hv = g.linearNumValueHeads;
     int64_t keyDim = g.linearNumKeyHeads * g.linearKeyHeadDim, valueDim = hv * g.linearValueHeadDim;
@@ -142,26 +173,29 @@ std::vector<NamedTensor> Circuit::emit(const std::vector<std::vector<float>>& em
         // the input projections carry the inverse factor (InputRow).
         out.push_back(zeros(p + "input_layernorm.weight", {h}));
         out.push_back(zeros(p + "post_attention_layernorm.weight", {h}));
-        NamedTensor gate = zeros(p + "mlp.gate_proj.weight", {in, h}), up = zeros(p + "mlp.up_proj.weight", {in, h});
-        NamedTensor down = zeros(p + "mlp.down_proj.weight", {h, in});
-        InputRow gateRow(gate.values, size_t(h), inputScale()), upRow(up.values, size_t(h), inputScale());
+        NamedTensor gate = matrix(p + "mlp.gate_proj.weight", {in, h}, sparseMatrices);
+        NamedTensor up = matrix(p + "mlp.up_proj.weight", {in, h}, sparseMatrices);
+        NamedTensor down = matrix(p + "mlp.down_proj.weight", {h, in}, sparseMatrices);
+        InputRow gateRow(gate, size_t(h), inputScale()), upRow(up, size_t(h), inputScale());
         for (size_t n = 0; n < m_layers[i].mlp.size(); ++n) {
             const Neuron& neuron = m_layers[i].mlp[n];
             gateRow.add(n, neuron.gate);
             upRow.add(n, neuron.up);
-            for (const Term& t : neuron.down) down.values[size_t(t.dim) * size_t(in) + n] += t.weight;
+            for (const Term& t : neuron.down) add(down, size_t(t.dim) * size_t(in) + n, t.weight);
         }
-        out.push_back(std::move(gate));
-        out.push_back(std::move(up));
-        out.push_back(std::move(down));
+        for (NamedTensor* t : {&gate, &up, &down}) {
+            coalesce(*t);
+            out.push_back(std::move(*t));
+        }
         // The Gated DeltaNet: silent heads have zero projections (they write nothing and read zeros);
         // memory ports get one-hot keys and queries and dual-rail rows. No decay anywhere.
-        NamedTensor qkv = zeros(p + "linear_attn.in_proj_qkv.weight", {2 * keyDim + valueDim, h});
-        NamedTensor z = zeros(p + "linear_attn.in_proj_z.weight", {valueDim, h});
+        NamedTensor qkv = matrix(p + "linear_attn.in_proj_qkv.weight", {2 * keyDim + valueDim, h}, sparseMatrices);
+        NamedTensor z = matrix(p + "linear_attn.in_proj_z.weight", {valueDim, h}, sparseMatrices);
         NamedTensor b = zeros(p + "linear_attn.in_proj_b.weight", {hv, h});
         NamedTensor conv = zeros(p + "linear_attn.conv1d.weight", {2 * keyDim + valueDim, 1, g.convKernel});
-        NamedTensor outProj = zeros(p + "linear_attn.out_proj.weight", {h, valueDim});
+        NamedTensor outProj = matrix(p + "linear_attn.out_proj.weight", {h, valueDim}, sparseMatrices);
         for (const MemoryPort& port : m_layers[i].ports) emitPort(port, qkv, z, b, conv, outProj);
+        for (NamedTensor* t : {&qkv, &z, &outProj}) coalesce(*t);
         out.push_back(std::move(qkv));
         out.push_back(std::move(z));
         out.push_back(std::move(b));

@@ -28,7 +28,11 @@ TEST(Circuit2bGeometry, ArithmeticAndAMemoryPortAreExactInABfloat16Checkpoint) {
     auto row = s.input("row", 1);
     s.build();
     Circuit& c = s.circuit();
-    circuit::MemoryPort port{"mem", 7, {s.dims(row)[0]}, s.dims(a), {s.dims(row)[0]}, {}};
+    circuit::MemoryPort port;
+    port.name = "mem";
+    port.head = 7;
+    port.writeRows = port.readRows = {s.dims(row)[0]};
+    port.dataBits = s.dims(a);
     for (int i = 0; i < 32; ++i) port.outBits.push_back(c.addReadBit("read" + std::to_string(i)));
     c.memoryPort(0, port);  // writes a into row 0 of head 7 when `row` is true, reading it back at once
 

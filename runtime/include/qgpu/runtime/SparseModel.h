@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "qgpu/runtime/Qwen35Model.h"
@@ -23,6 +26,12 @@ public:
     // Throws DiagnosticError for a model with full-attention layers (the compiled GPU has none).
     static std::unique_ptr<SparseModel> fromTensors(const Qwen35Config& config,
                                                     const Qwen35Model::TensorSource& tensor);
+    // The same, where a matrix may come as its non-zero entries instead: (row-major flat index, weight),
+    // ascending and unique (circuit::NamedTensor's sparse form). `tensor` gives every other tensor.
+    using Entries = std::vector<std::pair<int64_t, float>>;
+    using EntrySource = std::function<std::optional<Entries>(const std::string& name)>;
+    static std::unique_ptr<SparseModel> fromTensors(const Qwen35Config& config, const Qwen35Model::TensorSource& tensor,
+                                                    const EntrySource& entries);
     ~SparseModel();
 
     const Qwen35Config& config() const { return m_config; }

@@ -57,11 +57,15 @@ struct Layer {
     std::vector<MemoryPort> ports;  // heads without a port stay silent (all-zero projections)
 };
 
-// A tensor of a stock Qwen3.5 checkpoint, named as in `model.` text checkpoints without the prefix.
+// A tensor of a stock Qwen3.5 checkpoint, named as in `model.` text checkpoints without the prefix. A
+// sparse one (Circuit::emit's large matrices, on request) holds no `values` but its non-zero entries:
+// (row-major flat index, weight), ascending and unique.
 struct NamedTensor {
     std::string name;
     std::vector<int64_t> shape;
     std::vector<float> values;
+    bool sparse = false;
+    std::vector<std::pair<int64_t, float>> entries;
 };
 
 // The geometry the layers are emitted into (the Qwen3.5 fields that the weights' shapes depend on).
@@ -199,8 +203,11 @@ public:
 
     // --- emission (compiler/src/circuit/Emit.cpp) ---
     // All weights of the layers as stock Qwen3.5 tensors (linear-attention layers with silent mixers),
-    // plus embed_tokens for the given token rows and the final norm.
-    std::vector<NamedTensor> emit(const std::vector<std::vector<float>>& embeddingRows) const;
+    // plus embed_tokens for the given token rows and the final norm. With `sparseMatrices` the large
+    // matrices (in_proj_qkv, in_proj_z, out_proj and the MLP's) come as entries: the same weights, without
+    // gigabytes of zeros.
+    std::vector<NamedTensor> emit(const std::vector<std::vector<float>>& embeddingRows,
+                                  bool sparseMatrices = false) const;
     int intermediateNeeded() const;
     // The final norm's weights (zero-centred); default all 0. The GPU keeps only its output code dims.
     void setFinalNorm(std::vector<float> weights) { m_finalNorm = std::move(weights); }
