@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <unordered_map>
 #include <string>
 
 #include "qgpu/core/Diagnostic.h"
@@ -150,10 +152,23 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
     // The LM head reads only dims the final norm keeps (1 + w != 0): a contiguous copy of those columns.
     for (int64_t d = 0; d < h; ++d)
         if (1.f + m->m_finalNorm[size_t(d)] != 0) m->m_headDims.push_back(size_t(d));
-    // Dim-major: the logits accumulate one dim at a time over the whole vocabulary (vectorised), each
-    // logit still summed in dim order.
+    // Tokens whose rows agree on those dims (bit for bit) share one logit: the head holds each distinct row
+    // once (the compiled GPU's loading tokens all have the same, empty code).
+    std::unordered_map<std::string, int> distinct;
+    std::vector<size_t> firstOf;  // a token with each distinct row
+    for (int64_t t = 0; t < c.vocabSize; ++t) {
+        std::string key(m->m_headDims.size() * sizeof(float), '\0');
+        for (size_t i = 0; i < m->m_headDims.size(); ++i)
+            std::memcpy(key.data() + i * sizeof(float), &m->m_embed[size_t(t * h) + m->m_headDims[i]], sizeof(float));
+        auto [it, added] = distinct.emplace(std::move(key), int(firstOf.size()));
+        if (added) firstOf.push_back(size_t(t));
+        m->m_headRow.push_back(it->second);
+    }
+    // Dim-major: the logits accumulate one dim at a time over the distinct rows (vectorised), each logit
+    // still summed in dim order.
     for (size_t d : m->m_headDims)
-        for (int64_t t = 0; t < c.vocabSize; ++t) m->m_head.push_back(m->m_embed[size_t(t * h) + d]);
+        for (size_t t : firstOf) m->m_head.push_back(m->m_embed[t * size_t(h) + d]);
+    m->m_headRows = firstOf.size();
     // The compiled GPU's code rows are +-1: as bytes, a quarter of the memory to stream per token, and the
     // same products (a -0 weight becoming +0 changes no sum that starts at +0).
     if (std::all_of(m->m_head.begin(), m->m_head.end(),
@@ -331,11 +346,13 @@ std::vector<float> SparseModel::logits(const std::vector<float>& x) const {
     rmsNorm(x, m_finalNorm, c.rmsNormEps, normed);
     std::vector<float> y;
     for (size_t d : m_headDims) y.push_back(normed[d]);
-    std::vector<float> logits(size_t(c.vocabSize), 0.f);
+    std::vector<float> distinct(m_headRows, 0.f);
     if (m_headSmall.empty())
-        headProducts(m_head.data(), y, logits);
+        headProducts(m_head.data(), y, distinct);
     else
-        headProducts(m_headSmall.data(), y, logits);
+        headProducts(m_headSmall.data(), y, distinct);
+    std::vector<float> logits(size_t(c.vocabSize));
+    for (size_t t = 0; t < logits.size(); ++t) logits[t] = distinct[size_t(m_headRow[t])];
     return logits;
 }
 

@@ -207,23 +207,43 @@ void Circuit::memoryPort(int layer, MemoryPort port) {
     m_layers.at(size_t(layer)).ports.push_back(std::move(port));
 }
 
-std::vector<float> Circuit::tokenEmbedding(const std::vector<int>& trueDims,
-                                           const std::map<int, float>& integers) const {
+std::vector<float> Circuit::baseEmbedding() const {
     std::vector<float> x(size_t(m_geometry.hiddenSize), 0.f);
     for (int d = 0; d < kConstantDims; ++d) x[size_t(d)] = 1.f;
     for (const auto& [d, owners] : m_owners) x[size_t(d)] = m_features[owners.front()].base;
+    for (int d : ballastDims()) x[size_t(d)] = std::ldexp(1.f, kBallastExponent);
+    return x;
+}
+
+void Circuit::setTrue(std::vector<float>& x, const std::vector<int>& trueDims) const {
     for (int d : trueDims) {
         truth(d);  // throws for an integer
         if (featureAt(d).born != 0)
             throw std::invalid_argument(featureAt(d).name + " is computed by the layers, not set by a token");
         x[size_t(d)] = featureAt(d).base - 2;
     }
+}
+
+std::vector<float> Circuit::tokenEmbedding(const std::vector<int>& trueDims,
+                                           const std::map<int, float>& integers) const {
+    std::vector<float> x = baseEmbedding();
+    setTrue(x, trueDims);
     for (auto [d, v] : integers) {
         value(d);  // throws for a bit
         x[size_t(d)] = v;
     }
-    for (int d : ballastDims()) x[size_t(d)] = std::ldexp(1.f, kBallastExponent);
     return x;
+}
+
+std::vector<std::vector<float>> Circuit::tokenEmbeddings(const std::vector<std::vector<int>>& trueDims) const {
+    const std::vector<float> base = baseEmbedding();
+    std::vector<std::vector<float>> rows;
+    rows.reserve(trueDims.size());
+    for (const auto& dims : trueDims) {
+        rows.push_back(base);
+        setTrue(rows.back(), dims);
+    }
+    return rows;
 }
 
 }  // namespace qgpu::circuit

@@ -18,7 +18,8 @@ constexpr int kByteCount = kByteForms * 256, kRomCount = kBlocks * (kSlots + 1) 
               kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * kByteForms * 256;
 const int kByteBase = 2 * kShapeCount, kRomBase = kByteBase + kByteCount, kMemBase = kRomBase + kRomCount,
           kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kReleaseBase = kValBase + kValCount,
-          kEndId = kReleaseBase + 2;
+          kEndId = kReleaseBase + 2, kSmallRomBase = kEndId + 1, kSmallMemBase = kSmallRomBase + kRomCount * 256,
+          kVocabulary = kSmallMemBase + kSmallMemWords * 256;
 
 int shapeIndex(const std::array<int, 3>& shape) {
     const auto& all = launchShapes();
@@ -67,15 +68,18 @@ std::vector<int> threadSlots(const Dim3& grid, const Dim3& block) {
     return slots;
 }
 
-int vocabularySize() { return kEndId + 1; }
+int vocabularySize() { return kVocabulary; }
 
 int Token::id() const {
     switch (kind) {
         case Kind::BlockDim: return shapeIndex(shape);
         case Kind::GridDim: return kShapeCount + shapeIndex(shape);
         case Kind::Byte: return kByteBase + byteForm(*this) * 256 + value;
-        case Kind::RomWrite: return kRomBase + (block * (kSlots + 1) + slot) * 2 + part;
-        case Kind::MemWrite: return kMemBase + address;
+        case Kind::RomWrite: {
+            int rom = (block * (kSlots + 1) + slot) * 2 + part;
+            return small ? kSmallRomBase + rom * 256 + value : kRomBase + rom;
+        }
+        case Kind::MemWrite: return small ? kSmallMemBase + address * 256 + value : kMemBase + address;
         case Kind::Exec: return kExecBase + (block * kWarps + warp) * 16 + mask;
         case Kind::Val: return kValBase + ((slot * kLanes + lane) * kByteForms + byteForm(*this)) * 256 + value;
         case Kind::Release: return kReleaseBase + epoch;
@@ -86,7 +90,15 @@ int Token::id() const {
 
 Token Token::fromId(int id) {
     Token t;
-    if (id < 0 || id > kEndId) throw std::out_of_range("token id " + std::to_string(id) + " is no chip token");
+    if (id < 0 || id >= kVocabulary) throw std::out_of_range("token id " + std::to_string(id) + " is no chip token");
+    if (id > kEndId) {  // a small RomWrite or MemWrite: the word in the token
+        bool rom = id < kSmallMemBase;
+        int r = id - (rom ? kSmallRomBase : kSmallMemBase);
+        t = fromId(rom ? kRomBase + r / 256 : kMemBase + r / 256);
+        t.small = true;
+        t.value = r % 256;
+        return t;
+    }
     if (id < kByteBase) {
         t.kind = id < kShapeCount ? Kind::BlockDim : Kind::GridDim;
         t.shape = launchShapes()[size_t(id % kShapeCount)];
@@ -132,8 +144,10 @@ std::string Token::text() const {
             return std::string(kind == Kind::BlockDim ? "BLOCK(" : "GRID(") + n(shape[0]) + "," + n(shape[1]) + "," +
                    n(shape[2]) + ")";
         case Kind::Byte: return "BYTE(k" + n(byteIndex) + "," + hex(value) + (last ? ".)" : ")");
-        case Kind::RomWrite: return "ROM(b" + n(block) + ",s" + n(slot) + (part ? ",imm)" : ",op)");
-        case Kind::MemWrite: return "MEM(" + n(address) + ")";
+        case Kind::RomWrite:
+            return "ROM(b" + n(block) + ",s" + n(slot) + (part ? ",imm" : ",op") + (small ? "," + hex(value) : "") +
+                   ")";
+        case Kind::MemWrite: return "MEM(" + n(address) + (small ? "," + hex(value) : "") + ")";
         case Kind::Exec: {
             std::string lanes;
             for (int l = 0; l < kLanes; ++l)
@@ -195,12 +209,20 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
     auto bytes = [&](uint32_t word) {
         for (const Token& byte : spellWord(Kind::Byte, word)) tokens.push_back(byte);
     };
+    // A word below 256 rides in its RomWrite or MemWrite token; a longer one is spelt in Byte tokens first.
+    auto write = [&](Token t, uint32_t word) {
+        t.small = word < 256 && (t.kind == Kind::RomWrite || t.address < kSmallMemWords);
+        if (t.small)
+            t.value = int(word);
+        else
+            bytes(word);
+        tokens.push_back(t);
+    };
     auto half = [&](int block, int slot, int part, uint32_t word) {
         if (word == 0) return;  // rows never written read as zero
-        bytes(word);
         Token rom{Kind::RomWrite};
         rom.block = block, rom.slot = slot, rom.part = part;
-        tokens.push_back(rom);
+        write(rom, word);
     };
     for (int b = 0; b < int(program.blocks.size()); ++b) {
         const Block& block = program.blocks[size_t(b)];
@@ -221,10 +243,9 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
     if (global.size() > 1024) throw DiagnosticError(Diagnostic{"", 0, 0, "global memory holds 1024 words"});
     for (size_t a = 0; a < global.size(); ++a) {
         if (global[a] == 0) continue;  // memory starts zero
-        bytes(global[a]);
         Token mem{Kind::MemWrite};
         mem.address = int(a);
-        tokens.push_back(mem);
+        write(mem, global[a]);
     }
     Token blockDim{Kind::BlockDim}, gridDim{Kind::GridDim};
     blockDim.shape = {block.x, block.y, block.z};

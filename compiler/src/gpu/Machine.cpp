@@ -167,6 +167,7 @@ Machine buildMachine(const circuit::Geometry& geometry) {
         for (int j = k; j < (t.last ? 4 : k + 1); ++j) dims.push_back(s.dims(in.byte[size_t(j)])[0]);
         bitsOf(in.vdata, word, dims);
     };
+    std::vector<std::vector<int>> trueDims;  // per token: the features its embedding sets
     for (int id = 0; id < vocabularySize(); ++id) {
         Token t = Token::fromId(id);
         std::vector<int> on{s.dims(in.any)[0]};
@@ -178,14 +179,17 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                 break;
             case Kind::Byte: writeByte(t, on); break;
             case Kind::RomWrite:
-                on.push_back(s.dims(in.rom)[0]);
-                on.push_back(s.dims(in.assemble)[0]);
-                bitsOf(in.x, uint32_t(t.block | t.slot << 5 | t.part << 8), on);
-                break;
             case Kind::MemWrite:
-                on.push_back(s.dims(in.mem)[0]);
+                if (t.small) {  // the token is its own last (and only) byte: it fills the scratch rows, then reads them
+                    Token byte{Kind::Byte};
+                    byte.value = t.value, byte.last = true;
+                    writeByte(byte, on);
+                }
+                on.push_back(s.dims(t.kind == Kind::RomWrite ? in.rom : in.mem)[0]);
                 on.push_back(s.dims(in.assemble)[0]);
-                bitsOf(in.x, uint32_t(t.address), on);
+                bitsOf(in.x,
+                       t.kind == Kind::RomWrite ? uint32_t(t.block | t.slot << 5 | t.part << 8) : uint32_t(t.address),
+                       on);
                 break;
             case Kind::Exec:
                 on.push_back(s.dims(in.exec)[0]);
@@ -209,8 +213,9 @@ Machine buildMachine(const circuit::Geometry& geometry) {
             case Kind::End: break;
         }
         for (int bit : codeOf(t)) on.push_back(m.codeDims[size_t(bit)]);
-        m.embeddings.push_back(m.circuit.tokenEmbedding(on));
+        trueDims.push_back(std::move(on));
     }
+    m.embeddings = m.circuit.tokenEmbeddings(trueDims);
     // The final norm keeps only the code dims, each at +-1: the logit of a token is the number of code
     // bits it agrees on minus those it does not.
     std::vector<float> finalNorm(size_t(geometry.hiddenSize), -1.f);

@@ -51,7 +51,9 @@ private:
     Qwen35Config m_config;
     std::vector<float> m_embed, m_finalNorm;
     std::vector<size_t> m_headDims;   // the dims the final norm keeps
-    std::vector<float> m_head;        // embed_tokens restricted to them, dim-major: [m_headDims.size(), vocab]
+    std::vector<int> m_headRow;       // per token: its row of the head (tokens with equal rows share one)
+    size_t m_headRows = 0;            // distinct rows
+    std::vector<float> m_head;        // the distinct rows of embed_tokens on those dims, dim-major: [dims, rows]
     std::vector<int8_t> m_headSmall;  // the same when every entry is a small integer (m_head is then empty)
     std::vector<Layer> m_layers;
 };

@@ -200,6 +200,8 @@ public:
     // every other feature at its base, and the ballast.
     std::vector<float> tokenEmbedding(const std::vector<int>& trueDims,
                                       const std::map<int, float>& integers = {}) const;
+    // Many tokens' rows at once (bits only), each as tokenEmbedding makes it.
+    std::vector<std::vector<float>> tokenEmbeddings(const std::vector<std::vector<int>>& trueDims) const;
 
     // --- emission (compiler/src/circuit/Emit.cpp) ---
     // All weights of the layers as stock Qwen3.5 tensors (linear-attention layers with silent mixers),
@@ -218,6 +220,8 @@ public:
     std::string layoutJson() const;
 
 private:
+    std::vector<float> baseEmbedding() const;  // constants, every feature at its base, the ballast
+    void setTrue(std::vector<float>& x, const std::vector<int>& trueDims) const;
     int allocate(const std::string& name, Encoding encoding, float base, int born);
     void releaseAll(const std::vector<int>& dims, int lastLayer);  // skips -1 entries
     // Truth-weighted terms sum_j sign * 2^(j - lo) t_j over bits [lo, lo + 16) of v; the sign bit of a

@@ -27,7 +27,8 @@ struct Token {
     int part = 0;                // RomWrite: 0 the word's low half (fields), 1 its high half (imm)
     int warp = 0;                // Exec
     int mask = 0;                // Exec: the lanes that run the block (the min-PC rule's active lanes)
-    int address = 0;             // MemWrite: the global word the four bytes just fed initialise
+    int address = 0;             // MemWrite: the global word the bytes just fed initialise
+    bool small = false;          // RomWrite, MemWrite: the word is `value` (0..255), carried by this token alone
     int lane = 0;                // Val
     int epoch = 0;               // Release: the barrier epoch's new parity
 
@@ -38,6 +39,8 @@ struct Token {
 };
 
 constexpr int kBlocks = 32, kWarps = 32, kSlots = 4, kLanes = 4;
+// A small MemWrite (a word below 256 in one token) exists for the first kSmallMemWords words of global memory.
+constexpr int kSmallMemWords = 64;
 int vocabularySize();
 
 // Bits 7..10 of a terminator word in the ROM image (rd, which no terminator has): which body slots write a
@@ -65,8 +68,9 @@ std::vector<Token> spellWord(Kind kind, uint32_t word);
 // ceil(threads / 4) warps, and the last one is partial when the threads are not a multiple of 4.
 std::vector<int> threadSlots(const Dim3& grid, const Dim3& block);
 
-// The tokens that load `program` into the ROM (its Byte tokens and a RomWrite per non-zero half word),
-// global memory (its Byte tokens and a MemWrite per non-zero word of `global`), and start the launch:
+// The tokens that load `program` into the ROM (its Byte tokens and a RomWrite per non-zero half word, or
+// one small RomWrite for a half word below 256), global memory (likewise: its Byte tokens and a MemWrite,
+// or one small MemWrite for a word below 256 in the first kSmallMemWords), and start the launch:
 // BlockDim then GridDim. Throws DiagnosticError naming the instruction when the program uses what the
 // model backend does not run yet, or the launch when it does not fit the machine.
 std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Dim3& block,
