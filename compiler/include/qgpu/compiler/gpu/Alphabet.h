@@ -20,7 +20,7 @@ struct Token {
     Kind kind = Kind::End;
     std::array<int, 3> shape{};  // BlockDim, GridDim: x, y, z (each >= 1, their product <= 32)
     int byteIndex = 0;           // Byte, Val: which byte of a word (0 = lowest)
-    int value = 0;               // Byte, Val: the byte
+    int value = 0;               // Byte, Val: the byte; a small RomWrite or MemWrite: the word (0..255)
     bool last = false;           // Byte, Val: the word's last byte (byte 3 always is); see spellWord
     int block = 0;               // RomWrite, Exec
     int slot = 0;                // RomWrite: 0..3 body, 4 terminator; Val: the body slot that wrote the value
