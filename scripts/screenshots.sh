@@ -9,7 +9,7 @@ out="$root/docs/screenshots"
 mkdir -p "$out"
 
 shot() {  # NAME EXAMPLE STEPS BACKEND SECONDS (with the first-run window layout)
-  XDG_CONFIG_HOME=$(mktemp -d) xvfb-run -a -s "-screen 0 1600x1000x24" bash -c "
+  XDG_CONFIG_HOME=$(mktemp -d) xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" bash -c "
     export QT_QPA_PLATFORM=xcb
     '$root/build/app/qgpu-studio' '$2' --steps $3 --backend $4 &
     pid=\$!
