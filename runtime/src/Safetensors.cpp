@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 
 #include "qgpu/core/Diagnostic.h"
 
@@ -195,48 +196,85 @@ const TensorView* SafetensorsFile::find(const std::string& name) const {
     return nullptr;
 }
 
+std::vector<uint8_t> encodeFloats(const float* values, size_t count, DType dtype) {
+    std::vector<uint8_t> bytes(count * dtypeSize(dtype));
+    if (dtype == DType::F32) {
+        std::memcpy(bytes.data(), values, bytes.size());
+        return bytes;
+    }
+    for (size_t i = 0; i < count; ++i) {
+        uint16_t h = dtype == DType::F16 ? floatToHalf(values[i]) : floatToBf16(values[i]);
+        std::memcpy(&bytes[2 * i], &h, 2);
+    }
+    return bytes;
+}
+
 TensorData TensorData::fromFloat(std::string name, std::vector<int64_t> shape, const std::vector<float>& values,
                                  DType dtype) {
-    TensorData t{std::move(name), dtype, std::move(shape), {}};
-    t.bytes.resize(values.size() * dtypeSize(dtype));
-    for (size_t i = 0; i < values.size(); ++i) {
-        if (dtype == DType::F32) {
-            std::memcpy(&t.bytes[4 * i], &values[i], 4);
-        } else {
-            uint16_t h = dtype == DType::F16 ? floatToHalf(values[i]) : floatToBf16(values[i]);
-            std::memcpy(&t.bytes[2 * i], &h, 2);
-        }
+    return TensorData{std::move(name), dtype, std::move(shape), encodeFloats(values.data(), values.size(), dtype)};
+}
+
+size_t TensorSpec::bytes() const {
+    size_t n = dtypeSize(dtype);
+    for (int64_t d : shape) n *= size_t(d);
+    return n;
+}
+
+SafetensorsWriter::SafetensorsWriter(std::string path, const std::vector<TensorSpec>& tensors,
+                                     const std::map<std::string, std::string>& metadata)
+    : m_path(std::move(path)), m_tmp(m_path + ".tmp") {
+    Json header = Json::object();
+    if (!metadata.empty()) header["__metadata__"] = metadata;
+    for (const auto& t : tensors) {
+        if (header.contains(t.name)) fail(m_path, "two tensors are named " + t.name);
+        header[t.name] = {
+            {"dtype", dtypeName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {m_expected, m_expected + t.bytes()}}};
+        m_expected += t.bytes();
     }
-    return t;
+    std::string text = header.dump();
+    text.append((8 - text.size() % 8) % 8, ' ');  // keeps the data 8-byte aligned
+    m_out = std::make_unique<std::ofstream>(m_tmp, std::ios::binary | std::ios::trunc);
+    if (!*m_out) fail(m_path, "cannot write here; check the directory exists and is writable");
+    uint64_t len = text.size();
+    m_out->write(reinterpret_cast<const char*>(&len), 8);
+    m_out->write(text.data(), std::streamsize(text.size()));
+}
+
+SafetensorsWriter::~SafetensorsWriter() {
+    if (!m_out) return;  // finished
+    m_out.reset();
+    std::remove(m_tmp.c_str());
+}
+
+void SafetensorsWriter::write(const uint8_t* data, size_t bytes) {
+    if (!m_out) throw std::logic_error("SafetensorsWriter::write after finish");
+    if (m_written + bytes > m_expected)
+        throw std::logic_error("more tensor data than the header of " + m_path + " says");
+    m_out->write(reinterpret_cast<const char*>(data), std::streamsize(bytes));
+    m_written += bytes;
+    if (!*m_out) fail(m_path, "writing failed (disk full?)");
+}
+
+void SafetensorsWriter::finish() {
+    if (m_written != m_expected)
+        throw std::logic_error(m_path + ": " + std::to_string(m_written) + " of " + std::to_string(m_expected) +
+                               " tensor bytes written");
+    if (!m_out->flush()) fail(m_path, "writing failed (disk full?)");
+    m_out.reset();
+    fs::rename(m_tmp, m_path);
 }
 
 void writeSafetensors(const std::string& path, const std::vector<TensorData>& tensors,
                       const std::map<std::string, std::string>& metadata) {
-    Json header = Json::object();
-    if (!metadata.empty()) header["__metadata__"] = metadata;
-    uint64_t offset = 0;
+    std::vector<TensorSpec> specs;
     for (const auto& t : tensors) {
-        header[t.name] = {
-            {"dtype", dtypeName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {offset, offset + t.bytes.size()}}};
-        offset += t.bytes.size();
+        if (t.bytes.size() != TensorSpec{t.name, t.dtype, t.shape}.bytes())
+            throw std::logic_error("tensor " + t.name + " holds a different byte count than its shape");
+        specs.push_back({t.name, t.dtype, t.shape});
     }
-    std::string text = header.dump();
-    text.append((8 - text.size() % 8) % 8, ' ');  // keeps the data 8-byte aligned
-    std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) fail(path, "cannot write here; check the directory exists and is writable");
-        uint64_t len = text.size();
-        out.write(reinterpret_cast<const char*>(&len), 8);
-        out.write(text.data(), std::streamsize(text.size()));
-        for (const auto& t : tensors)
-            out.write(reinterpret_cast<const char*>(t.bytes.data()), std::streamsize(t.bytes.size()));
-        if (!out.flush()) {
-            std::remove(tmp.c_str());
-            fail(path, "writing failed (disk full?)");
-        }
-    }
-    fs::rename(tmp, path);
+    SafetensorsWriter out(path, specs, metadata);
+    for (const auto& t : tensors) out.write(t.bytes);
+    out.finish();
 }
 
 std::string normaliseTensorName(const std::string& name) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -61,6 +62,38 @@ struct TensorData {
     // Rounds fp32 values to `dtype` (round to nearest even for bf16 and fp16).
     static TensorData fromFloat(std::string name, std::vector<int64_t> shape, const std::vector<float>& values,
                                 DType dtype = DType::F32);
+};
+
+// A tensor's name, dtype and shape: what a file's header says before any data.
+struct TensorSpec {
+    std::string name;
+    DType dtype = DType::F32;
+    std::vector<int64_t> shape;
+    size_t bytes() const;
+};
+
+// Little-endian bytes of fp32 values in `dtype` (round to nearest even for bf16 and fp16).
+std::vector<uint8_t> encodeFloats(const float* values, size_t count, DType dtype);
+
+// Writes a safetensors file without holding its tensors: the header (every name and shape) first, then
+// the data in header order, in chunks of any size (a tensor may come row block by row block). Writes
+// PATH.tmp; finish() checks that every byte came and renames it over PATH. A writer destroyed before
+// finish() removes PATH.tmp, so a failure never leaves a half-written file.
+class SafetensorsWriter {
+public:
+    SafetensorsWriter(std::string path, const std::vector<TensorSpec>& tensors,
+                      const std::map<std::string, std::string>& metadata = {});
+    ~SafetensorsWriter();
+    SafetensorsWriter(const SafetensorsWriter&) = delete;
+    SafetensorsWriter& operator=(const SafetensorsWriter&) = delete;
+    void write(const uint8_t* data, size_t bytes);
+    void write(const std::vector<uint8_t>& chunk) { write(chunk.data(), chunk.size()); }
+    void finish();
+
+private:
+    std::string m_path, m_tmp;
+    std::unique_ptr<std::ofstream> m_out;
+    uint64_t m_expected = 0, m_written = 0;
 };
 
 // Writes PATH.tmp and renames it over PATH, so a failure never leaves a half-written file.

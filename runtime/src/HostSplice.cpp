@@ -1,0 +1,501 @@
+#include "qgpu/runtime/HostSplice.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "qgpu/compiler/gpu/Machine.h"
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/runtime/CircuitCheckpoint.h"
+#include "qgpu/runtime/Qwen35Config.h"
+#include "qgpu/runtime/Qwen35Model.h"
+
+namespace qgpu {
+
+namespace {
+
+using Json = nlohmann::json;
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const std::string& place, const std::string& msg) {
+    throw DiagnosticError(Diagnostic{place, 0, 0, msg});
+}
+
+// How a host layer's tensor meets the residual: by its input columns, its output rows, as a residual
+// RMSNorm (compensated for the wider mean), or not at all (per-head tensors, copied as they are).
+enum class Side { Columns, Rows, ResidualNorm, None };
+
+Side sideOf(const std::string& suffix) {
+    static const std::map<std::string, Side> sides = {
+        {"linear_attn.in_proj_qkv.weight", Side::Columns},
+        {"linear_attn.in_proj_z.weight", Side::Columns},
+        {"linear_attn.in_proj_b.weight", Side::Columns},
+        {"linear_attn.in_proj_a.weight", Side::Columns},
+        {"self_attn.q_proj.weight", Side::Columns},
+        {"self_attn.k_proj.weight", Side::Columns},
+        {"self_attn.v_proj.weight", Side::Columns},
+        {"mlp.gate_proj.weight", Side::Columns},
+        {"mlp.up_proj.weight", Side::Columns},
+        {"linear_attn.out_proj.weight", Side::Rows},
+        {"self_attn.o_proj.weight", Side::Rows},
+        {"mlp.down_proj.weight", Side::Rows},
+        {"input_layernorm.weight", Side::ResidualNorm},
+        {"post_attention_layernorm.weight", Side::ResidualNorm},
+        {"linear_attn.conv1d.weight", Side::None},
+        {"linear_attn.dt_bias", Side::None},
+        {"linear_attn.A_log", Side::None},
+        {"linear_attn.norm.weight", Side::None},
+        {"self_attn.q_norm.weight", Side::None},
+        {"self_attn.k_norm.weight", Side::None},
+    };
+    auto it = sides.find(suffix);
+    if (it == sides.end()) throw std::out_of_range(suffix);
+    return it->second;
+}
+
+// One tensor of the output: its header entry and how to produce its bytes.
+struct Job {
+    TensorSpec spec;
+    std::function<void(SafetensorsWriter&)> write;
+};
+
+// A tensor's rows [first, first + count) as floats (the view must be 2-D or 1-D).
+std::vector<float> rowsOf(const TensorView& v, int64_t first, int64_t count) {
+    int64_t cols = v.shape.size() > 1 ? v.numel() / v.shape[0] : 1;
+    size_t rowBytes = size_t(cols) * dtypeSize(v.dtype);
+    TensorView part{v.name, v.dtype, {count, cols}, v.data + size_t(first) * rowBytes, size_t(count) * rowBytes};
+    return part.toFloat();
+}
+
+// (1 + w') = (1 + w) sqrt(h / H): the same scale over H dims as the host's over h, for every residual.
+float compensated(float w, double ratio) { return float((1.0 + double(w)) * std::sqrt(ratio) - 1.0); }
+
+class Splicer {
+public:
+    Splicer(const std::string& hostDir, const ChipSource& chip, const SpliceOptions& options)
+        : m_hostDir(hostDir), m_host(Qwen35Config::load(hostDir)), m_checkpoint(hostDir), m_options(options) {
+        const TensorView& embed =
+            m_checkpoint.require("embed_tokens.weight", {int64_t(m_host.vocabSize), int64_t(m_host.hiddenSize)});
+        m_dtype = options.dtype.value_or(embed.dtype);
+        circuit::Geometry g;
+        g.intermediateSize = m_host.intermediateSize;
+        g.linearNumKeyHeads = m_host.linearNumKeyHeads;
+        g.linearNumValueHeads = m_host.linearNumValueHeads;
+        g.linearKeyHeadDim = m_host.linearKeyHeadDim;
+        g.linearValueHeadDim = m_host.linearValueHeadDim;
+        g.convKernel = m_host.convKernel;
+        g.hiddenSize = chip.probeWidth;
+        int circuitDims = buildChip(chip, g).circuit.dimsUsed();
+        g.hiddenSize = splicedWidth(circuitDims, m_host.hiddenSize);
+        m_chip = buildChip(chip, g);
+        if (m_chip.circuit.dimsUsed() != circuitDims)
+            throw std::logic_error("the circuit uses a different number of dims at another width");
+
+        SpliceLayout& L = m_layout;
+        L.width = g.hiddenSize;
+        L.circuitDims = circuitDims;
+        L.hostWidth = m_host.hiddenSize;
+        L.flagDim = circuitDims + m_host.hiddenSize;
+        L.circuitLayers = m_chip.circuit.layerCount();
+        L.hostLayers = m_host.numLayers;
+        L.hostVocab = m_host.vocabSize;
+        L.chipTokens = int(m_chip.embeddings.size());
+        // kappa about 2^-10 of the host embeddings' RMS: S + kappa^2 rounds like S. The gain makes a chip
+        // token's logit on text -2^20 / RMS(final residual) * sqrt(H / h), and adds a uniform W^2 s G
+        // (2 at H = 2048) to every chip logit on chip positions.
+        L.textFlag = std::exp2(std::round(std::log2(rms(embed))) - 10);
+        L.chipFlag = -1.f;
+        L.flagGain = std::exp2(20.f) / L.textFlag;
+    }
+
+    const SpliceLayout& layout() const { return m_layout; }
+
+    void writeWeights(const fs::path& file) {
+        std::vector<Job> jobs = plan();
+        std::vector<TensorSpec> specs;
+        for (const auto& j : jobs) specs.push_back(j.spec);
+        SafetensorsWriter out(file.string(), specs, {{"format", "pt"}});
+        for (size_t i = 0; i < jobs.size(); ++i) {
+            if (m_options.progress) m_options.progress(jobs[i].spec.name, int(i), int(jobs.size()));
+            jobs[i].write(out);
+        }
+        out.finish();
+        if (m_options.progress) m_options.progress("model.safetensors", int(jobs.size()), int(jobs.size()));
+    }
+
+    Qwen35Config config() const {
+        Qwen35Config c = m_host;
+        c.hiddenSize = m_layout.width;
+        c.numLayers = m_layout.circuitLayers + m_layout.hostLayers;
+        c.layerTypes.assign(size_t(m_layout.circuitLayers), LayerType::LinearAttention);
+        c.layerTypes.insert(c.layerTypes.end(), m_host.layerTypes.begin(), m_host.layerTypes.end());
+        c.vocabSize = m_layout.hostVocab + m_layout.chipTokens;
+        // rms_norm_eps stays the host's: the per-head norms (q_norm, k_norm, the gated norm) see no width
+        // and stay bit-identical, while the residual norms act as if eps were eps * H / h, far below a
+        // residual's mean square (docs/splice.md has the measurement that chose this over eps * h / H).
+        return c;
+    }
+
+    std::string layoutJson() const { return m_chip.circuit.layoutJson(); }
+
+    // The host's tokenizer.json with every chip token added (special, never split) at its id.
+    std::string tokenizerJson() const {
+        fs::path path = fs::path(m_hostDir) / "tokenizer.json";
+        Json j;
+        try {
+            std::ifstream in(path);
+            if (!in) fail(path.string(), "not found; the host needs its tokenizer.json");
+            j = Json::parse(in);
+        } catch (const Json::exception& e) {
+            fail(path.string(), std::string("is not valid JSON: ") + e.what());
+        }
+        if (!j.contains("added_tokens")) j["added_tokens"] = Json::array();
+        for (const auto& t : j["added_tokens"])
+            if (t.value("id", 0) >= m_layout.hostVocab)
+                fail(path.string(),
+                     "has token id " + std::to_string(t.value("id", 0)) + " beyond the config's vocab_size");
+        for (int i = 0; i < m_layout.chipTokens; ++i)
+            j["added_tokens"].push_back({{"id", m_layout.hostVocab + i},
+                                         {"content", m_chip.tokenTexts[size_t(i)]},
+                                         {"single_word", false},
+                                         {"lstrip", false},
+                                         {"rstrip", false},
+                                         {"normalized", false},
+                                         {"special", true}});
+        return j.dump();
+    }
+
+private:
+    static ChipModel buildChip(const ChipSource& chip, const circuit::Geometry& g) {
+        ChipModel m{circuit::Circuit(g), {}, {}};
+        try {
+            m = chip.build(g);
+        } catch (
+            const std::logic_error& e) {  // length_error: out of room; invalid_argument: a memory too big for a head
+            fail("the host's geometry",
+                 std::string("cannot hold the circuit: ") + e.what() +
+                     "; use a host with more linear-attention heads or a larger intermediate_size");
+        }
+        if (m.tokenTexts.size() != m.embeddings.size())
+            throw std::logic_error("a chip's token texts and embeddings differ in number");
+        return m;
+    }
+
+    double rms(const TensorView& v) const {
+        double sum = 0;
+        int64_t rows = v.shape[0], block = 4096;
+        for (int64_t r = 0; r < rows; r += block)
+            for (float x : rowsOf(v, r, std::min(block, rows - r))) sum += double(x) * x;
+        return std::sqrt(sum / double(v.numel()));
+    }
+
+    DType dtypeOf(const std::string& name) const {
+        bool norm = name.ends_with("layernorm.weight") || name == "model.norm.weight";
+        return norm ? DType::F32 : m_dtype;
+    }
+
+    Job job(std::string name, std::vector<int64_t> shape, std::function<std::vector<float>()> values) {
+        TensorSpec spec{name, dtypeOf(name), std::move(shape)};
+        DType dtype = spec.dtype;
+        return {spec, [values = std::move(values), dtype](SafetensorsWriter& out) {
+                    std::vector<float> v = values();
+                    out.write(encodeFloats(v.data(), v.size(), dtype));
+                }};
+    }
+
+    // The embedding (or an untied LM head): the host's rows in its dims with kappa at T, then the chips'.
+    Job vocabulary(const std::string& name, const TensorView& hostRows) {
+        const SpliceLayout& L = m_layout;
+        TensorSpec spec{name, m_dtype, {int64_t(L.hostVocab + L.chipTokens), int64_t(L.width)}};
+        return {spec, [this, &hostRows, dtype = m_dtype](SafetensorsWriter& out) {
+                    const SpliceLayout& L = m_layout;
+                    size_t H = size_t(L.width), h = size_t(L.hostWidth);
+                    const int64_t block = 1024;
+                    for (int64_t r = 0; r < L.hostVocab; r += block) {
+                        int64_t n = std::min(block, int64_t(L.hostVocab) - r);
+                        std::vector<float> host = rowsOf(hostRows, r, n), rows(size_t(n) * H, 0.f);
+                        for (int64_t i = 0; i < n; ++i) {
+                            std::copy_n(host.begin() + long(size_t(i) * h), h,
+                                        rows.begin() + long(size_t(i) * H + size_t(L.hostOffset())));
+                            rows[size_t(i) * H + size_t(L.flagDim)] = L.textFlag;
+                        }
+                        out.write(encodeFloats(rows.data(), rows.size(), dtype));
+                    }
+                    for (const auto& chipRow : m_chip.embeddings) {
+                        std::vector<float> row = chipRow;
+                        row[size_t(L.flagDim)] = L.chipFlag;
+                        out.write(encodeFloats(row.data(), row.size(), dtype));
+                    }
+                }};
+    }
+
+    Job hostTensor(const std::string& outName, const std::string& suffix, const TensorView& v) {
+        const SpliceLayout& L = m_layout;
+        int64_t h = L.hostWidth, H = L.width, at = L.hostOffset();
+        Side side;
+        try {
+            side = sideOf(suffix);
+        } catch (const std::out_of_range&) {
+            fail(m_hostDir, "holds tensor " + v.name + ", which is not part of a Qwen3.5 text layer");
+        }
+        auto misShaped = [&] { fail(m_hostDir, "tensor " + v.name + " does not have the config's hidden size"); };
+        std::vector<int64_t> shape = v.shape;
+        switch (side) {
+            case Side::None: return job(outName, shape, [&v] { return v.toFloat(); });
+            case Side::ResidualNorm:
+                if (shape != std::vector<int64_t>{h}) misShaped();
+                return job(outName, {H}, [&v, at, ratio = double(h) / double(H), H] {
+                    std::vector<float> out(size_t(H), 0.f), w = v.toFloat();
+                    for (size_t i = 0; i < w.size(); ++i) out[size_t(at) + i] = compensated(w[i], ratio);
+                    return out;
+                });
+            case Side::Columns:
+                if (shape.size() != 2 || shape[1] != h) misShaped();
+                return job(outName, {shape[0], H}, [&v, at, h, H] {
+                    std::vector<float> w = v.toFloat(), out(size_t(v.shape[0] * H), 0.f);
+                    for (int64_t r = 0; r < v.shape[0]; ++r)
+                        std::copy_n(w.begin() + r * h, h, out.begin() + r * H + at);
+                    return out;
+                });
+            case Side::Rows:
+                if (shape.size() != 2 || shape[0] != h) misShaped();
+                return job(outName, {H, shape[1]}, [&v, at, H] {
+                    std::vector<float> w = v.toFloat(), out(size_t(H * v.shape[1]), 0.f);
+                    std::copy(w.begin(), w.end(), out.begin() + at * v.shape[1]);
+                    return out;
+                });
+        }
+        throw std::logic_error("unreachable");
+    }
+
+    std::vector<Job> plan() {
+        const SpliceLayout& L = m_layout;
+        std::vector<Job> jobs;
+        const TensorView& embed = *m_checkpoint.find("embed_tokens.weight");
+        jobs.push_back(vocabulary("model.embed_tokens.weight", embed));
+        if (!m_host.tieWordEmbeddings)
+            jobs.push_back(vocabulary("lm_head.weight", m_checkpoint.require("lm_head.weight", embed.shape)));
+
+        m_circuitTensors = m_chip.circuit.emit({}, true);
+        for (auto& t : m_circuitTensors) {
+            if (t.name == "embed_tokens.weight") continue;
+            if (t.name == "norm.weight") {
+                const TensorView& hostNorm = m_checkpoint.require("norm.weight", {int64_t(L.hostWidth)});
+                jobs.push_back(job("model.norm.weight", t.shape, [&t, &hostNorm, this] {
+                    const SpliceLayout& L = m_layout;
+                    std::vector<float> out = t.values, w = hostNorm.toFloat();
+                    double ratio = double(L.hostWidth) / double(L.width);
+                    for (size_t i = 0; i < w.size(); ++i) out[size_t(L.hostOffset()) + i] = compensated(w[i], ratio);
+                    out[size_t(L.flagDim)] = L.flagGain - 1.f;
+                    return out;
+                }));
+                continue;
+            }
+            jobs.push_back(job("model." + t.name, t.shape, [&t] {
+                if (!t.sparse) return t.values;
+                int64_t n = 1;
+                for (int64_t d : t.shape) n *= d;
+                std::vector<float> dense(size_t(n), 0.f);
+                for (const auto& [index, w] : t.entries) dense[size_t(index)] = w;
+                return dense;
+            }));
+        }
+
+        std::set<std::string> seen = {"embed_tokens.weight", "norm.weight", "lm_head.weight"};
+        for (int l = 0; l < L.hostLayers; ++l) {
+            std::string prefix = "layers." + std::to_string(l) + ".";
+            std::string outPrefix = "model.layers." + std::to_string(L.circuitLayers + l) + ".";
+            for (const std::string& name : m_checkpoint.names()) {
+                if (name.rfind(prefix, 0) != 0) continue;
+                seen.insert(name);
+                std::string suffix = name.substr(prefix.size());
+                jobs.push_back(hostTensor(outPrefix + suffix, suffix, *m_checkpoint.find(name)));
+            }
+        }
+        for (const std::string& name : m_checkpoint.names())
+            if (!seen.count(name))
+                fail(m_hostDir, "holds tensor " + name + ", which no Qwen3.5 text layer of its config has");
+        return jobs;
+    }
+
+    std::string m_hostDir;
+    Qwen35Config m_host;
+    Checkpoint m_checkpoint;
+    SpliceOptions m_options;
+    DType m_dtype = DType::F32;
+    ChipModel m_chip{circuit::Circuit(circuit::Geometry{}), {}, {}};
+    std::vector<circuit::NamedTensor> m_circuitTensors;
+    SpliceLayout m_layout;
+};
+
+void writeText(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out.flush()) fail(path.string(), "writing failed (disk full?)");
+}
+
+}  // namespace
+
+ChipSource gpuChip() {
+    ChipSource s;
+    s.probeWidth = gpu::defaultMachineGeometry().hiddenSize;
+    s.build = [](const circuit::Geometry& g) {
+        gpu::Machine m = gpu::buildMachine(g);
+        ChipModel chip{std::move(m.circuit), std::move(m.embeddings), {}};
+        for (int id = 0; id < int(chip.embeddings.size()); ++id)
+            chip.tokenTexts.push_back("<|gpu:" + gpu::Token::fromId(id).text() + "|>");
+        return chip;
+    };
+    return s;
+}
+
+int splicedWidth(int circuitDims, int hostWidth) {
+    for (int H = circuitDims + hostWidth + 2;; ++H) {
+        int ballast = H;
+        while (ballast % 4 == 0) ballast /= 4;
+        if (circuitDims + hostWidth + 1 + ballast <= H) return H;
+    }
+}
+
+std::string SpliceLayout::toJson() const {
+    Json j = {{"width", width},
+              {"circuit_dims", circuitDims},
+              {"host_width", hostWidth},
+              {"flag_dim", flagDim},
+              {"circuit_layers", circuitLayers},
+              {"host_layers", hostLayers},
+              {"host_vocab", hostVocab},
+              {"chip_tokens", chipTokens},
+              {"text_flag", textFlag},
+              {"chip_flag", chipFlag},
+              {"flag_gain", flagGain}};
+    return j.dump(2);
+}
+
+SpliceLayout SpliceLayout::parse(const std::string& json, const std::string& fileName) {
+    SpliceLayout L;
+    try {
+        Json j = Json::parse(json);
+        L.width = j.at("width");
+        L.circuitDims = j.at("circuit_dims");
+        L.hostWidth = j.at("host_width");
+        L.flagDim = j.at("flag_dim");
+        L.circuitLayers = j.at("circuit_layers");
+        L.hostLayers = j.at("host_layers");
+        L.hostVocab = j.at("host_vocab");
+        L.chipTokens = j.at("chip_tokens");
+        L.textFlag = j.at("text_flag");
+        L.chipFlag = j.at("chip_flag");
+        L.flagGain = j.at("flag_gain");
+    } catch (const Json::exception& e) {
+        fail(fileName, std::string("is not a splice layout: ") + e.what());
+    }
+    return L;
+}
+
+SpliceLayout SpliceLayout::load(const std::string& dir) {
+    fs::path path = fs::path(dir) / kSpliceFile;
+    std::ifstream in(path);
+    if (!in) fail(path.string(), "not found; is this a checkpoint written by `qgpu build --host`?");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return parse(text, path.string());
+}
+
+SpliceLayout spliceHost(const std::string& hostDir, const std::string& outDir, const ChipSource& chip,
+                        const SpliceOptions& options) {
+    fs::path out(outDir), partial = out;
+    partial += ".partial";
+    if (fs::exists(out)) fail(outDir, "already exists; give a new directory (nothing was written)");
+    if (!fs::is_directory(hostDir)) fail(hostDir, "is not a directory; give a Qwen3.5 checkpoint directory");
+    Splicer splicer(hostDir, chip, options);
+    std::string tokenizer = splicer.tokenizerJson();  // checked before gigabytes are written
+    fs::remove_all(partial);
+    fs::create_directories(partial);
+    try {
+        splicer.writeWeights(partial / "model.safetensors");
+        writeText(partial / "config.json", splicer.config().toJson());
+        writeText(partial / "tokenizer.json", tokenizer);
+        writeText(partial / kCircuitLayoutFile, splicer.layoutJson());
+        writeText(partial / kSpliceFile, splicer.layout().toJson());
+        for (const auto& entry : fs::directory_iterator(hostDir)) {  // tokenizer_config.json, chat template, ...
+            std::string name = entry.path().filename().string();
+            bool weights = name.ends_with(".safetensors") || name == "model.safetensors.index.json";
+            if (!entry.is_regular_file() || weights || fs::exists(partial / name)) continue;
+            fs::copy_file(entry.path(), partial / name);
+        }
+    } catch (...) {
+        fs::remove_all(partial);
+        throw;
+    }
+    fs::rename(partial, out);
+    return splicer.layout();
+}
+
+TextFidelity measureTextFidelity(const Qwen35Model& host, const Qwen35Model& combined, const SpliceLayout& layout,
+                                 const std::vector<int>& textTokens) {
+    ModelState hostState = host.newState(), combinedState = combined.newState();
+    std::vector<float> p = host.forward(textTokens, hostState, true);
+    std::vector<float> q = combined.forward(textTokens, combinedState, true);
+    size_t hv = size_t(layout.hostVocab), cv = hv + size_t(layout.chipTokens);
+    TextFidelity f;
+    f.positions = int(textTokens.size());
+    for (size_t t = 0; t < textTokens.size(); ++t) {
+        const float* hp = p.data() + t * hv;
+        const float* cq = q.data() + t * cv;
+        auto logSumExp = [](const float* x, size_t n) {
+            double m = *std::max_element(x, x + n), s = 0;
+            for (size_t i = 0; i < n; ++i) s += std::exp(double(x[i]) - m);
+            return m + std::log(s);
+        };
+        // The combined model's distribution given that the next token is text (the chip tokens' mass,
+        // which the host gives no probability, is reported apart).
+        double zh = logSumExp(hp, hv), zc = logSumExp(cq, hv), kl = 0, chip = 0;
+        for (size_t i = 0; i < hv; ++i) {
+            double logQ = double(cq[i]) - zc, logP = double(hp[i]) - zh;
+            kl += std::exp(logQ) * (logQ - logP);
+        }
+        double zAll = logSumExp(cq, cv);
+        for (size_t i = hv; i < cv; ++i) chip += std::exp(double(cq[i]) - zAll);
+        double gap = double(*std::max_element(cq, cq + hv)) - double(*std::max_element(cq + hv, cq + cv));
+        f.minChipGap = t == 0 ? gap : std::min(f.minChipGap, gap);
+        f.meanKl += kl / double(textTokens.size());
+        f.maxKl = std::max(f.maxKl, kl);
+        f.maxChipMass = std::max(f.maxChipMass, chip);
+    }
+    return f;
+}
+
+CombinedReplay replayLaunch(const Qwen35Model& combined, const SpliceLayout& layout, const std::vector<gpu::Token>& fed,
+                            const std::vector<gpu::Token>& records) {
+    std::vector<int> ids;
+    for (const auto* part : {&fed, &records})
+        for (const gpu::Token& t : *part) ids.push_back(layout.hostVocab + t.id());
+    ModelState state = combined.newState();
+    std::vector<float> logits = combined.forward(ids, state, true);
+    size_t vocab = size_t(layout.hostVocab + layout.chipTokens);
+    auto text = [&](int id) {
+        return id >= layout.hostVocab ? gpu::Token::fromId(id - layout.hostVocab).text()
+                                      : "text token " + std::to_string(id);
+    };
+    CombinedReplay r;
+    for (size_t k = 0; k < records.size(); ++k) {
+        const float* row = logits.data() + (fed.size() - 1 + k) * vocab;
+        int predicted = int(std::max_element(row, row + vocab) - row);
+        ++r.checked;
+        if (predicted != layout.hostVocab + records[k].id()) {
+            r.firstMismatch = long(k);
+            r.expected = records[k].text();
+            r.predicted = text(predicted);
+            break;
+        }
+    }
+    return r;
+}
+
+}  // namespace qgpu

@@ -1,0 +1,77 @@
+// Tiny Qwen3.5 hosts for the splice tests, written as real checkpoints: random weights with a sharpened
+// embedding (so the host's next-token distribution is far from uniform), random residual norm weights
+// (so the norm compensation matters), and a byte-level tokenizer.json.
+#pragma once
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../text/TextTestUtil.h"
+#include "qgpu/runtime/Qwen35Model.h"
+#include "qgpu/runtime/Safetensors.h"
+
+namespace qgpu::testing {
+
+inline std::filesystem::path spliceTempDir(const std::string& name) {
+    std::filesystem::path d =
+        std::filesystem::temp_directory_path() / ("qgpu-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+    return d;
+}
+
+inline std::string readText(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Linear-attention heads of 128 (what a chip's memories need), `linearHeads` of them; layers
+// linear, linear, full, linear.
+inline Qwen35Config spliceHostConfig(int hidden, int intermediate, int linearHeads) {
+    Qwen35Config c;
+    c.hiddenSize = hidden;
+    c.intermediateSize = intermediate;
+    c.numHeads = 2;
+    c.numKvHeads = 1;
+    c.headDim = 16;
+    c.linearNumKeyHeads = c.linearNumValueHeads = linearHeads;
+    c.linearKeyHeadDim = c.linearValueHeadDim = 128;
+    c.vocabSize = 300;
+    c.numLayers = 4;
+    c.layerTypes = {LayerType::LinearAttention, LayerType::LinearAttention, LayerType::FullAttention,
+                    LayerType::LinearAttention};
+    return c;
+}
+
+inline void writeHost(const std::filesystem::path& dir, const Qwen35Config& config, uint64_t seed) {
+    std::filesystem::create_directories(dir);
+    Qwen35Model::random(config, seed)->save(dir.string());
+    std::string path = (dir / "model.safetensors").string();
+    std::vector<TensorData> tensors;
+    {
+        SafetensorsFile f(path);
+        std::mt19937 rng{uint32_t(seed)};
+        std::uniform_real_distribution<float> norm(-0.5f, 0.5f);
+        for (const TensorView& v : f.tensors()) {
+            std::vector<float> values = v.toFloat();
+            std::string name = normaliseTensorName(v.name);
+            if (name == "embed_tokens.weight")
+                for (float& x : values) x *= 8;
+            if (name.ends_with("layernorm.weight") || name == "norm.weight")
+                for (float& x : values) x = norm(rng);
+            tensors.push_back(TensorData::fromFloat(v.name, v.shape, values, v.dtype));
+        }
+    }
+    writeSafetensors(path, tensors, {{"format", "pt"}});
+    std::ofstream(dir / "tokenizer.json") << text::testing::tokenizerJson(text::testing::TokenizerSpec{}).dump();
+}
+
+}  // namespace qgpu::testing
