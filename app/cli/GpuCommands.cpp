@@ -29,21 +29,6 @@ std::string hex(uint32_t v) {
     return buf;
 }
 
-// A program file (.cu compiled by Clang, or .qasm) with its launch (the .json beside it), linked.
-struct LinkedLaunch {
-    Program program;
-    LaunchSpec launch;
-};
-LinkedLaunch loadLinked(const std::filesystem::path& path) {
-    MachineSpec spec = MachineSpec::standard();
-    std::filesystem::path json = path;
-    json.replace_extension(".json");
-    Program program = path.extension() == ".cu" ? compileKernel(readFile(path), path.string(), spec).kernel.program
-                                                : assemble(readFile(path), path.string());
-    LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
-    return {linkProgram(program, launch, validateLaunch(launch, spec), spec), launch};
-}
-
 // After a failed check: the launch again, step by step on the model backend beside the interpreter, and
 // the decoded machine at the first step where the two differ. Returns 1 (the check failed).
 int printFirstDivergence(const GpuModel& model, const Program& linked, const LaunchSpec& launch) {
@@ -63,6 +48,16 @@ int printFirstDivergence(const GpuModel& model, const Program& linked, const Lau
 }
 
 }  // namespace
+
+LinkedLaunch loadLinked(const std::filesystem::path& path) {
+    MachineSpec spec = MachineSpec::standard();
+    std::filesystem::path json = path;
+    json.replace_extension(".json");
+    Program program = path.extension() == ".cu" ? compileKernel(readFile(path), path.string(), spec).kernel.program
+                                                : assemble(readFile(path), path.string());
+    LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
+    return {linkProgram(program, launch, validateLaunch(launch, spec), spec), launch};
+}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());

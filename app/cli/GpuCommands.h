@@ -1,6 +1,7 @@
 // The CLI's commands for the GPU inside the model: wiring over runtime/GpuModel.h.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +11,13 @@
 #include "qgpu/runtime/GpuModel.h"
 
 namespace qgpu::cli {
+
+// A program file (.cu compiled by Clang, or .qasm) with its launch (the .json beside it), linked.
+struct LinkedLaunch {
+    Program program;
+    LaunchSpec launch;
+};
+LinkedLaunch loadLinked(const std::filesystem::path& path);
 
 // Builds the GPU model for `engines`, saying so on stderr with the time it took.
 std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines);

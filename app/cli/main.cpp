@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "ChatCommand.h"
 #include "EvalCommand.h"
 #include "GpuCommands.h"
+#include "SpliceCommands.h"
 #include "qgpu/core/Launch.h"
 #include "qgpu/runtime/Qwen35Model.h"
 #include "qgpu/runtime/TorchSetup.h"
@@ -48,6 +50,15 @@ const char* kUsage = R"(usage:
       model launch on the interpreter and exits 1 on a difference.
   qgpu build-gpu --out DIR [--dtype bf16|f32]
       Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
+  qgpu build --host DIR --out DIR [--dtype bf16|f32]
+      Splices the compiled GPU's layers in front of the Qwen3.5 checkpoint in --host (docs/splice.md): one
+      stock checkpoint with a wider residual, the chip tokens after the host's vocabulary (tokenizer.json
+      too), circuit-layout.json and splice.json. Matrices in --dtype (default: the host's), residual norms
+      in f32. Writes OUT.partial and renames it when complete.
+  qgpu check-splice --host DIR --combined DIR [--prompt TEXT]
+      The combined model against the host: KL of the next-token distribution over text (--prompt, or a
+      built-in paragraph), the chip tokens' probability there, and the dot-product launch teacher-forced
+      in the combined model. Exits 1 when the KL exceeds 1e-5 or a record is mispredicted.
   qgpu bench [--runs N] [--suite] [--dense-runs M]
       The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
       engine (medians of N runs, default 5) and the first two on the dense engine (M runs, default 1):
@@ -82,10 +93,10 @@ struct Args {
     std::vector<std::string> positional;
     std::string launch;
     std::string emit = "ptx";
-    std::string backend;  // run and asm: reference; eval: model
-    std::string engine = "sparse", out, dtype = "bf16";
+    std::string backend;                        // run and asm: reference; eval: model
+    std::string engine = "sparse", out, dtype;  // dtype: "" for the command's default
     std::string geometry = "2b";
-    std::string host, prompt, mode = "normal";
+    std::string host, combined, prompt, mode = "normal";
     int maxTokens = 512;
     text::SamplingParams sampling;
     bool think = false;
@@ -129,6 +140,8 @@ Args parseArgs(int argc, char** argv) {
             a.runs = std::max(1, std::atoi(value().c_str()));
         else if (s == "--host")
             a.host = value();
+        else if (s == "--combined")
+            a.combined = value();
         else if (s == "--mode")
             a.mode = value();
         else if (s == "--prompt")
@@ -336,6 +349,12 @@ int evalCommand(const Args& a) {
     return cli::evalExpression(a.positional[0], options, QGPU_RESOURCE_DIR);
 }
 
+std::optional<DType> dtypeOption(const std::string& dtype) {
+    if (dtype.empty()) return std::nullopt;
+    if (dtype != "bf16" && dtype != "f32") usageError("--dtype takes bf16 or f32");
+    return dtype == "f32" ? DType::F32 : DType::BF16;
+}
+
 int printCircuitCosts() {
     std::cout << "| primitive | layers | MLP neurons per layer | residual dims (in + out + internal) | heads |\n"
               << "|---|---|---|---|---|\n";
@@ -371,8 +390,15 @@ int main(int argc, char** argv) {
         if (cmd == "circuit-costs") return printCircuitCosts();
         if (cmd == "build-gpu") {
             if (a.out.empty()) usageError("give --out DIR");
-            if (a.dtype != "bf16" && a.dtype != "f32") usageError("--dtype takes bf16 or f32");
-            return cli::buildGpu(a.out, a.dtype == "f32" ? DType::F32 : DType::BF16);
+            return cli::buildGpu(a.out, dtypeOption(a.dtype).value_or(DType::BF16));
+        }
+        if (cmd == "build") {
+            if (a.host.empty() || a.out.empty()) usageError("build needs --host DIR and --out DIR");
+            return cli::buildHost(a.host, a.out, dtypeOption(a.dtype));
+        }
+        if (cmd == "check-splice") {
+            if (a.host.empty() || a.combined.empty()) usageError("check-splice needs --host DIR and --combined DIR");
+            return cli::checkSplice(a.host, a.combined, a.prompt, QGPU_RESOURCE_DIR);
         }
         if (cmd == "bench")
             return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), QGPU_RESOURCE_DIR)
