@@ -51,9 +51,10 @@ inline Qwen35Config spliceHostConfig(int hidden, int intermediate, int linearHea
     return c;
 }
 
-inline void writeHost(const std::filesystem::path& dir, const Qwen35Config& config, uint64_t seed) {
+inline void writeHost(const std::filesystem::path& dir, const Qwen35Config& config, uint64_t seed,
+                      DType dtype = DType::F32) {
     std::filesystem::create_directories(dir);
-    Qwen35Model::random(config, seed)->save(dir.string());
+    Qwen35Model::random(config, seed)->save(dir.string(), dtype);
     std::string path = (dir / "model.safetensors").string();
     std::vector<TensorData> tensors;
     {

@@ -167,6 +167,25 @@ TEST(HostSplice, TextKeepsTheHostsDistributionAndChipTokensGetNoMass) {
     EXPECT_LT(meanTop, 0.9);  // nor so sharp that every distribution is one token
 }
 
+TEST(HostSplice, ABfloat16HostGivesABfloat16CheckpointWithF32ResidualNorms) {
+    const Spliced& s = spliced();
+    fs::path host = s.root / "bf16-host", out = s.root / "bf16-combined";
+    qgpu::testing::writeHost(host, hostConfig(), 7, DType::BF16);
+    SpliceLayout layout = spliceHost(host.string(), out.string(), portChip());
+    Checkpoint ckpt(out.string());
+    EXPECT_EQ(ckpt.find("embed_tokens.weight")->dtype, DType::BF16);
+    EXPECT_EQ(ckpt.find("layers.0.mlp.up_proj.weight")->dtype, DType::BF16);
+    EXPECT_EQ(ckpt.find("layers.3.linear_attn.in_proj_qkv.weight")->dtype, DType::BF16);
+    EXPECT_EQ(ckpt.find("layers.3.input_layernorm.weight")->dtype, DType::F32);
+    EXPECT_EQ(ckpt.find("norm.weight")->dtype, DType::F32);
+    auto alone = Qwen35Model::load(host.string()), combined = Qwen35Model::load(out.string());
+    std::vector<int> text;
+    for (int i = 0; i < 64; ++i) text.push_back((i * 37 + 11) % 300);
+    TextFidelity f = measureTextFidelity(*alone, *combined, layout, text);
+    std::cout << "bf16: mean KL " << f.meanKl << ", max KL " << f.maxKl << "\n";
+    EXPECT_LE(f.maxKl, 1e-5);
+}
+
 TEST(HostSplice, ChipTokensRunTheCircuitBitForBitAndLeaveTheHostDimsZero) {
     const Spliced& s = spliced();
     const SpliceLayout& L = s.layout;
