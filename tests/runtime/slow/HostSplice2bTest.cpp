@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstdio>
+#include <fstream>
 #include <filesystem>
 #include <random>
 
@@ -54,5 +56,36 @@ TEST(HostSplice2b, TheGpuInFrontOfAHostRunsLaunchesExactlyAndKeepsText) {
         EXPECT_EQ(r.firstMismatch, -1) << "expected " << r.expected << ", the model chose " << r.predicted;
         std::printf("%s: %zu fed, %d records predicted exactly\n", name, fed.size(), r.checked);
     }
+    fs::remove_all(root);
+}
+
+// A host of Qwen3.5-2B's full size (random weights, bf16: 24 layers, hidden 2048, 248,320 tokens) through
+// `qgpu build`: the combined checkpoint's shapes, and a peak memory far below the 24 GB machine's, because
+// the build streams. (Loading the 11.7 GB result in the fp32 runtime would need about 23 GB; not here.)
+TEST(HostSplice2b, AFullSize2bHostBuildsWithinMemory) {
+    fs::path root = qgpu::testing::spliceTempDir("splice-full-2b"), host = root / "host", out = root / "combined";
+    fs::create_directories(host);
+    Qwen35Config config = Qwen35Config::geometry2b();
+    Qwen35Model::random(config, 1)->save(host.string(), DType::BF16);
+    std::ofstream(host / "tokenizer.json") << text::testing::tokenizerJson(text::testing::TokenizerSpec{}).dump();
+    fs::path log = root / "build.log";
+    std::string build =
+        std::string(QGPU_CLI_PATH) + " build --host " + host.string() + " --out " + out.string() + " > " + log.string();
+    ASSERT_EQ(std::system(build.c_str()), 0) << build;
+    std::string report = qgpu::testing::readText(log);
+    std::printf("%s", report.c_str());
+    double peak = std::stod(report.substr(report.find("peak memory ") + 12));
+    EXPECT_LT(peak, 12.0) << "GiB";
+
+    SpliceLayout L = SpliceLayout::load(out.string());
+    Qwen35Config c = Qwen35Config::load(out.string());
+    EXPECT_EQ(c.numLayers, L.circuitLayers + 24);
+    EXPECT_EQ(c.hiddenSize, L.width);
+    Checkpoint ckpt(out.string());
+    EXPECT_EQ(ckpt.find("embed_tokens.weight")->shape,
+              (std::vector<int64_t>{config.vocabSize + L.chipTokens, int64_t(L.width)}));
+    EXPECT_EQ(ckpt.find("embed_tokens.weight")->dtype, DType::BF16);
+    std::string last = "layers." + std::to_string(c.numLayers - 1) + ".mlp.down_proj.weight";
+    EXPECT_EQ(ckpt.find(last)->shape, (std::vector<int64_t>{int64_t(L.width), 6144}));
     fs::remove_all(root);
 }
