@@ -4,11 +4,13 @@
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
 #include "GpuCommands.h"
+#include "qgpu/runtime/HostSplice.h"
 #include "qgpu/runtime/ModelKernelRunner.h"
 #include "qgpu/runtime/TorchSetup.h"
 
@@ -28,19 +30,27 @@ void onInterrupt(int) {
     }
 }
 
-// The GPU model, built (about 12 s) when Qwen first calls it.
+// The GPU model, made when Qwen first calls it: from a combined checkpoint's own GPU layers (`qgpu build
+// --host`), else built from code (a few seconds).
 class LazyModelRunner : public ProgramRunner {
 public:
-    using ProgramRunner::ProgramRunner;
+    LazyModelRunner(OpKernelLibrary& kernels, std::string host) : ProgramRunner(kernels), m_host(std::move(host)) {}
     expr::KernelOutcome runLinked(const Program& program, const LaunchSpec& launch) override {
         if (!m_runner) {
-            m_model = buildWithProgress({Engine::Sparse});
+            if (std::filesystem::exists(std::filesystem::path(m_host) / kSpliceFile)) {
+                std::cerr << "loading the GPU's layers of " << m_host << "..." << std::flush;
+                m_model = GpuModel::load(m_host);
+                std::cerr << " done\n";
+            } else {
+                m_model = buildWithProgress({Engine::Sparse});
+            }
             m_runner = std::make_unique<ModelKernelRunner>(*m_model, kernels());
         }
         return m_runner->runLinked(program, launch);
     }
 
 private:
+    std::string m_host;
     std::unique_ptr<GpuModel> m_model;
     std::unique_ptr<ModelKernelRunner> m_runner;
 };
@@ -75,7 +85,7 @@ int chat(const ChatCommandOptions& o, const std::string& resourceDir) {
     sessionOptions.generation.cancel = &gCancel;
     ChatSession session(*host.model, host.tokenizer, sessionOptions);
     OpKernelLibrary kernels(resourceDir + "/kernels");
-    LazyModelRunner runner(kernels);
+    LazyModelRunner runner(kernels, o.host);
     std::unique_ptr<GpuChat> gpuChat;
     GpuChatOptions chatOptions;
     chatOptions.mode = o.mode;

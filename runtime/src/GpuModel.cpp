@@ -12,6 +12,8 @@
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/runtime/CircuitCheckpoint.h"
+#include "qgpu/runtime/HostSplice.h"
+#include "qgpu/runtime/Safetensors.h"
 
 namespace qgpu {
 
@@ -30,12 +32,54 @@ std::vector<int> ids(const std::vector<gpu::Token>& tokens) {
 
 }  // namespace
 
+GpuModel::GpuModel(gpu::Machine machine) : m_machine(std::move(machine)) {
+    const circuit::Circuit& circuit = m_machine.circuit;
+    for (int l = 0; l < circuit.layerCount(); ++l)
+        for (const auto& port : circuit.layer(l).ports) m_memories[port.name] = {l, port.head};
+}
+
+std::unique_ptr<GpuModel> GpuModel::load(const std::string& dir) {
+    namespace fs = std::filesystem;
+    auto fail = [&](const std::string& msg) -> void { throw DiagnosticError(Diagnostic{dir, 0, 0, msg}); };
+    Qwen35Config config = Qwen35Config::load(dir);
+    int firstChipRow = fs::exists(fs::path(dir) / kSpliceFile) ? SpliceLayout::load(dir).hostVocab : 0;
+    circuit::Geometry g;
+    g.hiddenSize = config.hiddenSize;
+    g.intermediateSize = config.intermediateSize;
+    g.linearNumKeyHeads = config.linearNumKeyHeads;
+    g.linearNumValueHeads = config.linearNumValueHeads;
+    g.linearKeyHeadDim = config.linearKeyHeadDim;
+    g.linearValueHeadDim = config.linearValueHeadDim;
+    g.convKernel = config.convKernel;
+    std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(g)));
+    m->m_machine.embeddings.clear();  // the checkpoint's rows are used
+    std::ifstream in(fs::path(dir) / kCircuitLayoutFile);
+    std::string layout((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (layout != m->m_machine.circuit.layoutJson())
+        fail(std::string(kCircuitLayoutFile) +
+             " is missing or describes another machine than this qgpu builds; "
+             "write the checkpoint again with this qgpu (build-gpu or build --host)");
+    Checkpoint checkpoint(dir);
+    Qwen35Config gpuConfig = circuitConfig(m->m_machine.circuit, gpu::vocabularySize());
+    gpuConfig.rmsNormEps = config.rmsNormEps;
+    int64_t h = config.hiddenSize;
+    m->m_sparse = SparseModel::fromTensors(gpuConfig, [&](const std::string& name, const std::vector<int64_t>& shape) {
+        if (name != "embed_tokens.weight") return checkpoint.require(name, shape).toFloat();
+        const TensorView& all = checkpoint.require("embed_tokens.weight", {config.vocabSize, h});
+        if (int64_t(firstChipRow) + shape[0] != config.vocabSize)
+            fail("the vocabulary is not the host's and the GPU's");
+        size_t rowBytes = size_t(h) * dtypeSize(all.dtype);
+        TensorView chips{all.name, all.dtype, shape, all.data + size_t(firstChipRow) * rowBytes,
+                         size_t(shape[0]) * rowBytes};
+        return chips.toFloat();
+    });
+    return m;
+}
+
 std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, const circuit::Geometry& geometry,
                                           DType weights) {
     std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(geometry)));
     const circuit::Circuit& circuit = m->m_machine.circuit;
-    for (int l = 0; l < circuit.layerCount(); ++l)
-        for (const auto& port : circuit.layer(l).ports) m->m_memories[port.name] = {l, port.head};
     bool dense = std::count(engines.begin(), engines.end(), Engine::Dense) > 0;
     // The sparse engine alone takes the large matrices as their entries: no gigabytes of zeros to make and scan.
     std::map<std::string, circuit::NamedTensor> tensors;

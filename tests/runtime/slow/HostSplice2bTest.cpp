@@ -5,6 +5,7 @@
 // about 5 GB; slow.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstdio>
 #include <fstream>
@@ -56,6 +57,15 @@ TEST(HostSplice2b, TheGpuInFrontOfAHostRunsLaunchesExactlyAndKeepsText) {
         EXPECT_EQ(r.firstMismatch, -1) << "expected " << r.expected << ", the model chose " << r.predicted;
         std::printf("%s: %zu fed, %d records predicted exactly\n", name, fed.size(), r.checked);
     }
+
+    // Chat's launch engine made from the combined checkpoint's own GPU layers runs a launch exactly.
+    auto start = std::chrono::steady_clock::now();
+    auto gpu = GpuModel::load(out.string());
+    std::printf("GpuModel::load: %.1f s\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    auto [launch, map, program] = qgpu::testing::loadSuiteKernel("dot_product");
+    gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
+    qgpu::testing::runAgainstReference(*gpu, Engine::Sparse, program, launch, ref);
     fs::remove_all(root);
 }
 

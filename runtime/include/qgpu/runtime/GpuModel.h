@@ -39,6 +39,11 @@ public:
     static std::unique_ptr<GpuModel> build(const std::vector<Engine>& engines = {Engine::Sparse},
                                            const circuit::Geometry& geometry = gpu::defaultMachineGeometry(),
                                            DType weights = DType::F32);
+    // The sparse engine from a checkpoint's own weights: one `qgpu build-gpu` wrote, or the GPU's layers of
+    // a combined checkpoint from `qgpu build --host` (its chip tokens' rows; the host's layers, which add
+    // exact zeros on chip tokens, and text rows are left out). The checkpoint's circuit-layout.json must be
+    // this build's machine at its width, else DiagnosticError says to rebuild it.
+    static std::unique_ptr<GpuModel> load(const std::string& dir);
     // Writes the model as a stock checkpoint with its layout file into the new directory `dir` (via
     // DIR.partial, renamed when complete). Needs the dense engine.
     void save(const std::string& dir, DType dtype = DType::F32) const;
@@ -57,7 +62,7 @@ public:
 
 private:
     friend class GpuStepper;
-    explicit GpuModel(gpu::Machine machine) : m_machine(std::move(machine)) {}
+    explicit GpuModel(gpu::Machine machine);
     // Reads 32-bit rows out of a layer's recurrent state (dual rails: column 2i holds 1024 when bit i is set).
     uint32_t row(const std::vector<float>& layerState, int head, int row) const;
     struct Place {
