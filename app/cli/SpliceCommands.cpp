@@ -44,8 +44,8 @@ int buildHost(const std::string& host, const std::string& out, std::optional<DTy
     std::cout << "wrote " << out << " in " << seconds << " s: " << L.circuitLayers << " GPU layers + " << L.hostLayers
               << " host layers at hidden size " << L.width << " (GPU dims 0.." << L.circuitDims - 1 << ", host dims "
               << L.hostOffset() << ".." << L.flagDim - 1 << ", text flag " << L.flagDim << "); vocabulary "
-              << L.hostVocab << " + " << L.chipTokens << " chip tokens (id = " << L.hostVocab << " + chip id); peak memory "
-              << peakMemoryGiB() << " GiB\n";
+              << L.hostVocab << " + " << L.chipTokens << " chip tokens (id = " << L.hostVocab
+              << " + chip id); peak memory " << peakMemoryGiB() << " GiB\n";
     return 0;
 }
 

@@ -2,20 +2,27 @@
 
 #include <QDir>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/runtime/HostSplice.h"
 #include "qgpu/runtime/TorchSetup.h"
 
 namespace qgpu::studio {
 
+bool ModelHolder::fromCheckpoint() const {
+    return !m_hostDir.empty() && std::filesystem::exists(std::filesystem::path(m_hostDir) / kSpliceFile);
+}
+
 std::shared_future<std::shared_ptr<GpuModel>> ModelHolder::get() {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (!m_model)
-        m_model = std::async(std::launch::async, [] {
-                      return std::shared_ptr<GpuModel>(GpuModel::build({Engine::Sparse}));
-                  }).share();
+        m_model =
+            std::async(std::launch::async, [dir = fromCheckpoint() ? m_hostDir : std::string()] {
+                return std::shared_ptr<GpuModel>(dir.empty() ? GpuModel::build({Engine::Sparse}) : GpuModel::load(dir));
+            }).share();
     return *m_model;
 }
 

@@ -19,13 +19,17 @@
 
 namespace qgpu::studio {
 
-// The GPU model, built once on first use (about 12 s) on a worker thread, shared by the model backend and
-// the chat.
+// The GPU model, made once on first use on a worker thread, shared by the model backend and the chat: from
+// a combined checkpoint's own GPU layers when the host is one (`qgpu build --host`), else built from code
+// (a few seconds).
 class ModelHolder {
 public:
+    explicit ModelHolder(std::string hostDir = {}) : m_hostDir(std::move(hostDir)) {}
     std::shared_future<std::shared_ptr<GpuModel>> get();
+    bool fromCheckpoint() const;
 
 private:
+    std::string m_hostDir;
     std::mutex m_mutex;
     std::optional<std::shared_future<std::shared_ptr<GpuModel>>> m_model;
 };

@@ -24,8 +24,10 @@ namespace {
 const qgpu::GpuModel& waitForModel(qgpu::studio::ModelHolder& holder, QWidget* parent) {
     auto future = holder.get();
     if (future.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-        QProgressDialog progress("Building the GPU inside the model from code (17 Qwen3.5 layers)...", "Cancel", 0, 0,
-                                 parent);
+        QProgressDialog progress(holder.fromCheckpoint()
+                                     ? "Loading the GPU's 17 Qwen3.5 layers from the combined checkpoint..."
+                                     : "Building the GPU inside the model from code (17 Qwen3.5 layers)...",
+                                 "Cancel", 0, 0, parent);
         progress.setWindowModality(Qt::WindowModal);
         progress.setMinimumDuration(0);
         progress.show();
@@ -57,7 +59,7 @@ int main(int argc, char** argv) {
         else
             path = args[i];
     }
-    qgpu::studio::ModelHolder model;  // built when the model backend or the chat first needs it
+    qgpu::studio::ModelHolder model(host.toStdString());  // made when the model backend or the chat first needs it
     qgpu::MainWindow window;
     window.addBackend("model", [&] { return qgpu::makeModelSession(waitForModel(model, &window)); });
     window.setChatEngine(

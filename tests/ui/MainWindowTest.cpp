@@ -40,6 +40,7 @@ TEST_F(StudioTest, SteppingShowsTheInterpretersRegistersAndMemory) {
         EXPECT_EQ(window->events()->count(), n);
     }
     window->run();
+    window->waitIdle();
     EXPECT_TRUE(window->statusText().contains("finished")) << window->statusText().toStdString();
     Interpreter ref = referenceAfter(*window, 1000);
     const ArrayPlacement* out = ref.memoryMap().find("out");
@@ -78,6 +79,7 @@ TEST_F(StudioTest, BreakpointStopsBeforeItsBlock) {
     int line = p.blocks[1].terminatorLoc.line;  // a line of the second block
     window->toggleBreakpoint(line - 1);
     window->run();
+    window->waitIdle();
     EXPECT_TRUE(window->statusText().contains("breakpoint")) << window->statusText().toStdString();
     EXPECT_EQ(window->session().peek().block, 1);
 }
@@ -87,6 +89,7 @@ TEST_F(StudioTest, BreakpointOnALabelLineStopsAtThatBlock) {
     ASSERT_GT(p.blocks[1].labelLoc.line, 0);
     window->toggleBreakpoint(p.blocks[1].labelLoc.line - 1);
     window->run();
+    window->waitIdle();
     EXPECT_EQ(window->session().peek().block, 1);
 }
 
@@ -103,10 +106,12 @@ TEST_F(StudioTest, RunToCursorStopsBeforeTheLinesBlockAndStepLineLeavesTheLine) 
     Program p = assemble(window->editor()->text().toStdString());
     ASSERT_GE(p.blocks.size(), 2u);
     window->runToLine(p.blocks[1].labelLoc.line);
+    window->waitIdle();
     EXPECT_EQ(window->session().peek().block, 1);
     EXPECT_GT(window->session().position(), 0);
     int line = p.blocks[1].bodyLocs.empty() ? p.blocks[1].terminatorLoc.line : p.blocks[1].bodyLocs.front().line;
     window->stepLine();
+    window->waitIdle();
     NextStep next = window->session().peek();
     if (next.warp >= 0) {
         const Block& b = p.blocks[size_t(next.block)];
@@ -123,6 +128,7 @@ TEST_F(StudioTest, ComparingNeedsASecondBackend) {
 
 TEST_F(StudioTest, DivergenceTimelineRendersThroughImGui) {
     window->run();
+    window->waitIdle();
     auto* host = window->findChild<QOpenGLWidget*>("timelineView");
     ASSERT_TRUE(host);
     QImage img = host->grabFramebuffer();
@@ -153,6 +159,7 @@ TEST(StudioCuda, KernelBuildsWithPtxAndLinkedBlocks) {
     w.editor()->getCursorPosition(&line, &col);
     EXPECT_EQ(line, 4);
     w.run();
+    w.waitIdle();
     EXPECT_TRUE(w.statusText().contains("out = [32]")) << w.statusText().toStdString();
 }
 

@@ -103,6 +103,7 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
 
     // Clicking the first written token goes back to the end of the first step.
     emit window.tokens()->itemActivated(window.tokens()->item(fed));
+    window.waitIdle();  // moving is a run on the engine thread
     EXPECT_EQ(window.session().position(), 1);
     expectRegistersMatch(window, referenceAfter(window, 1).state());
 }

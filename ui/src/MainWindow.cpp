@@ -20,8 +20,6 @@
 #include <QTimer>
 #include <QToolBar>
 
-#include <chrono>
-
 #include <map>
 
 #include "qgpu/compiler/Frontend.h"
@@ -31,6 +29,7 @@
 #include "qgpu/ui/ChatPanel.h"
 #include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/DivergenceTimeline.h"
+#include "qgpu/ui/EngineThread.h"
 #include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/StateHeatmap.h"
 #include "qgpu/ui/StateViews.h"
@@ -41,7 +40,6 @@ namespace {
 constexpr int kBreakpointMarker = 1;
 constexpr int kCurrentLineMarker = 2;
 constexpr int kBreakpointMargin = 1;
-constexpr int kUiStepLimit = 20000;  // Run stops here so an endless loop cannot swamp the window
 
 bool isCuda(const QString& path) { return path.endsWith(".cu"); }
 
@@ -57,12 +55,11 @@ QString resourceDir() {
     return env.isEmpty() ? QString(QGPU_RESOURCE_DIR) : QString::fromLocal8Bit(env);
 }
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeReferenceSession()) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_session(makeReferenceSession()), m_engine(std::make_unique<EngineThread>()) {
     setWindowTitle("qgpu studio");
     m_backends.push_back({"reference", [] { return makeReferenceSession(); }});
-    m_runTimer = new QTimer(this);
-    m_runTimer->setSingleShot(true);
-    connect(m_runTimer, &QTimer::timeout, this, [this] { continueRun(); });
+    connect(m_engine.get(), &EngineThread::progress, this, [this] { showProgress(); });
     m_editor = new QsciScintilla;
     m_editor->setObjectName("sourceEditor");
     m_editor->setUtf8(true);
@@ -104,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(makeRef
 }
 
 MainWindow::~MainWindow() {
+    m_engine.reset();       // first: a run in flight steps the session and reads the program
     delete m_timelineHost;  // the hosts draw the viewers: they must go before the viewers do
     delete m_heatmapHost;
 }
@@ -141,7 +139,11 @@ void MainWindow::createDocks() {
     m_tokens->setFont(QFont("Monospace", 9));
     connect(m_tokens, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
         // A written token moves the debugger to the end of the step that wrote it; a fed one to the start.
-        TokenStream ts = m_session->tokens();
+        TokenStream ts;
+        {
+            auto lock = m_engine->lock();
+            ts = m_session->tokens();
+        }
         int row = m_tokens->row(it) - int(ts.fed.size());
         int step = 0;
         while (row >= 0 && step < int(ts.writtenAfterStep.size()) && ts.writtenAfterStep[size_t(step)] <= size_t(row))
@@ -193,19 +195,21 @@ void MainWindow::createActions() {
         bar->addAction(a);
         return a;
     };
+    // While a job runs on the engine thread, the actions that would move the session are off (Pause is the
+    // way to stop it); Build and Reset stay on and stop the job first.
     add("Build", QKeySequence("Ctrl+B"), [this] { build(); });
-    add("Run", QKeySequence(Qt::Key_F5), [this] { run(); });
-    add("Pause", QKeySequence(Qt::Key_Pause), [this] { pause(); });
-    add("Step", QKeySequence(Qt::Key_F10), [this] { step(); });
-    add("Step token", QKeySequence("Alt+F10"), [this] { stepToken(); });
-    add("Step line", QKeySequence(Qt::Key_F11), [this] { stepLine(); });
-    add("Step back", QKeySequence("Shift+F10"), [this] { stepBack(); });
-    debug->addAction("Run to cursor", QKeySequence("Ctrl+F10"), this, [this] {
+    m_moveActions.push_back(add("Run", QKeySequence(Qt::Key_F5), [this] { run(); }));
+    m_pauseAction = add("Pause", QKeySequence(Qt::Key_Pause), [this] { pause(); });
+    m_moveActions.push_back(add("Step", QKeySequence(Qt::Key_F10), [this] { step(); }));
+    m_moveActions.push_back(add("Step token", QKeySequence("Alt+F10"), [this] { stepToken(); }));
+    m_moveActions.push_back(add("Step line", QKeySequence(Qt::Key_F11), [this] { stepLine(); }));
+    m_moveActions.push_back(add("Step back", QKeySequence("Shift+F10"), [this] { stepBack(); }));
+    m_moveActions.push_back(debug->addAction("Run to cursor", QKeySequence("Ctrl+F10"), this, [this] {
         int line, col;
         m_editor->getCursorPosition(&line, &col);
         runToLine(line + 1);
-    });
-    add("Run back", QKeySequence("Shift+F5"), [this] { runBack(); });
+    }));
+    m_moveActions.push_back(add("Run back", QKeySequence("Shift+F5"), [this] { runBack(); }));
     add("Reset", QKeySequence("Ctrl+R"), [this] { reset(); });
     m_backendBox = new QComboBox;
     m_backendBox->setObjectName("backendBox");
@@ -215,12 +219,14 @@ void MainWindow::createActions() {
     bar->addSeparator();
     bar->addWidget(new QLabel(" Backend: "));
     bar->addWidget(m_backendBox);
-    debug->addAction("Compare backends", QKeySequence("Ctrl+D"), this, [this] { compareBackends(); });
+    m_moveActions.push_back(
+        debug->addAction("Compare backends", QKeySequence("Ctrl+D"), this, [this] { compareBackends(); }));
     debug->addAction("Toggle breakpoint", QKeySequence(Qt::Key_F9), this, [this] {
         int line, col;
         m_editor->getCursorPosition(&line, &col);
         toggleBreakpoint(line);
     });
+    updateActions();
 }
 
 void MainWindow::addBackend(const QString& name, SessionFactory make) {
@@ -235,7 +241,9 @@ bool MainWindow::setBackend(const QString& name) {
     for (size_t i = 0; i < m_backends.size(); ++i) {
         if (m_backends[i].first != name) continue;
         try {
-            m_session = m_backends[i].second();
+            std::unique_ptr<Session> made = m_backends[i].second();  // may wait behind a progress dialog
+            pause();  // a run started meanwhile ends before its session goes
+            m_session = std::move(made);
         } catch (const std::exception& e) {
             m_backendBox->setCurrentText(backend());
             setStatus("The " + name + " backend did not start: " + QString::fromUtf8(e.what()));
@@ -247,7 +255,8 @@ bool MainWindow::setBackend(const QString& name) {
         m_tokens->clear();
         m_heatmap->clear();  // it read the previous session
         bool built = m_path.isEmpty() || build();
-        if (built && !m_session->tokens().fed.empty()) {  // a backend with tokens and a recurrent state
+        // A backend with tokens and a recurrent state (build() left the engine idle: no lock needed).
+        if (built && !m_session->tokens().fed.empty()) {
             m_tokenDock->raise();
             m_heatmapDock->raise();
         }
@@ -255,62 +264,6 @@ bool MainWindow::setBackend(const QString& name) {
     }
     setStatus("There is no backend named " + name + ".");
     return false;
-}
-
-bool MainWindow::compareBackends() {
-    pause();
-    if (!m_session->loaded()) return false;
-    size_t other = m_backend == 0 ? 1 : 0;  // the reference is backend 0
-    if (other >= m_backends.size()) {
-        setStatus("Only the reference backend is here: there is nothing to compare it with.");
-        return false;
-    }
-    try {
-        m_compareWith = m_backends[other].second();
-        m_compareWith->load(m_program, m_launchSpec);
-        m_comparer = std::make_unique<SessionComparer>(*m_session, *m_compareWith);
-    } catch (const std::exception& e) {
-        m_compareWith.reset();
-        setStatus("The comparison with the " + m_backends[other].first +
-                  " backend failed: " + QString::fromUtf8(e.what()));
-        return false;
-    }
-    m_diff->clear();
-    if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
-    continueCompare();
-    return true;
-}
-
-void MainWindow::continueCompare() {
-    // Slices of at most 100 ms, like a run: the window stays live while the backends step side by side.
-    auto start = std::chrono::steady_clock::now();
-    try {
-        while (!m_comparer->advance(1))
-            if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100)) {
-                setStatus(QString("comparing with the %1 backend: step %2 (Pause stops)")
-                              .arg(QString::fromStdString(m_compareWith->backendName()))
-                              .arg(m_session->position()));
-                refresh();
-                m_runTimer->start(0);
-                return;
-            }
-    } catch (const std::exception& e) {
-        m_diff->addItem("The comparison failed: " + QString::fromUtf8(e.what()));
-    }
-    const Divergence& d = m_comparer->result();
-    QString a = backend(), b = QString::fromStdString(m_compareWith->backendName());
-    if (d.step < 0) {
-        m_diff->addItem(
-            QString("%1 vs %2: the same machine after every one of %3 steps.").arg(a, b).arg(d.stepsCompared));
-    } else {
-        m_diff->addItem(
-            QString("%1 vs %2: the machines first differ at step %3 (%1's value first):").arg(a, b).arg(d.step));
-        for (const std::string& line : d.differences) m_diff->addItem("  " + QString::fromStdString(line));
-    }
-    m_comparer.reset();
-    m_compareWith.reset();
-    report(StopReason::Step);
-    setStatus(m_diff->item(0)->text());
 }
 
 void MainWindow::populateExamples(QMenu* menu) {
@@ -382,7 +335,9 @@ bool MainWindow::build() {
             throw DiagnosticError(Diagnostic{"launch", 0, 0, m_launch->verdict().toStdString()});
         LaunchSpec launch = parseLaunchSpec(m_launch->text().toStdString(), "launch spec");
         MemoryMap map = validateLaunch(launch, MachineSpec::standard());
-        m_session->load(program, launch);  // only a successful load replaces what the window shows
+        // Only a successful load replaces what the window shows. On the engine thread, like every call
+        // that changes the session (a backend may keep per-thread state).
+        m_engine->call([&] { m_session->load(program, launch); });
         m_program = std::move(program);
         m_map = std::move(map);
         m_launchSpec = std::move(launch);
@@ -397,7 +352,7 @@ bool MainWindow::build() {
         showDiagnostics({Diagnostic{"", 0, 0, std::string("internal error while building: ") + e.what()}});
         return false;
     }
-    m_session->breakpoints = breakpointsFromMarkers();
+    m_session->breakpoints = breakpointsFromMarkers();  // the engine is idle: pause() above
     setStatus(QString("Built %1 blocks; ready to run (F5) or step (F10).").arg(m_program.blocks.size()));
     refresh();
     return true;
@@ -405,11 +360,14 @@ bool MainWindow::build() {
 
 void MainWindow::unload() {
     m_heatmap->clear();
+    std::unique_ptr<Session> made;
     try {  // never keep running the previous kernel under new source
-        m_session = m_backends[size_t(m_backend)].second();
+        made = m_backends[size_t(m_backend)].second();
     } catch (const std::exception&) {
-        m_session = makeReferenceSession();
+        made = makeReferenceSession();
     }
+    pause();  // the factory may have let a run start: it ends before its session goes
+    m_session = std::move(made);
     m_events->clear();
     m_tokens->clear();
     m_codeViews->clear();
@@ -449,103 +407,15 @@ void MainWindow::toggleBreakpoint(int line) {
         m_editor->markerDelete(line, kBreakpointMarker);
     else
         m_editor->markerAdd(line, kBreakpointMarker);
-    m_session->breakpoints = breakpointsFromMarkers();
-}
-
-void MainWindow::step() {
-    pause();
-    if (m_session->loaded()) report(m_session->step());
-}
-void MainWindow::stepToken() {
-    pause();
-    if (m_session->loaded()) report(m_session->stepToken());
-}
-void MainWindow::stepBack() {
-    pause();
-    if (m_session->loaded()) report(m_session->stepBack());
-}
-void MainWindow::run() { startRun({}, {}); }
-
-void MainWindow::startRun(std::function<bool()> arrived, const QString& arrivedNote) {
-    if (!m_session->loaded() || running()) return;
-    m_runBudget = kUiStepLimit;
-    m_arrived = std::move(arrived);
-    m_arrivedNote = arrivedNote;
-    continueRun();
-}
-
-void MainWindow::continueRun() {
-    if (m_comparer) return continueCompare();  // the timer's slices serve a comparison too
-    // One slice of at most 100 ms, then the event loop gets the window back until the next slice.
-    auto start = std::chrono::steady_clock::now();
-    for (;;) {
-        StopReason r = m_session->run(1);  // StepLimit: one step taken, nothing else happened
-        --m_runBudget;
-        if (r != StopReason::StepLimit || m_runBudget <= 0) return report(r);
-        if (m_arrived && m_arrived()) {
-            report(StopReason::Step);
-            return setStatus(statusText() + m_arrivedNote);
-        }
-        if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100)) break;
-    }
-    setStatus(QString("running on the %1 backend: step %2 (Pause stops)").arg(backend()).arg(m_session->position()));
-    refresh();
-    m_runTimer->start(0);
-}
-
-void MainWindow::pause() {
-    if (!running()) return;
-    m_runTimer->stop();
-    if (m_comparer) {
-        m_diff->addItem(
-            QString("Stopped after %1 steps, all the same so far.").arg(m_comparer->result().stepsCompared));
-        m_comparer.reset();
-        m_compareWith.reset();
-    }
-    report(StopReason::Step);
-    setStatus(statusText() + ": paused.");
-}
-
-bool MainWindow::running() const { return m_runTimer->isActive(); }
-
-void MainWindow::runBack() {
-    pause();
-    if (m_session->loaded()) report(m_session->runBack());
-}
-
-void MainWindow::reset() {
-    pause();
-    if (!m_session->loaded()) return;
-    m_session->reset();
-    report(StopReason::AtStart);
+    std::set<Breakpoint> breakpoints = breakpointsFromMarkers();
+    auto lock = m_engine->lock();  // a run in flight reads them between its steps
+    m_session->breakpoints = std::move(breakpoints);
 }
 
 int MainWindow::sourceLine(int block) const {
     if (block < 0 || block >= int(m_program.blocks.size())) return 0;
     const Block& b = m_program.blocks[size_t(block)];
     return b.bodyLocs.empty() ? b.terminatorLoc.line : b.bodyLocs.front().line;
-}
-
-void MainWindow::stepLine() {
-    pause();
-    if (!m_session->loaded()) return;
-    int from = sourceLine(m_session->peek().block);
-    startRun(
-        [this, from] {
-            NextStep next = m_session->peek();
-            return next.warp < 0 || sourceLine(next.block) != from;
-        },
-        ": the next step runs another source line.");
-}
-
-void MainWindow::runToLine(int line) {
-    pause();
-    if (!m_session->loaded()) return;
-    std::set<int> blocks = blocksAt([line](int l) { return l == line; });
-    if (blocks.empty())
-        return setStatus(QString("Line %1 has no machine code: put the cursor on a line with code.").arg(line));
-    startRun([this, blocks] { return blocks.count(m_session->peek().block) > 0; },
-             QString(": the next step runs code of line %1.").arg(line));
 }
 
 void MainWindow::addRecentFile(const QString& path) {
@@ -564,16 +434,8 @@ void MainWindow::fillRecentMenu() {
         m_recent->addAction(QFileInfo(file).fileName(), this, [this, file] { openProgram(file); })->setToolTip(file);
 }
 
-void MainWindow::moveTo(int position) {
-    if (!m_session->loaded()) return;
-    while (m_session->position() > position && m_session->stepBack() != StopReason::AtStart) {
-    }
-    while (m_session->position() < position && m_session->step() == StopReason::Step) {
-    }
-    report(StopReason::Step);
-}
-
 void MainWindow::report(StopReason r) {
+    auto lock = m_engine->lock();
     const MachineState& s = m_session->snapshot();
     QString where = QString("step %1").arg(m_session->position());
     switch (r) {
@@ -589,10 +451,12 @@ void MainWindow::report(StopReason r) {
         case StopReason::AtStart: setStatus(where + ": at the start of the launch."); break;
         case StopReason::Step: setStatus(where); break;
     }
+    lock.unlock();
     refresh();
 }
 
 void MainWindow::refresh() {
+    auto lock = m_engine->lock();  // the engine steps on between two refreshes, never during one
     if (!m_session->loaded()) return;
     const MachineState& s = m_session->snapshot();
     const auto& history = m_session->history();
@@ -623,7 +487,7 @@ void MainWindow::refresh() {
     }
     m_timeline->setData(history, pos, s.warpCount(), s.lanesPerWarp);
     m_timelineHost->update();
-    m_heatmap->show(*m_session);
+    m_heatmap->show(*m_session, [this] { return m_engine->lock(); });
     m_heatmapHost->update();
     refreshTokens();
 }
@@ -658,6 +522,7 @@ void MainWindow::setStatus(const QString& text) { m_status->setText(text); }
 QString MainWindow::statusText() const { return m_status->text(); }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    pause();  // the window goes: the run in flight ends here, not in the middle of teardown
     QSettings settings("qgpu", "qgpu-studio");
     settings.setValue("geometry", saveGeometry());
     settings.setValue("windowState", saveState());

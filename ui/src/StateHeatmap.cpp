@@ -24,8 +24,9 @@ std::string headName(const StateLayout& layout, int layer, int head) {
 
 }  // namespace
 
-void StateHeatmap::show(const Session& session) {
+void StateHeatmap::show(const Session& session, Lock lock) {
     m_session = &session;
+    m_lock = std::move(lock);
     m_layout = session.stateLayout();
     if (m_layout.layers == 0) {
         m_head = StateHead{};
@@ -47,6 +48,7 @@ void StateHeatmap::show(const Session& session) {
 
 void StateHeatmap::clear() {
     m_session = nullptr;
+    m_lock = {};
     m_layout = StateLayout{};
     m_head = StateHead{};
 }
@@ -55,7 +57,10 @@ void StateHeatmap::select(int layer, int head) {
     m_chosen = true;
     m_layer = layer;
     m_headIndex = head;
-    if (m_session) m_head = m_session->stateHead(layer, head);
+    if (!m_session) return;
+    std::unique_lock<std::mutex> held;
+    if (m_lock) held = m_lock();
+    m_head = m_session->stateHead(layer, head);
 }
 
 void StateHeatmap::draw() {

@@ -1,5 +1,6 @@
 // qgpu studio's main window: editor, launch spec, state panels and the divergence timeline, all driven
-// through the Session API.
+// through the Session API. The session steps on the window's engine thread (EngineThread): the GUI thread
+// only reads it, to show it.
 #pragma once
 
 #include <QMainWindow>
@@ -17,13 +18,14 @@ class QPlainTextEdit;
 class QListWidget;
 class QLabel;
 class QComboBox;
+class QAction;
 class QDockWidget;
-class QTimer;
 
 namespace qgpu {
 
 class ChatEngine;
 class ChatPanel;
+class EngineThread;
 class CodeViews;
 class RegisterView;
 class MemoryView;
@@ -35,7 +37,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
-    ~MainWindow() override;
+    ~MainWindow() override;  // ends a run in flight between two steps and joins the engine thread
 
     using SessionFactory = std::function<std::unique_ptr<Session>()>;
     // Adds a backend to the Backend box; the reference interpreter is there from the start. The app adds
@@ -55,26 +57,33 @@ public:
     // Compiles (CUDA) or assembles the editor text and loads it with the launch spec; shows errors at
     // their lines.
     bool build();
+    // The single steps (and reset) run on the engine thread while the window waits for that one step; they
+    // return with the step shown. Each first pauses a run in flight.
     void step();
-    void stepToken();          // one token of the step the model is writing (other backends: a step)
+    void stepToken();  // one token of the step the model is writing (other backends: a step)
+    void stepBack();
+    void reset();
+    // The runs continue on the engine thread after they return (running() meanwhile, the Debug actions that
+    // would move the session disabled); the window shows their progress and where they stop. waitIdle()
+    // waits for that; pause() stops them between two steps.
     void stepLine();           // steps until the next step runs code of another source line
     void runToLine(int line);  // 1-based: steps until the next step runs a block with code of the line
-    void stepBack();
-    // Runs to a breakpoint, the end or the step limit in slices, so the window stays live on slow
-    // backends; returns at once when the launch is done within the first slice.
-    void run();
+    void run();                // to a breakpoint, the end or the step limit
+    void runBack();            // back to a breakpoint or the start
     void pause();
     bool running() const;
-    void runBack();
-    void reset();
+    void waitIdle();                  // processes events until the run in flight (if any) has stopped and is shown
     void toggleBreakpoint(int line);  // 0-based editor line
     // Runs the launch on a second backend beside this one (the reference when this is another, else the
     // first other backend) and stops both at the first step where their machines differ; the Backend diff
-    // panel lists the differences. In slices like run() (running() meanwhile); false when there is no
-    // other backend or nothing is loaded.
+    // panel lists the differences. A run like run() (running() meanwhile); false when there is no other
+    // backend, nothing is loaded or the second backend fails to load.
     bool compareBackends();
-    void moveTo(int position);  // go to a recorded step, forwards or backwards
+    // Goes to a recorded step, forwards or backwards (the step and token lists call it): pauses a run in
+    // flight, then moves as a run like run().
+    void moveTo(int position);
 
+    // For reading while no run is in flight (running() false): the engine thread steps it meanwhile.
     Session& session() { return *m_session; }
     QsciScintilla* editor() const { return m_editor; }
     LaunchPanel* launchPanel() const { return m_launch; }
@@ -95,15 +104,24 @@ private:
     void createActions();
     void createDocks();
     void populateExamples(QMenu* menu);
-    void refresh();
-    void refreshTokens();
+    void refresh();                   // takes the session lock: never call it holding the lock
+    void refreshTokens();             // the session lock held
     int sourceLine(int block) const;  // the first source line of a block's code (0: none)
     void addRecentFile(const QString& path);
     void fillRecentMenu();
-    // Runs in slices until `arrived` holds before a step (or a breakpoint, the end, the step limit).
+    // Runs on the engine thread until `arrived` holds before a step (or a breakpoint, the end, the step
+    // limit). `arrived` is called there, with the session locked.
     void startRun(std::function<bool()> arrived, const QString& arrivedNote);
-    void continueRun();
-    void continueCompare();
+    // One engine call that takes a step, made on the engine thread while the window waits; then shown.
+    void singleStep(const std::function<StopReason()>& call);
+    // Starts a job on the engine thread (EngineThread::Job); `what` names it in the status bar while it runs
+    // ("running on the reference backend").
+    void startJob(std::function<bool()> step, std::function<void(bool paused, const QString& error)> done,
+                  const QString& what);
+    void showProgress();
+    // Shows where a run stopped: `reason` (with `note` after the status) when it ended by itself.
+    void finishRun(StopReason reason, bool paused, const QString& error, const QString& note = {});
+    void updateActions();  // the actions that move the session are off while a job runs
     void showDiagnostics(const std::vector<Diagnostic>& diags);
     void unload();
     void setStatus(const QString& text);
@@ -130,12 +148,9 @@ private:
     QDockWidget* m_heatmapDock;
     ChatPanel* m_chat = nullptr;
     QComboBox* m_backendBox;
-    QTimer* m_runTimer;
-    int m_runBudget = 0;              // steps the current run may still take
-    std::function<bool()> m_arrived;  // where the current run stops (empty: Run's breakpoints and end only)
-    QString m_arrivedNote;
-    std::unique_ptr<Session> m_compareWith;  // the second backend of a comparison in progress
-    std::unique_ptr<SessionComparer> m_comparer;
+    std::vector<QAction*> m_moveActions;  // the Debug actions that move the session: off while a job runs
+    QAction* m_pauseAction = nullptr;
+    QString m_jobName;  // what the job in flight is doing, for its progress reports
     std::vector<std::pair<QString, SessionFactory>> m_backends;
     int m_backend = 0;
     QLabel* m_status;
@@ -143,6 +158,8 @@ private:
     ImGuiHost* m_timelineHost = nullptr;
     std::unique_ptr<StateHeatmap> m_heatmap;
     ImGuiHost* m_heatmapHost = nullptr;
+    // Last, so that it goes first: its jobs use the session and the widgets above.
+    std::unique_ptr<EngineThread> m_engine;
 };
 
 QString resourceDir();  // $QGPU_RESOURCES, else the source tree's resources/
