@@ -38,6 +38,18 @@ Qwen35Config circuitConfig(const circuit::Circuit& c, int vocabSize) {
     return cfg;
 }
 
+circuit::Geometry circuitGeometry(const Qwen35Config& c) {
+    circuit::Geometry g;
+    g.hiddenSize = c.hiddenSize;
+    g.intermediateSize = c.intermediateSize;
+    g.linearNumKeyHeads = c.linearNumKeyHeads;
+    g.linearNumValueHeads = c.linearNumValueHeads;
+    g.linearKeyHeadDim = c.linearKeyHeadDim;
+    g.linearValueHeadDim = c.linearValueHeadDim;
+    g.convKernel = c.convKernel;
+    return g;
+}
+
 void writeCircuitCheckpoint(const std::string& dir, const circuit::Circuit& c,
                             const std::vector<std::vector<float>>& embeddingRows, DType dtype) {
     std::vector<TensorData> tensors;

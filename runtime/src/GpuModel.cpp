@@ -43,15 +43,7 @@ std::unique_ptr<GpuModel> GpuModel::load(const std::string& dir) {
     auto fail = [&](const std::string& msg) -> void { throw DiagnosticError(Diagnostic{dir, 0, 0, msg}); };
     Qwen35Config config = Qwen35Config::load(dir);
     int firstChipRow = fs::exists(fs::path(dir) / kSpliceFile) ? SpliceLayout::load(dir).hostVocab : 0;
-    circuit::Geometry g;
-    g.hiddenSize = config.hiddenSize;
-    g.intermediateSize = config.intermediateSize;
-    g.linearNumKeyHeads = config.linearNumKeyHeads;
-    g.linearNumValueHeads = config.linearNumValueHeads;
-    g.linearKeyHeadDim = config.linearKeyHeadDim;
-    g.linearValueHeadDim = config.linearValueHeadDim;
-    g.convKernel = config.convKernel;
-    std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(g)));
+    std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(circuitGeometry(config))));
     m->m_machine.embeddings.clear();  // the checkpoint's rows are used
     std::ifstream in(fs::path(dir) / kCircuitLayoutFile);
     std::string layout((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

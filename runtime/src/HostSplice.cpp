@@ -83,13 +83,7 @@ public:
         const TensorView& embed =
             m_checkpoint.require("embed_tokens.weight", {int64_t(m_host.vocabSize), int64_t(m_host.hiddenSize)});
         m_dtype = options.dtype.value_or(embed.dtype);
-        circuit::Geometry g;
-        g.intermediateSize = m_host.intermediateSize;
-        g.linearNumKeyHeads = m_host.linearNumKeyHeads;
-        g.linearNumValueHeads = m_host.linearNumValueHeads;
-        g.linearKeyHeadDim = m_host.linearKeyHeadDim;
-        g.linearValueHeadDim = m_host.linearValueHeadDim;
-        g.convKernel = m_host.convKernel;
+        circuit::Geometry g = circuitGeometry(m_host);  // the host's heads and MLP
         g.hiddenSize = chip.probeWidth;
         int circuitDims = buildChip(chip, g).circuit.dimsUsed();
         g.hiddenSize = splicedWidth(circuitDims, m_host.hiddenSize);
@@ -107,8 +101,8 @@ public:
         L.hostVocab = m_host.vocabSize;
         L.chipTokens = int(m_chip.embeddings.size());
         // kappa about 2^-10 of the host embeddings' RMS: S + kappa^2 rounds like S. The gain makes a chip
-        // token's logit on text -2^20 / RMS(final residual) * sqrt(H / h), and adds a uniform W^2 s G
-        // (2 at H = 2048) to every chip logit on chip positions.
+        // token's logit on text -2^20 / RMS(final residual) * sqrt(H / h), and adds the same small G times
+        // the ballast's scale to every chip logit on chip positions (docs/splice.md).
         L.textFlag = std::exp2(std::round(std::log2(rms(embed))) - 10);
         L.chipFlag = -1.f;
         L.flagGain = std::exp2(20.f) / L.textFlag;

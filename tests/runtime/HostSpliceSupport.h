@@ -3,8 +3,6 @@
 // (so the norm compensation matters), and a byte-level tokenizer.json.
 #pragma once
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -13,18 +11,11 @@
 #include <vector>
 
 #include "../text/TextTestUtil.h"
+#include "CircuitTestSupport.h"
 #include "qgpu/runtime/Qwen35Model.h"
 #include "qgpu/runtime/Safetensors.h"
 
 namespace qgpu::testing {
-
-inline std::filesystem::path spliceTempDir(const std::string& name) {
-    std::filesystem::path d =
-        std::filesystem::temp_directory_path() / ("qgpu-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(d);
-    std::filesystem::create_directories(d);
-    return d;
-}
 
 inline std::string readText(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);

@@ -83,7 +83,7 @@ struct Spliced {
 const Spliced& spliced() {
     static const Spliced s = [] {
         Spliced s;
-        s.root = qgpu::testing::spliceTempDir("splice");
+        s.root = qgpu::testing::tempDir("splice");
         s.host = s.root / "host";
         s.out = s.root / "combined";
         qgpu::testing::writeHost(s.host, hostConfig(), 7);
@@ -190,14 +190,8 @@ TEST(HostSplice, ChipTokensRunTheCircuitBitForBitAndLeaveTheHostDimsZero) {
     const Spliced& s = spliced();
     const SpliceLayout& L = s.layout;
     // The chip alone at the same width, as its own checkpoint.
-    Qwen35Config host = hostConfig();
-    circuit::Geometry g;
+    circuit::Geometry g = circuitGeometry(hostConfig());
     g.hiddenSize = L.width;
-    g.intermediateSize = host.intermediateSize;
-    g.linearNumKeyHeads = host.linearNumKeyHeads;
-    g.linearNumValueHeads = host.linearNumValueHeads;
-    g.linearKeyHeadDim = host.linearKeyHeadDim;
-    g.linearValueHeadDim = host.linearValueHeadDim;
     ChipModel chip = portChip().build(g);
     fs::path aloneDir = s.root / "alone";
     fs::create_directories(aloneDir);
@@ -269,7 +263,7 @@ TEST(HostSplice, BadHostsAndOutputsAreRefusedWithNothingLeftBehind) {
 }
 
 TEST(SafetensorsWriter, StreamsTensorsInChunksAndLeavesNothingWhenAbandoned) {
-    fs::path dir = qgpu::testing::spliceTempDir("writer");
+    fs::path dir = qgpu::testing::tempDir("writer");
     std::vector<float> a = {1, 2, 3, 4, 5, 6}, b = {7, 8};
     {
         SafetensorsWriter w((dir / "x.safetensors").string(), {{"a", DType::F32, {2, 3}}, {"b", DType::BF16, {2}}});

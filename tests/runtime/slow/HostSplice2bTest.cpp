@@ -21,7 +21,7 @@ using namespace qgpu;
 namespace fs = std::filesystem;
 
 TEST(HostSplice2b, TheGpuInFrontOfAHostRunsLaunchesExactlyAndKeepsText) {
-    fs::path root = qgpu::testing::spliceTempDir("splice-2b"), host = root / "host", out = root / "combined";
+    fs::path root = qgpu::testing::tempDir("splice-2b"), host = root / "host", out = root / "combined";
     qgpu::testing::writeHost(host, qgpu::testing::spliceHostConfig(64, 6144, 16), 3);
     std::string cli = QGPU_CLI_PATH;
     std::string build = cli + " build --host " + host.string() + " --out " + out.string() + " --dtype f32";
@@ -73,7 +73,7 @@ TEST(HostSplice2b, TheGpuInFrontOfAHostRunsLaunchesExactlyAndKeepsText) {
 // `qgpu build`: the combined checkpoint's shapes, and a peak memory far below the 24 GB machine's, because
 // the build streams. (Loading the 11.7 GB result in the fp32 runtime would need about 23 GB; not here.)
 TEST(HostSplice2b, AFullSize2bHostBuildsWithinMemory) {
-    fs::path root = qgpu::testing::spliceTempDir("splice-full-2b"), host = root / "host", out = root / "combined";
+    fs::path root = qgpu::testing::tempDir("splice-full-2b"), host = root / "host", out = root / "combined";
     fs::create_directories(host);
     Qwen35Config config = Qwen35Config::geometry2b();
     Qwen35Model::random(config, 1)->save(host.string(), DType::BF16);

@@ -14,6 +14,8 @@ namespace qgpu {
 // The Qwen3.5 config of the circuit's geometry: every layer Gated DeltaNet, tied embeddings.
 Qwen35Config circuitConfig(const circuit::Circuit& c, int vocabSize);
 
+// The circuit geometry of a Qwen3.5 config (its hidden size, MLP and linear-attention heads).
+circuit::Geometry circuitGeometry(const Qwen35Config& c);
 // The layout file written beside the weights (Circuit::layoutJson): what every residual dim and state
 // row means, for decoders and the debugger.
 inline constexpr const char* kCircuitLayoutFile = "circuit-layout.json";
