@@ -16,12 +16,6 @@ namespace {
 
 constexpr int kUiStepLimit = 20000;  // Run stops here so an endless loop cannot swamp the window
 
-// Session::atBreakpoint (the session's own, protected): the next step runs a block with a breakpoint.
-bool breaksBefore(const Session& s) {
-    NextStep n = s.peek();
-    return n.warp >= 0 && (s.breakpoints.count({n.block, -1}) || s.breakpoints.count({n.block, n.warp}));
-}
-
 }  // namespace
 
 void MainWindow::singleStep(const std::function<StopReason()>& call) {
@@ -105,7 +99,7 @@ void MainWindow::runBack() {
     startJob(
         [this, stop] {  // Session::runBack a step at a time, so that Pause can end it
             *stop = m_session->stepBack();
-            if (*stop == StopReason::Step && breaksBefore(*m_session)) *stop = StopReason::Breakpoint;
+            if (*stop == StopReason::Step && m_session->atBreakpoint()) *stop = StopReason::Breakpoint;
             return *stop != StopReason::Step;
         },
         [this, stop](bool paused, const QString& error) { finishRun(*stop, paused, error); },

@@ -75,8 +75,6 @@ public:
     virtual StateHead stateHead(int layer, int head) const;  // at the current step, from recorded history
 
     std::set<Breakpoint> breakpoints;
-
-protected:
     bool atBreakpoint() const;  // the next step runs a block with a breakpoint
 };
 
