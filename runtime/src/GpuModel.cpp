@@ -60,10 +60,7 @@ std::unique_ptr<GpuModel> GpuModel::load(const std::string& dir) {
         const TensorView& all = checkpoint.require("embed_tokens.weight", {config.vocabSize, h});
         if (int64_t(firstChipRow) + shape[0] != config.vocabSize)
             fail("the vocabulary is not the host's and the GPU's");
-        size_t rowBytes = size_t(h) * dtypeSize(all.dtype);
-        TensorView chips{all.name, all.dtype, shape, all.data + size_t(firstChipRow) * rowBytes,
-                         size_t(shape[0]) * rowBytes};
-        return chips.toFloat();
+        return all.rows(firstChipRow, shape[0]).toFloat();
     });
     return m;
 }

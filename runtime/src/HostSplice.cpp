@@ -65,14 +65,6 @@ struct Job {
     std::function<void(SafetensorsWriter&)> write;
 };
 
-// A tensor's rows [first, first + count) as floats (the view must be 2-D or 1-D).
-std::vector<float> rowsOf(const TensorView& v, int64_t first, int64_t count) {
-    int64_t cols = v.shape.size() > 1 ? v.numel() / v.shape[0] : 1;
-    size_t rowBytes = size_t(cols) * dtypeSize(v.dtype);
-    TensorView part{v.name, v.dtype, {count, cols}, v.data + size_t(first) * rowBytes, size_t(count) * rowBytes};
-    return part.toFloat();
-}
-
 // (1 + w') = (1 + w) sqrt(h / H): the same scale over H dims as the host's over h, for every residual.
 float compensated(float w, double ratio) { return float((1.0 + double(w)) * std::sqrt(ratio) - 1.0); }
 
@@ -185,7 +177,7 @@ private:
         double sum = 0;
         int64_t rows = v.shape[0], block = 4096;
         for (int64_t r = 0; r < rows; r += block)
-            for (float x : rowsOf(v, r, std::min(block, rows - r))) sum += double(x) * x;
+            for (float x : v.rows(r, std::min(block, rows - r)).toFloat()) sum += double(x) * x;
         return std::sqrt(sum / double(v.numel()));
     }
 
@@ -213,7 +205,7 @@ private:
                     const int64_t block = 1024;
                     for (int64_t r = 0; r < L.hostVocab; r += block) {
                         int64_t n = std::min(block, int64_t(L.hostVocab) - r);
-                        std::vector<float> host = rowsOf(hostRows, r, n), rows(size_t(n) * H, 0.f);
+                        std::vector<float> host = hostRows.rows(r, n).toFloat(), rows(size_t(n) * H, 0.f);
                         for (int64_t i = 0; i < n; ++i) {
                             std::copy_n(host.begin() + long(size_t(i) * h), h,
                                         rows.begin() + long(size_t(i) * H + size_t(L.hostOffset())));

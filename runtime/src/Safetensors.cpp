@@ -196,6 +196,15 @@ const TensorView* SafetensorsFile::find(const std::string& name) const {
     return nullptr;
 }
 
+TensorView TensorView::rows(int64_t first, int64_t count) const {
+    if (shape.empty() || first < 0 || count < 0 || first + count > shape[0])
+        throw std::out_of_range("rows " + std::to_string(first) + " + " + std::to_string(count) + " of " + name);
+    size_t rowBytes = bytes / size_t(shape[0]);
+    std::vector<int64_t> part = shape;
+    part[0] = count;
+    return TensorView{name, dtype, part, data + size_t(first) * rowBytes, size_t(count) * rowBytes};
+}
+
 std::vector<uint8_t> encodeFloats(const float* values, size_t count, DType dtype) {
     std::vector<uint8_t> bytes(count * dtypeSize(dtype));
     if (dtype == DType::F32) {

@@ -276,6 +276,8 @@ TEST(SafetensorsWriter, StreamsTensorsInChunksAndLeavesNothingWhenAbandoned) {
     SafetensorsFile f((dir / "x.safetensors").string());
     EXPECT_EQ(f.find("a")->toFloat(), a);
     EXPECT_EQ(f.find("b")->toFloat(), b);
+    EXPECT_EQ(f.find("a")->rows(1, 1).toFloat(), (std::vector<float>{4, 5, 6}));
+    EXPECT_THROW(f.find("a")->rows(1, 2), std::out_of_range);
     {
         SafetensorsWriter w((dir / "y.safetensors").string(), {{"a", DType::F32, {2}}});
         EXPECT_THROW(w.write(encodeFloats(a.data(), 3, DType::F32)), std::logic_error);

@@ -26,6 +26,8 @@ struct TensorView {
 
     int64_t numel() const;
     std::vector<float> toFloat() const;  // bf16 and fp16 widen exactly
+    // Rows [first, first + count) along the first dim, as a view of the same bytes.
+    TensorView rows(int64_t first, int64_t count) const;
 };
 
 // An open .safetensors file. Throws DiagnosticError naming the file for anything malformed: a header
