@@ -61,6 +61,7 @@ TEST_F(LaunchPanelTest, EditingTheFormRewritesTheLaunchThatBuildRuns) {
     EXPECT_EQ(edited.arg("a")->values, (std::vector<int32_t>{10, 20, 30}));
     ASSERT_TRUE(window->build()) << window->statusText().toStdString();
     window->run();
+    window->waitIdle();  // the run goes on the engine thread
     MemoryMap map = validateLaunch(edited, MachineSpec::standard());
     EXPECT_EQ(window->session().snapshot().global[size_t(map.find("out")->base)], 320u);  // 10*4 + 20*5 + 30*6
 }
