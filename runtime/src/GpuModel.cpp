@@ -44,7 +44,7 @@ std::unique_ptr<GpuModel> GpuModel::load(const std::string& dir) {
     Qwen35Config config = Qwen35Config::load(dir);
     int firstChipRow = fs::exists(fs::path(dir) / kSpliceFile) ? SpliceLayout::load(dir).hostVocab : 0;
     std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(circuitGeometry(config))));
-    m->m_machine.embeddings.clear();  // the checkpoint's rows are used
+    m->m_machine.embeddings = {};  // the checkpoint's rows are used
     std::ifstream in(fs::path(dir) / kCircuitLayoutFile);
     std::string layout((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (layout != m->m_machine.circuit.layoutJson())
@@ -70,22 +70,44 @@ std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, co
     std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(geometry)));
     const circuit::Circuit& circuit = m->m_machine.circuit;
     bool dense = std::count(engines.begin(), engines.end(), Engine::Dense) > 0;
-    // The sparse engine alone takes the large matrices as their entries: no gigabytes of zeros to make and scan.
+    auto round = [&](const std::string& name, std::vector<float>& values) {  // to what a checkpoint in `weights` holds
+        if (weights == DType::F32) return;
+        std::vector<int64_t> shape{int64_t(values.size())};
+        TensorData stored = TensorData::fromFloat(name, shape, values, weights);
+        values = TensorView{name, weights, shape, stored.bytes.data(), stored.bytes.size()}.toFloat();
+    };
+    // The sparse engine alone takes the large matrices as their entries and the embeddings as changes to a
+    // base row: no gigabytes of zeros to make and scan. The dense engine gets embed_tokens whole.
+    BaseRows embeddings = std::move(m->m_machine.embeddings);
+    m->m_machine.embeddings = {};
     std::map<std::string, circuit::NamedTensor> tensors;
-    for (auto& t : circuit.emit(m->m_machine.embeddings, !dense)) {
-        if (weights != DType::F32) {  // the values a checkpoint in `weights` holds
+    for (auto& t : circuit.emit(dense ? embeddings.dense() : std::vector<std::vector<float>>{}, !dense)) {
+        if (!t.sparse) {
+            round(t.name, t.values);
+        } else if (weights != DType::F32) {
             std::vector<float> values;
             for (const auto& e : t.entries) values.push_back(e.second);
-            std::vector<float>& rounded = t.sparse ? values : t.values;
-            std::vector<int64_t> shape = t.sparse ? std::vector<int64_t>{int64_t(values.size())} : t.shape;
-            TensorData stored = TensorData::fromFloat(t.name, shape, rounded, weights);
-            rounded = TensorView{t.name, weights, shape, stored.bytes.data(), stored.bytes.size()}.toFloat();
+            round(t.name, values);
             for (size_t i = 0; i < t.entries.size(); ++i) t.entries[i].second = values[i];
             std::erase_if(t.entries, [](const auto& e) { return e.second == 0; });  // as the dense scan drops them
         }
         tensors[t.name] = std::move(t);
     }
-    m->m_machine.embeddings.clear();  // now inside embed_tokens
+    if (weights != DType::F32) {  // the embeddings too: the base and every change
+        std::vector<float> base = embeddings.base(), values;
+        round("embed_tokens.weight", base);
+        for (size_t r = 0; r < embeddings.size(); ++r)
+            for (const auto& change : embeddings.changes(r)) values.push_back(change.second);
+        round("embed_tokens.weight", values);
+        BaseRows rounded(std::move(base));
+        size_t i = 0;
+        for (size_t r = 0; r < embeddings.size(); ++r) {
+            std::vector<BaseRows::Change> changes = embeddings.changes(r);
+            for (auto& change : changes) change.second = values[i++];
+            rounded.add(std::move(changes));
+        }
+        embeddings = std::move(rounded);
+    }
     Qwen35Config config = circuitConfig(circuit, gpu::vocabularySize());
     auto lookup = [&](const std::string& name, const std::vector<int64_t>& shape) -> circuit::NamedTensor& {
         auto it = tensors.find(name);
@@ -103,7 +125,8 @@ std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, co
                 auto it = tensors.find(name);
                 if (it == tensors.end() || !it->second.sparse) return std::nullopt;
                 return std::move(it->second.entries);
-            });
+            },
+            std::move(embeddings));
     if (dense)
         m->m_dense = Qwen35Model::fromTensors(config, [&](const std::string& name, const std::vector<int64_t>& shape) {
             return std::move(lookup(name, shape).values);

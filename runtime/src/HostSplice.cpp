@@ -213,8 +213,8 @@ private:
                         }
                         out.write(encodeFloats(rows.data(), rows.size(), dtype));
                     }
-                    for (const auto& chipRow : m_chip.embeddings) {
-                        std::vector<float> row = chipRow;
+                    for (size_t id = 0; id < m_chip.embeddings.size(); ++id) {
+                        std::vector<float> row = m_chip.embeddings.row(id);
                         row[size_t(L.flagDim)] = L.chipFlag;
                         out.write(encodeFloats(row.data(), row.size(), dtype));
                     }

@@ -138,7 +138,7 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
 }
 
 std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, const Qwen35Model::TensorSource& tensor,
-                                                      const EntrySource& entries) {
+                                                      const EntrySource& entries, std::optional<BaseRows> embeddings) {
     for (LayerType t : c.layerTypes)
         if (t != LayerType::LinearAttention)
             throw DiagnosticError(
@@ -147,27 +147,52 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
     m->m_config = c;
     int64_t h = c.hiddenSize, in = c.intermediateSize, hv = c.linearNumValueHeads;
     int64_t channels = 2 * c.linearKeyDim() + c.linearValueDim();
-    m->m_embed = tensor("embed_tokens.weight", {c.vocabSize, h});
+    if (embeddings) {
+        if (int64_t(embeddings->size()) != c.vocabSize || int64_t(embeddings->width()) != h)
+            throw std::invalid_argument("the token embeddings are not [vocab_size, hidden_size]");
+        m->m_embed = std::move(*embeddings);
+    } else {
+        std::vector<float> dense = tensor("embed_tokens.weight", {c.vocabSize, h});
+        for (int64_t t = 0; t < c.vocabSize; ++t)
+            m->m_embed.addRow(std::vector<float>(dense.begin() + t * h, dense.begin() + (t + 1) * h));
+    }
+    const BaseRows& embed = m->m_embed;
     m->m_finalNorm = tensor("norm.weight", {h});
     // The LM head reads only dims the final norm keeps (1 + w != 0): a contiguous copy of those columns.
+    std::vector<int> headIndex(size_t(h), -1);  // a dim's place among them
     for (int64_t d = 0; d < h; ++d)
-        if (1.f + m->m_finalNorm[size_t(d)] != 0) m->m_headDims.push_back(size_t(d));
+        if (1.f + m->m_finalNorm[size_t(d)] != 0) {
+            headIndex[size_t(d)] = int(m->m_headDims.size());
+            m->m_headDims.push_back(size_t(d));
+        }
     // Tokens whose rows agree on those dims (bit for bit) share one logit: the head holds each distinct row
-    // once (the compiled GPU's loading tokens all have the same, empty code).
+    // once (the compiled GPU's loading tokens all have the same, empty code). A row is keyed by where it
+    // differs from the base there.
     std::unordered_map<std::string, int> distinct;
     std::vector<size_t> firstOf;  // a token with each distinct row
     for (int64_t t = 0; t < c.vocabSize; ++t) {
-        std::string key(m->m_headDims.size() * sizeof(float), '\0');
-        for (size_t i = 0; i < m->m_headDims.size(); ++i)
-            std::memcpy(key.data() + i * sizeof(float), &m->m_embed[size_t(t * h) + m->m_headDims[i]], sizeof(float));
+        std::string key;
+        for (const auto& [d, value] : embed.changes(size_t(t))) {
+            float base = embed.base()[size_t(d)];
+            if (headIndex[size_t(d)] < 0 || std::memcmp(&value, &base, sizeof(float)) == 0) continue;
+            key.append(reinterpret_cast<const char*>(&d), sizeof(int));
+            key.append(reinterpret_cast<const char*>(&value), sizeof(float));
+        }
         auto [it, added] = distinct.emplace(std::move(key), int(firstOf.size()));
         if (added) firstOf.push_back(size_t(t));
         m->m_headRow.push_back(it->second);
     }
+    std::vector<std::vector<float>> rows;  // the distinct rows on the head's dims
+    for (size_t t : firstOf) {
+        std::vector<float>& row = rows.emplace_back();
+        for (size_t d : m->m_headDims) row.push_back(embed.base()[d]);
+        for (const auto& [d, value] : embed.changes(t))
+            if (headIndex[size_t(d)] >= 0) row[size_t(headIndex[size_t(d)])] = value;
+    }
     // Dim-major: the logits accumulate one dim at a time over the distinct rows (vectorised), each logit
     // still summed in dim order.
-    for (size_t d : m->m_headDims)
-        for (size_t t : firstOf) m->m_head.push_back(m->m_embed[t * size_t(h) + d]);
+    for (size_t i = 0; i < m->m_headDims.size(); ++i)
+        for (const auto& row : rows) m->m_head.push_back(row[i]);
     m->m_headRows = firstOf.size();
     // The compiled GPU's code rows are +-1: as bytes, a quarter of the memory to stream per token, and the
     // same products (a -0 weight becoming +0 changes no sum that starts at +0).
@@ -248,10 +273,10 @@ std::vector<float> SparseModel::run(int token, State& state) const {
     const Qwen35Config& c = m_config;
     if (token < 0 || token >= c.vocabSize)
         throw DiagnosticError(Diagnostic{"", 0, 0, "token " + std::to_string(token) + " is outside the vocabulary"});
-    size_t h = size_t(c.hiddenSize), K = size_t(c.convKernel), hv = size_t(c.linearNumValueHeads);
+    size_t K = size_t(c.convKernel), hv = size_t(c.linearNumValueHeads);
     size_t dk = size_t(c.linearKeyHeadDim), dv = size_t(c.linearValueHeadDim), kd = size_t(c.linearKeyDim());
     size_t group = hv / size_t(c.linearNumKeyHeads);
-    std::vector<float> x(m_embed.begin() + long(size_t(token) * h), m_embed.begin() + long(size_t(token + 1) * h));
+    std::vector<float> x = m_embed.row(size_t(token));
     std::vector<float> normed, qkv(2 * kd + hv * dv), mixed(hv * dv), qn, kn, kS(dv), delta(dv);
     const float qScale = float(1.0 / std::sqrt(double(dk)));
     for (size_t li = 0; li < m_layers.size(); ++li) {

@@ -59,7 +59,7 @@ ChipSource portChip() {
                     std::vector<int> trueDims = {p.port.writeRows[size_t(w)], p.port.readRows[size_t(r)]};
                     for (int i = 0; i < 4; ++i)
                         if (v >> i & 1) trueDims.push_back(p.port.dataBits[size_t(i)]);
-                    chip.embeddings.push_back(chip.circuit.tokenEmbedding(trueDims));
+                    chip.embeddings.addRow(chip.circuit.tokenEmbedding(trueDims));
                     chip.tokenTexts.push_back("<|chip:w" + std::to_string(w) + ",v" + std::to_string(v) + ",r" +
                                               std::to_string(r) + "|>");
                 }
@@ -195,7 +195,7 @@ TEST(HostSplice, ChipTokensRunTheCircuitBitForBitAndLeaveTheHostDimsZero) {
     ChipModel chip = portChip().build(g);
     fs::path aloneDir = s.root / "alone";
     fs::create_directories(aloneDir);
-    writeCircuitCheckpoint(aloneDir.string(), chip.circuit, chip.embeddings);
+    writeCircuitCheckpoint(aloneDir.string(), chip.circuit, chip.embeddings.dense());
     auto alone = Qwen35Model::load(aloneDir.string()), combined = Qwen35Model::load(s.out.string());
 
     std::mt19937 rng(5);

@@ -235,13 +235,17 @@ std::vector<float> Circuit::tokenEmbedding(const std::vector<int>& trueDims,
     return x;
 }
 
-std::vector<std::vector<float>> Circuit::tokenEmbeddings(const std::vector<std::vector<int>>& trueDims) const {
-    const std::vector<float> base = baseEmbedding();
-    std::vector<std::vector<float>> rows;
-    rows.reserve(trueDims.size());
+BaseRows Circuit::tokenEmbeddings(const std::vector<std::vector<int>>& trueDims) const {
+    BaseRows rows(baseEmbedding());
+    std::vector<float> row = rows.base();
     for (const auto& dims : trueDims) {
-        rows.push_back(base);
-        setTrue(rows.back(), dims);
+        setTrue(row, dims);  // validates every dim
+        std::vector<BaseRows::Change> changes;
+        for (int d : dims) changes.push_back({d, row[size_t(d)]});
+        std::sort(changes.begin(), changes.end());
+        changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
+        rows.add(std::move(changes));
+        for (int d : dims) row[size_t(d)] = rows.base()[size_t(d)];
     }
     return rows;
 }

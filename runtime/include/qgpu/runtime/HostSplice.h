@@ -21,8 +21,8 @@ class Qwen35Model;
 // A compiled circuit with its token alphabet, built at a given geometry.
 struct ChipModel {
     circuit::Circuit circuit;
-    std::vector<std::vector<float>> embeddings;  // one row per chip token (tied: also its LM head row)
-    std::vector<std::string> tokenTexts;         // each chip token's content in the tokenizer
+    BaseRows embeddings;                  // one row per chip token (tied: also its LM head row)
+    std::vector<std::string> tokenTexts;  // each chip token's content in the tokenizer
 };
 
 struct ChipSource {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "qgpu/core/BaseRows.h"
 #include "qgpu/runtime/Qwen35Model.h"
 
 namespace qgpu {
@@ -27,11 +28,13 @@ public:
     static std::unique_ptr<SparseModel> fromTensors(const Qwen35Config& config,
                                                     const Qwen35Model::TensorSource& tensor);
     // The same, where a matrix may come as its non-zero entries instead: (row-major flat index, weight),
-    // ascending and unique (circuit::NamedTensor's sparse form). `tensor` gives every other tensor.
+    // ascending and unique (circuit::NamedTensor's sparse form), and the token embeddings as rows over a
+    // base (embed_tokens.weight is then not asked for). `tensor` gives every other tensor.
     using Entries = std::vector<std::pair<int64_t, float>>;
     using EntrySource = std::function<std::optional<Entries>(const std::string& name)>;
     static std::unique_ptr<SparseModel> fromTensors(const Qwen35Config& config, const Qwen35Model::TensorSource& tensor,
-                                                    const EntrySource& entries);
+                                                    const EntrySource& entries,
+                                                    std::optional<BaseRows> embeddings = std::nullopt);
     ~SparseModel();
 
     const Qwen35Config& config() const { return m_config; }
@@ -49,7 +52,8 @@ private:
     std::vector<float> run(int token, State& state) const;         // the layers: the final residual
     std::vector<float> logits(const std::vector<float>& x) const;  // the final norm and the LM head
     Qwen35Config m_config;
-    std::vector<float> m_embed, m_finalNorm;
+    BaseRows m_embed;  // embed_tokens, each row as its changes to a base
+    std::vector<float> m_finalNorm;
     std::vector<size_t> m_headDims;   // the dims the final norm keeps
     std::vector<int> m_headRow;       // per token: its row of the head (tokens with equal rows share one)
     size_t m_headRows = 0;            // distinct rows

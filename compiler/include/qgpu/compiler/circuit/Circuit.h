@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "qgpu/core/BaseRows.h"
+
 namespace qgpu::circuit {
 
 // A residual dimension with a weight (sparse rows of the projection matrices).
@@ -200,8 +202,8 @@ public:
     // every other feature at its base, and the ballast.
     std::vector<float> tokenEmbedding(const std::vector<int>& trueDims,
                                       const std::map<int, float>& integers = {}) const;
-    // Many tokens' rows at once (bits only), each as tokenEmbedding makes it.
-    std::vector<std::vector<float>> tokenEmbeddings(const std::vector<std::vector<int>>& trueDims) const;
+    // Many tokens' rows at once (bits only), each as tokenEmbedding makes it, kept as changes to the base.
+    BaseRows tokenEmbeddings(const std::vector<std::vector<int>>& trueDims) const;
 
     // --- emission (compiler/src/circuit/Emit.cpp) ---
     // All weights of the layers as stock Qwen3.5 tensors (linear-attention layers with silent mixers),

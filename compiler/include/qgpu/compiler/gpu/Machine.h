@@ -14,8 +14,8 @@ namespace qgpu::gpu {
 
 struct Machine {
     circuit::Circuit circuit;
-    std::vector<std::vector<float>> embeddings;  // one row per token id (vocabularySize())
-    std::vector<int> codeDims;                   // the dims the LM head reads
+    BaseRows embeddings;        // one row per token id (vocabularySize())
+    std::vector<int> codeDims;  // the dims the LM head reads
 };
 
 // Builds the machine for `geometry` (linear heads of 128 x 128; hidden and intermediate large enough, or
