@@ -31,7 +31,7 @@ void onInterrupt(int) {
 }
 
 // The GPU model, made when Qwen first calls it: from a combined checkpoint's own GPU layers (`qgpu build
-// --host`), else built from code (a few seconds).
+// --host`), else built from code (about 0.3 s).
 class LazyModelRunner : public ProgramRunner {
 public:
     LazyModelRunner(OpKernelLibrary& kernels, std::string host) : ProgramRunner(kernels), m_host(std::move(host)) {}

@@ -64,10 +64,11 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines) {
+std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines, DType weights) {
     auto start = std::chrono::steady_clock::now();
-    std::cerr << "building the GPU model from code..." << std::flush;
-    auto model = GpuModel::build(engines);
+    std::cerr << "building the GPU model from code" << (weights == DType::BF16 ? " (bf16 weights)" : "") << "..."
+              << std::flush;
+    auto model = GpuModel::build(engines, gpu::defaultMachineGeometry(), weights);
     std::cerr << " " << model->machine().circuit.layerCount() << " layers in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
     return model;
@@ -147,8 +148,8 @@ double medianLaunch(const GpuModel& model, const Program& program, const LaunchS
 
 }  // namespace
 
-int benchGpu(int runs, int denseRuns, const std::string& resourceDir) {
-    auto model = buildWithProgress(benchEngines(denseRuns));
+int benchGpu(int runs, int denseRuns, DType weights, const std::string& resourceDir) {
+    auto model = buildWithProgress(benchEngines(denseRuns), weights);
     std::cout
         << "| program | threads | tokens | sparse tokens/s | sparse latency ms | dense tokens/s | dense latency ms "
            "| speed-up |\n|---|---|---|---|---|---|---|---|\n";
@@ -170,7 +171,8 @@ int benchGpu(int runs, int denseRuns, const std::string& resourceDir) {
             std::cout << "- | - | - |\n";
         }
     }
-    std::cout << "sparse: median of " << runs << " runs; dense: median of " << denseRuns << "\n";
+    std::cout << "sparse: median of " << runs << " runs; dense: median of " << denseRuns << "; " << dtypeName(weights)
+              << " weights\n";
     return 0;
 }
 
@@ -180,8 +182,8 @@ double peakMemoryGiB() {
     return double(r.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB on Linux
 }
 
-int benchSuite(int runs, int denseRuns, const std::string& resourceDir) {
-    auto model = buildWithProgress(benchEngines(denseRuns));
+int benchSuite(int runs, int denseRuns, DType weights, const std::string& resourceDir) {
+    auto model = buildWithProgress(benchEngines(denseRuns), weights);
     std::cout << "| kernel | threads | tokens | tokens/s | launch ms | exact | peak GiB | dense tokens/s | dense ms | "
                  "speed-up |\n|---|---|---|---|---|---|---|---|---|---|\n";
     std::vector<std::filesystem::path> kernels;
@@ -207,7 +209,8 @@ int benchSuite(int runs, int denseRuns, const std::string& resourceDir) {
             std::cout << "- | - | - |" << std::endl;
         }
     }
-    std::cout << "sparse engine, median of " << runs << " runs per kernel; dense: median of " << denseRuns << "\n";
+    std::cout << "sparse engine, median of " << runs << " runs per kernel; dense: median of " << denseRuns << "; "
+              << dtypeName(weights) << " weights\n";
     return 0;
 }
 

@@ -20,7 +20,7 @@ struct LinkedLaunch {
 LinkedLaunch loadLinked(const std::filesystem::path& path);
 
 // Builds the GPU model for `engines`, saying so on stderr with the time it took.
-std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines);
+std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines, DType weights = DType::F32);
 // `qgpu run ... --backend model`: runs the linked program in the model, prints the records the model wrote
 // (unless quiet), tokens/s, the registers and the arrays as the model's state holds them; with `check`,
 // the replay check against the interpreter (records, registers, memory).
@@ -29,11 +29,11 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, b
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,
 // the dense engine (median of `denseRuns`, none with 0): tokens/s, latency and the speed-up.
-int benchGpu(int runs, int denseRuns, const std::string& resourceDir);
+int benchGpu(int runs, int denseRuns, DType weights, const std::string& resourceDir);
 // `qgpu bench --suite`: every suite kernel in the model (sparse engine): tokens, tokens/s, launch latency
 // (median of `runs`), whether it matched the interpreter, and the process's peak memory so far; with
 // `denseRuns` > 0 also the dense engine's (median of `denseRuns`) and the speed-up.
-int benchSuite(int runs, int denseRuns, const std::string& resourceDir);
+int benchSuite(int runs, int denseRuns, DType weights, const std::string& resourceDir);
 // The median of a few timings (the upper one of an even count).
 double median(std::vector<double> v);
 // The process's peak resident memory.

@@ -59,13 +59,14 @@ const char* kUsage = R"(usage:
       The combined model against the host: KL of the next-token distribution over text (--prompt, or a
       built-in paragraph), the chip tokens' probability there, and the dot-product launch teacher-forced
       in the combined model. Exits 1 when the KL exceeds 1e-5 or a record is mispredicted.
-  qgpu bench [--runs N] [--suite] [--dense-runs M]
+  qgpu bench [--runs N] [--suite] [--dense-runs M] [--dtype f32|bf16]
       The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
       engine (medians of N runs, default 5) and the first two on the dense engine (M runs, default 1):
       tokens/s, latency, speed-up.
       --suite: every suite kernel on the sparse engine: tokens, tokens/s, launch latency, exact, peak memory;
       with --dense-runs M (default 0: the dense engine decodes about 3 tokens/s, hours for the suite) also
-      the dense engine's tokens/s and latency and the speed-up.
+      the dense engine's tokens/s and latency and the speed-up. --dtype bf16: every weight rounded to bf16
+      first, as a bf16 checkpoint holds it (default f32).
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
@@ -400,9 +401,11 @@ int main(int argc, char** argv) {
             if (a.host.empty() || a.combined.empty()) usageError("check-splice needs --host DIR and --combined DIR");
             return cli::checkSplice(a.host, a.combined, a.prompt, QGPU_RESOURCE_DIR);
         }
-        if (cmd == "bench")
-            return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), QGPU_RESOURCE_DIR)
-                           : cli::benchGpu(a.runs, a.denseRuns < 0 ? 1 : a.denseRuns, QGPU_RESOURCE_DIR);
+        if (cmd == "bench") {
+            DType weights = dtypeOption(a.dtype).value_or(DType::F32);
+            return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), weights, QGPU_RESOURCE_DIR)
+                           : cli::benchGpu(a.runs, a.denseRuns < 0 ? 1 : a.denseRuns, weights, QGPU_RESOURCE_DIR);
+        }
         if (cmd == "version" || cmd == "--version") {
             initTorch();
             std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";

@@ -21,7 +21,7 @@ namespace qgpu::studio {
 
 // The GPU model, made once on first use on a worker thread, shared by the model backend and the chat: from
 // a combined checkpoint's own GPU layers when the host is one (`qgpu build --host`), else built from code
-// (a few seconds).
+// (about 0.3 s).
 class ModelHolder {
 public:
     explicit ModelHolder(std::string hostDir = {}) : m_hostDir(std::move(hostDir)) {}
