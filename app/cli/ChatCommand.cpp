@@ -37,13 +37,8 @@ public:
     LazyModelRunner(OpKernelLibrary& kernels, std::string host) : ProgramRunner(kernels), m_host(std::move(host)) {}
     expr::KernelOutcome runLinked(const Program& program, const LaunchSpec& launch) override {
         if (!m_runner) {
-            if (std::filesystem::exists(std::filesystem::path(m_host) / kSpliceFile)) {
-                std::cerr << "loading the GPU's layers of " << m_host << "..." << std::flush;
-                m_model = GpuModel::load(m_host);
-                std::cerr << " done\n";
-            } else {
-                m_model = buildWithProgress({Engine::Sparse});
-            }
+            bool combined = std::filesystem::exists(std::filesystem::path(m_host) / kSpliceFile);
+            m_model = combined ? loadWithProgress(m_host) : buildWithProgress({Engine::Sparse});
             m_runner = std::make_unique<ModelKernelRunner>(*m_model, kernels());
         }
         return m_runner->runLinked(program, launch);

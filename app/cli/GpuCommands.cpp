@@ -1,6 +1,7 @@
 #include "GpuCommands.h"
 
 #include <algorithm>
+#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -74,10 +75,25 @@ std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines, 
     return model;
 }
 
-int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, bool quiet, bool check) {
+std::unique_ptr<GpuModel> loadWithProgress(const std::string& dir) {
+    auto start = std::chrono::steady_clock::now();
+    std::cerr << "loading the GPU's layers from " << dir << "..." << std::flush;
+    auto model = GpuModel::load(dir);
+    std::cerr << " " << model->machine().circuit.layerCount() << " layers in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+    return model;
+}
+
+int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, const std::string& gpuDir, bool quiet,
+               bool check) {
     std::vector<uint32_t> initial = Interpreter(linked, launch).state().global;  // the arguments, placed
-    auto model = buildWithProgress({engine});
-    GpuLaunch run = model->run(linked, launch.grid, launch.block, initial, 100000, engine);
+    auto model = gpuDir.empty() ? buildWithProgress({engine}) : loadWithProgress(gpuDir);
+    // With --check, a model that has written more records than the interpreter's stream plus a margin can
+    // no longer pass: it stops there instead of at the general limit.
+    std::optional<gpu::ReferenceLaunch> ref;
+    if (check) ref = gpu::referenceLaunch(linked, launch);
+    int maxTokens = ref ? int(ref->stream.size()) + 64 : 100000;
+    GpuLaunch run = model->run(linked, launch.grid, launch.block, initial, maxTokens, engine);
     if (!quiet) {
         std::cout << "fed:     " << gpu::formatTokens(run.fed) << "\n";
         std::cout << "written: " << gpu::formatTokens(run.written) << "\n";
@@ -94,30 +110,40 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, b
     MachineState memory;
     memory.global = run.global;
     std::cout << formatArrays(memory, validateLaunch(launch, MachineSpec::standard()));
-    if (!run.ended) {
-        std::cerr << "error: the model did not write END\n";
-        return 1;
-    }
-    if (!check) return 0;
-    gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
-    long at = gpu::firstMismatch(run.written, ref.stream);
+    if (!run.ended) std::cerr << "error: the model did not write END within " << run.written.size() << " tokens\n";
+    if (!check) return run.ended ? 0 : 1;
+    long at = gpu::firstMismatch(run.written, ref->stream);
     if (at >= 0) {
         std::cout << "check: the stream differs at record " << at
                   << "\n  model:       " << gpu::formatTokens(run.written, size_t(at), 8)
-                  << "\n  interpreter: " << gpu::formatTokens(ref.stream, size_t(at), 8) << "\n";
+                  << "\n  interpreter: " << gpu::formatTokens(ref->stream, size_t(at), 8) << "\n";
         return printFirstDivergence(*model, linked, launch);
     }
-    for (size_t thread = 0; thread < ref.registers.size(); ++thread)
-        if (run.registers[thread] != ref.registers[thread]) {
+    for (size_t thread = 0; thread < ref->registers.size(); ++thread)
+        if (run.registers[thread] != ref->registers[thread]) {
             std::cout << "check: thread " << thread << "'s registers differ from the interpreter's\n";
             return printFirstDivergence(*model, linked, launch);
         }
-    if (run.global != ref.global || run.shared != ref.shared) {
-        std::cout << "check: " << (run.global != ref.global ? "global" : "shared")
+    if (run.global != ref->global || run.shared != ref->shared) {
+        std::cout << "check: " << (run.global != ref->global ? "global" : "shared")
                   << " memory differs from the interpreter's\n";
         return printFirstDivergence(*model, linked, launch);
     }
-    std::cout << "check: ok (" << ref.stream.size() << " records, every register and memory word as the interpreter)\n";
+    // The teacher-forced replay: the interpreter's whole stream fed (on the dense engine in one prefill), the
+    // model's argmax checked at every position where it writes.
+    std::vector<gpu::Token> stream = run.fed;
+    stream.insert(stream.end(), ref->stream.begin(), ref->stream.end());
+    std::vector<int> predicted = model->teacherForced(stream, engine);
+    for (size_t t = run.fed.size() - 1; t + 1 < stream.size(); ++t)
+        if (predicted[t] != stream[t + 1].id()) {
+            std::cout << "check: teacher-forced, the model predicts " << gpu::Token::fromId(predicted[t]).text()
+                      << " for record " << t + 1 - run.fed.size() << ", the interpreter's is " << stream[t + 1].text()
+                      << "\n";
+            return 1;
+        }
+    std::cout << "check: ok (" << ref->stream.size()
+              << " records, every register and memory word as the interpreter; teacher-forced, every record "
+                 "predicted)\n";
     return 0;
 }
 

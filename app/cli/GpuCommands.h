@@ -21,10 +21,14 @@ LinkedLaunch loadLinked(const std::filesystem::path& path);
 
 // Builds the GPU model for `engines`, saying so on stderr with the time it took.
 std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines, DType weights = DType::F32);
+// Loads the sparse engine from a checkpoint's GPU layers (GpuModel::load), saying so on stderr likewise.
+std::unique_ptr<GpuModel> loadWithProgress(const std::string& dir);
 // `qgpu run ... --backend model`: runs the linked program in the model, prints the records the model wrote
 // (unless quiet), tokens/s, the registers and the arrays as the model's state holds them; with `check`,
 // the replay check against the interpreter (records, registers, memory).
-int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, bool quiet, bool check);
+// `gpuDir`: a checkpoint whose GPU layers to run on (GpuModel::load), or "" to build them from code.
+int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, const std::string& gpuDir, bool quiet,
+               bool check);
 // `qgpu build-gpu --out DIR`: writes the compiled GPU as a stock checkpoint with its layout file.
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,

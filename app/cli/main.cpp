@@ -38,11 +38,15 @@ const char* kUsage = R"(usage:
   qgpu asm PROGRAM.qasm --launch SPEC.json [--quiet] [--check]
       Runs an assembly program on the reference interpreter; prints every step and the final arrays.
       --check compares the arrays with the spec's "expect" and exits 1 on a difference.
-  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--quiet] [--check]
-           [-O0..-O3]
+  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
+           [--quiet] [--check] [-O0..-O3]
       Compiles and lowers a CUDA kernel, then runs it like `asm`. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
-      thread's registers; --check is then the replay check against the interpreter. `asm` takes the same flags.
+      thread's registers; --check is then the replay check against the interpreter: at a difference it
+      prints both streams and the machines decoded at the first differing step, and exits 1; then the
+      interpreter's stream teacher-forced through the model (dense: one prefill), every record predicted. --gpu DIR runs
+      on the GPU layers of a checkpoint (build-gpu's or build --host's, sparse engine) instead of building
+      them from code. `asm` takes the same flags.
   qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
       Evaluates an expression of chat's normal mode, e.g. "[1, 2, 3] @ [4, 5, 6]" (docs/expressions.md):
       each operation is a launch of a ready-made kernel, inside the GPU model by default. Prints every
@@ -97,7 +101,7 @@ struct Args {
     std::string backend;                        // run and asm: reference; eval: model
     std::string engine = "sparse", out, dtype;  // dtype: "" for the command's default
     std::string geometry = "2b";
-    std::string host, combined, prompt, mode = "normal";
+    std::string host, combined, prompt, mode = "normal", gpu;
     int maxTokens = 512;
     text::SamplingParams sampling;
     bool think = false;
@@ -141,6 +145,8 @@ Args parseArgs(int argc, char** argv) {
             a.runs = std::max(1, std::atoi(value().c_str()));
         else if (s == "--host")
             a.host = value();
+        else if (s == "--gpu")
+            a.gpu = value();
         else if (s == "--combined")
             a.combined = value();
         else if (s == "--mode")
@@ -195,10 +201,13 @@ int runProgram(const Program& program, const Args& a) {
         usageError("--backend takes reference or model");
     MachineSpec spec = MachineSpec::standard();
     LaunchSpec launch = parseLaunchSpec(readFile(a.launch), a.launch);
+    if (!a.gpu.empty() && a.backend != "model") usageError("--gpu needs --backend model");
     if (a.backend == "model") {
         if (a.engine != "sparse" && a.engine != "dense") usageError("--engine takes sparse or dense");
         Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
-        return cli::runOnModel(linked, launch, a.engine == "dense" ? Engine::Dense : Engine::Sparse, a.quiet, a.check);
+        if (!a.gpu.empty() && a.engine == "dense") usageError("--gpu runs on the sparse engine; drop --engine dense");
+        return cli::runOnModel(linked, launch, a.engine == "dense" ? Engine::Dense : Engine::Sparse, a.gpu, a.quiet,
+                               a.check);
     }
     auto session = makeReferenceSession(spec);
     session->load(program, launch);

@@ -1,8 +1,9 @@
 // The compiled GPU spliced in front of a tiny host with Qwen3.5-2B's linear heads and MLP (16 + 16 heads
 // of 128, intermediate 6144; hidden 64) through the CLI (`qgpu build`, then `qgpu check-splice`), and the
 // combined checkpoint loaded here and by `qgpu chat`: text keeps the host's distribution, and launches (each as its own
-// sequence) are predicted record for record, teacher-forced in one prefill through every layer. Writes
-// about 5 GB; slow.
+// sequence) are predicted record for record, teacher-forced in one prefill through every layer. `qgpu run
+// --gpu` on its GPU layers passes the replay check, and fails it, naming the first differing record and
+// state, once a chip row is corrupted. Writes about 5 GB; slow.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -12,6 +13,8 @@
 #include <filesystem>
 #include <random>
 
+#include <nlohmann/json.hpp>
+
 #include "../GpuTestSupport.h"
 #include "../HostSpliceSupport.h"
 #include "qgpu/runtime/HostSplice.h"
@@ -19,6 +22,38 @@
 
 using namespace qgpu;
 namespace fs = std::filesystem;
+
+namespace {
+
+int chipTokenId(const std::string& text) {
+    for (int id = 0; id < gpu::vocabularySize(); ++id)
+        if (gpu::Token::fromId(id).text() == text) return id;
+    throw std::invalid_argument("no chip token " + text);
+}
+
+// Copies row `from` of a 2-D tensor of a safetensors file onto row `to`, in place: a corrupted checkpoint.
+// ASSERTs, so it returns void.
+void copyRow(const fs::path& file, const std::string& tensor, int64_t from, int64_t to) {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    uint64_t headerBytes = 0;
+    f.read(reinterpret_cast<char*>(&headerBytes), 8);
+    std::string header(headerBytes, '\0');
+    f.read(header.data(), std::streamsize(headerBytes));
+    nlohmann::json all = nlohmann::json::parse(header), t;  // t: the tensor whose name ends with `tensor`
+    for (const auto& [name, value] : all.items())
+        if (name.ends_with(tensor)) t = value;
+    ASSERT_FALSE(t.is_null()) << "no tensor " << tensor;
+    int64_t width = t["shape"][1], element = t["dtype"] == "F32" ? 4 : 2;
+    int64_t start = 8 + int64_t(headerBytes) + t["data_offsets"][0].get<int64_t>();
+    std::string row(size_t(width * element), '\0');
+    f.seekg(start + from * width * element);
+    f.read(row.data(), std::streamsize(row.size()));
+    f.seekp(start + to * width * element);
+    f.write(row.data(), std::streamsize(row.size()));
+    ASSERT_TRUE(f.good()) << file;
+}
+
+}  // namespace
 
 TEST(HostSplice2b, TheGpuInFrontOfAHostRunsLaunchesExactlyAndKeepsText) {
     fs::path root = qgpu::testing::tempDir("splice-2b"), host = root / "host", out = root / "combined";
@@ -66,6 +101,24 @@ TEST(HostSplice2b, TheGpuInFrontOfAHostRunsLaunchesExactlyAndKeepsText) {
     auto [launch, map, program] = qgpu::testing::loadSuiteKernel("dot_product");
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
     qgpu::testing::runAgainstReference(*gpu, Engine::Sparse, program, launch, ref);
+
+    // `qgpu run --gpu` runs on the same layers and passes the replay check. With one chip row corrupted (the
+    // fed token MEM(3,0x04) given MEM(3,0x05)'s row: b[0] reads 5) the check fails at the first record the
+    // model writes differently, prints both streams and the machines decoded at the first differing step.
+    std::string examples = std::string(QGPU_RESOURCE_DIR) + "/examples/";
+    fs::path log = root / "run.log";
+    std::string run = cli + " run " + examples + "dot_product.cu --launch " + examples +
+                      "dot_product.json --backend model --check --gpu " + out.string() + " > " + log.string();
+    EXPECT_EQ(WEXITSTATUS(std::system(run.c_str())), 0) << run << "\n" << qgpu::testing::readText(log);
+    EXPECT_NE(qgpu::testing::readText(log).find("check: ok"), std::string::npos);
+    copyRow(out / "model.safetensors", "embed_tokens.weight", layout.hostVocab + chipTokenId("MEM(3,0x05)"),
+            layout.hostVocab + chipTokenId("MEM(3,0x04)"));
+    EXPECT_EQ(WEXITSTATUS(std::system(run.c_str())), 1) << run;
+    std::string report = qgpu::testing::readText(log);
+    std::printf("%s", report.substr(report.find("out = ")).c_str());
+    for (const char* line : {"out = [33]", "check: the stream differs at record ", "\n  model:       ",
+                             "\n  interpreter: ", "check: the decoded machines first differ at step "})
+        EXPECT_NE(report.find(line), std::string::npos) << line << "\n" << report;
     fs::remove_all(root);
 }
 
