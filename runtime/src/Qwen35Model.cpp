@@ -344,6 +344,8 @@ std::vector<float> toVector(const at::Tensor& t) {
 at::Tensor runLayers(const Qwen35Config& c, const Qwen35Model::Weights& weights, const std::vector<int>& tokens,
                      ModelState::Impl& s, DeltaRule rule) {
     if (tokens.empty()) throw DiagnosticError(Diagnostic{"", 0, 0, "the model was given no tokens"});
+    if (s.conv.size() != size_t(c.numLayers))
+        throw std::invalid_argument("this state was not made by this model's newState()");
     for (int t : tokens)
         if (t < 0 || t >= c.vocabSize)
             throw DiagnosticError(Diagnostic{

@@ -281,3 +281,11 @@ TEST(Qwen35Config, RejectsWhatItCannotRun) {
     layers.replace(layers.find("\"num_hidden_layers\": 24"), 23, "\"num_hidden_layers\": 20");
     EXPECT_NE(err(layers).find("lists 24 layers"), std::string::npos);
 }
+
+TEST(Qwen35Model, AStateNotMadeByTheModelIsRefused) {
+    auto m = Qwen35Model::random(tinyConfig(kMixed), 3);
+    ModelState empty;
+    EXPECT_THROW(m->forward({1}, empty), std::invalid_argument);
+    ModelState other = Qwen35Model::random(tinyConfig({LayerType::LinearAttention}), 3)->newState();
+    EXPECT_THROW(m->forward({1}, other), std::invalid_argument);
+}
