@@ -21,4 +21,4 @@ shot() {  # NAME EXAMPLE STEPS BACKEND SECONDS (with the first-run window layout
 }
 
 shot studio.png "$root/resources/kernels/tree_reduce.cu" 12 reference 4
-shot studio-model.png "$root/resources/examples/dot_product.cu" 1 model 25
+shot studio-model.png "$root/resources/examples/dot_product.cu" 1 model 10

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: set up, build, then open qgpu studio on the CUDA dot-product kernel, running inside the GPU
-# model (built from code in seconds). Without a display, run the same launch in the model headless: the
+# model (built from code in about 0.3 s). Without a display, run the same launch in the model headless: the
 # tokens it wrote, tokens/s, the result, and the check against the interpreter.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
