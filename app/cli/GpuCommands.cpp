@@ -1,12 +1,12 @@
 #include "GpuCommands.h"
 
 #include <algorithm>
-#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <sys/resource.h>
@@ -14,6 +14,7 @@
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Assembler.h"
+#include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Files.h"
 #include "qgpu/core/Interpreter.h"
 #include "qgpu/core/Session.h"
@@ -208,14 +209,25 @@ double peakMemoryGiB() {
     return double(r.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB on Linux
 }
 
-int benchSuite(int runs, int denseRuns, DType weights, const std::string& resourceDir) {
+int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, const std::string& resourceDir) {
+    std::filesystem::path dir = std::filesystem::path(resourceDir) / "kernels";
+    std::vector<std::filesystem::path> kernels;
+    if (only.empty()) {
+        for (const auto& entry : std::filesystem::directory_iterator(dir))
+            if (entry.path().extension() == ".cu") kernels.push_back(entry.path());
+        std::sort(kernels.begin(), kernels.end());
+    } else {
+        std::stringstream names(only);
+        for (std::string name; std::getline(names, name, ',');) {
+            kernels.push_back(dir / (name + ".cu"));
+            if (!std::filesystem::exists(kernels.back()))
+                throw DiagnosticError(Diagnostic{
+                    "--kernels", 0, 0, "no suite kernel '" + name + "' (the names of " + dir.string() + "/*.cu)"});
+        }
+    }
     auto model = buildWithProgress(benchEngines(denseRuns), weights);
     std::cout << "| kernel | threads | tokens | tokens/s | launch ms | exact | peak GiB | dense tokens/s | dense ms | "
                  "speed-up |\n|---|---|---|---|---|---|---|---|---|---|\n";
-    std::vector<std::filesystem::path> kernels;
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(resourceDir) / "kernels"))
-        if (entry.path().extension() == ".cu") kernels.push_back(entry.path());
-    std::sort(kernels.begin(), kernels.end());
     for (const auto& path : kernels) {
         auto [linked, launch] = loadLinked(path);
         gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);

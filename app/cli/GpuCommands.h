@@ -36,8 +36,9 @@ int buildGpu(const std::string& out, DType dtype);
 int benchGpu(int runs, int denseRuns, DType weights, const std::string& resourceDir);
 // `qgpu bench --suite`: every suite kernel in the model (sparse engine): tokens, tokens/s, launch latency
 // (median of `runs`), whether it matched the interpreter, and the process's peak memory so far; with
-// `denseRuns` > 0 also the dense engine's (median of `denseRuns`) and the speed-up.
-int benchSuite(int runs, int denseRuns, DType weights, const std::string& resourceDir);
+// `denseRuns` > 0 also the dense engine's (median of `denseRuns`) and the speed-up. `only`: a comma-separated
+// list of kernel names to run ("" for all); an unknown name is a DiagnosticError.
+int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, const std::string& resourceDir);
 // The median of a few timings (the upper one of an even count).
 double median(std::vector<double> v);
 // The process's peak resident memory.

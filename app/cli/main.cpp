@@ -63,13 +63,14 @@ const char* kUsage = R"(usage:
       The combined model against the host: KL of the next-token distribution over text (--prompt, or a
       built-in paragraph), the chip tokens' probability there, and the dot-product launch teacher-forced
       in the combined model. Exits 1 when the KL exceeds 1e-5 or a record is mispredicted.
-  qgpu bench [--runs N] [--suite] [--dense-runs M] [--dtype f32|bf16]
+  qgpu bench [--runs N] [--suite [--kernels A,B,...]] [--dense-runs M] [--dtype f32|bf16]
       The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
       engine (medians of N runs, default 5) and the first two on the dense engine (M runs, default 1):
       tokens/s, latency, speed-up.
       --suite: every suite kernel on the sparse engine: tokens, tokens/s, launch latency, exact, peak memory;
       with --dense-runs M (default 0: the dense engine decodes about 3 tokens/s, hours for the suite) also
-      the dense engine's tokens/s and latency and the speed-up. --dtype bf16: every weight rounded to bf16
+      the dense engine's tokens/s and latency and the speed-up. --kernels: only these suite kernels (names
+      without .cu). --dtype bf16: every weight rounded to bf16
       first, as a bf16 checkpoint holds it (default f32).
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
@@ -102,6 +103,7 @@ struct Args {
     std::string engine = "sparse", out, dtype;  // dtype: "" for the command's default
     std::string geometry = "2b";
     std::string host, combined, prompt, mode = "normal", gpu;
+    std::string kernels;  // bench --suite: a comma-separated subset
     int maxTokens = 512;
     text::SamplingParams sampling;
     bool think = false;
@@ -171,6 +173,8 @@ Args parseArgs(int argc, char** argv) {
             a.check = true;
         else if (s == "--suite")
             a.suite = true;
+        else if (s == "--kernels")
+            a.kernels = value();
         else if (s == "--dense-runs")
             a.denseRuns = std::max(0, std::atoi(value().c_str()));
         else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
@@ -412,7 +416,7 @@ int main(int argc, char** argv) {
         }
         if (cmd == "bench") {
             DType weights = dtypeOption(a.dtype).value_or(DType::F32);
-            return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), weights, QGPU_RESOURCE_DIR)
+            return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), weights, a.kernels, QGPU_RESOURCE_DIR)
                            : cli::benchGpu(a.runs, a.denseRuns < 0 ? 1 : a.denseRuns, weights, QGPU_RESOURCE_DIR);
         }
         if (cmd == "version" || cmd == "--version") {

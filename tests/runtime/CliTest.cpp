@@ -1,5 +1,5 @@
-// The qgpu tool from the command line: `eval` (the value, the launches, an error that points at its column)
-// and `run --backend model` (the replay check; a checkpoint's GPU layers with --gpu).
+// The qgpu tool from the command line: `eval` (the value, the launches, an error that points at its column),
+// `run --backend model` (the replay check; a checkpoint's GPU layers with --gpu) and `bench --suite --kernels`.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -78,4 +78,12 @@ TEST(RunCli, AMissingCheckpointOrAGpuWithoutTheModelBackendIsAClearError) {
     Result dense = runQgpu("run " + kDotProduct + " --backend model --engine dense --gpu /tmp");
     EXPECT_EQ(dense.status, 1);
     EXPECT_NE(dense.err.find("--gpu runs on the sparse engine"), std::string::npos) << dense.err;
+}
+
+TEST(BenchCli, AnUnknownSuiteKernelIsNamedBeforeAnythingRuns) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    Result r = runQgpu("bench --suite --kernels vec_add,no_such_kernel --runs 1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("--kernels: error: no suite kernel 'no_such_kernel'"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
 }
