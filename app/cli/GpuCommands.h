@@ -25,7 +25,8 @@ std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines, 
 std::unique_ptr<GpuModel> loadWithProgress(const std::string& dir);
 // `qgpu run ... --backend model`: runs the linked program in the model, prints the records the model wrote
 // (unless quiet), tokens/s, the registers and the arrays as the model's state holds them; with `check`,
-// the replay check against the interpreter (records, registers, memory).
+// the replay check against the interpreter (records, registers, memory), then the interpreter's stream
+// teacher-forced through the model.
 // `gpuDir`: a checkpoint whose GPU layers to run on (GpuModel::load), or "" to build them from code.
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, const std::string& gpuDir, bool quiet,
                bool check);

@@ -42,11 +42,11 @@ const char* kUsage = R"(usage:
            [--quiet] [--check] [-O0..-O3]
       Compiles and lowers a CUDA kernel, then runs it like `asm`. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
-      thread's registers; --check is then the replay check against the interpreter: at a difference it
-      prints both streams and the machines decoded at the first differing step, and exits 1; then the
-      interpreter's stream teacher-forced through the model (dense: one prefill), every record predicted. --gpu DIR runs
-      on the GPU layers of a checkpoint (build-gpu's or build --host's, sparse engine) instead of building
-      them from code. `asm` takes the same flags.
+      thread's registers; --check is then the replay check against the interpreter (at a difference it
+      prints both streams and the machines decoded at the first differing step, and exits 1), then the
+      interpreter's stream teacher-forced through the model (dense: one prefill), every record predicted.
+      --gpu DIR runs on the GPU layers of a checkpoint (build-gpu's or build --host's, sparse engine)
+      instead of building them from code. `asm` takes the same flags.
   qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
       Evaluates an expression of chat's normal mode, e.g. "[1, 2, 3] @ [4, 5, 6]" (docs/expressions.md):
       each operation is a launch of a ready-made kernel, inside the GPU model by default. Prints every
@@ -70,8 +70,8 @@ const char* kUsage = R"(usage:
       --suite: every suite kernel on the sparse engine: tokens, tokens/s, launch latency, exact, peak memory;
       with --dense-runs M (default 0: the dense engine decodes about 3 tokens/s, hours for the suite) also
       the dense engine's tokens/s and latency and the speed-up. --kernels: only these suite kernels (names
-      without .cu). --dtype bf16: every weight rounded to bf16
-      first, as a bf16 checkpoint holds it (default f32).
+      without .cu). --dtype bf16: every weight rounded to bf16 first, as a bf16 checkpoint holds it
+      (default f32).
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
