@@ -278,15 +278,13 @@ GpuStepper::GpuStepper(const GpuModel& model, const Program& program, const Dim3
     : m_model(model), m_grid(grid), m_block(block), m_state(model.sparse().newState()) {
     m_fed = gpu::loadTokens(program, grid, block, global);
     for (size_t i = 0; i + 1 < m_fed.size(); ++i) m_model.sparse().feed(m_fed[i].id(), m_state);
-    std::vector<float> logits = m_model.sparse().forward(m_fed.back().id(), m_state);
-    m_next = gpu::Token::fromId(argmax(logits, 0, size_t(gpu::vocabularySize())));
+    m_next = gpu::Token::fromId(m_model.sparse().greedy(m_fed.back().id(), m_state));
 }
 
 gpu::Token GpuStepper::advance() {
     gpu::Token t = m_next;
     m_written.push_back(t);
-    std::vector<float> logits = m_model.sparse().forward(t.id(), m_state);
-    m_next = gpu::Token::fromId(argmax(logits, 0, size_t(gpu::vocabularySize())));
+    m_next = gpu::Token::fromId(m_model.sparse().greedy(t.id(), m_state));
     return t;
 }
 
@@ -307,7 +305,7 @@ std::vector<int> GpuModel::teacherForced(const std::vector<gpu::Token>& stream, 
         for (size_t t = 0; t < stream.size(); ++t) out.push_back(argmax(logits, t * vocab, vocab));
     } else {
         SparseModel::State state = sparse().newState();
-        for (const gpu::Token& t : stream) out.push_back(argmax(sparse().forward(t.id(), state), 0, vocab));
+        for (const gpu::Token& t : stream) out.push_back(sparse().greedy(t.id(), state));
     }
     return out;
 }

@@ -169,7 +169,7 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
     // once (the compiled GPU's loading tokens all have the same, empty code). A row is keyed by where it
     // differs from the base there.
     std::unordered_map<std::string, int> distinct;
-    std::vector<size_t> firstOf;  // a token with each distinct row
+    std::vector<size_t>& firstOf = m->m_firstOf;
     for (int64_t t = 0; t < c.vocabSize; ++t) {
         std::string key;
         for (const auto& [d, value] : embed.changes(size_t(t))) {
@@ -193,7 +193,6 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
     // still summed in dim order.
     for (size_t i = 0; i < m->m_headDims.size(); ++i)
         for (const auto& row : rows) m->m_head.push_back(row[i]);
-    m->m_headRows = firstOf.size();
     // The compiled GPU's code rows are +-1: as bytes, a quarter of the memory to stream per token, and the
     // same products (a -0 weight becoming +0 changes no sum that starts at +0).
     if (std::all_of(m->m_head.begin(), m->m_head.end(),
@@ -364,21 +363,32 @@ std::vector<float> SparseModel::run(int token, State& state) const {
     return x;
 }
 
-std::vector<float> SparseModel::logits(const std::vector<float>& x) const {
-    const Qwen35Config& c = m_config;
+std::vector<float> SparseModel::distinctLogits(const std::vector<float>& x) const {
     // The tied LM head over the dims the final norm keeps.
     std::vector<float> normed;
-    rmsNorm(x, m_finalNorm, c.rmsNormEps, normed);
+    rmsNorm(x, m_finalNorm, m_config.rmsNormEps, normed);
     std::vector<float> y;
     for (size_t d : m_headDims) y.push_back(normed[d]);
-    std::vector<float> distinct(m_headRows, 0.f);
+    std::vector<float> distinct(m_firstOf.size(), 0.f);
     if (m_headSmall.empty())
         headProducts(m_head.data(), y, distinct);
     else
         headProducts(m_headSmall.data(), y, distinct);
-    std::vector<float> logits(size_t(c.vocabSize));
+    return distinct;
+}
+
+std::vector<float> SparseModel::logits(const std::vector<float>& x) const {
+    std::vector<float> distinct = distinctLogits(x), logits(size_t(m_config.vocabSize));
     for (size_t t = 0; t < logits.size(); ++t) logits[t] = distinct[size_t(m_headRow[t])];
     return logits;
+}
+
+int SparseModel::greedy(int token, State& state) const {
+    std::vector<float> distinct = distinctLogits(run(token, state));
+    // Distinct rows come in the order of their first tokens, so the first largest row's first token is the
+    // first largest token.
+    size_t best = size_t(std::max_element(distinct.begin(), distinct.end()) - distinct.begin());
+    return int(m_firstOf[best]);
 }
 
 }  // namespace qgpu

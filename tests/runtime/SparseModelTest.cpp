@@ -1,6 +1,7 @@
 // The sparse engine on an ordinary Qwen3.5 model of Gated DeltaNet layers (random dense weights, not a
 // circuit): it reads embed_tokens.weight into rows over a base (here every row differs everywhere) and its
-// logits agree with the LibTorch model's up to float rounding, token after token.
+// logits agree with the LibTorch model's up to float rounding, token after token, and greedy() picks their
+// argmax.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +24,7 @@ TEST(SparseModel, ARandomModelsLogitsAgreeWithTheDensePath) {
         return checkpoint.require(name, shape).toFloat();
     });
     ModelState denseState = dense->newState();
-    SparseModel::State sparseState = sparse->newState();
+    SparseModel::State sparseState = sparse->newState(), greedyState = sparse->newState();
     for (int token : {3, 17, 42, 0, 49, 17, 17, 8}) {
         SCOPED_TRACE(token);
         std::vector<float> want = dense->forward({token}, denseState), got = sparse->forward(token, sparseState);
@@ -35,8 +36,9 @@ TEST(SparseModel, ARandomModelsLogitsAgreeWithTheDensePath) {
         }
         EXPECT_GT(scale, 0.f);
         EXPECT_LE(worst, 1e-4f * scale);
-        EXPECT_EQ(std::max_element(got.begin(), got.end()) - got.begin(),
-                  std::max_element(want.begin(), want.end()) - want.begin());
+        long best = std::max_element(got.begin(), got.end()) - got.begin();
+        EXPECT_EQ(best, std::max_element(want.begin(), want.end()) - want.begin());
+        EXPECT_EQ(sparse->greedy(token, greedyState), best);
     }
     std::filesystem::remove_all(dir);
 }

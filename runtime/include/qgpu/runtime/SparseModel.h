@@ -41,6 +41,9 @@ public:
     State newState() const;
     // Feeds one token; returns the logits of the next [vocab].
     std::vector<float> forward(int token, State& state) const;
+    // Feeds one token; returns the next token greedy decoding picks (the lowest id among the largest logits,
+    // as an argmax over forward's logits), without spreading the logits over the whole vocabulary.
+    int greedy(int token, State& state) const;
     // Feeds one token whose next token nobody asks for (a prompt's): forward without the LM head.
     void feed(int token, State& state) const;
     size_t nonZeros() const;  // weights it multiplies per token, at most
@@ -49,14 +52,15 @@ public:
 
 private:
     SparseModel() = default;
-    std::vector<float> run(int token, State& state) const;         // the layers: the final residual
-    std::vector<float> logits(const std::vector<float>& x) const;  // the final norm and the LM head
+    std::vector<float> run(int token, State& state) const;                 // the layers: the final residual
+    std::vector<float> logits(const std::vector<float>& x) const;          // the final norm and the LM head
+    std::vector<float> distinctLogits(const std::vector<float>& x) const;  // one per distinct head row
     Qwen35Config m_config;
     BaseRows m_embed;  // embed_tokens, each row as its changes to a base
     std::vector<float> m_finalNorm;
     std::vector<size_t> m_headDims;   // the dims the final norm keeps
     std::vector<int> m_headRow;       // per token: its row of the head (tokens with equal rows share one)
-    size_t m_headRows = 0;            // distinct rows
+    std::vector<size_t> m_firstOf;    // per distinct row: its first token (ascending)
     std::vector<float> m_head;        // the distinct rows of embed_tokens on those dims, dim-major: [dims, rows]
     std::vector<int8_t> m_headSmall;  // the same when every entry is a small integer (m_head is then empty)
     std::vector<Layer> m_layers;
