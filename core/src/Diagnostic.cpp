@@ -27,4 +27,8 @@ DiagnosticError::DiagnosticError(std::vector<Diagnostic> diags)
 
 DiagnosticError::DiagnosticError(Diagnostic diag) : DiagnosticError(std::vector<Diagnostic>{std::move(diag)}) {}
 
+void failAt(const std::string& place, const std::string& message) {
+    throw DiagnosticError(Diagnostic{place, 0, 0, message});
+}
+
 }  // namespace qgpu

@@ -17,16 +17,12 @@ using Json = nlohmann::json;
 constexpr int kMaxDim = 65535;
 constexpr int kMaxArray = 1 << 20;
 
-[[noreturn]] void fail(const std::string& file, const std::string& msg) {
-    throw DiagnosticError(Diagnostic{file, 0, 0, msg});
-}
-
 int32_t toWord(const Json& v, const std::string& file, const std::string& where) {
-    if (!v.is_number_integer()) fail(file, where + " must be an integer, found " + v.dump());
+    if (!v.is_number_integer()) failAt(file, where + " must be an integer, found " + v.dump());
     bool tooBig = v.is_number_unsigned() && v.get<uint64_t>() > UINT32_MAX;
     int64_t x = tooBig ? 0 : v.get<int64_t>();
     if (tooBig || x < INT32_MIN || x > int64_t(UINT32_MAX))
-        fail(file, where + " = " + v.dump() + " does not fit in 32 bits");
+        failAt(file, where + " = " + v.dump() + " does not fit in 32 bits");
     return int32_t(uint32_t(x));
 }
 
@@ -38,11 +34,11 @@ Dim3 parseDim(const Json& j, const std::string& file, const std::string& key) {
         int* f[3] = {&d.x, &d.y, &d.z};
         for (size_t i = 0; i < j.size(); ++i) *f[i] = toWord(j[i], file, key + "[" + std::to_string(i) + "]");
     } else {
-        fail(file, "\"" + key + "\" must be a positive integer or an array of 1 to 3 of them, found " + j.dump());
+        failAt(file, "\"" + key + "\" must be a positive integer or an array of 1 to 3 of them, found " + j.dump());
     }
-    if (d.x < 1 || d.y < 1 || d.z < 1) fail(file, "\"" + key + "\" dimensions must be at least 1, found " + j.dump());
+    if (d.x < 1 || d.y < 1 || d.z < 1) failAt(file, "\"" + key + "\" dimensions must be at least 1, found " + j.dump());
     if (int64_t(d.x) * d.y * d.z > kMaxDim)
-        fail(file, "\"" + key + "\" describes more than " + std::to_string(kMaxDim) + " in all, found " + j.dump());
+        failAt(file, "\"" + key + "\" describes more than " + std::to_string(kMaxDim) + " in all, found " + j.dump());
     return d;
 }
 
@@ -61,27 +57,27 @@ bool isIdentifier(const std::string& s) {
 KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
     std::string where = "args[" + std::to_string(index) + "]";
     if (!a.is_object() || !a.contains("name") || !a["name"].is_string())
-        fail(file, where + " must be an object with a \"name\" string");
+        failAt(file, where + " must be an object with a \"name\" string");
     KernelArg arg;
     arg.name = a["name"].get<std::string>();
     where += " (\"" + arg.name + "\")";
-    if (!isIdentifier(arg.name)) fail(file, where + ": the name must be an identifier");
+    if (!isIdentifier(arg.name)) failAt(file, where + ": the name must be an identifier");
     int kinds = int(a.contains("array")) + int(a.contains("zeros")) + int(a.contains("scalar"));
-    if (kinds != 1) fail(file, where + " needs exactly one of \"array\", \"zeros\" or \"scalar\"");
+    if (kinds != 1) failAt(file, where + " needs exactly one of \"array\", \"zeros\" or \"scalar\"");
     for (auto it = a.begin(); it != a.end(); ++it)
         if (it.key() != "name" && it.key() != "array" && it.key() != "zeros" && it.key() != "scalar")
-            fail(file, where + ": unknown field \"" + it.key() + "\"");
+            failAt(file, where + ": unknown field \"" + it.key() + "\"");
     if (a.contains("scalar")) {
         arg.values = {toWord(a["scalar"], file, where + ".scalar")};
     } else if (a.contains("zeros")) {
         int32_t n = toWord(a["zeros"], file, where + ".zeros");
-        if (n < 1) fail(file, where + ".zeros must be at least 1");
-        if (n > kMaxArray) fail(file, where + ".zeros must be at most " + std::to_string(kMaxArray));
+        if (n < 1) failAt(file, where + ".zeros must be at least 1");
+        if (n > kMaxArray) failAt(file, where + ".zeros must be at most " + std::to_string(kMaxArray));
         arg.isArray = true;
         arg.values.assign(size_t(n), 0);
     } else {
         const Json& arr = a["array"];
-        if (!arr.is_array() || arr.empty()) fail(file, where + ".array must be a non-empty array of integers");
+        if (!arr.is_array() || arr.empty()) failAt(file, where + ".array must be a non-empty array of integers");
         arg.isArray = true;
         for (size_t i = 0; i < arr.size(); ++i)
             arg.values.push_back(toWord(arr[i], file, where + ".array[" + std::to_string(i) + "]"));
@@ -127,31 +123,32 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
     try {
         j = Json::parse(text);
     } catch (const Json::parse_error& e) {
-        fail(file, std::string("malformed JSON: ") + e.what());
+        failAt(file, std::string("malformed JSON: ") + e.what());
     }
-    if (!j.is_object()) fail(file, "a launch spec is a JSON object with \"grid\", \"block\" and \"args\"");
+    if (!j.is_object()) failAt(file, "a launch spec is a JSON object with \"grid\", \"block\" and \"args\"");
     for (auto it = j.begin(); it != j.end(); ++it)
         if (it.key() != "grid" && it.key() != "block" && it.key() != "args" && it.key() != "expect")
-            fail(file, "unknown field \"" + it.key() + "\" (expected grid, block, args, expect)");
+            failAt(file, "unknown field \"" + it.key() + "\" (expected grid, block, args, expect)");
     LaunchSpec spec;
     if (j.contains("grid")) spec.grid = parseDim(j["grid"], file, "grid");
-    if (!j.contains("block")) fail(file, "missing \"block\": the threads per block, e.g. \"block\": 4");
+    if (!j.contains("block")) failAt(file, "missing \"block\": the threads per block, e.g. \"block\": 4");
     spec.block = parseDim(j["block"], file, "block");
     if (j.contains("args")) {
-        if (!j["args"].is_array()) fail(file, "\"args\" must be an array");
+        if (!j["args"].is_array()) failAt(file, "\"args\" must be an array");
         for (size_t i = 0; i < j["args"].size(); ++i) spec.args.push_back(parseArg(j["args"][i], i, file));
     }
     std::set<std::string> names;
     for (const auto& a : spec.args)
-        if (!names.insert(a.name).second) fail(file, "argument \"" + a.name + "\" is given twice");
+        if (!names.insert(a.name).second) failAt(file, "argument \"" + a.name + "\" is given twice");
     if (j.contains("expect")) {
-        if (!j["expect"].is_object()) fail(file, "\"expect\" must map array names to expected contents");
+        if (!j["expect"].is_object()) failAt(file, "\"expect\" must map array names to expected contents");
         for (auto it = j["expect"].begin(); it != j["expect"].end(); ++it) {
             const KernelArg* a = spec.arg(it.key());
-            if (!a || !a->isArray) fail(file, "\"expect\" names \"" + it.key() + "\", which is not an array argument");
+            if (!a || !a->isArray)
+                failAt(file, "\"expect\" names \"" + it.key() + "\", which is not an array argument");
             if (!it.value().is_array() || it.value().size() != a->values.size())
-                fail(file,
-                     "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " integers");
+                failAt(file,
+                       "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " integers");
             std::vector<int32_t> v;
             for (size_t i = 0; i < it.value().size(); ++i)
                 v.push_back(toWord(it.value()[i], file, "expect." + it.key() + "[" + std::to_string(i) + "]"));

@@ -7,10 +7,6 @@
 namespace qgpu {
 namespace {
 
-[[noreturn]] void fail(const std::string& file, const std::string& msg) {
-    throw DiagnosticError(Diagnostic{file, 0, 0, msg});
-}
-
 // Tool calls are looked for after the reasoning only: a model may think aloud about calling a tool.
 std::string_view afterReasoning(std::string_view text) {
     size_t close = text.rfind("</think>");
@@ -23,17 +19,18 @@ ChatHost loadChatHost(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
-        fail(dir,
-             "no such directory; give --host a Qwen3.5 checkpoint directory (config.json, its safetensors "
-             "and tokenizer.json)");
+        failAt(dir,
+               "no such directory; give --host a Qwen3.5 checkpoint directory (config.json, its safetensors "
+               "and tokenizer.json)");
     std::string tokenizerPath = (fs::path(dir) / "tokenizer.json").string();
     text::Tokenizer tokenizer = text::Tokenizer::fromFile(tokenizerPath);
     std::unique_ptr<Qwen35Model> model = Qwen35Model::load(dir);
     // A larger tokenizer would feed the model ids past its embedding table.
     if (tokenizer.vocabSize() > model->config().vocabSize)
-        fail(tokenizerPath, "has " + std::to_string(tokenizer.vocabSize()) +
-                                " tokens but config.json's vocab_size is " + std::to_string(model->config().vocabSize) +
-                                "; use the tokenizer.json that came with this checkpoint");
+        failAt(tokenizerPath, "has " + std::to_string(tokenizer.vocabSize()) +
+                                  " tokens but config.json's vocab_size is " +
+                                  std::to_string(model->config().vocabSize) +
+                                  "; use the tokenizer.json that came with this checkpoint");
     return ChatHost{std::move(model), std::move(tokenizer)};
 }
 

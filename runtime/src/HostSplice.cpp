@@ -23,10 +23,6 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-[[noreturn]] void fail(const std::string& place, const std::string& msg) {
-    throw DiagnosticError(Diagnostic{place, 0, 0, msg});
-}
-
 // How a host layer's tensor meets the residual: by its input columns, its output rows, as a residual
 // RMSNorm (compensated for the wider mean), or not at all (per-head tensors, copied as they are).
 enum class Side { Columns, Rows, ResidualNorm, None };
@@ -136,16 +132,16 @@ public:
         Json j;
         try {
             std::ifstream in(path);
-            if (!in) fail(path.string(), "not found; the host needs its tokenizer.json");
+            if (!in) failAt(path.string(), "not found; the host needs its tokenizer.json");
             j = Json::parse(in);
         } catch (const Json::exception& e) {
-            fail(path.string(), std::string("is not valid JSON: ") + e.what());
+            failAt(path.string(), std::string("is not valid JSON: ") + e.what());
         }
         if (!j.contains("added_tokens")) j["added_tokens"] = Json::array();
         for (const auto& t : j["added_tokens"])
             if (t.value("id", 0) >= m_layout.hostVocab)
-                fail(path.string(),
-                     "has token id " + std::to_string(t.value("id", 0)) + " beyond the config's vocab_size");
+                failAt(path.string(),
+                       "has token id " + std::to_string(t.value("id", 0)) + " beyond the config's vocab_size");
         for (int i = 0; i < m_layout.chipTokens; ++i)
             j["added_tokens"].push_back({{"id", m_layout.hostVocab + i},
                                          {"content", m_chip.tokenTexts[size_t(i)]},
@@ -164,9 +160,9 @@ private:
             m = chip.build(g);
         } catch (
             const std::logic_error& e) {  // length_error: out of room; invalid_argument: a memory too big for a head
-            fail("the host's geometry",
-                 std::string("cannot hold the circuit: ") + e.what() +
-                     "; use a host with more linear-attention heads or a larger intermediate_size");
+            failAt("the host's geometry",
+                   std::string("cannot hold the circuit: ") + e.what() +
+                       "; use a host with more linear-attention heads or a larger intermediate_size");
         }
         if (m.tokenTexts.size() != m.embeddings.size())
             throw std::logic_error("a chip's token texts and embeddings differ in number");
@@ -228,9 +224,9 @@ private:
         try {
             side = sideOf(suffix);
         } catch (const std::out_of_range&) {
-            fail(m_hostDir, "holds tensor " + v.name + ", which is not part of a Qwen3.5 text layer");
+            failAt(m_hostDir, "holds tensor " + v.name + ", which is not part of a Qwen3.5 text layer");
         }
-        auto misShaped = [&] { fail(m_hostDir, "tensor " + v.name + " does not have the config's hidden size"); };
+        auto misShaped = [&] { failAt(m_hostDir, "tensor " + v.name + " does not have the config's hidden size"); };
         std::vector<int64_t> shape = v.shape;
         switch (side) {
             case Side::None: return job(outName, shape, [&v] { return v.toFloat(); });
@@ -306,7 +302,7 @@ private:
         }
         for (const std::string& name : m_checkpoint.names())
             if (!seen.count(name))
-                fail(m_hostDir, "holds tensor " + name + ", which no Qwen3.5 text layer of its config has");
+                failAt(m_hostDir, "holds tensor " + name + ", which no Qwen3.5 text layer of its config has");
         return jobs;
     }
 
@@ -323,7 +319,7 @@ private:
 void writeText(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
-    if (!out.flush()) fail(path.string(), "writing failed (disk full?)");
+    if (!out.flush()) failAt(path.string(), "writing failed (disk full?)");
 }
 
 }  // namespace
@@ -380,7 +376,7 @@ SpliceLayout SpliceLayout::parse(const std::string& json, const std::string& fil
         L.chipFlag = j.at("chip_flag");
         L.flagGain = j.at("flag_gain");
     } catch (const Json::exception& e) {
-        fail(fileName, std::string("is not a splice layout: ") + e.what());
+        failAt(fileName, std::string("is not a splice layout: ") + e.what());
     }
     return L;
 }
@@ -388,7 +384,7 @@ SpliceLayout SpliceLayout::parse(const std::string& json, const std::string& fil
 SpliceLayout SpliceLayout::load(const std::string& dir) {
     fs::path path = fs::path(dir) / kSpliceFile;
     std::ifstream in(path);
-    if (!in) fail(path.string(), "not found; is this a checkpoint written by `qgpu build --host`?");
+    if (!in) failAt(path.string(), "not found; is this a checkpoint written by `qgpu build --host`?");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return parse(text, path.string());
 }
@@ -397,8 +393,8 @@ SpliceLayout spliceHost(const std::string& hostDir, const std::string& outDir, c
                         const SpliceOptions& options) {
     fs::path out(outDir), partial = out;
     partial += ".partial";
-    if (fs::exists(out)) fail(outDir, "already exists; give a new directory (nothing was written)");
-    if (!fs::is_directory(hostDir)) fail(hostDir, "is not a directory; give a Qwen3.5 checkpoint directory");
+    if (fs::exists(out)) failAt(outDir, "already exists; give a new directory (nothing was written)");
+    if (!fs::is_directory(hostDir)) failAt(hostDir, "is not a directory; give a Qwen3.5 checkpoint directory");
     Splicer splicer(hostDir, chip, options);
     std::string tokenizer = splicer.tokenizerJson();  // checked before gigabytes are written
     fs::remove_all(partial);

@@ -13,10 +13,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-[[noreturn]] void fail(const std::string& file, const std::string& msg) {
-    throw DiagnosticError(Diagnostic{file, 0, 0, msg});
-}
-
 std::vector<LayerType> byInterval(int layers, int interval) {
     std::vector<LayerType> out;
     for (int i = 0; i < layers; ++i)
@@ -31,17 +27,17 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
     try {
         root = Json::parse(text);
     } catch (const Json::parse_error& e) {
-        fail(file, std::string("malformed JSON: ") + e.what());
+        failAt(file, std::string("malformed JSON: ") + e.what());
     }
     const Json& j = root.contains("text_config") ? root["text_config"] : root;
     Qwen35Config c;
     auto intField = [&](const char* key, int& out, bool required = true) {
         if (!j.contains(key)) {
-            if (required) fail(file, std::string("missing \"") + key + "\"");
+            if (required) failAt(file, std::string("missing \"") + key + "\"");
             return;
         }
         if (!j[key].is_number_integer() || j[key].get<int64_t>() <= 0 || j[key].get<int64_t>() > (1 << 24))
-            fail(file, std::string("\"") + key + "\" must be an integer between 1 and 16777216");
+            failAt(file, std::string("\"") + key + "\" must be an integer between 1 and 16777216");
         out = j[key].get<int>();
     };
     try {
@@ -72,9 +68,9 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
         else if (rope && rope->contains("partial_rotary_factor"))
             c.partialRotaryFactor = (*rope)["partial_rotary_factor"].get<double>();
         if (j.contains("hidden_act") && j["hidden_act"] != "silu")
-            fail(file, "\"hidden_act\" is " + j["hidden_act"].dump() + "; Qwen3.5 uses silu");
+            failAt(file, "\"hidden_act\" is " + j["hidden_act"].dump() + "; Qwen3.5 uses silu");
         if (j.contains("attn_output_gate") && !j["attn_output_gate"].get<bool>())
-            fail(file, "\"attn_output_gate\": false is not a Qwen3.5 layout");
+            failAt(file, "\"attn_output_gate\": false is not a Qwen3.5 layout");
         if (j.contains("layer_types")) {
             for (const auto& t : j["layer_types"]) {
                 if (t == "linear_attention")
@@ -82,31 +78,31 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
                 else if (t == "full_attention")
                     c.layerTypes.push_back(LayerType::FullAttention);
                 else
-                    fail(file, "unknown layer type " + t.dump() + " in \"layer_types\"");
+                    failAt(file, "unknown layer type " + t.dump() + " in \"layer_types\"");
             }
         } else {
             int interval = j.value("full_attention_interval", 4);
-            if (interval <= 0) fail(file, "\"full_attention_interval\" must be positive");
+            if (interval <= 0) failAt(file, "\"full_attention_interval\" must be positive");
             c.layerTypes = byInterval(c.numLayers, interval);
         }
     } catch (const Json::exception& e) {
-        fail(file, std::string("a field has the wrong type: ") + e.what());
+        failAt(file, std::string("a field has the wrong type: ") + e.what());
     }
     if (int(c.layerTypes.size()) != c.numLayers)
-        fail(file, "\"layer_types\" lists " + std::to_string(c.layerTypes.size()) +
-                       " layers but \"num_hidden_layers\" is " + std::to_string(c.numLayers));
+        failAt(file, "\"layer_types\" lists " + std::to_string(c.layerTypes.size()) +
+                         " layers but \"num_hidden_layers\" is " + std::to_string(c.numLayers));
     if (c.linearNumValueHeads % c.linearNumKeyHeads || c.numHeads % c.numKvHeads)
-        fail(file, "value heads must be a multiple of key heads (and attention heads of key-value heads)");
-    if (!(c.ropeTheta > 0)) fail(file, "\"rope_theta\" must be positive");
+        failAt(file, "value heads must be a multiple of key heads (and attention heads of key-value heads)");
+    if (!(c.ropeTheta > 0)) failAt(file, "\"rope_theta\" must be positive");
     if (c.rotaryDim() % 2 || c.rotaryDim() > c.headDim || c.partialRotaryFactor < 0)
-        fail(file, "\"partial_rotary_factor\" gives an odd or too large rotary dimension");
+        failAt(file, "\"partial_rotary_factor\" gives an odd or too large rotary dimension");
     return c;
 }
 
 Qwen35Config Qwen35Config::load(const std::string& dir) {
     std::string path = (std::filesystem::path(dir) / "config.json").string();
     std::ifstream in(path);
-    if (!in) fail(path, "cannot read config.json; point at a Qwen3.5 checkpoint directory");
+    if (!in) failAt(path, "cannot read config.json; point at a Qwen3.5 checkpoint directory");
     std::stringstream ss;
     ss << in.rdbuf();
     return parse(ss.str(), path);

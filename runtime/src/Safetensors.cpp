@@ -22,10 +22,6 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-[[noreturn]] void fail(const std::string& file, const std::string& msg) {
-    throw DiagnosticError(Diagnostic{file, 0, 0, msg});
-}
-
 float halfToFloat(uint16_t h) {
     uint32_t sign = uint32_t(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, mant = h & 0x3FF, bits;
     if (exp == 0) {
@@ -82,7 +78,7 @@ DType parseDtype(const std::string& s, const std::string& file, const std::strin
     if (s == "F32") return DType::F32;
     if (s == "F16") return DType::F16;
     if (s == "BF16") return DType::BF16;
-    fail(file, "tensor '" + tensor + "' has dtype " + s + "; supported are F32, F16 and BF16");
+    failAt(file, "tensor '" + tensor + "' has dtype " + s + "; supported are F32, F16 and BF16");
 }
 
 }  // namespace
@@ -117,34 +113,34 @@ std::vector<float> TensorView::toFloat() const {
 
 SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
     int fd = ::open(path.c_str(), O_RDONLY);
-    if (fd < 0) fail(path, "cannot open the checkpoint file; check the path");
+    if (fd < 0) failAt(path, "cannot open the checkpoint file; check the path");
     struct stat st {};
     ::fstat(fd, &st);
     m_size = size_t(st.st_size);
     if (m_size < 8) {
         ::close(fd);
-        fail(path, "the file is " + std::to_string(m_size) + " bytes, too short for a safetensors header");
+        failAt(path, "the file is " + std::to_string(m_size) + " bytes, too short for a safetensors header");
     }
     m_map = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
     ::close(fd);
     if (m_map == MAP_FAILED) {
         m_map = nullptr;
-        fail(path, "cannot map the file into memory");
+        failAt(path, "cannot map the file into memory");
     }
     const uint8_t* base = static_cast<const uint8_t*>(m_map);
     uint64_t headerLen;
     std::memcpy(&headerLen, base, 8);
     if (headerLen > m_size - 8) {
         unmap();
-        fail(path, "the header claims " + std::to_string(headerLen) + " bytes but the file has " +
-                       std::to_string(m_size) + "; the file is truncated or not safetensors");
+        failAt(path, "the header claims " + std::to_string(headerLen) + " bytes but the file has " +
+                         std::to_string(m_size) + "; the file is truncated or not safetensors");
     }
     Json header;
     try {
         header = Json::parse(base + 8, base + 8 + headerLen);
     } catch (const Json::parse_error& e) {
         unmap();
-        fail(path, std::string("malformed safetensors header: ") + e.what());
+        failAt(path, std::string("malformed safetensors header: ") + e.what());
     }
     const uint8_t* data = base + 8 + headerLen;
     size_t dataSize = m_size - 8 - headerLen;
@@ -161,22 +157,22 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
             v.shape = it.value().at("shape").get<std::vector<int64_t>>();
             auto offsets = it.value().at("data_offsets").get<std::vector<uint64_t>>();
             if (offsets.size() != 2 || offsets[0] > offsets[1] || offsets[1] > dataSize)
-                fail(path, "tensor '" + v.name + "' lies outside the file's data (" + std::to_string(dataSize) +
-                               " bytes); the file is truncated");
+                failAt(path, "tensor '" + v.name + "' lies outside the file's data (" + std::to_string(dataSize) +
+                                 " bytes); the file is truncated");
             v.data = data + offsets[0];
             v.bytes = size_t(offsets[1] - offsets[0]);
             uint64_t elements = 1;
             for (int64_t d : v.shape)
                 if (d < 0 || __builtin_mul_overflow(elements, uint64_t(d), &elements))
-                    fail(path, "tensor '" + v.name + "' has an impossible shape");
+                    failAt(path, "tensor '" + v.name + "' has an impossible shape");
             if (__builtin_mul_overflow(elements, uint64_t(dtypeSize(v.dtype)), &elements) || v.bytes != elements)
-                fail(path, "tensor '" + v.name + "' has " + std::to_string(v.bytes) +
-                               " bytes, which disagrees with its shape");
+                failAt(path, "tensor '" + v.name + "' has " + std::to_string(v.bytes) +
+                                 " bytes, which disagrees with its shape");
             m_tensors.push_back(std::move(v));
         }
     } catch (const Json::exception& e) {
         unmap();
-        fail(path, std::string("malformed tensor entry in the header: ") + e.what());
+        failAt(path, std::string("malformed tensor entry in the header: ") + e.what());
     } catch (const DiagnosticError&) {
         unmap();
         throw;
@@ -235,7 +231,7 @@ SafetensorsWriter::SafetensorsWriter(std::string path, const std::vector<TensorS
     Json header = Json::object();
     if (!metadata.empty()) header["__metadata__"] = metadata;
     for (const auto& t : tensors) {
-        if (header.contains(t.name)) fail(m_path, "two tensors are named " + t.name);
+        if (header.contains(t.name)) failAt(m_path, "two tensors are named " + t.name);
         header[t.name] = {
             {"dtype", dtypeName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {m_expected, m_expected + t.bytes()}}};
         m_expected += t.bytes();
@@ -243,7 +239,7 @@ SafetensorsWriter::SafetensorsWriter(std::string path, const std::vector<TensorS
     std::string text = header.dump();
     text.append((8 - text.size() % 8) % 8, ' ');  // keeps the data 8-byte aligned
     m_out = std::make_unique<std::ofstream>(m_tmp, std::ios::binary | std::ios::trunc);
-    if (!*m_out) fail(m_path, "cannot write here; check the directory exists and is writable");
+    if (!*m_out) failAt(m_path, "cannot write here; check the directory exists and is writable");
     uint64_t len = text.size();
     m_out->write(reinterpret_cast<const char*>(&len), 8);
     m_out->write(text.data(), std::streamsize(text.size()));
@@ -261,14 +257,14 @@ void SafetensorsWriter::write(const uint8_t* data, size_t bytes) {
         throw std::logic_error("more tensor data than the header of " + m_path + " says");
     m_out->write(reinterpret_cast<const char*>(data), std::streamsize(bytes));
     m_written += bytes;
-    if (!*m_out) fail(m_path, "writing failed (disk full?)");
+    if (!*m_out) failAt(m_path, "writing failed (disk full?)");
 }
 
 void SafetensorsWriter::finish() {
     if (m_written != m_expected)
         throw std::logic_error(m_path + ": " + std::to_string(m_written) + " of " + std::to_string(m_expected) +
                                " tensor bytes written");
-    if (!m_out->flush()) fail(m_path, "writing failed (disk full?)");
+    if (!m_out->flush()) failAt(m_path, "writing failed (disk full?)");
     m_out.reset();
     fs::rename(m_tmp, m_path);
 }
@@ -307,15 +303,16 @@ Checkpoint::Checkpoint(const std::string& dir) : m_dir(dir) {
                 shards.insert(it.value().get<std::string>());
             for (const auto& s : shards) files.push_back((d / s).string());
         } catch (const Json::exception& e) {
-            fail(index.string(), std::string("malformed index: ") + e.what());
+            failAt(index.string(), std::string("malformed index: ") + e.what());
         }
     } else if (fs::exists(single)) {
         files.push_back(single.string());
     } else {
-        fail(dir, "no model.safetensors or model.safetensors.index.json here; point at a Qwen3.5 checkpoint directory");
+        failAt(dir,
+               "no model.safetensors or model.safetensors.index.json here; point at a Qwen3.5 checkpoint directory");
     }
     for (const auto& f : files) {
-        if (!fs::exists(f)) fail(f, "a shard listed in model.safetensors.index.json is missing");
+        if (!fs::exists(f)) failAt(f, "a shard listed in model.safetensors.index.json is missing");
         m_files.push_back(std::make_unique<SafetensorsFile>(f));
         for (const auto& t : m_files.back()->tensors()) {
             std::string n = normaliseTensorName(t.name);
@@ -331,14 +328,14 @@ const TensorView* Checkpoint::find(const std::string& name) const {
 
 const TensorView& Checkpoint::require(const std::string& name, const std::vector<int64_t>& shape) const {
     const TensorView* t = find(name);
-    if (!t) fail(m_dir, "the checkpoint has no tensor '" + name + "'; is it a Qwen3.5 text model of this geometry?");
+    if (!t) failAt(m_dir, "the checkpoint has no tensor '" + name + "'; is it a Qwen3.5 text model of this geometry?");
     if (t->shape != shape) {
         auto str = [](const std::vector<int64_t>& s) {
             std::string o = "[";
             for (size_t i = 0; i < s.size(); ++i) o += (i ? ", " : "") + std::to_string(s[i]);
             return o + "]";
         };
-        fail(m_dir, "tensor '" + name + "' has shape " + str(t->shape) + " but the config implies " + str(shape));
+        failAt(m_dir, "tensor '" + name + "' has shape " + str(t->shape) + " but the config implies " + str(shape));
     }
     return *t;
 }

@@ -18,10 +18,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-[[noreturn]] void fail(const std::string& file, const std::string& msg) {
-    throw DiagnosticError(Diagnostic{file, 0, 0, msg});
-}
-
 // GPT-2's byte-to-unicode map: printable Latin-1 bytes stand for themselves, the other 68 bytes for
 // U+0100.. in byte order (space is U+0120 'Ġ', newline U+010A 'Ċ').
 struct ByteLevel {
@@ -82,24 +78,24 @@ SplitDialect resolveDialect(const Json& pre, const std::string& file) {
             } else if (regex == kQwen35SplitPattern) {
                 split = SplitDialect::Qwen35;
             } else {
-                fail(file, "pre_tokenizer Split pattern " + node.value("pattern", Json()).dump() +
-                               " is not Qwen's; only Qwen2/Qwen3 and Qwen3.5 tokenizers are supported");
+                failAt(file, "pre_tokenizer Split pattern " + node.value("pattern", Json()).dump() +
+                                 " is not Qwen's; only Qwen2/Qwen3 and Qwen3.5 tokenizers are supported");
             }
             if (node.value("behavior", "Isolated") != "Isolated" || node.value("invert", false))
-                fail(file, "pre_tokenizer Split must be \"Isolated\" and not inverted, as in Qwen's tokenizers");
+                failAt(file, "pre_tokenizer Split must be \"Isolated\" and not inverted, as in Qwen's tokenizers");
         } else if (type == "ByteLevel") {
             gpt2Regex = gpt2Regex || node.value("use_regex", true);
         } else {
-            fail(file, "pre_tokenizer type " + inQuotes(type) +
-                           " is not supported; expected Qwen's Split + ByteLevel (use_regex false)");
+            failAt(file, "pre_tokenizer type " + inQuotes(type) +
+                             " is not supported; expected Qwen's Split + ByteLevel (use_regex false)");
         }
     };
     visit(visit, pre);
     if (gpt2Regex)
-        fail(file,
-             "pre_tokenizer ByteLevel with use_regex (GPT-2's split) is not supported; "
-             "expected Qwen's Split + ByteLevel (use_regex false)");
-    if (!split) fail(file, "pre_tokenizer has no Split with Qwen's pattern; only Qwen tokenizers are supported");
+        failAt(file,
+               "pre_tokenizer ByteLevel with use_regex (GPT-2's split) is not supported; "
+               "expected Qwen's Split + ByteLevel (use_regex false)");
+    if (!split) failAt(file, "pre_tokenizer has no Split with Qwen's pattern; only Qwen tokenizers are supported");
     return *split;
 }
 
@@ -111,7 +107,7 @@ void checkNormalizer(const Json& norm, const std::string& file) {
         for (const Json& n : norm.value("normalizers", Json::array())) checkNormalizer(n, file);
         return;
     }
-    fail(file, "normalizer " + inQuotes(type) + " is not supported (only NFC, as in Qwen's tokenizers)");
+    failAt(file, "normalizer " + inQuotes(type) + " is not supported (only NFC, as in Qwen's tokenizers)");
 }
 
 }  // namespace
@@ -119,9 +115,9 @@ void checkNormalizer(const Json& norm, const std::string& file) {
 Tokenizer Tokenizer::fromFile(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
-        fail(path, "no such file; a Hugging Face model directory has tokenizer.json next to config.json");
+        failAt(path, "no such file; a Hugging Face model directory has tokenizer.json next to config.json");
     std::ifstream in(path, std::ios::binary);
-    if (!in) fail(path, "cannot read the file; check its permissions");
+    if (!in) failAt(path, "cannot read the file; check its permissions");
     std::ostringstream text;
     text << in.rdbuf();
     return fromJson(text.str(), path);
@@ -132,37 +128,38 @@ Tokenizer Tokenizer::fromJson(const std::string& json, const std::string& fileNa
     try {
         j = Json::parse(json);
     } catch (const Json::parse_error& e) {
-        fail(fileName, std::string("malformed JSON (") + e.what() + "); expected a Hugging Face tokenizer.json");
+        failAt(fileName, std::string("malformed JSON (") + e.what() + "); expected a Hugging Face tokenizer.json");
     }
     try {
         return fromParsed(j, fileName);
     } catch (const Json::exception& e) {  // a field of the wrong type
-        fail(fileName, std::string("unexpected structure (") + e.what() + "); expected a Hugging Face tokenizer.json");
+        failAt(fileName,
+               std::string("unexpected structure (") + e.what() + "); expected a Hugging Face tokenizer.json");
     }
 }
 
 Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& fileName) {
     if (!j.is_object() || !j.contains("model") || !j["model"].is_object())
-        fail(fileName, "no \"model\" object; expected a Hugging Face tokenizer.json");
+        failAt(fileName, "no \"model\" object; expected a Hugging Face tokenizer.json");
     const Json& model = j["model"];
     std::string type = model.value("type", "BPE");
     if (type != "BPE")
-        fail(fileName, "model.type is " + inQuotes(type) + "; only byte-level BPE (\"BPE\") is supported");
+        failAt(fileName, "model.type is " + inQuotes(type) + "; only byte-level BPE (\"BPE\") is supported");
     for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
         if (model.contains(key) && model[key].is_string() && !model[key].get<std::string>().empty())
-            fail(fileName, std::string("model.") + key + " is not supported (byte-level BPE has none)");
-    if (model.value("byte_fallback", false)) fail(fileName, "model.byte_fallback is not supported (byte-level BPE)");
+            failAt(fileName, std::string("model.") + key + " is not supported (byte-level BPE has none)");
+    if (model.value("byte_fallback", false)) failAt(fileName, "model.byte_fallback is not supported (byte-level BPE)");
     if (!model.contains("vocab") || !model["vocab"].is_object())
-        fail(fileName, "model.vocab is missing or not an object of token -> id");
+        failAt(fileName, "model.vocab is missing or not an object of token -> id");
     if (!model.contains("merges") || !model["merges"].is_array())
-        fail(fileName, "model.merges is missing or not an array");
+        failAt(fileName, "model.merges is missing or not an array");
 
     Tokenizer t;
     t.m_file = fileName;
     const ByteLevel& bl = byteLevel();
     for (const auto& [token, id] : model["vocab"].items()) {
         if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > INT32_MAX)
-            fail(fileName, "model.vocab[" + inQuotes(token) + "] is not a valid token id");
+            failAt(fileName, "model.vocab[" + inQuotes(token) + "] is not a valid token id");
         t.m_vocab[token] = id.get<int>();
         t.setToken(id.get<int>(), bl.bytes(token));
     }
@@ -180,19 +177,19 @@ Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& file
             const std::string& s = m.get_ref<const std::string&>();
             size_t space = s.find(' ');
             if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos)
-                fail(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() + " is not \"left right\"");
+                failAt(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() + " is not \"left right\"");
             left = s.substr(0, space), right = s.substr(space + 1);
         } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
             left = m[0].get<std::string>(), right = m[1].get<std::string>();
         } else {
-            fail(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() +
-                               " is neither \"left right\" nor [\"left\", \"right\"]");
+            failAt(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() +
+                                 " is neither \"left right\" nor [\"left\", \"right\"]");
         }
         auto find = [&](const std::string& token, const char* what) {
             auto it = t.m_vocab.find(token);
             if (it == t.m_vocab.end())
-                fail(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() + ": the " + what + " token " +
-                                   inQuotes(token) + " is not in model.vocab; the file is inconsistent");
+                failAt(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() + ": the " + what +
+                                     " token " + inQuotes(token) + " is not in model.vocab; the file is inconsistent");
             return it->second;
         };
         int a = find(left, "left"), b = find(right, "right"), merged = find(left + right, "merged");
@@ -205,11 +202,11 @@ Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& file
     t.m_ignoreMerges = model.value("ignore_merges", false);
 
     if (j.contains("added_tokens") && !j["added_tokens"].is_null()) {
-        if (!j["added_tokens"].is_array()) fail(fileName, "added_tokens is not an array");
+        if (!j["added_tokens"].is_array()) failAt(fileName, "added_tokens is not an array");
         for (const Json& a : j["added_tokens"]) {
             if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || a["id"].get<int64_t>() < 0 ||
                 !a.contains("content") || !a["content"].is_string() || a["content"].get<std::string>().empty())
-                fail(fileName, "added token " + a.dump() + " needs an \"id\" >= 0 and a non-empty \"content\"");
+                failAt(fileName, "added token " + a.dump() + " needs an \"id\" >= 0 and a non-empty \"content\"");
             t.setAdded(a["content"].get<std::string>(), a["id"].get<int>(), a.value("special", false));
         }
     }
@@ -315,8 +312,8 @@ void Tokenizer::encodePiece(std::string_view piece, std::vector<int>& out) const
         if (id < 0) {
             char hex[8];
             std::snprintf(hex, sizeof hex, "0x%02X", unsigned(uint8_t(piece[i])));
-            fail(m_file, std::string("byte ") + hex + " has no token in model.vocab and there is no unk_token; " +
-                             "a byte-level vocabulary needs all 256 byte tokens");
+            failAt(m_file, std::string("byte ") + hex + " has no token in model.vocab and there is no unk_token; " +
+                               "a byte-level vocabulary needs all 256 byte tokens");
         }
         sym[i] = {id, int(i) - 1, i + 1 < piece.size() ? int(i) + 1 : -1, true};
     }

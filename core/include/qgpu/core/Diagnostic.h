@@ -30,4 +30,7 @@ private:
 
 std::string formatAll(const std::vector<Diagnostic>& diags);
 
+// Throws a DiagnosticError about `place` (a file, a directory, a flag) with no line or column.
+[[noreturn]] void failAt(const std::string& place, const std::string& message);
+
 }  // namespace qgpu
