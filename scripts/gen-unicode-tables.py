@@ -1,26 +1,118 @@
 #!/usr/bin/env python3
-"""Writes runtime/src/text/UnicodeTables.cpp: the general-category ranges (L*, M*, N*) the tokenizer's
-pre-tokenizer needs, for every plane, from Python's unicodedata. Run it, then scripts/check-format.sh --fix."""
+"""Writes runtime/src/text/UnicodeTables.cpp from Python's unicodedata, for every plane:
+- the general-category ranges (L*, M*, N*) the tokenizer's pre-tokenizer needs;
+- what NFC needs: canonical combining classes, full canonical decompositions (Hangul syllables excepted:
+  they are algorithmic), the primary composites by their pair, and the NFC quick-check ranges.
+Run it, then scripts/check-format.sh --fix."""
 import pathlib
 import unicodedata
 
 CLASSES = {"L": "L", "M": "M", "N": "N"}
+HANGUL_SYLLABLES = range(0xAC00, 0xD7A4)
+HANGUL_V, HANGUL_T = range(0x1161, 0x1176), range(0x11A8, 0x11C3)  # compose with a preceding L, LV
+
+
+def code_points():
+    return (cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF)
+
+
+def ranges_of(value_of):
+    """Maximal runs (lo, hi, value) of consecutive code points with the same value that is not None."""
+    ranges = []
+    for cp in range(0x110000):
+        value = value_of(cp)
+        if value is None:
+            continue
+        if ranges and ranges[-1][1] == cp - 1 and ranges[-1][2] == value:
+            ranges[-1] = (ranges[-1][0], cp, value)
+        else:
+            ranges.append((cp, cp, value))
+    return ranges
+
+
+def category_class(cp):
+    return CLASSES.get(unicodedata.category(chr(cp))[0])
+
+
+def combining_class(cp):
+    return unicodedata.combining(chr(cp)) or None
+
+
+def canonical_pair(cp):
+    """The one-step canonical decomposition of cp if it has two code points, else None."""
+    d = unicodedata.decomposition(chr(cp))
+    if not d or d.startswith("<"):
+        return None
+    parts = [int(p, 16) for p in d.split()]
+    return tuple(parts) if len(parts) == 2 else None
+
+
+def decompositions():
+    """(cp, full canonical decomposition), sorted, for the code points NFD changes (not Hangul)."""
+    out = []
+    for cp in code_points():
+        if cp in HANGUL_SYLLABLES:
+            continue
+        d = unicodedata.normalize("NFD", chr(cp))
+        if d != chr(cp):
+            out.append((cp, [ord(c) for c in d]))
+    return out
+
+
+def compositions():
+    """(first, second, composite), sorted by pair: the canonical pairs that NFC composes, i.e. of the code
+    points that NFC keeps (so not the composition exclusions, singletons or non-starter decompositions)."""
+    out = []
+    for cp in code_points():
+        pair = canonical_pair(cp)
+        if pair and unicodedata.is_normalized("NFC", chr(cp)):
+            out.append((pair[0], pair[1], cp))
+    return sorted(out)
+
+
+def quick_check_ranges(composes):
+    """The code points whose presence means NFC may change the text: NFC_QC No (never in NFC) or Maybe
+    (may compose with what precedes), or a nonzero combining class (may need reordering)."""
+    seconds = {second for _, second, _ in composes} | set(HANGUL_V) | set(HANGUL_T)
+
+    def flagged(cp):
+        if 0xD800 <= cp <= 0xDFFF:
+            return None
+        c = chr(cp)
+        needs = cp in seconds or unicodedata.combining(c) or not unicodedata.is_normalized("NFC", c)
+        return True if needs else None
+
+    return ranges_of(flagged)
+
+
+def rows(items, per_line):
+    lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+    return ",\n".join("    " + line for line in lines)
 
 
 def main():
-    ranges = []  # (lo, hi, class), sorted, maximal
-    for cp in range(0x110000):
-        cls = CLASSES.get(unicodedata.category(chr(cp))[0])
-        if cls is None:
-            continue
-        if ranges and ranges[-1][1] == cp - 1 and ranges[-1][2] == cls:
-            ranges[-1] = (ranges[-1][0], cp, cls)
-        else:
-            ranges.append((cp, cp, cls))
-    body = ",\n".join(f"    {{0x{lo:X}, 0x{hi:X}, {cls}}}" for lo, hi, cls in ranges)
+    categories = ranges_of(category_class)
+    classes = ranges_of(combining_class)
+    decomposed = decompositions()
+    composes = compositions()
+    quick = quick_check_ranges(composes)
+
+    offsets, data = [], []  # the decompositions' code points, concatenated
+    for _, d in decomposed:
+        offsets.append(len(data))
+        data += d
+
+    category_rows = rows([f"{{0x{lo:X}, 0x{hi:X}, {cls}}}" for lo, hi, cls in categories], 5)
+    class_rows = rows([f"{{0x{lo:X}, 0x{hi:X}, {ccc}}}" for lo, hi, ccc in classes], 5)
+    decomposition_rows = rows([f"{{0x{cp:X}, {at}, {len(d)}}}" for (cp, d), at in zip(decomposed, offsets)], 5)
+    data_rows = rows([f"0x{c:X}" for c in data], 10)
+    composition_rows = rows([f"{{0x{a:X}, 0x{b:X}, 0x{c:X}}}" for a, b, c in composes], 4)
+    quick_rows = rows([f"{{0x{lo:X}, 0x{hi:X}}}" for lo, hi, _ in quick], 6)
+    version = unicodedata.unidata_version
     out = pathlib.Path(__file__).resolve().parent.parent / "runtime/src/text/UnicodeTables.cpp"
-    out.write_text(f"""// Generated by scripts/gen-unicode-tables.py from Unicode {unicodedata.unidata_version} (Python's unicodedata):
-// the code-point ranges of general categories L* (letters), M* (marks) and N* (numbers) over all planes.
+    out.write_text(f"""// Generated by scripts/gen-unicode-tables.py from Unicode {version} (Python's unicodedata), over all planes:
+// the code-point ranges of general categories L* (letters), M* (marks) and N* (numbers), and NFC's data
+// (combining classes, canonical decompositions, primary composites, quick-check ranges).
 // Do not edit by hand.
 #include "UnicodeTables.h"
 
@@ -30,16 +122,35 @@ namespace {{
 constexpr CharClass L = CharClass::Letter, M = CharClass::Mark, N = CharClass::Number;
 }}  // namespace
 
-const char* const kUnicodeVersion = "{unicodedata.unidata_version}";
+const char* const kUnicodeVersion = "{version}";
 
 const CategoryRange kCategoryRanges[] = {{
-{body}}};
-
+{category_rows}}};
 const size_t kCategoryRangeCount = sizeof(kCategoryRanges) / sizeof(kCategoryRanges[0]);
+
+const CombiningClassRange kCombiningClassRanges[] = {{
+{class_rows}}};
+const size_t kCombiningClassRangeCount = sizeof(kCombiningClassRanges) / sizeof(kCombiningClassRanges[0]);
+
+const char32_t kDecompositionData[] = {{
+{data_rows}}};
+
+const Decomposition kDecompositions[] = {{
+{decomposition_rows}}};
+const size_t kDecompositionCount = sizeof(kDecompositions) / sizeof(kDecompositions[0]);
+
+const Composition kCompositions[] = {{
+{composition_rows}}};
+const size_t kCompositionCount = sizeof(kCompositions) / sizeof(kCompositions[0]);
+
+const CodePointRange kNfcQuickCheckRanges[] = {{
+{quick_rows}}};
+const size_t kNfcQuickCheckRangeCount = sizeof(kNfcQuickCheckRanges) / sizeof(kNfcQuickCheckRanges[0]);
 
 }}  // namespace qgpu::text::detail
 """)
-    print(f"{out}: {len(ranges)} ranges")
+    print(f"{out}: {len(categories)} category ranges, {len(classes)} combining-class ranges, "
+          f"{len(decomposed)} decompositions, {len(composes)} compositions, {len(quick)} quick-check ranges")
 
 
 if __name__ == "__main__":

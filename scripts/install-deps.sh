@@ -8,7 +8,7 @@ PACKAGES=(
   libimgui-dev libstb-dev libtorch-dev libopenblas0-openmp
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev
   libgtest-dev libgmock-dev nlohmann-json3-dev
-  clang-format xvfb xauth x11-apps imagemagick
+  python3-venv clang-format xvfb xauth x11-apps imagemagick
 )
 
 missing=()

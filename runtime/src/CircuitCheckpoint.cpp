@@ -1,5 +1,7 @@
 #include "qgpu/runtime/CircuitCheckpoint.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -35,6 +37,7 @@ Qwen35Config circuitConfig(const circuit::Circuit& c, int vocabSize) {
     cfg.layerTypes.assign(size_t(c.layerCount()), LayerType::LinearAttention);
     cfg.vocabSize = vocabSize;
     cfg.tieWordEmbeddings = true;
+    cfg.computeDtype = "float32";  // exact only in fp32 activations, whatever the weights' dtype
     return cfg;
 }
 
@@ -59,6 +62,54 @@ void writeCircuitCheckpoint(const std::string& dir, const circuit::Circuit& c,
     writeTextAtomically(std::filesystem::path(dir) / kCircuitLayoutFile, c.layoutJson());
     writeTextAtomically(std::filesystem::path(dir) / "config.json",
                         circuitConfig(c, int(embeddingRows.size())).toJson());
+    addPassthroughAttention(dir, dtype);
+}
+
+void addPassthroughAttention(const std::string& dir, DType dtype) {
+    namespace fs = std::filesystem;
+    Qwen35Config config = Qwen35Config::load(dir);
+    config.numHeads = config.numKvHeads = 1;  // only full-attention layers have these heads
+    config.headDim = 16;
+    int64_t h = config.hiddenSize, in = config.intermediateSize, hd = config.headDim;
+    std::string p = "model.layers." + std::to_string(config.numLayers) + ".";
+    std::vector<TensorData> zeros;
+    auto add = [&](const std::string& name, std::vector<int64_t> shape) {
+        size_t n = 1;
+        for (int64_t d : shape) n *= size_t(d);
+        zeros.push_back(TensorData::fromFloat(p + name, std::move(shape), std::vector<float>(n, 0.0f), dtype));
+    };
+    add("input_layernorm.weight", {h});
+    add("post_attention_layernorm.weight", {h});
+    add("self_attn.q_proj.weight", {2 * hd, h});  // the query, then its output gate
+    add("self_attn.k_proj.weight", {hd, h});
+    add("self_attn.v_proj.weight", {hd, h});
+    add("self_attn.o_proj.weight", {h, hd});
+    add("self_attn.q_norm.weight", {hd});
+    add("self_attn.k_norm.weight", {hd});
+    add("mlp.gate_proj.weight", {in, h});
+    add("mlp.up_proj.weight", {in, h});
+    add("mlp.down_proj.weight", {h, in});
+    config.numLayers += 1;
+    config.layerTypes.push_back(LayerType::FullAttention);
+
+    fs::path first = fs::path(dir) / "model-00001-of-00002.safetensors";
+    fs::path second = fs::path(dir) / "model-00002-of-00002.safetensors";
+    writeSafetensors(second.string(), zeros, {{"format", "pt"}});
+    fs::rename(fs::path(dir) / "model.safetensors", first);
+    nlohmann::json map = nlohmann::json::object();
+    size_t bytes = 0;
+    SafetensorsFile written(first.string());
+    for (const TensorView& v : written.tensors()) {
+        map[v.name] = first.filename().string();
+        bytes += v.bytes;
+    }
+    for (const TensorData& t : zeros) {
+        map[t.name] = second.filename().string();
+        bytes += t.bytes.size();
+    }
+    nlohmann::json index = {{"metadata", {{"total_size", bytes}}}, {"weight_map", map}};
+    writeTextAtomically(fs::path(dir) / "model.safetensors.index.json", index.dump(2));
+    writeTextAtomically(fs::path(dir) / "config.json", config.toJson());
 }
 
 }  // namespace qgpu

@@ -153,6 +153,7 @@ void GpuModel::save(const std::string& dir, DType dtype) const {
     fs::remove_all(partial);
     fs::create_directories(partial);
     dense().save(partial.string(), dtype);
+    addPassthroughAttention(partial.string(), dtype);
     std::ofstream(partial / kCircuitLayoutFile) << m_machine.circuit.layoutJson();
     fs::rename(partial, out);  // only a complete checkpoint ever carries the name
 }

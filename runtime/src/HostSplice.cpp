@@ -118,6 +118,7 @@ public:
         c.layerTypes.assign(size_t(m_layout.circuitLayers), LayerType::LinearAttention);
         c.layerTypes.insert(c.layerTypes.end(), m_host.layerTypes.begin(), m_host.layerTypes.end());
         c.vocabSize = m_layout.hostVocab + m_layout.chipTokens;
+        c.computeDtype = "float32";  // the circuit's layers are exact only in fp32 activations
         // rms_norm_eps stays the host's: the per-head norms (q_norm, k_norm, the gated norm) see no width
         // and stay bit-identical, while the residual norms act as if eps were eps * H / h, far below a
         // residual's mean square (docs/splice.md has the measurement that chose this over eps * h / H).

@@ -132,10 +132,15 @@ std::string Qwen35Config::toJson() const {
     j["vocab_size"] = vocabSize;
     j["tie_word_embeddings"] = tieWordEmbeddings;
     j["rms_norm_eps"] = rmsNormEps;
-    j["rope_theta"] = ropeTheta;
-    j["partial_rotary_factor"] = partialRotaryFactor;
+    // As transformers 5 and the published Qwen3.5 configs spell them; M-RoPE reduces to RoPE on text.
+    j["rope_parameters"] = {{"rope_type", "default"},
+                            {"rope_theta", ropeTheta},
+                            {"partial_rotary_factor", partialRotaryFactor},
+                            {"mrope_section", {11, 11, 10}},
+                            {"mrope_interleaved", true}};
     j["hidden_act"] = "silu";
     j["attn_output_gate"] = true;
+    if (!computeDtype.empty()) j["dtype"] = computeDtype;
     j["layer_types"] = Json::array();
     for (LayerType t : layerTypes)
         j["layer_types"].push_back(t == LayerType::FullAttention ? "full_attention" : "linear_attention");

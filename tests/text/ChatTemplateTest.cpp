@@ -190,10 +190,36 @@ TEST(ChatTemplate, KeepsAllReasoningOnRequest) {
 TEST(ChatTemplate, RejectsMisplacedSystemAndUnknownRoles) {
     std::string err = errorOf([] { renderChat({{"user", "a", "", {}}, {"system", "b", "", {}}}); });
     EXPECT_NE(err.find("a system message must be the first message"), std::string::npos) << err;
-    err = errorOf([] { renderChat({{"robot", "a", "", {}}}); });
+    err = errorOf([] { renderChat({{"user", "a", "", {}}, {"robot", "a", "", {}}}); });
     EXPECT_NE(err.find("unknown role \"robot\""), std::string::npos) << err;
-    err = errorOf([] { renderChat({{"assistant", "", "", {{"f", Json::array({1})}}}}); });
+    err = errorOf([] { renderChat({{"user", "a", "", {}}, {"assistant", "", "", {{"f", Json::array({1})}}}}); });
     EXPECT_NE(err.find("not a JSON object"), std::string::npos) << err;
+}
+
+// The template raises "No user query found in messages." (and "No messages provided.").
+TEST(ChatTemplate, RefusesAChatWithoutAUserQuery) {
+    std::string err = errorOf([] { renderChat({}); });
+    EXPECT_NE(err.find("no messages"), std::string::npos) << err;
+    err = errorOf([] { renderChat({{"system", "s", "", {}}, {"assistant", "a", "", {}}, {"tool", "t", "", {}}}); });
+    EXPECT_NE(err.find("no user query"), std::string::npos) << err;
+    err = errorOf([] { renderChat({{"user", "\n<tool_response>\nx\n</tool_response> ", "", {}}}); });
+    EXPECT_NE(err.find("no user query"), std::string::npos) << err;
+}
+
+// Python's repr(float), which both `tojson` and `| string` write: positional up to 1e16, with ".0".
+TEST(ChatTemplate, WritesFloatsLikePython) {
+    Json values = Json::parse(
+        "[1e15, 1.5e15, 9999999999999998.0, 1e16, 1e-5, 0.0001, 0.30000000000000004, -0.0, 2.0, 1e100, 5e-324, "
+        "123456789.125, -1.5e-7, 1.7976931348623157e308, 7]");
+    EXPECT_EQ(pythonJson(values),
+              "[1000000000000000.0, 1500000000000000.0, 9999999999999998.0, 1e+16, 1e-05, 0.0001, "
+              "0.30000000000000004, -0.0, 2.0, 1e+100, 5e-324, 123456789.125, -1.5e-07, 1.7976931348623157e+308, 7]");
+    std::vector<ChatMessage> messages = {{"user", "q", "", {}},
+                                         {"assistant", "", "", {{"f", Json::parse(R"({"x": 2e15, "y": 0.5})")}}}};
+    EXPECT_EQ(renderChat(messages, Json::array(), {false}),
+              "<|im_start|>user\nq<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n<tool_call>\n"
+              "<function=f>\n<parameter=x>\n2000000000000000.0\n</parameter>\n<parameter=y>\n0.5\n</parameter>\n"
+              "</function>\n</tool_call><|im_end|>\n");
 }
 
 TEST(ChatTemplate, WritesJsonLikePython) {

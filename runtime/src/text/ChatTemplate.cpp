@@ -1,7 +1,10 @@
 #include "qgpu/runtime/text/ChatTemplate.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/runtime/text/Unicode.h"
@@ -76,6 +79,28 @@ void appendPythonString(std::string& out, const std::string& s) {
     out += '"';
 }
 
+// Python's repr() of a finite float, which json.dumps and str() write: the shortest digits that read back
+// as the same double, positional for decimal exponents -4..15 (with ".0" when integral: 1e15 is
+// "1000000000000000.0"), else "d.ddde+XX" (1e16 is "1e+16", 1e-05 stays so).
+std::string pythonFloat(double v) {
+    if (!std::isfinite(v)) return Json(v).dump();  // not in JSON input
+    char buf[40];
+    char* end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
+    std::string_view sci(buf, size_t(end - buf));  // "-d.ddde-XX": shortest round-trip digits
+    size_t e = sci.find('e');
+    int exponent = std::atoi(std::string(sci.substr(e + 1)).c_str());
+    if (exponent < -4 || exponent > 15) return std::string(sci);
+    bool negative = sci[0] == '-';
+    std::string digits;
+    for (char c : sci.substr(negative, e - negative))
+        if (c != '.') digits += c;
+    int point = exponent + 1;  // digits before the decimal point
+    std::string out = negative ? "-" : "";
+    if (point <= 0) return out + "0." + std::string(size_t(-point), '0') + digits;
+    if (point >= int(digits.size())) return out + digits + std::string(point - digits.size(), '0') + ".0";
+    return out + digits.substr(0, point) + "." + digits.substr(point);
+}
+
 void appendPythonJson(std::string& out, const Json& v) {
     if (v.is_object()) {
         out += '{';
@@ -97,8 +122,10 @@ void appendPythonJson(std::string& out, const Json& v) {
         out += ']';
     } else if (v.is_string()) {
         appendPythonString(out, v.get_ref<const std::string&>());
+    } else if (v.is_number_float()) {
+        out += pythonFloat(v.get<double>());
     } else {
-        out += v.dump();  // numbers, true, false, null: the same spelling as Python's
+        out += v.dump();  // integers, true, false, null: the same spelling as Python's
     }
 }
 
@@ -108,6 +135,7 @@ std::string argumentText(const Json& v) {
     if (v.is_object() || v.is_array()) return pythonJson(v);
     if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
     if (v.is_null()) return "None";
+    if (v.is_number_float()) return pythonFloat(v.get<double>());
     return v.dump();
 }
 
@@ -145,6 +173,18 @@ void renderAssistant(std::string& out, const ChatMessage& m, bool afterLastQuery
     out += std::string(kImEnd) + "\n";
 }
 
+// The index of the last user message that is a real query, not only tool responses; the template
+// refuses a conversation without one.
+size_t lastUserQuery(const std::vector<ChatMessage>& messages) {
+    for (size_t i = messages.size(); i-- > 0;) {
+        if (messages[i].role != "user") continue;
+        std::string content = trim(messages[i].content);
+        if (!(startsWith(content, "<tool_response>") && endsWith(content, "</tool_response>"))) return i;
+    }
+    if (messages.empty()) failChat("no messages: a chat needs at least a user message");
+    failChat("no user query found in the messages: a chat needs a user message that is not only tool responses");
+}
+
 }  // namespace
 
 std::string pythonJson(const nlohmann::ordered_json& value) {
@@ -174,15 +214,7 @@ std::string renderChat(const std::vector<ChatMessage>& messages, const nlohmann:
     }
 
     // Thinking is shown for the assistant turns after the last real user query (not a tool response).
-    size_t lastQuery = messages.empty() ? 0 : messages.size() - 1;
-    for (size_t i = messages.size(); i-- > 0;) {
-        if (messages[i].role != "user") continue;
-        std::string content = trim(messages[i].content);
-        if (!(startsWith(content, "<tool_response>") && endsWith(content, "</tool_response>"))) {
-            lastQuery = i;
-            break;
-        }
-    }
+    size_t lastQuery = lastUserQuery(messages);
 
     for (size_t i = 0; i < messages.size(); ++i) {
         const ChatMessage& m = messages[i];

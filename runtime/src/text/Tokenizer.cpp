@@ -99,13 +99,15 @@ SplitDialect resolveDialect(const Json& pre, const std::string& file) {
     return *split;
 }
 
-void checkNormalizer(const Json& norm, const std::string& file) {
-    if (norm.is_null()) return;
+// Whether the normalizer applies NFC (NFC, or a Sequence holding it); fails for any other normalizer.
+bool resolveNfc(const Json& norm, const std::string& file) {
+    if (norm.is_null()) return false;
     std::string type = norm.is_object() ? norm.value("type", "") : "";
-    if (type == "NFC") return;  // accepted, not applied: see Tokenizer.h
+    if (type == "NFC") return true;
     if (type == "Sequence") {
-        for (const Json& n : norm.value("normalizers", Json::array())) checkNormalizer(n, file);
-        return;
+        bool nfc = false;
+        for (const Json& n : norm.value("normalizers", Json::array())) nfc = resolveNfc(n, file) || nfc;
+        return nfc;
     }
     failAt(file, "normalizer " + inQuotes(type) + " is not supported (only NFC, as in Qwen's tokenizers)");
 }
@@ -211,7 +213,7 @@ Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& file
         }
     }
     t.m_dialect = resolveDialect(j.value("pre_tokenizer", Json()), fileName);
-    checkNormalizer(j.value("normalizer", Json()), fileName);
+    t.m_nfc = resolveNfc(j.value("normalizer", Json()), fileName);
     return t;
 }
 
@@ -273,7 +275,9 @@ std::pair<int, size_t> Tokenizer::matchAdded(std::string_view text, size_t pos) 
 
 std::vector<int> Tokenizer::encode(std::string_view text) const {
     std::vector<int> ids;
-    auto plain = [&](std::string_view segment) {
+    auto plain = [&](std::string_view segment) {  // text between added tokens: normalized, then split
+        std::string normalized;
+        if (m_nfc && !nfcQuickCheck(segment)) segment = normalized = toNfc(segment);
         for (std::string_view piece : preTokenize(segment, m_dialect)) encodePiece(piece, ids);
     };
     size_t start = 0;

@@ -20,7 +20,15 @@ circuit::Geometry circuitGeometry(const Qwen35Config& c);
 // row means, for decoders and the debugger.
 inline constexpr const char* kCircuitLayoutFile = "circuit-layout.json";
 
+// Appends a full-attention layer whose every weight is zero to the checkpoint in `dir` (one file written
+// by Qwen35Model::save or writeCircuitCheckpoint): it adds exactly zero to the residual, and it lets
+// transformers run the model with its cache, which asks a full-attention layer for the sequence length
+// and fails on a model of Gated DeltaNet layers alone. The weights become two shards with
+// model.safetensors.index.json; the layer's heads are one query and one key-value head of 16 dims.
+void addPassthroughAttention(const std::string& dir, DType dtype);
+
 // `embeddingRows` are the token embeddings (the circuit's token alphabet). The directory must exist.
+// The checkpoint ends with the passthrough attention layer.
 void writeCircuitCheckpoint(const std::string& dir, const circuit::Circuit& c,
                             const std::vector<std::vector<float>>& embeddingRows, DType dtype = DType::F32);
 

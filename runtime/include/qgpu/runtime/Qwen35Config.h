@@ -26,6 +26,9 @@ struct Qwen35Config {
     double ropeTheta = 1e7;
     double partialRotaryFactor = 0.25;
     std::vector<LayerType> layerTypes;  // numLayers entries
+    // config.json's "dtype": what transformers computes in when a program loads the checkpoint without
+    // choosing ("" leaves it out: transformers then takes the weights' dtype). Our runtime computes in fp32.
+    std::string computeDtype;
 
     int rotaryDim() const { return int(headDim * partialRotaryFactor); }
     int linearKeyDim() const { return linearNumKeyHeads * linearKeyHeadDim; }

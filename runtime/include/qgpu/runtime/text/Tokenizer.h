@@ -1,13 +1,14 @@
 // Byte-level BPE as Hugging Face tokenizers runs it for Qwen models, loaded from tokenizer.json:
-// added tokens are cut out of the text first (longest match, never split), the rest is split by Qwen's
-// pre-tokenizer (PreTokenizer.h), each piece's bytes are mapped to GPT-2's printable alphabet and merged
-// by rank. Torch-free.
+// added tokens are cut out of the text first (longest match, never split), the text between them is
+// normalized (NFC, when the file declares it), split by Qwen's pre-tokenizer (PreTokenizer.h), and each
+// piece's bytes are mapped to GPT-2's printable alphabet and merged by rank. Torch-free.
 //
 // Supported tokenizer.json: model.type "BPE" with vocab, merges ("a b" strings or ["a", "b"] pairs),
 // optional unk_token and ignore_merges; added_tokens (id, content, special; lstrip/rstrip/single_word are
-// ignored: Qwen's are all false); pre_tokenizer absent (Qwen3.5 split), ByteLevel with use_regex false,
-// or a Sequence of those with a Split using one of the two Qwen patterns. The NFC normalizer is accepted
-// but not applied: text is expected in NFC already (almost all text is). Anything else is an error.
+// ignored: Qwen's are all false; every added token is matched in the text before normalization, as Hugging
+// Face does for "normalized": false, which Qwen's all are); normalizer absent, NFC, or a Sequence of NFC
+// (Unicode.h's toNfc); pre_tokenizer absent (Qwen3.5 split), ByteLevel with use_regex false, or a
+// Sequence of those with a Split using one of the two Qwen patterns. Anything else is an error.
 #pragma once
 
 #include <array>
@@ -30,8 +31,9 @@ public:
     static Tokenizer fromJson(const std::string& json, const std::string& fileName = "tokenizer.json");
 
     std::vector<int> encode(std::string_view text) const;
-    // The tokens' bytes concatenated (exactly the encoded bytes, even if they were not valid UTF-8).
-    // Ids without a token are skipped; special tokens are skipped when `skipSpecial`.
+    // The tokens' bytes concatenated, even if they are not valid UTF-8: decode(encode(text)) is the text
+    // after normalization, byte for byte. Ids without a token are skipped; special tokens are skipped when
+    // `skipSpecial`.
     std::string decode(const std::vector<int>& ids, bool skipSpecial = false) const;
 
     // The id of the token whose text is `text` (an added token's content, or a vocabulary token's
@@ -70,6 +72,7 @@ private:
     std::array<int, 256> m_byteIds;                // the token of each single byte, -1 if none
     int m_unk = -1;
     bool m_ignoreMerges = false;
+    bool m_nfc = false;                // normalize the text between added tokens to NFC
     std::vector<std::string> m_bytes;  // id -> the token's bytes
     std::vector<bool> m_special, m_added;
     std::unordered_map<std::string, int> m_addedByContent;
