@@ -135,12 +135,18 @@ std::vector<TensorData> mtpTensors(const Qwen35Config& c, Random& r, DType dtype
 std::string multimodalConfig(const Qwen35Config& c, const VisionGeometry& v) {
     Json text = Json::parse(c.toJson());
     text.erase("architectures");
-    Json vision = {{"model_type", "qwen3_5"},     {"depth", v.depth},
-                   {"hidden_size", v.hidden},     {"intermediate_size", v.intermediate},
-                   {"num_heads", v.heads},        {"in_channels", 3},
-                   {"patch_size", 16},            {"spatial_merge_size", 2},
-                   {"temporal_patch_size", 2},    {"out_hidden_size", c.hiddenSize},
-                   {"num_position_embeddings", v.positions}, {"hidden_act", "gelu_pytorch_tanh"}};
+    Json vision = {{"model_type", "qwen3_5"},
+                   {"depth", v.depth},
+                   {"hidden_size", v.hidden},
+                   {"intermediate_size", v.intermediate},
+                   {"num_heads", v.heads},
+                   {"in_channels", 3},
+                   {"patch_size", 16},
+                   {"spatial_merge_size", 2},
+                   {"temporal_patch_size", 2},
+                   {"out_hidden_size", c.hiddenSize},
+                   {"num_position_embeddings", v.positions},
+                   {"hidden_act", "gelu_pytorch_tanh"}};
     Json j = {{"architectures", {"Qwen3_5ForConditionalGeneration"}},
               {"model_type", "qwen3_5"},
               {"image_token_id", 248056},
@@ -153,7 +159,8 @@ std::string multimodalConfig(const Qwen35Config& c, const VisionGeometry& v) {
     return j.dump(2);
 }
 
-void writeIndex(const fs::path& dir, const std::vector<std::pair<std::string, const std::vector<TensorData>*>>& shards) {
+void writeIndex(const fs::path& dir,
+                const std::vector<std::pair<std::string, const std::vector<TensorData>*>>& shards) {
     Json map = Json::object();
     size_t bytes = 0;
     for (const auto& [file, tensors] : shards)

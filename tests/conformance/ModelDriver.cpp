@@ -53,7 +53,8 @@ struct Args {
 
 Args parseArgs(int argc, char** argv) {
     Args a;
-    if (argc < 2) throw std::runtime_error("usage: qgpu_conformance random-checkpoint|logits|launches --flag value ...");
+    if (argc < 2)
+        throw std::runtime_error("usage: qgpu_conformance random-checkpoint|logits|launches --flag value ...");
     a.command = argv[1];
     for (int i = 2; i < argc; i += 2) {
         std::string flag = argv[i];
