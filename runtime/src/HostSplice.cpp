@@ -61,8 +61,11 @@ struct Job {
     std::function<void(SafetensorsWriter&)> write;
 };
 
-// (1 + w') = (1 + w) sqrt(h / H): the same scale over H dims as the host's over h, for every residual.
-float compensated(float w, double ratio) { return float((1.0 + double(w)) * std::sqrt(ratio) - 1.0); }
+// (1 + w') = (1 + w) sqrt(h / H) / divisor: the same scale over H dims as the host's over h, for every
+// residual (the final norm also undoes the residual's scale s before a tied LM head).
+float compensated(float w, double ratio, double divisor = 1) {
+    return float((1.0 + double(w)) * std::sqrt(ratio) / divisor - 1.0);
+}
 
 class Splicer {
 public:
@@ -88,12 +91,18 @@ public:
         L.hostLayers = m_host.numLayers;
         L.hostVocab = m_host.vocabSize;
         L.chipTokens = int(m_chip.embeddings.size());
-        // kappa about 2^-10 of the host embeddings' RMS: S + kappa^2 rounds like S. The gain makes a chip
-        // token's logit on text -2^20 / RMS(final residual) * sqrt(H / h), and adds the same small G times
-        // the ballast's scale to every chip logit on chip positions (docs/splice.md).
-        L.textFlag = std::exp2(std::round(std::log2(rms(embed))) - 10);
-        L.chipFlag = -1.f;
-        L.flagGain = std::exp2(20.f) / L.textFlag;
+        // The residual norms over H dims act as the host's over h exactly, eps included: the host's residual
+        // is held times s, the smallest power of two with s^2 h >= 2H, and kappa^2 = eps (s^2 h - H) stands
+        // in for the eps that the wider mean would otherwise scale (docs/splice.md). With -2^10 at T in every
+        // chip row and the gain G = 2^10 / kappa, a chip token's logit on text is -2^20 times the final
+        // norm's scale; every text logit gains the same 2^10 kappa times it, and every chip logit on chip
+        // positions the same 2^20 / kappa times the ballast's scale: both small enough to round nothing.
+        double h = m_host.hiddenSize, H = g.hiddenSize;
+        L.hostScale = 1;
+        while (double(L.hostScale) * L.hostScale * h < 2 * H) L.hostScale *= 2;
+        L.textFlag = float(std::sqrt(double(m_host.rmsNormEps) * (double(L.hostScale) * L.hostScale * h - H)));
+        L.chipFlag = -1024.f;
+        L.flagGain = 1024.f / L.textFlag;
     }
 
     const SpliceLayout& layout() const { return m_layout; }
@@ -170,14 +179,6 @@ private:
         return m;
     }
 
-    double rms(const TensorView& v) const {
-        double sum = 0;
-        int64_t rows = v.shape[0], block = 4096;
-        for (int64_t r = 0; r < rows; r += block)
-            for (float x : v.rows(r, std::min(block, rows - r)).toFloat()) sum += double(x) * x;
-        return std::sqrt(sum / double(v.numel()));
-    }
-
     DType dtypeOf(const std::string& name) const {
         bool norm = name.ends_with("layernorm.weight") || name == "model.norm.weight";
         return norm ? DType::F32 : m_dtype;
@@ -192,17 +193,19 @@ private:
                 }};
     }
 
-    // The embedding (or an untied LM head): the host's rows in its dims with kappa at T, then the chips'.
-    Job vocabulary(const std::string& name, const TensorView& hostRows) {
+    // The embedding (or an untied LM head): the host's rows in its dims (times `scale`) with kappa at T,
+    // then the chips'.
+    Job vocabulary(const std::string& name, const TensorView& hostRows, float scale) {
         const SpliceLayout& L = m_layout;
         TensorSpec spec{name, m_dtype, {int64_t(L.hostVocab + L.chipTokens), int64_t(L.width)}};
-        return {spec, [this, &hostRows, dtype = m_dtype](SafetensorsWriter& out) {
+        return {spec, [this, &hostRows, scale, dtype = m_dtype](SafetensorsWriter& out) {
                     const SpliceLayout& L = m_layout;
                     size_t H = size_t(L.width), h = size_t(L.hostWidth);
                     const int64_t block = 1024;
                     for (int64_t r = 0; r < L.hostVocab; r += block) {
                         int64_t n = std::min(block, int64_t(L.hostVocab) - r);
                         std::vector<float> host = hostRows.rows(r, n).toFloat(), rows(size_t(n) * H, 0.f);
+                        for (float& x : host) x *= scale;
                         for (int64_t i = 0; i < n; ++i) {
                             std::copy_n(host.begin() + long(size_t(i) * h), h,
                                         rows.begin() + long(size_t(i) * H + size_t(L.hostOffset())));
@@ -248,8 +251,9 @@ private:
                 });
             case Side::Rows:
                 if (shape.size() != 2 || shape[0] != h) misShaped();
-                return job(outName, {H, shape[1]}, [&v, at, H] {
+                return job(outName, {H, shape[1]}, [&v, at, H, scale = L.hostScale] {
                     std::vector<float> w = v.toFloat(), out(size_t(H * v.shape[1]), 0.f);
+                    for (float& x : w) x *= scale;  // what a layer adds to the residual, held times s
                     std::copy(w.begin(), w.end(), out.begin() + at * v.shape[1]);
                     return out;
                 });
@@ -261,20 +265,22 @@ private:
         const SpliceLayout& L = m_layout;
         std::vector<Job> jobs;
         const TensorView& embed = *m_checkpoint.find("embed_tokens.weight");
-        jobs.push_back(vocabulary("model.embed_tokens.weight", embed));
+        jobs.push_back(vocabulary("model.embed_tokens.weight", embed, L.hostScale));
         if (!m_host.tieWordEmbeddings)
-            jobs.push_back(vocabulary("lm_head.weight", m_checkpoint.require("lm_head.weight", embed.shape)));
+            jobs.push_back(vocabulary("lm_head.weight", m_checkpoint.require("lm_head.weight", embed.shape), 1));
+        double finalDivisor = m_host.tieWordEmbeddings ? L.hostScale : 1;  // a tied head sees the scaled rows
 
         m_circuitTensors = m_chip.circuit.emit({}, true);
         for (auto& t : m_circuitTensors) {
             if (t.name == "embed_tokens.weight") continue;
             if (t.name == "norm.weight") {
                 const TensorView& hostNorm = m_checkpoint.require("norm.weight", {int64_t(L.hostWidth)});
-                jobs.push_back(job("model.norm.weight", t.shape, [&t, &hostNorm, this] {
+                jobs.push_back(job("model.norm.weight", t.shape, [&t, &hostNorm, finalDivisor, this] {
                     const SpliceLayout& L = m_layout;
                     std::vector<float> out = t.values, w = hostNorm.toFloat();
                     double ratio = double(L.hostWidth) / double(L.width);
-                    for (size_t i = 0; i < w.size(); ++i) out[size_t(L.hostOffset()) + i] = compensated(w[i], ratio);
+                    for (size_t i = 0; i < w.size(); ++i)
+                        out[size_t(L.hostOffset()) + i] = compensated(w[i], ratio, finalDivisor);
                     out[size_t(L.flagDim)] = L.flagGain - 1.f;
                     return out;
                 }));
@@ -357,7 +363,8 @@ std::string SpliceLayout::toJson() const {
               {"chip_tokens", chipTokens},
               {"text_flag", textFlag},
               {"chip_flag", chipFlag},
-              {"flag_gain", flagGain}};
+              {"flag_gain", flagGain},
+              {"host_scale", hostScale}};
     return j.dump(2);
 }
 
@@ -376,6 +383,7 @@ SpliceLayout SpliceLayout::parse(const std::string& json, const std::string& fil
         L.textFlag = j.at("text_flag");
         L.chipFlag = j.at("chip_flag");
         L.flagGain = j.at("flag_gain");
+        L.hostScale = j.value("host_scale", 1.0f);
     } catch (const Json::exception& e) {
         failAt(fileName, std::string("is not a splice layout: ") + e.what());
     }

@@ -12,7 +12,7 @@ from gpu import first_difference, greedy, teacher_forced
 
 
 def extra(p):
-    p.add_argument("--kernel", default="dot_product")
+    p.add_argument("--kernel", default="examples/dot_product")
     p.add_argument("--max-kl", type=float, default=1e-5)
 
 

@@ -48,6 +48,7 @@ struct SpliceLayout {
     float textFlag = 0;  // kappa: every text token's embedding at T
     float chipFlag = 0;  // -W: every chip token's embedding (and LM head row) at T
     float flagGain = 0;  // the final norm's multiplier (1 + w) at T
+    float hostScale = 1;  // s: the host's residual is held times s (a power of two) in its dims
     int hostOffset() const { return circuitDims; }
     std::string toJson() const;
     static SpliceLayout parse(const std::string& json, const std::string& fileName);
