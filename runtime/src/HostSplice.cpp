@@ -353,18 +353,10 @@ int splicedWidth(int circuitDims, int hostWidth) {
 }
 
 std::string SpliceLayout::toJson() const {
-    Json j = {{"width", width},
-              {"circuit_dims", circuitDims},
-              {"host_width", hostWidth},
-              {"flag_dim", flagDim},
-              {"circuit_layers", circuitLayers},
-              {"host_layers", hostLayers},
-              {"host_vocab", hostVocab},
-              {"chip_tokens", chipTokens},
-              {"text_flag", textFlag},
-              {"chip_flag", chipFlag},
-              {"flag_gain", flagGain},
-              {"host_scale", hostScale}};
+    Json j = {{"width", width},          {"circuit_dims", circuitDims},     {"host_width", hostWidth},
+              {"flag_dim", flagDim},     {"circuit_layers", circuitLayers}, {"host_layers", hostLayers},
+              {"host_vocab", hostVocab}, {"chip_tokens", chipTokens},       {"text_flag", textFlag},
+              {"chip_flag", chipFlag},   {"flag_gain", flagGain},           {"host_scale", hostScale}};
     return j.dump(2);
 }
 

@@ -43,11 +43,11 @@ struct SpliceLayout {
     int flagDim = 0;        // T = C + h
     int circuitLayers = 0;  // the first layers; the host's follow
     int hostLayers = 0;
-    int hostVocab = 0;   // chip token i has id hostVocab + i
-    int chipTokens = 0;  //
-    float textFlag = 0;  // kappa: every text token's embedding at T
-    float chipFlag = 0;  // -W: every chip token's embedding (and LM head row) at T
-    float flagGain = 0;  // the final norm's multiplier (1 + w) at T
+    int hostVocab = 0;    // chip token i has id hostVocab + i
+    int chipTokens = 0;   //
+    float textFlag = 0;   // kappa: every text token's embedding at T
+    float chipFlag = 0;   // -W: every chip token's embedding (and LM head row) at T
+    float flagGain = 0;   // the final norm's multiplier (1 + w) at T
     float hostScale = 1;  // s: the host's residual is held times s (a power of two) in its dims
     int hostOffset() const { return circuitDims; }
     std::string toJson() const;
