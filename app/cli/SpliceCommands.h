@@ -1,4 +1,4 @@
-// The CLI's commands for the host splice (issue 8): wiring over runtime/HostSplice.h.
+// The CLI's commands for the host splice: wiring over runtime/HostSplice.h.
 #pragma once
 
 #include <optional>

@@ -37,21 +37,19 @@ size_t count(const std::vector<int64_t>& shape) {
     return n;
 }
 
-// The values a random model should have for `name` (text-model name): norms and gate parameters spread
-// around their typical values instead of Qwen35Model::random's constants.
-bool perturbed(const std::string& name, size_t n, Random& r, std::vector<float>& values) {
+// Norms and gate parameters spread around their typical values instead of Qwen35Model::random's
+// constants; other tensors keep their values.
+void perturb(const std::string& name, Random& r, std::vector<float>& values) {
     auto ends = [&](const char* s) { return name.ends_with(s); };
+    size_t n = values.size();
     if (ends("linear_attn.norm.weight"))
         values = r.uniform(n, 0.5f, 1.5f);  // a plain scale
-    else if (ends("norm.weight") || ends("layernorm.weight"))
+    else if (ends("norm.weight"))
         values = r.uniform(n, -0.5f, 0.5f);  // zero-centred: applied as 1 + w
     else if (ends("A_log"))
         values = r.uniform(n, -2.0f, 2.5f);
     else if (ends("dt_bias"))
         values = r.uniform(n, -1.0f, 1.0f);
-    else
-        return false;
-    return true;
 }
 
 // A tensor of the vision tower or the MTP head: normal weights and biases, LayerNorm weights near 1.
@@ -183,7 +181,7 @@ void writeRandomCheckpoint(const fs::path& dir, const Qwen35Config& config, uint
         SafetensorsFile f((dir / "model.safetensors").string());
         for (const TensorView& v : f.tensors()) {
             std::vector<float> values = v.toFloat();
-            perturbed(v.name, values.size(), r, values);
+            perturb(v.name, r, values);
             std::string name = multimodal ? "model.language_model." + v.name.substr(6) : v.name;  // "model." dropped
             text.push_back(TensorData::fromFloat(name, v.shape, values, dtype));
         }

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "../runtime/TinyConfig.h"
 #include "../text/TextTestUtil.h"
 #include "CheckpointWriter.h"
 #include "qgpu/compiler/Frontend.h"
@@ -70,32 +71,22 @@ DType parseDtype(const std::string& s) {
     throw std::runtime_error("--dtype takes f32 or bf16");
 }
 
-// Qwen3.5-2B's text geometry with `layers` layers in its pattern (three Gated DeltaNet layers, then full
-// attention); a tiny one with the same features (GQA, partial RoPE, grouped value heads); or a host for
-// the splice: 2B's heads and MLP (what the GPU's layers need) at hidden size 128, with a 300-token vocabulary.
+// `layers` layers in Qwen3.5-2B's pattern (three Gated DeltaNet layers, then full attention) at 2B's text
+// geometry; at the tests' tiny one (GQA, partial RoPE, grouped value heads); or as a host for the splice:
+// 2B's heads and MLP (what the GPU's layers need) at hidden size 128, with a 300-token vocabulary.
 Qwen35Config geometry(const std::string& name, int layers) {
+    std::vector<LayerType> types;
+    for (int i = 0; i < layers; ++i)
+        types.push_back((i + 1) % 4 == 0 ? LayerType::FullAttention : LayerType::LinearAttention);
+    if (name == "tiny") return testing::tinyConfig(types, true, 512);
+    if (name != "2b" && name != "host") throw std::runtime_error("--geometry takes tiny, 2b or host");
     Qwen35Config c = Qwen35Config::geometry2b();
     if (name == "host") {
         c.hiddenSize = 128;
         c.vocabSize = 300;
-    } else if (name == "tiny") {
-        c.hiddenSize = 64;
-        c.intermediateSize = 96;
-        c.numHeads = 4;
-        c.numKvHeads = 2;
-        c.headDim = 16;
-        c.linearNumKeyHeads = 2;
-        c.linearNumValueHeads = 4;
-        c.linearKeyHeadDim = 16;
-        c.linearValueHeadDim = 8;
-        c.vocabSize = 512;
-    } else if (name != "2b") {
-        throw std::runtime_error("--geometry takes tiny, 2b or host");
     }
     c.numLayers = layers;
-    c.layerTypes.clear();
-    for (int i = 0; i < layers; ++i)
-        c.layerTypes.push_back((i + 1) % 4 == 0 ? LayerType::FullAttention : LayerType::LinearAttention);
+    c.layerTypes = types;
     return c;
 }
 

@@ -53,7 +53,7 @@ def main():
     launches = json.loads((work / "launches.json").read_text())
 
     start = time.monotonic()
-    model, cls, _ = oracle.load_hf(ckpt)
+    model, cls = oracle.load_hf(ckpt)
     print(f"transformers loaded {ckpt.name} as {cls}, computing in {model.dtype}, in {time.monotonic() - start:.1f} s")
     run = greedy if args.mode == "greedy" else teacher_forced
     exact, tokens, start = 0, 0, time.monotonic()

@@ -46,7 +46,8 @@ def run(*command):
 
 
 def load_hf(directory, dtype="auto"):
-    """The checkpoint in the transformers class its config names, with every weight from the file; "auto"
+    """The checkpoint in the transformers class its config names, with every weight it needs from the files
+    (transformers skips `mtp.*` itself) and the class's name; "auto"
     computes in what the config's dtype says, as a program that does not choose gets it."""
     config = json.loads((pathlib.Path(directory) / "config.json").read_text())
     cls = getattr(transformers, config["architectures"][0])
@@ -54,8 +55,7 @@ def load_hf(directory, dtype="auto"):
     bad = {k: v for k, v in info.items() if k in ("missing_keys", "mismatched_keys", "error_msgs") and v}
     if bad:
         sys.exit(f"FAILED: transformers loaded {directory} with {bad}")
-    unexpected = sorted(info.get("unexpected_keys", []))
-    return model.eval(), cls.__name__, unexpected
+    return model.eval(), cls.__name__
 
 
 def gpu_checkpoint(qgpu, directory, dtype):

@@ -40,8 +40,8 @@ def main():
     layout = json.loads((combined_dir / "splice.json").read_text())
     host_vocab = layout["host_vocab"]
 
-    host, host_cls, _ = oracle.load_hf(host_dir)
-    combined, combined_cls, _ = oracle.load_hf(combined_dir)
+    host, host_cls = oracle.load_hf(host_dir)
+    combined, combined_cls = oracle.load_hf(combined_dir)
     verdict.check(host_cls == combined_cls, f"transformers loads the host as {host_cls} and the combined "
                                             f"checkpoint as {combined_cls}, computing in {combined.dtype}")
     tokens = np.random.default_rng(5).integers(0, host_vocab, 128).tolist()

@@ -1,4 +1,4 @@
-// The GPU inside the model (issue 6: ALU, branches and divergence, global memory, atomics, shuffles, launch shapes) on
+// The GPU inside the model (ALU, branches and divergence, global memory, atomics, shuffles, launch shapes) on
 // the sparse fast path; tests/runtime/slow/GpuModelDenseTest.cpp runs the same launches on the dense path.
 #include "GpuTestSupport.h"
 #include "qgpu/compiler/Frontend.h"

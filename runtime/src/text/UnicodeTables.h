@@ -1,5 +1,5 @@
-// The generated tables behind charClass() and NFC normalization (UnicodeTables.cpp). Every table is sorted by
-// its first field.
+// The generated tables behind charClass() (UnicodeTables.cpp) and NFC normalization
+// (DecompositionTables.cpp, CompositionTables.cpp). Every table is sorted by its first field.
 #pragma once
 
 #include <cstddef>

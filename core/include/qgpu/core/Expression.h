@@ -1,4 +1,4 @@
-// The normal-mode expression language (issue 8): integer arrays and the operations the ready-made kernels
+// The normal-mode expression language: integer arrays and the operations the ready-made kernels
 // in resources/kernels/op_*.cu compute, e.g. `[1, 2, 3] @ [4, 5, 6]` or `sum([[1, 2], [3, 4]] @ [5, 6])`.
 // The grammar, the shapes and the kernel each operation runs: docs/expressions.md.
 //

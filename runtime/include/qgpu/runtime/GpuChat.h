@@ -1,4 +1,4 @@
-// Chat with the GPU as Qwen's tool (issue 8). Normal mode offers `gpu_eval`: Qwen writes an expression of
+// Chat with the GPU as Qwen's tool. Normal mode offers `gpu_eval`: Qwen writes an expression of
 // the expression language (docs/expressions.md). Advanced mode offers `run_cuda_kernel`: Qwen writes the
 // CUDA kernel and its launch (docs/qgpu-cuda.md is in its system prompt). Every call runs on a
 // ProgramRunner (the GPU inside the model in the app and the CLI), its result or error goes back to Qwen as

@@ -1,4 +1,4 @@
-// The compiled GPU as a Qwen3.5 model (issue 6): built from code, fed the program and launch as
+// The compiled GPU as a Qwen3.5 model: built from code, fed the program and launch as
 // tokens, and left to write the launch itself by greedy decoding. The host compiles, feeds tokens back
 // and reads the register file out of the recurrent state; it computes nothing.
 #pragma once

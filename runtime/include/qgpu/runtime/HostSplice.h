@@ -1,4 +1,4 @@
-// The host splice (issue 8, docs/splice.md): a compiled circuit's layers in front of a Qwen3.5 host's, as
+// The host splice (docs/splice.md): a compiled circuit's layers in front of a Qwen3.5 host's, as
 // one stock Qwen3.5 checkpoint. The residual is widened: the circuit owns dims [0, C) and its ballast at
 // the top, the host's dims sit at [C, C + h), and one text-flag dim keeps chip tokens improbable on text.
 // Every circuit weight reads and writes circuit dims only and every host weight host dims only, so a text

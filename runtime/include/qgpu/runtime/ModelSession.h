@@ -1,4 +1,4 @@
-// The debugger's model backend (issue 7, behind core's Session): the launch runs inside the compiled GPU
+// The debugger's model backend (behind core's Session): the launch runs inside the compiled GPU
 // model one record at a time, and after each step the machine is decoded out of the recurrent state
 // (registers, lane pcs and statuses, global and shared memory). Stepping back walks the recorded states.
 #pragma once

@@ -1,4 +1,4 @@
-// The fast path (issue 9): a Qwen3.5 model of Gated DeltaNet layers run through its non-zero weights only,
+// The fast path: a Qwen3.5 model of Gated DeltaNet layers run through its non-zero weights only,
 // token by token, touching only the recurrent-state rows its keys and queries address. Plain C++, no
 // LibTorch. On compiled circuits every value is an exact integer (or is snapped to one), so it writes the
 // same tokens as the dense path; on anything else it agrees with it only up to float rounding.

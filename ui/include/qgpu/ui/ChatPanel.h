@@ -1,4 +1,4 @@
-// The chat panel (issue 8): a mode switch (normal: Qwen writes array expressions; advanced: Qwen writes
+// The chat panel: a mode switch (normal: Qwen writes array expressions; advanced: Qwen writes
 // CUDA kernels), the conversation with every tool call shown as a card that opens its launch in the
 // debugger, and an input line. The engine behind it lives in the app, because the UI library links no
 // Torch. Engine work runs on a worker thread; the panel stays live and shows "working" meanwhile.

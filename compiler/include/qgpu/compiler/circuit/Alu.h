@@ -1,6 +1,6 @@
 // The ALU of docs/isa.md as a scheduled circuit: every ALU, compare and `sel` opcode computed in parallel
 // from a, b (and c, the value of rc, for sel), then the result of the one opcode whose bit is true
-// selected in a last layer. The GPU's datapath (issue 6) runs one per emitted value.
+// selected in a last layer. The GPU's datapath runs one per emitted value.
 #pragma once
 
 #include <string>

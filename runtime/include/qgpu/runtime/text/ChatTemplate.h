@@ -46,7 +46,8 @@ struct ChatOptions {
 
 // `tools`: an array of tool schemas as the OpenAI API spells them ({"type": "function", "function":
 // {"name", "description", "parameters"}}), written into the system turn as given. Throws DiagnosticError
-// for a system message that is not first, an unknown role or tool-call arguments that are not an object.
+// for a system message that is not first, an unknown role, tool-call arguments that are not an object, or
+// no user message that is a query (not only tool responses), as the official template refuses.
 std::string renderChat(const std::vector<ChatMessage>& messages,
                        const nlohmann::ordered_json& tools = nlohmann::ordered_json::array(),
                        const ChatOptions& options = {});
