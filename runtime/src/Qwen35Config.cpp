@@ -58,6 +58,11 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
         else if (root.contains("tie_word_embeddings"))
             c.tieWordEmbeddings = root["tie_word_embeddings"].get<bool>();
         if (j.contains("rms_norm_eps")) c.rmsNormEps = j["rms_norm_eps"].get<float>();
+        // The dtype transformers computes in: "dtype" in transformers 5, "torch_dtype" before.
+        for (const Json* level : std::initializer_list<const Json*>{&j, &root})
+            for (const char* key : {"dtype", "torch_dtype"})
+                if (c.computeDtype.empty() && level->contains(key) && (*level)[key].is_string())
+                    c.computeDtype = (*level)[key].get<std::string>();
         const Json* rope = j.contains("rope_parameters") ? &j["rope_parameters"] : nullptr;
         if (j.contains("rope_theta"))
             c.ropeTheta = j["rope_theta"].get<double>();

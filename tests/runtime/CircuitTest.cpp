@@ -136,6 +136,28 @@ TEST(CircuitGadgets, SilentOnTextTokens) {
     fs::remove_all(dir);
 }
 
+// What transformers needs of a circuit checkpoint: a full-attention layer (its cache asks one for the
+// sequence length), here one of zero weights at the end, and fp32 activations even for bf16 weights.
+TEST(CircuitGadgets, ACheckpointEndsWithAZeroAttentionLayerAndAsksForFp32) {
+    Circuit c({});
+    int a = c.addFeature("a"), b = c.addFeature("b"), o = c.addFeature("o");
+    c.xorGate(c.addLayer(), a, b, o);
+    fs::path dir = tempDir("passthrough");
+    writeCircuitCheckpoint(dir.string(), c, assignments(c, {a, b}), DType::BF16);
+    Qwen35Config config = Qwen35Config::load(dir.string());
+    EXPECT_EQ(config.computeDtype, "float32");
+    ASSERT_EQ(config.numLayers, c.layerCount() + 1);
+    EXPECT_EQ(config.layerTypes.back(), LayerType::FullAttention);
+    Checkpoint checkpoint(dir.string());
+    std::string last = "layers." + std::to_string(c.layerCount()) + ".";
+    for (const char* name : {"self_attn.o_proj.weight", "mlp.down_proj.weight"}) {
+        const TensorView* t = checkpoint.find(last + name);
+        ASSERT_NE(t, nullptr) << name;
+        for (float v : t->toFloat()) ASSERT_EQ(v, 0.f) << name;
+    }
+    fs::remove_all(dir);
+}
+
 TEST(CircuitGadgets, Bfloat16WeightsAreExactToo) {
     Circuit c({});
     int a = c.addFeature("a"), b = c.addFeature("b"), x = c.addFeature("xor");
