@@ -13,6 +13,11 @@ namespace qgpu::expr {
 namespace {
 
 constexpr const char* kFile = "<expression>";
+// Bounds that keep a hostile expression (Qwen writes them in chat) from exhausting the stack or running
+// launches for hours; docs/expressions.md gives them.
+constexpr size_t kMaxCharacters = 100000;
+constexpr int kMaxNesting = 64;      // parentheses, function calls and unary minus signs inside each other
+constexpr int kMaxOperations = 100;  // launches one expression runs
 
 [[noreturn]] void fail(int column, const std::string& message) {
     throw DiagnosticError(Diagnostic{kFile, 1, column, message});
@@ -25,6 +30,9 @@ struct Token {
 };
 
 std::vector<Token> lex(const std::string& s) {
+    if (s.size() > kMaxCharacters)
+        fail(1, "the expression has " + std::to_string(s.size()) + " characters, more than the limit of " +
+                    std::to_string(kMaxCharacters) + ": compute in smaller steps");
     std::vector<Token> out;
     size_t i = 0;
     while (i < s.size()) {
@@ -187,9 +195,30 @@ private:
         const Token& last = m_tokens[m_pos - 1];
         n->source = m_text.substr(size_t(from), size_t(last.column - 1 + int(last.text.size()) - from));
         n->shape = checkShape(*n);
-        if (n->op != Op::Literal) checkFits(*n);
+        if (n->op != Op::Literal) {
+            if (++m_operations > kMaxOperations)
+                fail(n->column, "the expression runs more than " + std::to_string(kMaxOperations) +
+                                    " operations (the limit; each is a launch): compute in smaller steps");
+            checkFits(*n);
+        }
         return n;
     }
+
+    // Counts one level of nesting for as long as it lives; refuses more than kMaxNesting.
+    class Nested {
+    public:
+        Nested(Parser& p, int column) : m_parser(p) {
+            if (++m_parser.m_nesting > kMaxNesting)
+                fail(column, "nested too deeply (limit " + std::to_string(kMaxNesting) +
+                                 " levels of parentheses, calls and minus signs)");
+        }
+        ~Nested() { --m_parser.m_nesting; }
+        Nested(const Nested&) = delete;
+        Nested& operator=(const Nested&) = delete;
+
+    private:
+        Parser& m_parser;
+    };
 
     std::unique_ptr<Node> binary(Op op, int column, std::unique_ptr<Node> lhs, std::unique_ptr<Node> rhs,
                                  size_t startToken) {
@@ -229,6 +258,7 @@ private:
             return finish(std::move(n), start);
         }
         auto n = makeNode(Op::Negate, minus.column);
+        Nested level(*this, minus.column);
         n->operands.push_back(unary());
         return finish(std::move(n), start);
     }
@@ -262,6 +292,7 @@ private:
             return finish(std::move(n), start);
         }
         if (at("(")) {
+            Nested level(*this, t.column);
             take();
             auto inner = additive();
             expect(")", "to close the '('");
@@ -275,6 +306,7 @@ private:
     std::unique_ptr<Node> call() {
         size_t start = m_pos;
         Token name = take();
+        Nested level(*this, name.column);
         struct Function {
             const char* name;
             Op op;
@@ -363,6 +395,8 @@ private:
     std::string m_text;
     std::vector<Token> m_tokens;
     size_t m_pos = 0;
+    int m_nesting = 0;
+    int m_operations = 0;
 };
 
 }  // namespace

@@ -149,3 +149,21 @@ TEST(Expression, FormatsValuesAsTheyAreWritten) {
     EXPECT_EQ(formatShape({2, 3}), "2x3 matrix");
     EXPECT_EQ(pointAt("[1, 2", 6), "  [1, 2\n       ^");
 }
+
+TEST(Expression, HostileExpressionsAreRefusedWithTheLimitBeforeTheStackOrTheClockRunsOut) {
+    auto repeat = [](const std::string& s, int n) {
+        std::string out;
+        for (int i = 0; i < n; ++i) out += s;
+        return out;
+    };
+    expectError(repeat("(", 10000) + "1" + repeat(")", 10000), 65, "nested too deeply (limit 64");
+    expectError(repeat("sum(", 20000) + "[1]" + repeat(")", 20000), 1, "more than the limit of 100000");
+    expectError(repeat("sum(", 10000) + "[1]" + repeat(")", 10000), 257, "nested too deeply");
+    expectError(repeat("-", 60000) + "[1]", 65, "nested too deeply");
+    expectError("1" + repeat(" + 1", 15000), 403, "more than 100 operations");
+    expectError("[[1, 2], [3, 4]]" + repeat(".T", 30000), 217, "more than 100 operations");
+    expectError(repeat("1 + ", 30000) + "1", 1, "more than the limit of 100000");
+    // Just inside the limits.
+    EXPECT_EQ(parse(repeat("(", 64) + "1" + repeat(")", 64))->literal, (Value{{}, {1}}));
+    EXPECT_EQ(parse("1" + repeat(" + 1", 100))->op, Op::Add);
+}
