@@ -26,6 +26,8 @@ namespace {
 
 constexpr const char* kVirtualDir = "/qgpu-virtual";
 constexpr const char* kClangPath = "/usr/lib/llvm-19/bin/clang";
+constexpr const char* kBuiltinVarsHeader = "__clang_cuda_builtin_vars.h";
+constexpr size_t kMaxSourceBytes = size_t(1) << 20;
 
 // Collects Clang's diagnostics as values, with positions mapped back to the user's file name.
 class Collector : public clang::DiagnosticConsumer {
@@ -75,6 +77,24 @@ void initNvptxOnce() {
     });
 }
 
+// The only files a compile can see, all in memory: the kernel's source, the device header and the one
+// Clang header the device header includes (read from Clang's resource directory, a path the host chose).
+// No #include in a kernel reaches the host's file system, so code a model wrote cannot read host files.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourcePath, const std::string& source,
+                                                        const std::string& headerPath, const std::string& header) {
+    static const std::pair<std::string, std::string> builtinVars = [] {
+        std::string path = clang::driver::Driver::GetResourcesPath(kClangPath) + "/include/" + kBuiltinVarsHeader;
+        auto buffer = llvm::MemoryBuffer::getFile(path);
+        return std::pair{path, buffer ? std::string((*buffer)->getBuffer()) : std::string()};
+    }();
+    auto memFs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    memFs->addFile(sourcePath, 0, llvm::MemoryBuffer::getMemBufferCopy(source, sourcePath));
+    memFs->addFile(headerPath, 0, llvm::MemoryBuffer::getMemBufferCopy(header, headerPath));
+    if (!builtinVars.second.empty())  // without it the device header's #include names the missing file
+        memFs->addFile(builtinVars.first, 0, llvm::MemoryBuffer::getMemBufferCopy(builtinVars.second));
+    return memFs;
+}
+
 std::string baseName(const std::string& path) {
     size_t slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -92,15 +112,16 @@ CudaCompileResult compileCudaToPtx(const std::string& source, const std::string&
     std::string virtualSource = std::string(kVirtualDir) + "/" + base;
     std::string virtualHeader = std::string(kVirtualDir) + "/include/qgpu_cuda.h";
 
-    auto memFs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    memFs->addFile(virtualSource, 0, llvm::MemoryBuffer::getMemBufferCopy(source, virtualSource));
-    memFs->addFile(virtualHeader, 0,
-                   llvm::MemoryBuffer::getMemBufferCopy(options.deviceHeader.empty() ? std::string(kDeviceHeader)
-                                                                                     : options.deviceHeader));
-    auto fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-    fs->pushOverlay(memFs);
-
     CudaCompileResult result;
+    if (source.size() > kMaxSourceBytes) {
+        result.diagnostics.push_back({fileName.empty() ? base : fileName, 0, 0,
+                                      "the kernel source has " + std::to_string(source.size()) +
+                                          " bytes, more than the limit of " + std::to_string(kMaxSourceBytes)});
+        return result;
+    }
+    auto fs = sandbox(virtualSource, source, virtualHeader,
+                      options.deviceHeader.empty() ? std::string(kDeviceHeader) : options.deviceHeader);
+
     Collector collector(virtualSource, fileName.empty() ? base : fileName);
     auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
     clang::DiagnosticsEngine diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diagOpts, &collector, false);

@@ -1,11 +1,10 @@
 #include "qgpu/core/Launch.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cctype>
 #include <set>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/JsonDocument.h"
 
 namespace qgpu {
 namespace {
@@ -119,12 +118,7 @@ const ArrayPlacement* MemoryMap::find(const std::string& name) const {
 }
 
 LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
-    Json j;
-    try {
-        j = Json::parse(text);
-    } catch (const Json::parse_error& e) {
-        failAt(file, std::string("malformed JSON: ") + e.what());
-    }
+    Json j = parseJsonDocument(text, file);
     if (!j.is_object()) failAt(file, "a launch spec is a JSON object with \"grid\", \"block\" and \"args\"");
     for (auto it = j.begin(); it != j.end(); ++it)
         if (it.key() != "grid" && it.key() != "block" && it.key() != "args" && it.key() != "expect")

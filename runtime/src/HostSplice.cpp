@@ -12,9 +12,12 @@
 
 #include "qgpu/compiler/gpu/Machine.h"
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Files.h"
+#include "qgpu/core/JsonDocument.h"
 #include "qgpu/runtime/CircuitCheckpoint.h"
 #include "qgpu/runtime/Qwen35Config.h"
 #include "qgpu/runtime/Qwen35Model.h"
+#include "qgpu/runtime/text/Tokenizer.h"
 
 namespace qgpu {
 
@@ -139,14 +142,9 @@ public:
     // The host's tokenizer.json with every chip token added (special, never split) at its id.
     std::string tokenizerJson() const {
         fs::path path = fs::path(m_hostDir) / "tokenizer.json";
-        Json j;
-        try {
-            std::ifstream in(path);
-            if (!in) failAt(path.string(), "not found; the host needs its tokenizer.json");
-            j = Json::parse(in);
-        } catch (const Json::exception& e) {
-            failAt(path.string(), std::string("is not valid JSON: ") + e.what());
-        }
+        if (!fs::is_regular_file(path)) failAt(path.string(), "not found; the host needs its tokenizer.json");
+        Json j = parseJsonDocument(readFile(path, text::Tokenizer::kMaxTokenizerBytes), path.string());
+        if (!j.is_object()) failAt(path.string(), "is not a tokenizer.json (not a JSON object)");
         if (!j.contains("added_tokens")) j["added_tokens"] = Json::array();
         for (const auto& t : j["added_tokens"])
             if (t.value("id", 0) >= m_layout.hostVocab)
@@ -363,7 +361,7 @@ std::string SpliceLayout::toJson() const {
 SpliceLayout SpliceLayout::parse(const std::string& json, const std::string& fileName) {
     SpliceLayout L;
     try {
-        Json j = Json::parse(json);
+        Json j = parseJsonDocument(json, fileName);
         L.width = j.at("width");
         L.circuitDims = j.at("circuit_dims");
         L.hostWidth = j.at("host_width");

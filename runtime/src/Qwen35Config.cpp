@@ -1,12 +1,11 @@
 #include "qgpu/runtime/Qwen35Config.h"
 
-#include <nlohmann/json.hpp>
-
+#include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Files.h"
+#include "qgpu/core/JsonDocument.h"
 
 namespace qgpu {
 namespace {
@@ -23,75 +22,80 @@ std::vector<LayerType> byInterval(int layers, int interval) {
 }  // namespace
 
 Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& file) {
-    Json root;
-    try {
-        root = Json::parse(text);
-    } catch (const Json::parse_error& e) {
-        failAt(file, std::string("malformed JSON: ") + e.what());
-    }
-    const Json& j = root.contains("text_config") ? root["text_config"] : root;
+    Json root = parseJsonDocument(text, file);
+    if (!root.is_object()) failAt(file, "config.json must be a JSON object");
+    bool nested = root.contains("text_config");
+    const Json& j = nested ? root["text_config"] : root;
+    if (!j.is_object()) failAt(file, "\"text_config\" must be a JSON object");
+    auto path = [&](const char* key) { return nested ? jsonPath("text_config", key) : std::string(key); };
     Qwen35Config c;
-    auto intField = [&](const char* key, int& out, bool required = true) {
+    // Integers with the largest values a Qwen3.5-shaped model could plausibly have, so that no product of
+    // them overflows or asks for terabytes before the weights are read.
+    auto intField = [&](const char* key, int& out, int64_t max, bool required = true) {
         if (!j.contains(key)) {
             if (required) failAt(file, std::string("missing \"") + key + "\"");
             return;
         }
-        if (!j[key].is_number_integer() || j[key].get<int64_t>() <= 0 || j[key].get<int64_t>() > (1 << 24))
-            failAt(file, std::string("\"") + key + "\" must be an integer between 1 and 16777216");
-        out = j[key].get<int>();
+        int64_t v = jsonGet<int64_t>(j[key], path(key), file);
+        if (v <= 0 || v > max)
+            failAt(file, "\"" + path(key) + "\" is " + std::to_string(v) + "; it must be between 1 and " +
+                             std::to_string(max));
+        out = int(v);
     };
-    try {
-        intField("hidden_size", c.hiddenSize);
-        intField("num_hidden_layers", c.numLayers);
-        intField("intermediate_size", c.intermediateSize);
-        intField("num_attention_heads", c.numHeads);
-        intField("num_key_value_heads", c.numKvHeads);
-        intField("head_dim", c.headDim, false);
-        intField("linear_num_key_heads", c.linearNumKeyHeads);
-        intField("linear_num_value_heads", c.linearNumValueHeads);
-        intField("linear_key_head_dim", c.linearKeyHeadDim);
-        intField("linear_value_head_dim", c.linearValueHeadDim);
-        intField("linear_conv_kernel_dim", c.convKernel, false);
-        intField("vocab_size", c.vocabSize);
-        if (j.contains("tie_word_embeddings"))
-            c.tieWordEmbeddings = j["tie_word_embeddings"].get<bool>();
-        else if (root.contains("tie_word_embeddings"))
-            c.tieWordEmbeddings = root["tie_word_embeddings"].get<bool>();
-        if (j.contains("rms_norm_eps")) c.rmsNormEps = j["rms_norm_eps"].get<float>();
-        // The dtype transformers computes in: "dtype" in transformers 5, "torch_dtype" before.
-        for (const Json* level : std::initializer_list<const Json*>{&j, &root})
-            for (const char* key : {"dtype", "torch_dtype"})
-                if (c.computeDtype.empty() && level->contains(key) && (*level)[key].is_string())
-                    c.computeDtype = (*level)[key].get<std::string>();
-        const Json* rope = j.contains("rope_parameters") ? &j["rope_parameters"] : nullptr;
-        if (j.contains("rope_theta"))
-            c.ropeTheta = j["rope_theta"].get<double>();
-        else if (rope && rope->contains("rope_theta"))
-            c.ropeTheta = (*rope)["rope_theta"].get<double>();
-        if (j.contains("partial_rotary_factor"))
-            c.partialRotaryFactor = j["partial_rotary_factor"].get<double>();
-        else if (rope && rope->contains("partial_rotary_factor"))
-            c.partialRotaryFactor = (*rope)["partial_rotary_factor"].get<double>();
-        if (j.contains("hidden_act") && j["hidden_act"] != "silu")
-            failAt(file, "\"hidden_act\" is " + j["hidden_act"].dump() + "; Qwen3.5 uses silu");
-        if (j.contains("attn_output_gate") && !j["attn_output_gate"].get<bool>())
-            failAt(file, "\"attn_output_gate\": false is not a Qwen3.5 layout");
-        if (j.contains("layer_types")) {
-            for (const auto& t : j["layer_types"]) {
-                if (t == "linear_attention")
-                    c.layerTypes.push_back(LayerType::LinearAttention);
-                else if (t == "full_attention")
-                    c.layerTypes.push_back(LayerType::FullAttention);
-                else
-                    failAt(file, "unknown layer type " + t.dump() + " in \"layer_types\"");
-            }
-        } else {
-            int interval = j.value("full_attention_interval", 4);
-            if (interval <= 0) failAt(file, "\"full_attention_interval\" must be positive");
-            c.layerTypes = byInterval(c.numLayers, interval);
+    intField("hidden_size", c.hiddenSize, 1 << 16);
+    intField("num_hidden_layers", c.numLayers, 1024);
+    intField("intermediate_size", c.intermediateSize, 1 << 18);
+    intField("num_attention_heads", c.numHeads, 1024);
+    intField("num_key_value_heads", c.numKvHeads, 1024);
+    intField("head_dim", c.headDim, 4096, false);
+    intField("linear_num_key_heads", c.linearNumKeyHeads, 1024);
+    intField("linear_num_value_heads", c.linearNumValueHeads, 1024);
+    intField("linear_key_head_dim", c.linearKeyHeadDim, 4096);
+    intField("linear_value_head_dim", c.linearValueHeadDim, 4096);
+    intField("linear_conv_kernel_dim", c.convKernel, 64, false);
+    intField("vocab_size", c.vocabSize, 1 << 24);
+    if (j.contains("tie_word_embeddings"))
+        c.tieWordEmbeddings = jsonGet<bool>(j["tie_word_embeddings"], path("tie_word_embeddings"), file);
+    else if (root.contains("tie_word_embeddings"))
+        c.tieWordEmbeddings = jsonGet<bool>(root["tie_word_embeddings"], "tie_word_embeddings", file);
+    if (j.contains("rms_norm_eps")) {
+        c.rmsNormEps = jsonGet<float>(j["rms_norm_eps"], path("rms_norm_eps"), file);
+        if (!(c.rmsNormEps > 0 && c.rmsNormEps <= 1))
+            failAt(file, "\"" + path("rms_norm_eps") + "\" must be between 0 and 1 (Qwen3.5 uses 1e-6)");
+    }
+    // The dtype transformers computes in: "dtype" in transformers 5, "torch_dtype" before.
+    for (const Json* level : std::initializer_list<const Json*>{&j, &root})
+        for (const char* key : {"dtype", "torch_dtype"})
+            if (c.computeDtype.empty() && level->contains(key) && (*level)[key].is_string())
+                c.computeDtype = (*level)[key].get<std::string>();
+    const Json* rope =
+        j.contains("rope_parameters") && j["rope_parameters"].is_object() ? &j["rope_parameters"] : nullptr;
+    auto ropeField = [&](const char* key, double& out) {
+        if (j.contains(key))
+            out = jsonGet<double>(j[key], path(key), file);
+        else if (rope && rope->contains(key))
+            out = jsonGet<double>((*rope)[key], jsonPath(path("rope_parameters"), key), file);
+    };
+    ropeField("rope_theta", c.ropeTheta);
+    ropeField("partial_rotary_factor", c.partialRotaryFactor);
+    if (j.contains("hidden_act") && j["hidden_act"] != "silu")
+        failAt(file, "\"hidden_act\" is " + j["hidden_act"].dump() + "; Qwen3.5 uses silu");
+    if (j.contains("attn_output_gate") && !jsonGet<bool>(j["attn_output_gate"], path("attn_output_gate"), file))
+        failAt(file, "\"attn_output_gate\": false is not a Qwen3.5 layout");
+    if (j.contains("layer_types")) {
+        if (!j["layer_types"].is_array()) failAt(file, "\"" + path("layer_types") + "\" must be an array");
+        for (const auto& t : j["layer_types"]) {
+            if (t == "linear_attention")
+                c.layerTypes.push_back(LayerType::LinearAttention);
+            else if (t == "full_attention")
+                c.layerTypes.push_back(LayerType::FullAttention);
+            else
+                failAt(file, "unknown layer type " + t.dump() + " in \"layer_types\"");
         }
-    } catch (const Json::exception& e) {
-        failAt(file, std::string("a field has the wrong type: ") + e.what());
+    } else {
+        int interval = 4;
+        intField("full_attention_interval", interval, 1024, false);
+        c.layerTypes = byInterval(c.numLayers, interval);
     }
     if (int(c.layerTypes.size()) != c.numLayers)
         failAt(file, "\"layer_types\" lists " + std::to_string(c.layerTypes.size()) +
@@ -99,18 +103,16 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
     if (c.linearNumValueHeads % c.linearNumKeyHeads || c.numHeads % c.numKvHeads)
         failAt(file, "value heads must be a multiple of key heads (and attention heads of key-value heads)");
     if (!(c.ropeTheta > 0)) failAt(file, "\"rope_theta\" must be positive");
-    if (c.rotaryDim() % 2 || c.rotaryDim() > c.headDim || c.partialRotaryFactor < 0)
+    if (!(c.partialRotaryFactor >= 0 && c.partialRotaryFactor <= 1) || c.rotaryDim() % 2)
         failAt(file, "\"partial_rotary_factor\" gives an odd or too large rotary dimension");
     return c;
 }
 
 Qwen35Config Qwen35Config::load(const std::string& dir) {
-    std::string path = (std::filesystem::path(dir) / "config.json").string();
-    std::ifstream in(path);
-    if (!in) failAt(path, "cannot read config.json; point at a Qwen3.5 checkpoint directory");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse(ss.str(), path);
+    std::filesystem::path path = std::filesystem::path(dir) / "config.json";
+    if (!std::filesystem::is_regular_file(path))
+        failAt(path.string(), "not found; point at a Qwen3.5 checkpoint directory (config.json, safetensors)");
+    return parse(readFile(path), path.string());
 }
 
 Qwen35Config Qwen35Config::geometry2b() {

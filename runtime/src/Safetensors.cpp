@@ -5,8 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +14,8 @@
 #include <stdexcept>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Files.h"
+#include "qgpu/core/JsonDocument.h"
 
 namespace qgpu {
 namespace {
@@ -111,6 +112,19 @@ std::vector<float> TensorView::toFloat() const {
     return out;
 }
 
+// Two tensors sharing bytes mean a corrupt or hostile file: writing one would change the other.
+void SafetensorsFile::checkNoOverlap(const std::string& path) const {
+    std::vector<const TensorView*> byOffset;
+    for (const auto& t : m_tensors) byOffset.push_back(&t);
+    std::sort(byOffset.begin(), byOffset.end(), [](auto* a, auto* b) {
+        return a->data != b->data ? a->data < b->data : a->bytes < b->bytes;  // empty tensors first
+    });
+    for (size_t i = 1; i < byOffset.size(); ++i)
+        if (byOffset[i]->data < byOffset[i - 1]->data + byOffset[i - 1]->bytes)
+            failAt(path, "tensors '" + byOffset[i - 1]->name + "' and '" + byOffset[i]->name +
+                             "' overlap in the file's data; the file is corrupt");
+}
+
 SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
     int fd = ::open(path.c_str(), O_RDONLY);
     if (fd < 0) failAt(path, "cannot open the checkpoint file; check the path");
@@ -135,12 +149,20 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
         failAt(path, "the header claims " + std::to_string(headerLen) + " bytes but the file has " +
                          std::to_string(m_size) + "; the file is truncated or not safetensors");
     }
+    constexpr uint64_t kMaxHeaderBytes = 100'000'000;  // the safetensors format's own limit
+    if (headerLen > kMaxHeaderBytes) {
+        unmap();
+        failAt(path, "the header claims " + std::to_string(headerLen) + " bytes, more than safetensors' limit of " +
+                         std::to_string(kMaxHeaderBytes) + "; the file is not safetensors");
+    }
     Json header;
     try {
-        header = Json::parse(base + 8, base + 8 + headerLen);
-    } catch (const Json::parse_error& e) {
+        header = parseJsonDocument(std::string_view(reinterpret_cast<const char*>(base) + 8, headerLen),
+                                   path + " (safetensors header)");
+        if (!header.is_object()) failAt(path, "the safetensors header is not a JSON object");
+    } catch (const DiagnosticError&) {
         unmap();
-        failAt(path, std::string("malformed safetensors header: ") + e.what());
+        throw;
     }
     const uint8_t* data = base + 8 + headerLen;
     size_t dataSize = m_size - 8 - headerLen;
@@ -170,6 +192,7 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
                                  " bytes, which disagrees with its shape");
             m_tensors.push_back(std::move(v));
         }
+        checkNoOverlap(path);
     } catch (const Json::exception& e) {
         unmap();
         failAt(path, std::string("malformed tensor entry in the header: ") + e.what());
@@ -294,10 +317,8 @@ Checkpoint::Checkpoint(const std::string& dir) : m_dir(dir) {
     fs::path d(dir), single = d / "model.safetensors", index = d / "model.safetensors.index.json";
     std::vector<std::string> files;
     if (fs::exists(index)) {
-        Json j;
+        Json j = parseJsonDocument(readFile(index), index.string());
         try {
-            std::ifstream in(index);
-            j = Json::parse(in);
             std::set<std::string> shards;
             for (auto it = j.at("weight_map").begin(); it != j.at("weight_map").end(); ++it)
                 shards.insert(it.value().get<std::string>());

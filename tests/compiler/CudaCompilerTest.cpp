@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "qgpu/compiler/CudaCompiler.h"
 
 using namespace qgpu;
@@ -44,4 +46,39 @@ TEST(CudaCompiler, OptimisationLevelsAllCompile) {
         CudaCompileResult r = compileCudaToPtx(src, "f.cu", opts);
         EXPECT_TRUE(r.ok) << "-O" << o << ": " << formatAll(r.diagnostics);
     }
+}
+
+TEST(CudaCompiler, AKernelCannotReadTheHostsFiles) {
+    // A file only the host has; a model that writes `#include` with its path must learn nothing of it.
+    std::string secret = "qgpu-host-secret-7d3f";
+    std::string path = testing::TempDir() + "qgpu_host_secret.h";
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fprintf(f, "#error %s\nint %s;\n", secret.c_str(), secret.c_str());
+    std::fclose(f);
+    for (std::string include :
+         {"#include \"" + path + "\"", std::string("#include \"/etc/passwd\""),
+          std::string("#include \"../../../../../../etc/passwd\""), std::string("#include <stdio.h>"),
+          "static const char data[] = {\n#embed \"" + path + "\"\n};"}) {
+        CudaCompileResult r = compileCudaToPtx(include + "\n__global__ void k(int* a) { a[0] = 1; }\n", "k.cu");
+        EXPECT_FALSE(r.ok) << include;
+        std::string all = formatAll(r.diagnostics);
+        EXPECT_EQ(all.find(secret), std::string::npos) << all;
+        EXPECT_EQ(all.find("root:"), std::string::npos) << all;
+        EXPECT_NE(all.find("not found"), std::string::npos) << include << ": " << all;
+        EXPECT_EQ(r.diagnostics.front().file, "k.cu") << all;
+    }
+    CudaCompileResult probe = compileCudaToPtx(
+        "#if __has_include(\"/etc/passwd\")\n#error the host is visible\n#endif\n__global__ void k(int* a) { a[0] = "
+        "threadIdx.x; }\n",
+        "k.cu");
+    EXPECT_TRUE(probe.ok) << formatAll(probe.diagnostics);
+    std::remove(path.c_str());
+}
+
+TEST(CudaCompiler, AnOversizedSourceIsRefusedWithTheLimit) {
+    CudaCompileResult r = compileCudaToPtx(std::string(2 << 20, ' '), "big.cu");
+    EXPECT_FALSE(r.ok);
+    ASSERT_EQ(r.diagnostics.size(), 1u);
+    EXPECT_NE(r.diagnostics[0].message.find("more than the limit of 1048576"), std::string::npos);
 }

@@ -1,7 +1,5 @@
 #include "qgpu/runtime/text/Tokenizer.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +9,8 @@
 #include <sstream>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Files.h"
+#include "qgpu/core/JsonDocument.h"
 #include "qgpu/runtime/text/Unicode.h"
 
 namespace qgpu::text {
@@ -118,20 +118,11 @@ Tokenizer Tokenizer::fromFile(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         failAt(path, "no such file; a Hugging Face model directory has tokenizer.json next to config.json");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) failAt(path, "cannot read the file; check its permissions");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return fromJson(text.str(), path);
+    return fromJson(readFile(path, kMaxTokenizerBytes), path);
 }
 
 Tokenizer Tokenizer::fromJson(const std::string& json, const std::string& fileName) {
-    Json j;
-    try {
-        j = Json::parse(json);
-    } catch (const Json::parse_error& e) {
-        failAt(fileName, std::string("malformed JSON (") + e.what() + "); expected a Hugging Face tokenizer.json");
-    }
+    Json j = parseJsonDocument(json, fileName);
     try {
         return fromParsed(j, fileName);
     } catch (const Json::exception& e) {  // a field of the wrong type
@@ -159,11 +150,27 @@ Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& file
     Tokenizer t;
     t.m_file = fileName;
     const ByteLevel& bl = byteLevel();
-    for (const auto& [token, id] : model["vocab"].items()) {
-        if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > INT32_MAX)
-            failAt(fileName, "model.vocab[" + inQuotes(token) + "] is not a valid token id");
-        t.m_vocab[token] = id.get<int>();
-        t.setToken(id.get<int>(), bl.bytes(token));
+    // Ids are dense in every real tokenizer.json; a bound on them keeps one absurd id from allocating
+    // gigabytes of empty entries.
+    size_t added = j.contains("added_tokens") && j["added_tokens"].is_array() ? j["added_tokens"].size() : 0;
+    int64_t maxId = int64_t(model["vocab"].size() + added) + kTokenIdSlack;
+    auto tokenId = [&](const Json& id, const std::string& where) {
+        if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > maxId)
+            failAt(fileName, where + " is " + id.dump() + "; a token id must be an integer from 0 to " +
+                                 std::to_string(maxId) + " (the file's token count plus " +
+                                 std::to_string(kTokenIdSlack) + ")");
+        return id.get<int>();
+    };
+    std::vector<bool> taken;
+    for (const auto& [token, value] : model["vocab"].items()) {
+        int id = tokenId(value, "model.vocab[" + inQuotes(token) + "]");
+        if (size_t(id) >= taken.size()) taken.resize(size_t(id) + 1);
+        if (taken[size_t(id)])
+            failAt(fileName, "model.vocab[" + inQuotes(token) + "] has id " + std::to_string(id) +
+                                 ", which another token of model.vocab has too; each id names one token");
+        taken[size_t(id)] = true;
+        t.m_vocab[token] = id;
+        t.setToken(id, bl.bytes(token));
     }
     for (int b = 0; b < 256; ++b) {
         auto it = t.m_vocab.find(bl.spell(std::string(1, char(b))));
@@ -206,10 +213,11 @@ Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& file
     if (j.contains("added_tokens") && !j["added_tokens"].is_null()) {
         if (!j["added_tokens"].is_array()) failAt(fileName, "added_tokens is not an array");
         for (const Json& a : j["added_tokens"]) {
-            if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || a["id"].get<int64_t>() < 0 ||
-                !a.contains("content") || !a["content"].is_string() || a["content"].get<std::string>().empty())
-                failAt(fileName, "added token " + a.dump() + " needs an \"id\" >= 0 and a non-empty \"content\"");
-            t.setAdded(a["content"].get<std::string>(), a["id"].get<int>(), a.value("special", false));
+            if (!a.is_object() || !a.contains("id") || !a.contains("content") || !a["content"].is_string() ||
+                a["content"].get<std::string>().empty())
+                failAt(fileName, "added token " + a.dump() + " needs an \"id\" and a non-empty \"content\"");
+            int id = tokenId(a["id"], "the id of added token " + a["content"].dump());
+            t.setAdded(a["content"].get<std::string>(), id, a.value("special", false));
         }
     }
     t.m_dialect = resolveDialect(j.value("pre_tokenizer", Json()), fileName);

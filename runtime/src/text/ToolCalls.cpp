@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/JsonDocument.h"
 #include "qgpu/runtime/text/ChatTemplate.h"
 
 namespace qgpu::text {
@@ -60,9 +61,9 @@ private:
     ToolCall parseJson(std::string_view body, size_t at) const {
         Json j;
         try {
-            j = Json::parse(body);
-        } catch (const Json::parse_error& e) {
-            fail(at, std::string("malformed JSON in <tool_call>: ") + e.what());
+            j = parseJsonDocument<Json>(body, "model output");
+        } catch (const DiagnosticError& e) {
+            fail(at, "malformed JSON in <tool_call>: " + e.diagnostics().front().message);
         }
         if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty())
             fail(at, "the JSON in <tool_call> needs a \"name\" string: " + j.dump());
@@ -70,8 +71,12 @@ private:
         if (j.contains("arguments")) {
             Json args = j["arguments"];
             if (args.is_string()) {
-                args = Json::parse(args.get<std::string>(), nullptr, false);
-                if (args.is_discarded()) fail(at, "the \"arguments\" string of " + call.name + " is not valid JSON");
+                try {
+                    args = parseJsonDocument<Json>(args.get<std::string>(), "model output");
+                } catch (const DiagnosticError& e) {
+                    fail(at, "the \"arguments\" string of " + call.name +
+                                 " is not valid JSON: " + e.diagnostics().front().message);
+                }
             }
             if (!args.is_object()) fail(at, "the \"arguments\" of " + call.name + " are not a JSON object");
             call.arguments = std::move(args);
@@ -131,11 +136,16 @@ private:
         std::string text(value);
         if (text == "True" || text == "False" || text == "None")  // the template writes Python's spelling
             text = text == "True" ? "true" : text == "False" ? "false" : "null";
-        Json v = Json::parse(text, nullptr, false);
-        bool ok =
-            !v.is_discarded() && ((type == "integer" && v.is_number_integer()) || (type == "number" && v.is_number()) ||
-                                  (type == "boolean" && v.is_boolean()) || (type == "object" && v.is_object()) ||
-                                  (type == "array" && v.is_array()) || (type == "null" && v.is_null()));
+        Json v;
+        bool parsed = true;
+        try {
+            v = parseJsonDocument<Json>(text, "model output");
+        } catch (const DiagnosticError&) {
+            parsed = false;
+        }
+        bool ok = parsed && ((type == "integer" && v.is_number_integer()) || (type == "number" && v.is_number()) ||
+                             (type == "boolean" && v.is_boolean()) || (type == "object" && v.is_object()) ||
+                             (type == "array" && v.is_array()) || (type == "null" && v.is_null()));
         if (!ok) {
             bool known = type == "integer" || type == "number" || type == "boolean" || type == "object" ||
                          type == "array" || type == "null";

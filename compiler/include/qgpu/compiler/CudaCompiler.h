@@ -20,7 +20,9 @@ struct CudaCompileResult {
     std::vector<Diagnostic> diagnostics;  // errors and warnings, positions in the user's file
 };
 
-// `fileName` is how diagnostics name the source (the file need not exist on disk).
+// `fileName` is how diagnostics name the source (the file need not exist on disk). The compile sees a file
+// system in memory holding only the source and the device header: an #include of any other file, a host
+// path included, is "file not found". Sources over 1 MiB are refused.
 CudaCompileResult compileCudaToPtx(const std::string& source, const std::string& fileName,
                                    const CudaCompileOptions& options = {});
 

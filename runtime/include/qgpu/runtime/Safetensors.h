@@ -46,6 +46,7 @@ public:
 
 private:
     void unmap();  // also before a constructor throws, which skips the destructor
+    void checkNoOverlap(const std::string& path) const;
 
     std::string m_path;
     void* m_map = nullptr;

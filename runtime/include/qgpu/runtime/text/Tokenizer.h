@@ -26,6 +26,8 @@ namespace qgpu::text {
 
 class Tokenizer {
 public:
+    static constexpr size_t kMaxTokenizerBytes = size_t(256) << 20;  // Qwen3.5's tokenizer.json: 12.8 MB
+    static constexpr int64_t kTokenIdSlack = 65536;  // ids beyond the file's token count it may leave unused
     // Throw DiagnosticError naming the file for a missing file, malformed JSON or an unsupported model.
     static Tokenizer fromFile(const std::string& path);
     static Tokenizer fromJson(const std::string& json, const std::string& fileName = "tokenizer.json");
