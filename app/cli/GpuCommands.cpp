@@ -149,8 +149,11 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
 }
 
 int buildGpu(const std::string& out, DType dtype) {
+    OutputDirectory::removePartialsOnInterrupt();
+    OutputDirectory directory(out);  // refused before the minutes of building
     auto model = buildWithProgress({Engine::Dense});
-    model->save(out, dtype);
+    model->saveInto(directory.partial(), dtype);
+    directory.commit();
     std::cout << "wrote " << out << " (" << model->machine().circuit.layerCount() << " Qwen3.5 layers, vocabulary "
               << gpu::vocabularySize() << ")\n";
     return 0;

@@ -1,5 +1,7 @@
 #include "SpliceCommands.h"
 
+#include "qgpu/core/Files.h"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -24,6 +26,7 @@ constexpr const char* kDefaultText =
 }  // namespace
 
 int buildHost(const std::string& host, const std::string& out, std::optional<DType> dtype) {
+    OutputDirectory::removePartialsOnInterrupt();
     auto start = std::chrono::steady_clock::now();
     SpliceOptions options;
     options.dtype = dtype;

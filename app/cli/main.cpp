@@ -1,7 +1,9 @@
 // qgpu: the command-line face of qgpu studio. Wiring only: every job is a library call.
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -117,6 +119,39 @@ struct Args {
     throw DiagnosticError(Diagnostic{"", 0, 0, msg + "\n" + kUsage});
 }
 
+// A flag's value as a whole number in [min, max]; anything else (abc, 1.5, 12x, out of range) is a usage
+// error naming the flag and the range.
+long long integerFlag(const std::string& flag, const std::string& text, long long min, long long max) {
+    errno = 0;
+    char* end = nullptr;
+    long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno == ERANGE || v < min || v > max)
+        usageError(flag + " takes a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                   ", not '" + text + "'");
+    return v;
+}
+
+// A flag's value as a finite number in [min, max].
+float numberFlag(const std::string& flag, const std::string& text, float min, float max) {
+    char* end = nullptr;
+    float v = std::strtof(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(v) || v < min || v > max) {
+        std::ostringstream range;
+        range << min << " to " << max;
+        usageError(flag + " takes a number from " + range.str() + ", not '" + text + "'");
+    }
+    return v;
+}
+
+uint64_t seedFlag(const std::string& text) {
+    errno = 0;
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || text[0] == '-' || *end != '\0' || errno == ERANGE)
+        usageError("--seed takes a whole number from 0 to 18446744073709551615, not '" + text + "'");
+    return v;
+}
+
 Args parseArgs(int argc, char** argv) {
     Args a;
     for (int i = 2; i < argc; ++i) {
@@ -140,11 +175,11 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--geometry")
             a.geometry = value();
         else if (s == "--prefill")
-            a.prefill = std::max(1, std::atoi(value().c_str()));
+            a.prefill = int(integerFlag(s, value(), 1, 100000));
         else if (s == "--decode")
-            a.decode = std::max(1, std::atoi(value().c_str()));
+            a.decode = int(integerFlag(s, value(), 1, 100000));
         else if (s == "--runs")
-            a.runs = std::max(1, std::atoi(value().c_str()));
+            a.runs = int(integerFlag(s, value(), 1, 10000));
         else if (s == "--host")
             a.host = value();
         else if (s == "--gpu")
@@ -156,15 +191,15 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--prompt")
             a.prompt = value();
         else if (s == "--max-tokens")
-            a.maxTokens = std::max(1, std::atoi(value().c_str()));
+            a.maxTokens = int(integerFlag(s, value(), 1, 1 << 20));
         else if (s == "--temperature")
-            a.sampling.temperature = std::strtof(value().c_str(), nullptr);
+            a.sampling.temperature = numberFlag(s, value(), 0, 100);
         else if (s == "--top-k")
-            a.sampling.topK = std::max(0, std::atoi(value().c_str()));
+            a.sampling.topK = int(integerFlag(s, value(), 0, 1 << 24));
         else if (s == "--top-p")
-            a.sampling.topP = std::strtof(value().c_str(), nullptr);
+            a.sampling.topP = numberFlag(s, value(), 0, 1);
         else if (s == "--seed")
-            a.sampling.seed = std::strtoull(value().c_str(), nullptr, 10);
+            a.sampling.seed = seedFlag(value());
         else if (s == "--think")
             a.think = true;
         else if (s == "--quiet")
@@ -176,7 +211,7 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--kernels")
             a.kernels = value();
         else if (s == "--dense-runs")
-            a.denseRuns = std::max(0, std::atoi(value().c_str()));
+            a.denseRuns = int(integerFlag(s, value(), 0, 10000));
         else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
             a.optLevel = s[2] - '0';
         else if (s.size() > 1 && s[0] == '-' && std::string("0123456789[( ").find(s[1]) == std::string::npos)

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Files.h"
 #include "qgpu/runtime/CircuitCheckpoint.h"
 #include "qgpu/runtime/HostSplice.h"
 #include "qgpu/runtime/Safetensors.h"
@@ -145,17 +146,15 @@ const SparseModel& GpuModel::sparse() const {
 }
 
 void GpuModel::save(const std::string& dir, DType dtype) const {
-    namespace fs = std::filesystem;
-    fs::path out(dir), partial = out;
-    partial += ".partial";
-    if (fs::exists(out))
-        throw DiagnosticError(Diagnostic{dir, 0, 0, "already exists; give a new directory (nothing was written)"});
-    fs::remove_all(partial);
-    fs::create_directories(partial);
-    dense().save(partial.string(), dtype);
-    addPassthroughAttention(partial.string(), dtype);
-    std::ofstream(partial / kCircuitLayoutFile) << m_machine.circuit.layoutJson();
-    fs::rename(partial, out);  // only a complete checkpoint ever carries the name
+    OutputDirectory out(dir);
+    saveInto(out.partial(), dtype);
+    out.commit();
+}
+
+void GpuModel::saveInto(const std::filesystem::path& dir, DType dtype) const {
+    dense().save(dir.string(), dtype);
+    addPassthroughAttention(dir.string(), dtype);
+    writeTextFile(dir / kCircuitLayoutFile, m_machine.circuit.layoutJson());
 }
 
 uint32_t dualRailWord(const float* row) {

@@ -321,12 +321,6 @@ private:
     SpliceLayout m_layout;
 };
 
-void writeText(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    if (!out.flush()) failAt(path.string(), "writing failed (disk full?)");
-}
-
 }  // namespace
 
 ChipSource gpuChip() {
@@ -390,31 +384,23 @@ SpliceLayout SpliceLayout::load(const std::string& dir) {
 
 SpliceLayout spliceHost(const std::string& hostDir, const std::string& outDir, const ChipSource& chip,
                         const SpliceOptions& options) {
-    fs::path out(outDir), partial = out;
-    partial += ".partial";
-    if (fs::exists(out)) failAt(outDir, "already exists; give a new directory (nothing was written)");
     if (!fs::is_directory(hostDir)) failAt(hostDir, "is not a directory; give a Qwen3.5 checkpoint directory");
+    OutputDirectory out(outDir);  // checked before the GPU's layers are built
+    const fs::path& partial = out.partial();
     Splicer splicer(hostDir, chip, options);
     std::string tokenizer = splicer.tokenizerJson();  // checked before gigabytes are written
-    fs::remove_all(partial);
-    fs::create_directories(partial);
-    try {
-        splicer.writeWeights(partial / "model.safetensors");
-        writeText(partial / "config.json", splicer.config().toJson());
-        writeText(partial / "tokenizer.json", tokenizer);
-        writeText(partial / kCircuitLayoutFile, splicer.layoutJson());
-        writeText(partial / kSpliceFile, splicer.layout().toJson());
-        for (const auto& entry : fs::directory_iterator(hostDir)) {  // tokenizer_config.json, chat template, ...
-            std::string name = entry.path().filename().string();
-            bool weights = name.ends_with(".safetensors") || name == "model.safetensors.index.json";
-            if (!entry.is_regular_file() || weights || fs::exists(partial / name)) continue;
-            fs::copy_file(entry.path(), partial / name);
-        }
-    } catch (...) {
-        fs::remove_all(partial);
-        throw;
+    splicer.writeWeights(partial / "model.safetensors");
+    writeTextFile(partial / "config.json", splicer.config().toJson());
+    writeTextFile(partial / "tokenizer.json", tokenizer);
+    writeTextFile(partial / kCircuitLayoutFile, splicer.layoutJson());
+    writeTextFile(partial / kSpliceFile, splicer.layout().toJson());
+    for (const auto& entry : fs::directory_iterator(hostDir)) {  // tokenizer_config.json, chat template, ...
+        std::string name = entry.path().filename().string();
+        bool weights = name.ends_with(".safetensors") || name == "model.safetensors.index.json";
+        if (!entry.is_regular_file() || weights || fs::exists(partial / name)) continue;
+        fs::copy_file(entry.path(), partial / name);
     }
-    fs::rename(partial, out);
+    out.commit();
     return splicer.layout();
 }
 

@@ -87,3 +87,49 @@ TEST(BenchCli, AnUnknownSuiteKernelIsNamedBeforeAnythingRuns) {
     EXPECT_NE(r.err.find("--kernels: error: no suite kernel 'no_such_kernel'"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
 }
+
+TEST(Cli, NumericFlagsTakeOnlyNumbersInTheirRange) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    const std::pair<std::string, std::string> cases[] = {
+        {"chat --host /nonexistent --max-tokens abc", "--max-tokens takes a whole number from 1 to 1048576, not 'abc'"},
+        {"chat --host /nonexistent --max-tokens 12x", "not '12x'"},
+        {"chat --host /nonexistent --temperature nan", "--temperature takes a number from 0 to 100, not 'nan'"},
+        {"chat --host /nonexistent --top-p 2", "--top-p takes a number from 0 to 1, not '2'"},
+        {"chat --host /nonexistent --top-k -3", "--top-k takes a whole number from 0 to 16777216, not '-3'"},
+        {"chat --host /nonexistent --seed -1", "--seed takes a whole number from 0 to"},
+        {"bench --runs -1", "--runs takes a whole number from 1 to 10000, not '-1'"},
+        {"bench --runs 99999999999999999999", "--runs takes a whole number"},
+    };
+    for (const auto& [args, message] : cases) {
+        Result r = runQgpu(args);
+        EXPECT_EQ(r.status, 1) << args;
+        EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+        EXPECT_EQ(r.out, "") << args;
+    }
+}
+
+TEST(Cli, BuildGpuChecksOutBeforeBuildingAndAnInterruptLeavesNothing) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    fs::path dir = fs::temp_directory_path() / ("qgpu-out-" + std::to_string(::getpid()));
+    fs::create_directories(dir / "exists");
+    Result exists = runQgpu("build-gpu --out " + (dir / "exists").string());
+    EXPECT_EQ(exists.status, 1);
+    EXPECT_NE(exists.err.find("already exists; give a new directory"), std::string::npos) << exists.err;
+    EXPECT_EQ(exists.err.find("building"), std::string::npos) << "checked before building: " << exists.err;
+    Result unwritable = runQgpu("build-gpu --out /proc/qgpu/out");
+    EXPECT_EQ(unwritable.status, 1);
+    EXPECT_NE(unwritable.err.find("/proc/qgpu/out.partial: error: cannot be created"), std::string::npos)
+        << unwritable.err;
+    EXPECT_EQ(unwritable.err.find("internal error"), std::string::npos) << unwritable.err;
+
+    // Ctrl-C while the GPU builds: exit 130, no OUT and no OUT.partial.
+    fs::path out = dir / "gpu";
+    std::string script = std::string(QGPU_CLI_PATH) + " build-gpu --out " + out.string() +
+                         " >/dev/null 2>&1 & pid=$!; while [ ! -d " + out.string() +
+                         ".partial ]; do sleep 0.05; done; sleep 0.5; kill -INT $pid; wait $pid; exit $?";
+    int rc = std::system(("bash -c '" + script + "'").c_str());
+    EXPECT_EQ(WEXITSTATUS(rc), 130);
+    EXPECT_FALSE(fs::exists(out.string() + ".partial"));
+    EXPECT_FALSE(fs::exists(out));
+    fs::remove_all(dir);
+}

@@ -2,6 +2,8 @@
 // Gated DeltaNet written out in plain loops, checkpoint round trips and errors.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -280,6 +282,25 @@ TEST(Qwen35Config, RejectsWhatItCannotRun) {
     std::string layers = base;
     layers.replace(layers.find("\"num_hidden_layers\": 24"), 23, "\"num_hidden_layers\": 20");
     EXPECT_NE(err(layers).find("lists 24 layers"), std::string::npos);
+    // Hostile values: each names its field and what it must be.
+    auto edited = [&](const std::string& field, const std::string& value) {
+        nlohmann::json j = nlohmann::json::parse(base);
+        j[field] = nlohmann::json::parse(value);
+        return err(j.dump());
+    };
+    EXPECT_NE(edited("linear_value_head_dim", "100000000")
+                  .find("\"linear_value_head_dim\" is 100000000; it must "
+                        "be between 1 and 4096"),
+              std::string::npos);
+    EXPECT_NE(edited("rms_norm_eps", "-1").find("\"rms_norm_eps\" must be between 0 and 1"), std::string::npos);
+    EXPECT_NE(edited("rms_norm_eps", "1e30").find("\"rms_norm_eps\" must be between 0 and 1"), std::string::npos);
+    EXPECT_NE(edited("rms_norm_eps", "1e39").find("\"rms_norm_eps\" must be a finite number"), std::string::npos);
+    EXPECT_NE(edited("rms_norm_eps", "\"small\"").find("\"rms_norm_eps\" must be a finite number, not \"small\""),
+              std::string::npos);
+    EXPECT_NE(edited("tie_word_embeddings", "1").find("\"tie_word_embeddings\" must be true or false"),
+              std::string::npos);
+    EXPECT_NE(err(R"({"hidden_size": 1e400})").find("the number 1e400 is out of range"), std::string::npos);
+    EXPECT_NE(err(R"({"hidden_size": 8, "hidden_size": 9})").find("given twice"), std::string::npos);
 }
 
 TEST(Qwen35Model, AStateNotMadeByTheModelIsRefused) {

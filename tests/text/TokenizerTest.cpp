@@ -240,7 +240,18 @@ TEST(Tokenizer, RejectsWhatItCannotRun) {
         edit(j);
         return errorOf([&] { Tokenizer::fromJson(j.dump(), "my/tokenizer.json"); });
     };
-    std::string err = errorFor([](nlohmann::json& j) { j["model"]["type"] = "WordPiece"; });
+    std::string err = errorFor([](nlohmann::json& j) {
+        j["added_tokens"] = {{{"id", 1000000000}, {"content", "<x>"}, {"special", true}}};
+    });
+    EXPECT_NE(err.find("the id of added token \"<x>\" is 1000000000; a token id must be an integer from 0 to"),
+              std::string::npos)
+        << err;
+    err = errorFor([](nlohmann::json& j) {
+        auto first = j["model"]["vocab"].begin();
+        j["model"]["vocab"]["zz-duplicate"] = first.value();
+    });
+    EXPECT_NE(err.find("which another token of model.vocab has too"), std::string::npos) << err;
+    err = errorFor([](nlohmann::json& j) { j["model"]["type"] = "WordPiece"; });
     EXPECT_NE(err.find("my/tokenizer.json: error: model.type is \"WordPiece\""), std::string::npos) << err;
     err = errorFor([](nlohmann::json& j) { j["model"]["merges"].push_back("q zz"); });
     EXPECT_NE(err.find("\"zz\" is not in model.vocab"), std::string::npos) << err;

@@ -13,5 +13,34 @@ constexpr size_t kMaxInputFileBytes = size_t(16) << 20;
 // The file's bytes; throws DiagnosticError naming the path when it is not a readable regular file or
 // holds more than `maxBytes`.
 std::string readFile(const std::filesystem::path& path, size_t maxBytes = kMaxInputFileBytes);
+// Writes `text` as the whole file; throws DiagnosticError naming the path when writing fails.
+void writeTextFile(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace qgpu
+
+namespace qgpu {
+
+// The directory a long job writes: everything goes into OUT.partial, which commit() renames to OUT, so
+// only a complete result ever carries the name. The constructor checks, before any work, that OUT does not
+// exist and that OUT.partial can be created; a job that throws, or one interrupted after
+// removePartialsOnInterrupt(), leaves nothing behind.
+class OutputDirectory {
+public:
+    explicit OutputDirectory(const std::filesystem::path& out);
+    ~OutputDirectory();
+    OutputDirectory(const OutputDirectory&) = delete;
+    OutputDirectory& operator=(const OutputDirectory&) = delete;
+
+    const std::filesystem::path& partial() const { return m_partial; }
+    void commit();
+
+    // Makes SIGINT and SIGTERM remove every uncommitted OUT.partial and exit with 128 + the signal. Call it
+    // before any thread starts (a watcher thread takes the signals; every later thread inherits the mask).
+    static void removePartialsOnInterrupt();
+
+private:
+    std::filesystem::path m_out, m_partial;
+    bool m_committed = false;
+};
 
 }  // namespace qgpu

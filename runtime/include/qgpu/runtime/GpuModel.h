@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -47,6 +48,8 @@ public:
     // Writes the model as a stock checkpoint with its layout file into the new directory `dir` (via
     // DIR.partial, renamed when complete). Needs the dense engine.
     void save(const std::string& dir, DType dtype = DType::F32) const;
+    // The same files into the existing directory `dir` (an OutputDirectory's partial()).
+    void saveInto(const std::filesystem::path& dir, DType dtype = DType::F32) const;
 
     // Runs a linked program on a grid of thread blocks with global memory starting as `global`; stops at
     // END or after `maxTokens`.
