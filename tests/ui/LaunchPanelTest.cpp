@@ -86,6 +86,20 @@ TEST_F(LaunchPanelTest, AWordThatIsNoNumberIsNamedAndBuildRefuses) {
     EXPECT_FALSE(window->session().loaded());
 }
 
+TEST_F(LaunchPanelTest, AHostileLaunchSpecIsNamedAndTheStudioStaysUp) {
+    const std::pair<const char*, const char*> cases[] = {
+        {R"({"grid": 1, "block": 1e400, "args": []})", "the number 1e400 is out of range"},
+        {R"({"block": 4, "block": 8, "args": []})", "the key \"block\" is given twice"},
+    };
+    for (const auto& [json, message] : cases) {
+        window->launchEditor()->setPlainText(json);
+        EXPECT_FALSE(panel->valid()) << json;
+        EXPECT_TRUE(panel->verdict().contains(message)) << panel->verdict().toStdString();
+        EXPECT_FALSE(window->build());
+        EXPECT_FALSE(window->session().loaded());
+    }
+}
+
 TEST_F(LaunchPanelTest, AShapeTooBigForTheMachineIsRefusedWithTheLimit) {
     panel->blockBox(0)->setValue(32);
     panel->blockBox(1)->setValue(2);
