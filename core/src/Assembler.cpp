@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "qgpu/core/Diagnostic.h"
 
@@ -165,9 +166,23 @@ public:
     Program run(std::string_view text) {
         std::istringstream in{std::string(text)};
         std::string line;
-        for (int n = 1; std::getline(in, line); ++n) parseLine(line, n);
+        for (int n = 1; std::getline(in, line); ++n) {
+            parseLine(line, n);
+            if (m_diags.size() >= kMaxErrors) {
+                diag(n, 1, "stopping after " + std::to_string(kMaxErrors) + " errors; fix these first");
+                throw DiagnosticError(m_diags);
+            }
+        }
         if (m_open)
             diag(m_openLine, 1, "block " + currentName() + " does not end with a terminator (jmp, br, bar or exit)");
+        if (m_prog.blocks.size() > kMaxBlocks) {
+            diag(1, 1,
+                 "the program has " + std::to_string(m_prog.blocks.size()) +
+                     " blocks; branch targets are 16-bit, "
+                     "so a program holds at most " +
+                     std::to_string(kMaxBlocks));
+            throw DiagnosticError(m_diags);
+        }
         resolveTargets();
         nameUnlabelledBlocks();
         if (m_prog.blocks.empty() && m_diags.empty()) diag(1, 1, "the program has no blocks; write at least `exit`");
@@ -176,7 +191,15 @@ public:
     }
 
 private:
+    static constexpr size_t kMaxErrors = 100;
+    static constexpr size_t kMaxBlocks = 65535;  // a file of garbage gets the first hundred, not one per line
+
     void diag(int line, int col, std::string msg) { m_diags.push_back({m_file, line, col, std::move(msg)}); }
+    // The block a user label names, -1 if none (a map: Program::blockIndex is linear in the block count).
+    int labelIndex(const std::string& label) const {
+        auto it = m_labels.find(label);
+        return it == m_labels.end() ? -1 : it->second;
+    }
     Block& current() { return m_prog.blocks.back(); }
     std::string currentName() {
         return current().label.empty() ? "starting at line " + std::to_string(m_openLine) : "'" + current().label + "'";
@@ -215,12 +238,13 @@ private:
         bool valid = !label.empty() && (std::isalpha(static_cast<unsigned char>(label[0])) || label[0] == '_');
         for (char c : label) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.');
         if (!valid) return diag(n, col, "invalid label '" + label + "': use letters, digits, '_' and '.'");
-        if (m_prog.blockIndex(label) >= 0) return diag(n, col, "label '" + label + "' is defined twice");
+        if (labelIndex(label) >= 0) return diag(n, col, "label '" + label + "' is defined twice");
         if (m_open)
             diag(n, col,
                  "block " + currentName() + " ends without a terminator before label '" + label + "'; add `jmp " +
                      label + "`");
         openBlock(label, n);
+        m_labels.emplace(label, int(m_prog.blocks.size()) - 1);
         current().labelLoc = {n, col};
     }
 
@@ -331,14 +355,15 @@ private:
         for (size_t i = 0; i < m_prog.blocks.size(); ++i) {
             if (!m_prog.blocks[i].label.empty()) continue;
             std::string name = "_b" + std::to_string(i);
-            while (m_prog.blockIndex(name) >= 0) name += "_";
+            while (labelIndex(name) >= 0) name += "_";
+            m_labels.emplace(name, int(i));
             m_prog.blocks[i].label = name;
         }
     }
 
     void resolveTargets() {
         for (const auto& t : m_pending) {
-            int idx = m_prog.blockIndex(t.label);
+            int idx = labelIndex(t.label);
             if (idx < 0) {
                 diag(t.line, t.column, "unknown label '" + t.label + "'");
                 continue;
@@ -356,6 +381,7 @@ private:
     Program m_prog;
     std::vector<Diagnostic> m_diags;
     std::vector<PendingTarget> m_pending;
+    std::unordered_map<std::string, int> m_labels;
     bool m_open = false;
     int m_openLine = 0;
 };

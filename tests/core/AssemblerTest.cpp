@@ -366,3 +366,33 @@ TEST(Assembler, UnknownLabelErrorNamesTheFile) {
     std::string msg = diagnosticOf([] { assemble("a:\n    jmp nowhere\n", "kernels/x.qasm"); });
     EXPECT_NE(msg.find("kernels/x.qasm:2:9:"), std::string::npos) << msg;
 }
+
+TEST(Assembler, AFileOfErrorsStopsAfterAHundred) {
+    std::string garbage;
+    for (int i = 0; i < 100000; ++i) garbage += "frobnicate r1\n";
+    try {
+        assemble(garbage, "junk.qasm");
+        FAIL() << "assembled garbage";
+    } catch (const DiagnosticError& e) {
+        ASSERT_EQ(e.diagnostics().size(), 101u);
+        EXPECT_EQ(e.diagnostics().back().format(),
+                  "junk.qasm:100:1: error: stopping after 100 errors; fix these first");
+    }
+}
+
+TEST(Assembler, ManyBlocksAssembleInLinearTimeUpToWhatTargetsCanName) {
+    // 65,535 labelled blocks, each jumping to the next: a linear label lookup made 70,000 take 35 s.
+    auto chain = [](int blocks) {
+        std::string text;
+        for (int i = 0; i + 1 < blocks; ++i)
+            text += "b" + std::to_string(i) + ":\n    jmp b" + std::to_string(i + 1) + "\n";
+        return text + "b" + std::to_string(blocks - 1) + ":\n    exit\n";
+    };
+    Program p = assemble(chain(65535), "long.qasm");
+    ASSERT_EQ(p.blocks.size(), 65535u);
+    EXPECT_EQ(p.blocks[65533].terminator.target(), 65534);
+    std::string msg = diagnosticOf([&] { assemble(chain(70000), "long.qasm"); });
+    EXPECT_NE(msg.find("long.qasm:1:1: error: the program has 70000 blocks; branch targets are 16-bit"),
+              std::string::npos)
+        << msg;
+}
