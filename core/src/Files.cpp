@@ -37,10 +37,6 @@ void writeTextFile(const std::filesystem::path& path, const std::string& text) {
     if (!out.flush()) failAt(path.string(), "writing failed (is the disk full, or the directory read-only?)");
 }
 
-}  // namespace qgpu
-
-namespace qgpu {
-
 namespace {
 
 std::mutex& openMutex() {
