@@ -54,7 +54,10 @@ def main():
     launch = json.loads((work / "launches.json").read_text())[args.kernel]
     fed = [host_vocab + t for t in launch["fed"]]
     records = [host_vocab + t for t in launch["records"]]
-    for mode, run in (("teacher-forced", teacher_forced), ("greedy", greedy)):
+    def greedy_one(model, fed, records):
+        return greedy(model, [{"fed": fed, "records": records}])[0]
+
+    for mode, run in (("teacher-forced", teacher_forced), ("greedy", greedy_one)):
         at = first_difference(run(combined, fed, records), records)
         verdict.check(at < 0, f"{args.kernel}, {len(records)} records {mode} through all "
                               f"{layout['circuit_layers'] + layout['host_layers']} layers"
