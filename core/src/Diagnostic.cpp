@@ -13,6 +13,19 @@ std::string Diagnostic::format() const {
     return out + (warning ? "warning: " : "error: ") + message;
 }
 
+Diagnostic diagnosticAtOffset(const std::string& file, std::string_view text, size_t offset, std::string message) {
+    int line = 1, column = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return Diagnostic{file, line, column, std::move(message)};
+}
+
 std::string formatAll(const std::vector<Diagnostic>& diags) {
     std::string out;
     for (const auto& d : diags) {

@@ -13,24 +13,9 @@ namespace qgpu {
 
 namespace {
 
-// Line and column (1-based) of the byte at `offset` in `text`.
-std::pair<int, int> lineColumn(std::string_view text, size_t offset) {
-    int line = 1, column = 1;
-    for (size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return {line, column};
-}
-
 [[noreturn]] void failAtOffset(std::string_view text, const std::string& file, size_t offset,
                                const std::string& message) {
-    auto [line, column] = lineColumn(text, offset);
-    throw DiagnosticError(Diagnostic{file, line, column, message});
+    throw DiagnosticError(diagnosticAtOffset(file, text, offset, message));
 }
 
 // nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix.

@@ -45,16 +45,7 @@ private:
     }
 
     [[noreturn]] void fail(size_t offset, const std::string& msg) const {
-        int line = 1, column = 1;
-        for (size_t i = 0; i < offset && i < m_text.size(); ++i) {
-            if (m_text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
-        throw DiagnosticError(Diagnostic{"model output", line, column, msg});
+        throw DiagnosticError(diagnosticAtOffset("model output", m_text, offset, msg));
     }
 
     // Qwen3's form: {"name": "f", "arguments": {...}} (arguments may also be a string holding JSON).

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace qgpu {
@@ -29,6 +30,9 @@ private:
 };
 
 std::string formatAll(const std::vector<Diagnostic>& diags);
+
+// A diagnostic in `file` at the line and column (1-based) of byte `offset` of `text`.
+Diagnostic diagnosticAtOffset(const std::string& file, std::string_view text, size_t offset, std::string message);
 
 // Throws a DiagnosticError about `place` (a file, a directory, a flag) with no line or column.
 [[noreturn]] void failAt(const std::string& place, const std::string& message);
