@@ -1,11 +1,8 @@
-# Heavy dependencies, all from Debian 12 packages (scripts/install-deps.sh installs them).
+# Heavy dependencies, all from Debian 12 packages (scripts/install-deps.sh installs them); Clang's are in
+# ClangDependency.cmake.
 
 # LibTorch (libtorch-dev 1.13, CPU). Torch's config wants a Python-less build; silence its warnings.
 find_package(Torch REQUIRED)
-
-# Clang/LLVM 19. Clang's config refuses a version request, so locate it by path without one.
-find_package(LLVM REQUIRED CONFIG PATHS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
-find_package(Clang REQUIRED CONFIG PATHS /usr/lib/llvm-19/lib/cmake/clang NO_DEFAULT_PATH)
 
 # Qt 6 and QScintilla (no CMake config of its own).
 find_package(Qt6 REQUIRED COMPONENTS Widgets OpenGLWidgets OpenGL Test)

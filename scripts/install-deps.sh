@@ -7,7 +7,7 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqscintilla2-qt6-dev libgl-dev libgl1-mesa-dri
   libimgui-dev libstb-dev libtorch-dev libopenblas0-openmp
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev
-  libgtest-dev libgmock-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev nlohmann-json3-dev libclang-rt-19-dev
   python3-venv clang-format xvfb xauth x11-apps imagemagick
 )
 

@@ -1,7 +1,9 @@
 #include "GpuCommands.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -85,16 +87,57 @@ std::unique_ptr<GpuModel> loadWithProgress(const std::string& dir) {
     return model;
 }
 
+namespace {
+
+std::atomic<bool> gStopRun{false};
+
+void onRunInterrupt(int) { gStopRun = true; }
+
+// While a launch runs in the model: Ctrl-C stops it, and past the first two seconds the records written
+// so far go to stderr every two seconds (with --quiet too, which only leaves out the streams).
+class RunMonitor {
+public:
+    explicit RunMonitor(size_t expected) : m_expected(expected) {
+        gStopRun = false;
+        m_previous = std::signal(SIGINT, onRunInterrupt);
+    }
+    ~RunMonitor() { std::signal(SIGINT, m_previous); }
+    RunMonitor(const RunMonitor&) = delete;
+    RunMonitor& operator=(const RunMonitor&) = delete;
+
+    RunProgress progress() {
+        return [this](size_t written, double seconds) {
+            if (seconds >= m_nextReport) {
+                std::cerr << "model: " << written << " of " << m_expected << " records written, "
+                          << int(double(written) / seconds) << " tokens/s (Ctrl-C stops)\n";
+                m_nextReport = seconds + 2;
+            }
+            return !gStopRun;
+        };
+    }
+
+private:
+    size_t m_expected;
+    double m_nextReport = 2;
+    void (*m_previous)(int) = SIG_DFL;
+};
+
+}  // namespace
+
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, const std::string& gpuDir, bool quiet,
-               bool check) {
-    std::vector<uint32_t> initial = Interpreter(linked, launch).state().global;  // the arguments, placed
+               bool check, int maxSteps) {
+    // The interpreter's run bounds the model's: a launch that cannot end is refused before the model starts,
+    // and the model stops once it has written as many records as the interpreter's stream holds.
+    gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch, maxSteps);
     auto model = gpuDir.empty() ? buildWithProgress({engine}) : loadWithProgress(gpuDir);
-    // With --check, a model that has written more records than the interpreter's stream plus a margin can
-    // no longer pass: it stops there instead of at the general limit.
-    std::optional<gpu::ReferenceLaunch> ref;
-    if (check) ref = gpu::referenceLaunch(linked, launch);
-    int maxTokens = ref ? int(ref->stream.size()) + 64 : 100000;
-    GpuLaunch run = model->run(linked, launch.grid, launch.block, initial, maxTokens, engine);
+    RunMonitor monitor(ref.stream.size());
+    GpuLaunch run = model->run(linked, launch.grid, launch.block, ref.initialGlobal, int(ref.stream.size()), engine,
+                               monitor.progress());
+    if (run.stopped) {
+        std::cerr << "interrupted: the model had written " << run.written.size() << " of " << ref.stream.size()
+                  << " records\n";
+        return 130;
+    }
     if (!quiet) {
         std::cout << "fed:     " << gpu::formatTokens(run.fed) << "\n";
         std::cout << "written: " << gpu::formatTokens(run.written) << "\n";
@@ -111,29 +154,32 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
     MachineState memory;
     memory.global = run.global;
     std::cout << formatArrays(memory, validateLaunch(launch, MachineSpec::standard()));
-    if (!run.ended) std::cerr << "error: the model did not write END within " << run.written.size() << " tokens\n";
+    if (!run.ended)
+        std::cerr << "error: the model did not write END within the " << run.written.size()
+                  << " records after which the interpreter's launch ends: its weights do not compute this machine"
+                  << (check ? "" : " (--check shows where the model departs)") << "\n";
     if (!check) return run.ended ? 0 : 1;
-    long at = gpu::firstMismatch(run.written, ref->stream);
+    long at = gpu::firstMismatch(run.written, ref.stream);
     if (at >= 0) {
         std::cout << "check: the stream differs at record " << at
                   << "\n  model:       " << gpu::formatTokens(run.written, size_t(at), 8)
-                  << "\n  interpreter: " << gpu::formatTokens(ref->stream, size_t(at), 8) << "\n";
+                  << "\n  interpreter: " << gpu::formatTokens(ref.stream, size_t(at), 8) << "\n";
         return printFirstDivergence(*model, linked, launch);
     }
-    for (size_t thread = 0; thread < ref->registers.size(); ++thread)
-        if (run.registers[thread] != ref->registers[thread]) {
+    for (size_t thread = 0; thread < ref.registers.size(); ++thread)
+        if (run.registers[thread] != ref.registers[thread]) {
             std::cout << "check: thread " << thread << "'s registers differ from the interpreter's\n";
             return printFirstDivergence(*model, linked, launch);
         }
-    if (run.global != ref->global || run.shared != ref->shared) {
-        std::cout << "check: " << (run.global != ref->global ? "global" : "shared")
+    if (run.global != ref.global || run.shared != ref.shared) {
+        std::cout << "check: " << (run.global != ref.global ? "global" : "shared")
                   << " memory differs from the interpreter's\n";
         return printFirstDivergence(*model, linked, launch);
     }
     // The teacher-forced replay: the interpreter's whole stream fed (on the dense engine in one prefill), the
     // model's argmax checked at every position where it writes.
     std::vector<gpu::Token> stream = run.fed;
-    stream.insert(stream.end(), ref->stream.begin(), ref->stream.end());
+    stream.insert(stream.end(), ref.stream.begin(), ref.stream.end());
     std::vector<int> predicted = model->teacherForced(stream, engine);
     for (size_t t = run.fed.size() - 1; t + 1 < stream.size(); ++t)
         if (predicted[t] != stream[t + 1].id()) {
@@ -142,7 +188,7 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
                       << "\n";
             return 1;
         }
-    std::cout << "check: ok (" << ref->stream.size()
+    std::cout << "check: ok (" << ref.stream.size()
               << " records, every register and memory word as the interpreter; teacher-forced, every record "
                  "predicted)\n";
     return 0;

@@ -27,9 +27,11 @@ std::unique_ptr<GpuModel> loadWithProgress(const std::string& dir);
 // (unless quiet), tokens/s, the registers and the arrays as the model's state holds them; with `check`,
 // the replay check against the interpreter (records, registers, memory), then the interpreter's stream
 // teacher-forced through the model.
-// `gpuDir`: a checkpoint whose GPU layers to run on (GpuModel::load), or "" to build them from code.
+// `gpuDir`: a checkpoint whose GPU layers to run on (GpuModel::load), or "" to build them from code. The
+// interpreter's run bounds the model's: a launch that does not end within `maxSteps` warp steps is refused
+// before the model starts. Ctrl-C stops the model (exit code 130); a long run reports progress on stderr.
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, const std::string& gpuDir, bool quiet,
-               bool check);
+               bool check, int maxSteps);
 // `qgpu build-gpu --out DIR`: writes the compiled GPU as a stock checkpoint with its layout file.
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,

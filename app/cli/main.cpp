@@ -19,6 +19,7 @@
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/Ptx.h"
 #include "qgpu/compiler/circuit/Costs.h"
+#include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Session.h"
@@ -37,18 +38,21 @@ using cli::median;
 namespace {
 
 const char* kUsage = R"(usage:
-  qgpu asm PROGRAM.qasm --launch SPEC.json [--quiet] [--check]
+  qgpu asm PROGRAM.qasm --launch SPEC.json [--quiet] [--check] [--max-steps N]
       Runs an assembly program on the reference interpreter; prints every step and the final arrays.
-      --check compares the arrays with the spec's "expect" and exits 1 on a difference.
+      --check compares the arrays with the spec's "expect" and exits 1 on a difference. A launch that does
+      not end within N warp steps (default 100000) is an error, on either backend.
   qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
-           [--quiet] [--check] [-O0..-O3]
+           [--quiet] [--check] [--max-steps N] [-O0..-O3]
       Compiles and lowers a CUDA kernel, then runs it like `asm`. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
       thread's registers; --check is then the replay check against the interpreter (at a difference it
       prints both streams and the machines decoded at the first differing step, and exits 1), then the
       interpreter's stream teacher-forced through the model (dense: one prefill), every record predicted.
       --gpu DIR runs on the GPU layers of a checkpoint (build-gpu's or build --host's, sparse engine)
-      instead of building them from code. `asm` takes the same flags.
+      instead of building them from code. The model stops after as many records as the interpreter's run
+      of the launch writes; a long run reports progress on stderr, and Ctrl-C stops it (exit code 130).
+      `asm` takes the same flags.
   qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
       Evaluates an expression of chat's normal mode, e.g. "[1, 2, 3] @ [4, 5, 6]" (docs/expressions.md):
       each operation is a launch of a ready-made kernel, inside the GPU model by default. Prints every
@@ -95,8 +99,6 @@ const char* kUsage = R"(usage:
   qgpu version
 )";
 
-constexpr int kCliStepLimit = 100000;
-
 struct Args {
     std::vector<std::string> positional;
     std::string launch;
@@ -113,6 +115,7 @@ struct Args {
     bool quiet = false, check = false, suite = false;
     int runs = 5, denseRuns = -1;  // -1: the command's default
     int optLevel = 2;
+    int maxSteps = gpu::kDefaultMaxSteps;  // run and asm: the launch's bound in warp steps
 };
 
 [[noreturn]] void usageError(const std::string& msg) {
@@ -210,6 +213,8 @@ Args parseArgs(int argc, char** argv) {
             a.suite = true;
         else if (s == "--kernels")
             a.kernels = value();
+        else if (s == "--max-steps")
+            a.maxSteps = int(integerFlag(s, value(), 1, 1000000));
         else if (s == "--dense-runs")
             a.denseRuns = int(integerFlag(s, value(), 0, 10000));
         else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
@@ -246,11 +251,11 @@ int runProgram(const Program& program, const Args& a) {
         Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
         if (!a.gpu.empty() && a.engine == "dense") usageError("--gpu runs on the sparse engine; drop --engine dense");
         return cli::runOnModel(linked, launch, a.engine == "dense" ? Engine::Dense : Engine::Sparse, a.gpu, a.quiet,
-                               a.check);
+                               a.check, a.maxSteps);
     }
     auto session = makeReferenceSession(spec);
     session->load(program, launch);
-    StopReason r = session->run(kCliStepLimit);
+    StopReason r = session->run(a.maxSteps);
     if (!a.quiet)
         for (const auto& ev : session->history()) std::cout << formatEvent(ev, program, spec.lanesPerWarp);
     if (r == StopReason::Faulted) {
@@ -258,8 +263,8 @@ int runProgram(const Program& program, const Args& a) {
         return 1;
     }
     if (r != StopReason::Finished) {
-        std::cerr << "error: the launch did not finish within " << kCliStepLimit
-                  << " steps; check the kernel for an endless loop\n";
+        std::cerr << "error: the launch did not finish within " << a.maxSteps
+                  << " warp steps; check the kernel for an endless loop, or raise the limit with --max-steps\n";
         return 1;
     }
     MemoryMap map = validateLaunch(launch, spec);
@@ -467,6 +472,12 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const DiagnosticError& e) {
         std::cerr << e.what() << "\n";
+        return 1;
+    } catch (const std::filesystem::filesystem_error& e) {  // a path the user gave that cannot be read or written
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: out of memory; the input asks for more memory than this machine has\n";
         return 1;
     } catch (const std::exception& e) {
         std::cerr << "internal error: " << e.what() << "\n";

@@ -20,6 +20,7 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
     lowering::layoutBlocks(sel.program, spec.slotsPerBlock, out.program, out.lineMap);
     out.program.sharedWords = sel.sharedWords;
     out.program.params = sel.params;
+    out.program.sourceFile = cudaFile;
     int blocks = int(out.program.blocks.size());
     if (blocks > spec.romBlocks)
         throw DiagnosticError(Diagnostic{cudaFile, 0, 0,

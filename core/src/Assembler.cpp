@@ -407,7 +407,9 @@ std::string targetName(int idx, const Program* program) {
 }  // namespace
 
 Program assemble(std::string_view text, const std::string& fileName, const MachineSpec& spec) {
-    return Assembler(fileName, spec).run(text);
+    Program program = Assembler(fileName, spec).run(text);
+    program.sourceFile = fileName;
+    return program;
 }
 
 std::string disassemble(const Instruction& in, const Program* program) {

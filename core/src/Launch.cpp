@@ -25,17 +25,28 @@ int32_t toWord(const Json& v, const std::string& file, const std::string& where)
     return int32_t(uint32_t(x));
 }
 
+// One dimension of a grid or block: a whole number from 1 to kMaxDim (no 32-bit wrap-around: 2^31 is
+// refused as too large, not read as a negative number).
+int parseExtent(const Json& v, const std::string& file, const std::string& where) {
+    bool inRange = v.is_number_unsigned()
+                       ? v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= uint64_t(kMaxDim)
+                       : v.is_number_integer() && v.get<int64_t>() >= 1 && v.get<int64_t>() <= kMaxDim;
+    if (!inRange)
+        failAt(file,
+               "\"" + where + "\" must be a whole number from 1 to " + std::to_string(kMaxDim) + ", found " + v.dump());
+    return int(v.get<int64_t>());
+}
+
 Dim3 parseDim(const Json& j, const std::string& file, const std::string& key) {
     Dim3 d;
-    if (j.is_number_integer()) {
-        d.x = toWord(j, file, key);
-    } else if (j.is_array() && !j.empty() && j.size() <= 3) {
+    if (j.is_array() && !j.empty() && j.size() <= 3) {
         int* f[3] = {&d.x, &d.y, &d.z};
-        for (size_t i = 0; i < j.size(); ++i) *f[i] = toWord(j[i], file, key + "[" + std::to_string(i) + "]");
+        for (size_t i = 0; i < j.size(); ++i) *f[i] = parseExtent(j[i], file, key + "[" + std::to_string(i) + "]");
+    } else if (j.is_number()) {
+        d.x = parseExtent(j, file, key);
     } else {
         failAt(file, "\"" + key + "\" must be a positive integer or an array of 1 to 3 of them, found " + j.dump());
     }
-    if (d.x < 1 || d.y < 1 || d.z < 1) failAt(file, "\"" + key + "\" dimensions must be at least 1, found " + j.dump());
     if (int64_t(d.x) * d.y * d.z > kMaxDim)
         failAt(file, "\"" + key + "\" describes more than " + std::to_string(kMaxDim) + " in all, found " + j.dump());
     return d;
@@ -85,14 +96,18 @@ KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
 }
 
 void checkArguments(const std::vector<ProgramParam>& params, const LaunchSpec& launch, std::vector<Diagnostic>& diags) {
-    auto err = [&](std::string msg) { diags.push_back({"", 0, 0, std::move(msg)}); };
+    auto err = [&](std::string msg) { diags.push_back({launch.file, 0, 0, std::move(msg)}); };
     if (params.size() != launch.args.size()) {
         err("the kernel takes " + std::to_string(params.size()) + " parameters but the launch gives " +
             std::to_string(launch.args.size()) + " arguments; list them in the kernel's order");
         return;
     }
     for (size_t i = 0; i < params.size(); ++i)
-        if (params[i].isArray != launch.args[i].isArray)
+        if (params[i].name != launch.args[i].name)
+            err("argument " + std::to_string(i) + " is named \"" + launch.args[i].name +
+                "\" but the kernel's parameter " + std::to_string(i) + " is '" + params[i].name +
+                "'; give the arguments the kernel's names, in its order");
+        else if (params[i].isArray != launch.args[i].isArray)
             err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") is " +
                 (launch.args[i].isArray ? "an array" : "a scalar") + " but the kernel's parameter '" + params[i].name +
                 "' is " +
@@ -124,6 +139,7 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
         if (it.key() != "grid" && it.key() != "block" && it.key() != "args" && it.key() != "expect")
             failAt(file, "unknown field \"" + it.key() + "\" (expected grid, block, args, expect)");
     LaunchSpec spec;
+    spec.file = file;
     if (j.contains("grid")) spec.grid = parseDim(j["grid"], file, "grid");
     if (!j.contains("block")) failAt(file, "missing \"block\": the threads per block, e.g. \"block\": 4");
     spec.block = parseDim(j["block"], file, "block");
@@ -173,8 +189,8 @@ std::string launchSpecToJson(const LaunchSpec& launch) {
 }
 
 MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
-    auto check = [](bool ok, const std::string& msg) {
-        if (!ok) throw DiagnosticError(Diagnostic{"", 0, 0, msg});
+    auto check = [&](bool ok, const std::string& msg) {
+        if (!ok) throw DiagnosticError(Diagnostic{launch.file, 0, 0, msg});
     };
     int tpb = launch.threadsPerBlock();
     check(tpb <= spec.maxThreadsPerBlock, "a thread block of " + std::to_string(tpb) +
@@ -200,7 +216,9 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
 
 Program linkProgram(const Program& program, const LaunchSpec& launch, const MemoryMap& map, const MachineSpec& spec) {
     std::vector<Diagnostic> diags;
-    auto err = [&](SourceLoc loc, std::string msg) { diags.push_back({"", loc.line, loc.column, std::move(msg)}); };
+    auto err = [&](SourceLoc loc, std::string msg) {
+        diags.push_back({program.sourceFile, loc.line, loc.column, std::move(msg)});
+    };
     int n = int(program.blocks.size());
     if (n == 0) err({}, "the program has no blocks");
     if (n > spec.romBlocks)

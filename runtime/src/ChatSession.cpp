@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/runtime/text/ChatTemplate.h"
 
 namespace qgpu {
 namespace {
@@ -31,6 +32,11 @@ ChatHost loadChatHost(const std::string& dir) {
                                   " tokens but config.json's vocab_size is " +
                                   std::to_string(model->config().vocabSize) +
                                   "; use the tokenizer.json that came with this checkpoint");
+    for (std::string_view special : {text::kImStart, text::kImEnd})
+        if (int id = tokenizer.tokenId(special); id < 0 || !tokenizer.isSpecial(id))
+            failAt(tokenizerPath, "has no special token " + std::string(special) +
+                                      ": chat needs a Qwen chat tokenizer (the chat template is written with it); "
+                                      "use the tokenizer.json that came with a Qwen3.5 checkpoint");
     return ChatHost{std::move(model), std::move(tokenizer)};
 }
 
@@ -41,6 +47,13 @@ void ChatSession::clear() {
     m_messages.clear();
     m_state = m_model.newState();
     m_seen.clear();
+    m_seenTokens = 0;
+}
+
+void ChatSession::refuse(const std::string& message) {
+    while (!m_messages.empty() && (m_messages.back().role == "user" || m_messages.back().role == "tool"))
+        m_messages.pop_back();
+    throw DiagnosticError(Diagnostic{"", 0, 0, message});
 }
 
 ChatReply ChatSession::send(const std::string& user, const TokenCallback& onToken) {
@@ -58,13 +71,21 @@ ChatReply ChatSession::reply(const TokenCallback& onToken) {
     // then starts at <|im_end|>, an added token that the tokenizer cuts out first, so encoding it alone gives
     // the tokens a fresh read would (after a reply cut by the token limit, its unread last token comes first).
     ChatReply out;
-    if (m_seen.empty() || rendered.compare(0, m_seen.size(), m_seen) != 0) {
+    out.fromScratch = m_seen.empty() || rendered.compare(0, m_seen.size(), m_seen) != 0;
+    std::string fresh = out.fromScratch ? rendered : rendered.substr(m_seen.size());
+    if (fresh.size() > kMaxNewBytes)
+        refuse("the new text is " + std::to_string(fresh.size()) + " bytes; chat reads at most " +
+               std::to_string(kMaxNewBytes) + " at a time: send a shorter message");
+    std::vector<int> prompt = m_tokenizer.encode(fresh);
+    size_t context = (out.fromScratch ? 0 : m_seenTokens) + prompt.size();
+    if (context > size_t(m_options.maxContextTokens))
+        refuse("the conversation would hold " + std::to_string(context) + " tokens, more than chat's limit of " +
+               std::to_string(m_options.maxContextTokens) + ": send a shorter message or start a new conversation");
+    if (out.fromScratch) {
         m_state = m_model.newState();
         m_seen.clear();
-        out.fromScratch = true;
+        m_seenTokens = 0;
     }
-    std::string fresh = rendered.substr(m_seen.size());
-    std::vector<int> prompt = m_tokenizer.encode(fresh);
     out.promptTokens = int(prompt.size());
 
     GenerationOptions gen = m_options.generation;
@@ -78,6 +99,7 @@ ChatReply ChatSession::reply(const TokenCallback& onToken) {
     std::vector<int> tokens = out.generation.tokens;
     std::vector<int> read(tokens.begin(), tokens.empty() ? tokens.end() : tokens.end() - 1);
     m_seen += fresh + m_tokenizer.decode(read);
+    m_seenTokens += prompt.size() + read.size();
     if (out.generation.reason == GenerationResult::StopToken) tokens.pop_back();
     std::string content = m_tokenizer.decode(tokens);
 

@@ -2,6 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Files.h"
+#include "qgpu/core/JsonDocument.h"
+
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -63,6 +67,41 @@ void writeCircuitCheckpoint(const std::string& dir, const circuit::Circuit& c,
     writeTextAtomically(std::filesystem::path(dir) / "config.json",
                         circuitConfig(c, int(embeddingRows.size())).toJson());
     addPassthroughAttention(dir, dtype);
+    writeTensorChecksums(dir);
+}
+
+void writeTensorChecksums(const std::string& dir) {
+    Checkpoint checkpoint(dir);
+    nlohmann::json sums = nlohmann::json::object();
+    for (const std::string& name : checkpoint.names()) sums[name] = tensorChecksum(*checkpoint.find(name));
+    nlohmann::json file = {{"format", "qgpu-tensor-checksums"}, {"version", 1}, {"tensors", sums}};
+    writeTextAtomically(std::filesystem::path(dir) / kTensorChecksumsFile, file.dump(1));
+}
+
+TensorChecksums TensorChecksums::load(const std::string& dir) {
+    TensorChecksums out;
+    out.m_file = (std::filesystem::path(dir) / kTensorChecksumsFile).string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(out.m_file, ec))
+        failAt(out.m_file,
+               "not found: the checkpoint lacks its tensors' checksums (it was written by an older qgpu "
+               "or copied in part); write it again with qgpu build-gpu or build --host");
+    nlohmann::json j = parseJsonDocument(readFile(out.m_file), out.m_file);
+    if (!j.is_object() || !j.contains("format") || j["format"] != "qgpu-tensor-checksums" || !j.contains("tensors") ||
+        !j["tensors"].is_object())
+        failAt(out.m_file, "is not a qgpu tensor checksums file; write the checkpoint again");
+    for (auto it = j["tensors"].begin(); it != j["tensors"].end(); ++it)
+        out.m_sums[it.key()] = jsonGet<std::string>(it.value(), it.key(), out.m_file);
+    return out;
+}
+
+void TensorChecksums::verify(const std::string& name, const TensorView& tensor) const {
+    auto it = m_sums.find(name);
+    if (it == m_sums.end()) failAt(m_file, "has no checksum for tensor '" + name + "'; write the checkpoint again");
+    if (it->second != tensorChecksum(tensor))
+        failAt(m_file, "tensor '" + name + "' (" + dtypeName(tensor.dtype) +
+                           ") does not match its checksum: the checkpoint's weights were changed or damaged; "
+                           "write it again with qgpu build-gpu or build --host");
 }
 
 void addPassthroughAttention(const std::string& dir, DType dtype) {

@@ -25,8 +25,15 @@ GenerationResult generate(const Qwen35Model& model, ModelState& state, const std
     if (tokenizer) decoder.emplace(*tokenizer);
     const size_t limit = size_t(std::max(0, options.maxNewTokens));
 
+    // A long prompt is read in pieces, the last one giving the logits: full attention's scores then take
+    // [heads, piece, context] floats, not [heads, prompt, context] (gigabytes for a long prompt).
+    constexpr size_t kPrefillPiece = 512;
     auto start = std::chrono::steady_clock::now();
-    std::vector<float> logits = model.forward(prompt, state);
+    size_t at = 0;
+    for (; prompt.size() - at > kPrefillPiece; at += kPrefillPiece)
+        model.hiddenStates(std::vector<int>(prompt.begin() + long(at), prompt.begin() + long(at + kPrefillPiece)),
+                           state);
+    std::vector<float> logits = model.forward(std::vector<int>(prompt.begin() + long(at), prompt.end()), state);
     r.prefillSeconds = secondsSince(start);
 
     // The flag is read before the first token and then after each token, never between a decode step and

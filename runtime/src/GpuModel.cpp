@@ -12,6 +12,7 @@
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Files.h"
+#include "qgpu/core/JsonDocument.h"
 #include "qgpu/runtime/CircuitCheckpoint.h"
 #include "qgpu/runtime/HostSplice.h"
 #include "qgpu/runtime/Safetensors.h"
@@ -39,28 +40,81 @@ GpuModel::GpuModel(gpu::Machine machine) : m_machine(std::move(machine)) {
         for (const auto& port : circuit.layer(l).ports) m_memories[port.name] = {l, port.head};
 }
 
+namespace {
+
+// The machine a GPU checkpoint holds, checked against its files before any weight is read: a plain Qwen
+// checkpoint, an edited config.json or layout, or a layer count that disagrees each get a message.
+gpu::Machine checkpointMachine(const std::string& dir, const Qwen35Config& config, int expectedHostLayers) {
+    namespace fs = std::filesystem;
+    fs::path layoutPath = fs::path(dir) / kCircuitLayoutFile;
+    std::error_code ec;
+    if (!fs::is_regular_file(layoutPath, ec))
+        failAt(dir, std::string("has no ") + kCircuitLayoutFile +
+                        ": it is not a checkpoint with the GPU's layers (a plain Qwen3.5 checkpoint goes to --host); "
+                        "write one with `qgpu build-gpu --out DIR` or `qgpu build --host HOST --out DIR`");
+    std::string layout = readFile(layoutPath);
+    nlohmann::json j = parseJsonDocument(layout, layoutPath.string());
+    if (!j.is_object() || !j.contains("hidden_size"))
+        failAt(layoutPath.string(), "is not a qgpu circuit layout; write the checkpoint again");
+    int layoutWidth = jsonGet<int>(j["hidden_size"], "hidden_size", layoutPath.string());
+    if (layoutWidth != config.hiddenSize)
+        failAt(dir, "config.json's hidden_size " + std::to_string(config.hiddenSize) + " is not the " +
+                        std::to_string(layoutWidth) + " of " + kCircuitLayoutFile +
+                        ": the config was edited; write the checkpoint again");
+    auto build = [&]() -> gpu::Machine {
+        try {
+            return gpu::buildMachine(circuitGeometry(config));
+        } catch (const std::exception& e) {  // the residual or a head is too small for the machine
+            failAt(dir, std::string("config.json's geometry cannot hold this qgpu's machine (") + e.what() +
+                            "): the config was edited or the checkpoint is another model's; write it again");
+        }
+    };
+    gpu::Machine machine = build();
+    if (layout != machine.circuit.layoutJson())
+        failAt(layoutPath.string(),
+               "describes another machine than this qgpu builds; write the checkpoint again with this qgpu "
+               "(build-gpu or build --host)");
+    int expected = machine.circuit.layerCount() + std::max(expectedHostLayers, 1);  // build-gpu's ends with one
+    if (config.numLayers != expected)
+        failAt(dir, "config.json's num_hidden_layers is " + std::to_string(config.numLayers) + " but the GPU's " +
+                        std::to_string(machine.circuit.layerCount()) + " layers and the " +
+                        (expectedHostLayers > 0 ? "host's " + std::to_string(expectedHostLayers)
+                                                : std::string("closing attention layer's 1")) +
+                        " make " + std::to_string(expected) + "; the config was edited: write the checkpoint again");
+    return machine;
+}
+
+}  // namespace
+
 std::unique_ptr<GpuModel> GpuModel::load(const std::string& dir) {
     namespace fs = std::filesystem;
-    auto fail = [&](const std::string& msg) -> void { throw DiagnosticError(Diagnostic{dir, 0, 0, msg}); };
     Qwen35Config config = Qwen35Config::load(dir);
-    int firstChipRow = fs::exists(fs::path(dir) / kSpliceFile) ? SpliceLayout::load(dir).hostVocab : 0;
-    std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(circuitGeometry(config))));
+    std::optional<SpliceLayout> splice;
+    if (fs::exists(fs::path(dir) / kSpliceFile)) splice = SpliceLayout::load(dir);
+    gpu::Machine machine = checkpointMachine(dir, config, splice ? splice->hostLayers : 0);
+    if (splice && splice->circuitLayers != machine.circuit.layerCount())
+        failAt(dir, std::string(kSpliceFile) + " puts " + std::to_string(splice->circuitLayers) +
+                        " GPU layers in front of the host, this qgpu's machine has " +
+                        std::to_string(machine.circuit.layerCount()) + "; write the checkpoint again");
+    TensorChecksums checksums = TensorChecksums::load(dir);
+    std::unique_ptr<GpuModel> m(new GpuModel(std::move(machine)));
     m->m_machine.embeddings = {};  // the checkpoint's rows are used
-    std::ifstream in(fs::path(dir) / kCircuitLayoutFile);
-    std::string layout((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (layout != m->m_machine.circuit.layoutJson())
-        fail(std::string(kCircuitLayoutFile) +
-             " is missing or describes another machine than this qgpu builds; "
-             "write the checkpoint again with this qgpu (build-gpu or build --host)");
     Checkpoint checkpoint(dir);
     Qwen35Config gpuConfig = circuitConfig(m->m_machine.circuit, gpu::vocabularySize());
     gpuConfig.rmsNormEps = config.rmsNormEps;
-    int64_t h = config.hiddenSize;
+    int64_t h = config.hiddenSize, firstChipRow = splice ? splice->hostVocab : 0;
     m->m_sparse = SparseModel::fromTensors(gpuConfig, [&](const std::string& name, const std::vector<int64_t>& shape) {
-        if (name != "embed_tokens.weight") return checkpoint.require(name, shape).toFloat();
+        if (name != "embed_tokens.weight") {
+            const TensorView& t = checkpoint.require(name, shape);
+            checksums.verify(name, t);
+            return t.toFloat();
+        }
         const TensorView& all = checkpoint.require("embed_tokens.weight", {config.vocabSize, h});
-        if (int64_t(firstChipRow) + shape[0] != config.vocabSize)
-            fail("the vocabulary is not the host's and the GPU's");
+        if (firstChipRow + shape[0] != config.vocabSize)
+            failAt(dir, "the vocabulary is not the host's and the GPU's: config.json's vocab_size is " +
+                            std::to_string(config.vocabSize) + ", the chip tokens need " +
+                            std::to_string(firstChipRow + shape[0]));
+        checksums.verify(name, all);
         return all.rows(firstChipRow, shape[0]).toFloat();
     });
     return m;
@@ -155,6 +209,7 @@ void GpuModel::saveInto(const std::filesystem::path& dir, DType dtype) const {
     dense().save(dir.string(), dtype);
     addPassthroughAttention(dir.string(), dtype);
     writeTextFile(dir / kCircuitLayoutFile, m_machine.circuit.layoutJson());
+    writeTensorChecksums(dir.string());
 }
 
 uint32_t dualRailWord(const float* row) {
@@ -244,15 +299,22 @@ void fillResult(GpuLaunch& launch, MachineState state, const Dim3& grid, const D
 }  // namespace
 
 GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& block,
-                        const std::vector<uint32_t>& global, int maxTokens, Engine engine) const {
+                        const std::vector<uint32_t>& global, int maxTokens, Engine engine,
+                        const RunProgress& progress) const {
     auto start = std::chrono::steady_clock::now();
     GpuLaunch launch;
+    auto goOn = [&](size_t written) {
+        if (!progress || written == 0 || written % kRunProgressPeriod != 0) return true;
+        launch.stopped =
+            !progress(written, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        return !launch.stopped;
+    };
     if (engine == Engine::Dense) {  // the prompt in one prefill, then one decode step per token
         launch.fed = gpu::loadTokens(program, grid, block, global);
         size_t vocab = size_t(gpu::vocabularySize());
         ModelState state = dense().newState();
         std::vector<float> logits = dense().forward(ids(launch.fed), state);
-        while (int(launch.written.size()) < maxTokens) {
+        while (int(launch.written.size()) < maxTokens && goOn(launch.written.size())) {
             launch.written.push_back(gpu::Token::fromId(argmax(logits, 0, vocab)));
             if (launch.written.back().kind == gpu::Kind::End) break;
             logits = dense().forward({launch.written.back().id()}, state);
@@ -262,9 +324,11 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
     } else {
         GpuStepper stepper(*this, program, grid, block, global);
         launch.fed = stepper.fed();
-        while (int(stepper.written().size()) < maxTokens && stepper.next().kind != gpu::Kind::End) stepper.advance();
+        while (int(stepper.written().size()) < maxTokens && stepper.next().kind != gpu::Kind::End &&
+               goOn(stepper.written().size()))
+            stepper.advance();
         launch.written = stepper.written();
-        if (stepper.next().kind == gpu::Kind::End && int(launch.written.size()) < maxTokens)
+        if (!launch.stopped && stepper.next().kind == gpu::Kind::End && int(launch.written.size()) < maxTokens)
             launch.written.push_back(stepper.next());
         fillResult(launch, stepper.decode(), grid, block);
     }

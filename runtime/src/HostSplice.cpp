@@ -393,6 +393,7 @@ SpliceLayout spliceHost(const std::string& hostDir, const std::string& outDir, c
     writeTextFile(partial / "config.json", splicer.config().toJson());
     writeTextFile(partial / "tokenizer.json", tokenizer);
     writeTextFile(partial / kCircuitLayoutFile, splicer.layoutJson());
+    writeTensorChecksums(partial.string());
     writeTextFile(partial / kSpliceFile, splicer.layout().toJson());
     for (const auto& entry : fs::directory_iterator(hostDir)) {  // tokenizer_config.json, chat template, ...
         std::string name = entry.path().filename().string();

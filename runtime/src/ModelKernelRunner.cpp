@@ -3,19 +3,21 @@
 #include <algorithm>
 
 #include "qgpu/core/Diagnostic.h"
-#include "qgpu/core/Interpreter.h"
+#include "qgpu/compiler/gpu/Stream.h"
 
 namespace qgpu {
 
 expr::KernelOutcome ModelKernelRunner::runLinked(const Program& program, const LaunchSpec& launch) {
-    // The arguments placed in memory (the interpreter's initial state is the memory map filled in).
-    std::vector<uint32_t> initial = Interpreter(program, launch).state().global;
-    constexpr int kMaxTokens = 200000;
-    m_last = m_model.run(program, launch.grid, launch.block, initial, kMaxTokens, m_engine);
+    // The interpreter's run bounds the model's: a launch that faults or never ends is refused at once (a
+    // kernel Qwen wrote may loop forever), and the model stops after as many records as that run writes.
+    gpu::ReferenceLaunch bound = gpu::referenceLaunch(program, launch);
+    m_last = m_model.run(program, launch.grid, launch.block, bound.initialGlobal, int(bound.stream.size()), m_engine);
     if (!m_last.ended)
-        throw DiagnosticError(Diagnostic{"", 0, 0,
-                                         "the model did not end the launch within " + std::to_string(kMaxTokens) +
-                                             " tokens; check the kernel for an endless loop"});
+        throw DiagnosticError(Diagnostic{program.sourceFile, 0, 0,
+                                         "the model did not end the launch within the " +
+                                             std::to_string(bound.stream.size()) +
+                                             " records of the interpreter's run: its weights do not compute this "
+                                             "machine"});
     expr::KernelOutcome out;
     out.global = m_last.global;
     out.tokens = m_last.fed.size() + m_last.written.size();

@@ -262,7 +262,14 @@ std::unique_ptr<Qwen35Model> Qwen35Model::load(const std::string& dir) {
     Qwen35Config c = Qwen35Config::load(dir);
     Checkpoint ck(dir);
     return fromTensors(c, [&](const std::string& name, const std::vector<int64_t>& shape) {
-        return ck.require(name, shape).toFloat();
+        std::vector<float> values = ck.require(name, shape).toFloat();
+        at::Tensor finite = at::isfinite(at::from_blob(values.data(), {int64_t(values.size())}, at::kFloat));
+        if (!finite.all().item<bool>()) {
+            int64_t index = (~finite).nonzero()[0][0].item<int64_t>();
+            failAt(dir, "tensor '" + name + "' holds " + (std::isnan(values[size_t(index)]) ? "NaN" : "an infinity") +
+                            " at element " + std::to_string(index) + ": the checkpoint is damaged");
+        }
+        return values;
     });
 }
 

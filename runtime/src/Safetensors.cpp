@@ -113,9 +113,11 @@ std::vector<float> TensorView::toFloat() const {
 }
 
 // Two tensors sharing bytes mean a corrupt or hostile file: writing one would change the other.
-void SafetensorsFile::checkNoOverlap(const std::string& path) const {
+namespace {
+
+void checkNoOverlap(const std::vector<TensorView>& tensors, const std::string& path) {
     std::vector<const TensorView*> byOffset;
-    for (const auto& t : m_tensors) byOffset.push_back(&t);
+    for (const auto& t : tensors) byOffset.push_back(&t);
     std::sort(byOffset.begin(), byOffset.end(), [](auto* a, auto* b) {
         return a->data != b->data ? a->data < b->data : a->bytes < b->bytes;  // empty tensors first
     });
@@ -123,6 +125,64 @@ void SafetensorsFile::checkNoOverlap(const std::string& path) const {
         if (byOffset[i]->data < byOffset[i - 1]->data + byOffset[i - 1]->bytes)
             failAt(path, "tensors '" + byOffset[i - 1]->name + "' and '" + byOffset[i]->name +
                              "' overlap in the file's data; the file is corrupt");
+}
+
+TensorView parseTensorEntry(const std::string& name, const Json& entry, const uint8_t* data, size_t dataSize,
+                            const std::string& path) {
+    TensorView v;
+    v.name = name;
+    v.dtype = parseDtype(entry.at("dtype").get<std::string>(), path, v.name);
+    v.shape = entry.at("shape").get<std::vector<int64_t>>();
+    auto offsets = entry.at("data_offsets").get<std::vector<uint64_t>>();
+    if (offsets.size() != 2 || offsets[0] > offsets[1] || offsets[1] > dataSize)
+        failAt(path, "tensor '" + v.name + "' lies outside the file's data (" + std::to_string(dataSize) +
+                         " bytes); the file is truncated");
+    v.data = data + offsets[0];
+    v.bytes = size_t(offsets[1] - offsets[0]);
+    uint64_t elements = 1;
+    for (int64_t d : v.shape)
+        if (d < 0 || __builtin_mul_overflow(elements, uint64_t(d), &elements))
+            failAt(path, "tensor '" + v.name + "' has an impossible shape");
+    if (__builtin_mul_overflow(elements, uint64_t(dtypeSize(v.dtype)), &elements) || v.bytes != elements)
+        failAt(path,
+               "tensor '" + v.name + "' has " + std::to_string(v.bytes) + " bytes, which disagrees with its shape");
+    return v;
+}
+
+}  // namespace
+
+SafetensorsContents parseSafetensors(const uint8_t* bytes, size_t size, const std::string& path) {
+    if (size < 8) failAt(path, "the file is " + std::to_string(size) + " bytes, too short for a safetensors header");
+    uint64_t headerLen;
+    std::memcpy(&headerLen, bytes, 8);
+    if (headerLen > size - 8)
+        failAt(path, "the header claims " + std::to_string(headerLen) + " bytes but the file has " +
+                         std::to_string(size) + "; the file is truncated or not safetensors");
+    constexpr uint64_t kMaxHeaderBytes = 100'000'000;  // the safetensors format's own limit
+    if (headerLen > kMaxHeaderBytes)
+        failAt(path, "the header claims " + std::to_string(headerLen) + " bytes, more than safetensors' limit of " +
+                         std::to_string(kMaxHeaderBytes) + "; the file is not safetensors");
+    Json header = parseJsonDocument(std::string_view(reinterpret_cast<const char*>(bytes) + 8, headerLen),
+                                    path + " (safetensors header)");
+    if (!header.is_object()) failAt(path, "the safetensors header is not a JSON object");
+    const uint8_t* data = bytes + 8 + headerLen;
+    size_t dataSize = size - 8 - headerLen;
+    SafetensorsContents out;
+    try {
+        for (auto it = header.begin(); it != header.end(); ++it) {
+            if (it.key() != "__metadata__") {
+                out.tensors.push_back(parseTensorEntry(it.key(), it.value(), data, dataSize, path));
+                continue;
+            }
+            if (!it.value().is_object()) failAt(path, "the header's __metadata__ is not a JSON object");
+            for (auto m = it.value().begin(); m != it.value().end(); ++m)
+                if (m.value().is_string()) out.metadata[m.key()] = m.value().get<std::string>();
+        }
+    } catch (const Json::exception& e) {
+        failAt(path, std::string("malformed tensor entry in the header: ") + e.what());
+    }
+    checkNoOverlap(out.tensors, path);
+    return out;
 }
 
 SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
@@ -141,62 +201,11 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
         m_map = nullptr;
         failAt(path, "cannot map the file into memory");
     }
-    const uint8_t* base = static_cast<const uint8_t*>(m_map);
-    uint64_t headerLen;
-    std::memcpy(&headerLen, base, 8);
-    if (headerLen > m_size - 8) {
-        unmap();
-        failAt(path, "the header claims " + std::to_string(headerLen) + " bytes but the file has " +
-                         std::to_string(m_size) + "; the file is truncated or not safetensors");
-    }
-    constexpr uint64_t kMaxHeaderBytes = 100'000'000;  // the safetensors format's own limit
-    if (headerLen > kMaxHeaderBytes) {
-        unmap();
-        failAt(path, "the header claims " + std::to_string(headerLen) + " bytes, more than safetensors' limit of " +
-                         std::to_string(kMaxHeaderBytes) + "; the file is not safetensors");
-    }
-    Json header;
     try {
-        header = parseJsonDocument(std::string_view(reinterpret_cast<const char*>(base) + 8, headerLen),
-                                   path + " (safetensors header)");
-        if (!header.is_object()) failAt(path, "the safetensors header is not a JSON object");
-    } catch (const DiagnosticError&) {
-        unmap();
-        throw;
-    }
-    const uint8_t* data = base + 8 + headerLen;
-    size_t dataSize = m_size - 8 - headerLen;
-    try {
-        for (auto it = header.begin(); it != header.end(); ++it) {
-            if (it.key() == "__metadata__") {
-                for (auto m = it.value().begin(); m != it.value().end(); ++m)
-                    if (m.value().is_string()) m_metadata[m.key()] = m.value().get<std::string>();
-                continue;
-            }
-            TensorView v;
-            v.name = it.key();
-            v.dtype = parseDtype(it.value().at("dtype").get<std::string>(), path, v.name);
-            v.shape = it.value().at("shape").get<std::vector<int64_t>>();
-            auto offsets = it.value().at("data_offsets").get<std::vector<uint64_t>>();
-            if (offsets.size() != 2 || offsets[0] > offsets[1] || offsets[1] > dataSize)
-                failAt(path, "tensor '" + v.name + "' lies outside the file's data (" + std::to_string(dataSize) +
-                                 " bytes); the file is truncated");
-            v.data = data + offsets[0];
-            v.bytes = size_t(offsets[1] - offsets[0]);
-            uint64_t elements = 1;
-            for (int64_t d : v.shape)
-                if (d < 0 || __builtin_mul_overflow(elements, uint64_t(d), &elements))
-                    failAt(path, "tensor '" + v.name + "' has an impossible shape");
-            if (__builtin_mul_overflow(elements, uint64_t(dtypeSize(v.dtype)), &elements) || v.bytes != elements)
-                failAt(path, "tensor '" + v.name + "' has " + std::to_string(v.bytes) +
-                                 " bytes, which disagrees with its shape");
-            m_tensors.push_back(std::move(v));
-        }
-        checkNoOverlap(path);
-    } catch (const Json::exception& e) {
-        unmap();
-        failAt(path, std::string("malformed tensor entry in the header: ") + e.what());
-    } catch (const DiagnosticError&) {
+        SafetensorsContents contents = parseSafetensors(static_cast<const uint8_t*>(m_map), m_size, path);
+        m_tensors = std::move(contents.tensors);
+        m_metadata = std::move(contents.metadata);
+    } catch (...) {
         unmap();
         throw;
     }
@@ -303,6 +312,42 @@ void writeSafetensors(const std::string& path, const std::vector<TensorData>& te
     SafetensorsWriter out(path, specs, metadata);
     for (const auto& t : tensors) out.write(t.bytes);
     out.finish();
+}
+
+namespace {
+
+// Four independent multiply-xorshift lanes over 32-byte blocks (each step is a bijection of the lane, so
+// any change to one word changes that lane), folded together with the length and the tail bytes.
+uint64_t hashBytes(const uint8_t* p, size_t n, uint64_t h) {
+    constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+    uint64_t lanes[4] = {h ^ 0x243F6A8885A308D3ull, h ^ 0x13198A2E03707344ull, h ^ 0xA4093822299F31D0ull,
+                         h ^ 0x082EFA98EC4E6C89ull};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int l = 0; l < 4; ++l) {
+            uint64_t w;
+            std::memcpy(&w, p + i + 8 * size_t(l), 8);
+            lanes[l] = (lanes[l] ^ w) * kMul;
+            lanes[l] ^= lanes[l] >> 32;
+        }
+    h = (h ^ n) * kMul;
+    for (uint64_t lane : lanes) h = ((h ^ lane) * kMul) ^ (h >> 29);
+    for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+    h ^= h >> 33;
+    h *= kMul;
+    return h ^ (h >> 29);
+}
+
+}  // namespace
+
+std::string tensorChecksum(const TensorView& tensor) {
+    std::string header = dtypeName(tensor.dtype);
+    for (int64_t d : tensor.shape) header += "," + std::to_string(d);
+    uint64_t h = hashBytes(reinterpret_cast<const uint8_t*>(header.data()), header.size(), 0);
+    h = hashBytes(tensor.data, tensor.bytes, h);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
 }
 
 std::string normaliseTensorName(const std::string& name) {

@@ -100,10 +100,10 @@ TEST(Launch, MissingBlock) {
 }
 
 TEST(Launch, ZeroOrNegativeDimensions) {
-    expectParseError(R"({"block": 0})", "at least 1");
-    expectParseError(R"({"block": [4, 0]})", "at least 1");
-    expectParseError(R"({"grid": [1, 1, 0], "block": 4})", "at least 1");
-    expectParseError(R"({"grid": -2, "block": 4})", "at least 1");
+    expectParseError(R"({"block": 0})", "\"block\" must be a whole number from 1 to 65535, found 0");
+    expectParseError(R"({"block": [4, 0]})", "\"block[1]\" must be a whole number from 1 to 65535, found 0");
+    expectParseError(R"({"grid": [1, 1, 0], "block": 4})", "from 1 to 65535");
+    expectParseError(R"({"grid": -2, "block": 4})", "\"grid\" must be a whole number from 1 to 65535, found -2");
     expectParseError(R"({"block": []})", "\"block\" must be");
     expectParseError(R"({"block": [1, 1, 1, 1]})", "\"block\" must be");
 }
@@ -111,7 +111,7 @@ TEST(Launch, ZeroOrNegativeDimensions) {
 TEST(Launch, NonIntegers) {
     expectParseError(R"({"block": 2.5})", "block");
     expectParseError(R"({"block": "4"})", "block");
-    expectParseError(R"({"block": [4, 1.5]})", "block[1] must be an integer");
+    expectParseError(R"({"block": [4, 1.5]})", "\"block[1]\" must be a whole number from 1 to 65535, found 1.5");
     expectParseError(R"({"block": true})", "block");
     expectParseError(R"({"block": 4, "args": [{"name":"a","array":[1, 2.5]}]})", "array[1] must be an integer");
     expectParseError(R"({"block": 4, "args": [{"name":"a","array":[1, "x"]}]})", "array[1] must be an integer");
@@ -193,6 +193,16 @@ TEST(Launch, HugeDimensionsAreRejectedNotOverflowed) {
         }
         EXPECT_THROW(validateLaunch(l, MachineSpec::standard()), DiagnosticError) << json;
     }
+}
+
+TEST(Launch, DimensionsPastTheBoundAreNamedAsGivenNotWrappedToNegative) {
+    // 2^31 and 2^32 - 1 fit a 32-bit word, and read as int they would be negative: the message must show the
+    // number the file holds and the range.
+    expectParseError(R"({"grid": 2147483648, "block": 4})",
+                     "\"grid\" must be a whole number from 1 to 65535, found 2147483648");
+    expectParseError(R"({"grid": [1, 4294967295], "block": 4})", "\"grid[1]\" must be a whole number from 1 to 65535");
+    expectParseError(R"({"block": 18446744073709551615})", "found 18446744073709551615");
+    EXPECT_EQ(parseError(R"({"grid": 2147483648, "block": 4})").find("-2147483648"), std::string::npos);
 }
 
 TEST(Launch, MemoryMapPlacesArraysInOrder) {

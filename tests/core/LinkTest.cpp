@@ -45,3 +45,35 @@ TEST(Link, MalformedSharedDirectiveIsAnError) {
         EXPECT_THROW(assemble(src), DiagnosticError) << src;
     EXPECT_EQ(assemble(".shared 12\nentry:\n exit\n").sharedWords, 12);
 }
+
+TEST(Link, ArgumentsMustCarryTheKernelsParameterNamesInOrder) {
+    Program p = assemble("entry:\n    exit\n", "kernel.qasm");
+    p.params = {{"in", true}, {"n", false}};
+    auto errorFor = [&](const std::string& json) {
+        LaunchSpec l = parseLaunchSpec(json, "launch.json");
+        try {
+            linkProgram(p, l, validateLaunch(l, MachineSpec::standard()), MachineSpec::standard());
+        } catch (const DiagnosticError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(errorFor(R"({"block": 4, "args": [{"name": "in", "array": [1]}, {"name": "n", "scalar": 1}]})"), "");
+    std::string swapped =
+        errorFor(R"({"block": 4, "args": [{"name": "n", "scalar": 1}, {"name": "in", "array": [1]}]})");
+    EXPECT_NE(swapped.find("launch.json: error: argument 0 is named \"n\" but the kernel's parameter 0 is 'in'"),
+              std::string::npos)
+        << swapped;
+    std::string renamed =
+        errorFor(R"({"block": 4, "args": [{"name": "in", "array": [1]}, {"name": "count", "scalar": 1}]})");
+    EXPECT_NE(renamed.find("argument 1 is named \"count\" but the kernel's parameter 1 is 'n'"), std::string::npos)
+        << renamed;
+    std::string missing = errorFor(R"({"block": 4, "args": [{"name": "in", "array": [1]}]})");
+    EXPECT_NE(missing.find("launch.json: error: the kernel takes 2 parameters"), std::string::npos) << missing;
+}
+
+TEST(Link, ProgramErrorsNameTheProgramsFile) {
+    Program p = assemble("entry:\n    add r1, r2, r3\n    exit\n", "kernel.qasm");
+    p.blocks[0].body[0].rs2 = 16;
+    EXPECT_NE(linkError(p).find("kernel.qasm:"), std::string::npos) << linkError(p);
+}

@@ -133,3 +133,45 @@ TEST(Cli, BuildGpuChecksOutBeforeBuildingAndAnInterruptLeavesNothing) {
     EXPECT_FALSE(fs::exists(out));
     fs::remove_all(dir);
 }
+
+TEST(RunCli, AModelLaunchThatCannotEndIsRefusedAtTheStepLimitItNames) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    fs::path dir = fs::temp_directory_path() / ("qgpu-endless-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    qgpu::writeTextFile(dir / "endless.qasm", "entry:\n    jmp entry\n");
+    qgpu::writeTextFile(dir / "endless.json", R"({"block": 4})");
+    std::string files = (dir / "endless.qasm").string() + " --launch " + (dir / "endless.json").string();
+    for (const char* backend : {"model", "reference"}) {
+        Result r = runQgpu("asm " + files + " --backend " + backend + " --max-steps 500 --quiet");
+        EXPECT_EQ(r.status, 1) << backend;
+        EXPECT_NE(r.err.find("within 500 warp steps"), std::string::npos) << backend << ": " << r.err;
+        EXPECT_NE(r.err.find("--max-steps"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    }
+    Result check = runQgpu("asm " + files + " --backend model --check --max-steps 500");
+    EXPECT_EQ(check.status, 1);
+    EXPECT_EQ(check.err.find("internal error"), std::string::npos) << check.err;
+    fs::remove_all(dir);
+}
+
+TEST(RunCli, ALongModelRunReportsProgressUnderQuietAndStopsOnCtrlC) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    fs::path dir = fs::temp_directory_path() / ("qgpu-long-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    // One lane loops 20,000 times: about 150,000 records, minutes in the model.
+    qgpu::writeTextFile(
+        dir / "long.json",
+        R"({"block": 4, "args": [{"name": "n", "array": [20000, 1, 2, 3]}, {"name": "out", "zeros": 4}]})");
+    fs::path err = dir / "err";
+    std::string script = std::string(QGPU_CLI_PATH) + " asm " + QGPU_RESOURCE_DIR +
+                         "/examples/loop_sum.qasm --launch " + (dir / "long.json").string() +
+                         " --backend model --quiet >/dev/null 2>" + err.string() +
+                         " & pid=$!; for i in $(seq 200); do grep -q \"records written\" " + err.string() +
+                         " && break; sleep 0.1; done; kill -INT $pid; wait $pid; exit $?";
+    int rc = std::system(("bash -c '" + script + "'").c_str());
+    std::string text = qgpu::readFile(err);
+    EXPECT_EQ(WEXITSTATUS(rc), 130) << text;
+    EXPECT_NE(text.find("records written"), std::string::npos) << text;
+    EXPECT_NE(text.find("interrupted: the model had written "), std::string::npos) << text;
+    fs::remove_all(dir);
+}

@@ -287,3 +287,48 @@ TEST(ChatSession, CliAnswersAPrompt) {
     EXPECT_NE(readFile(dir / "err").find((dir / "tokenizer.json").string()), std::string::npos);
     fs::remove_all(dir);
 }
+
+TEST(ChatSession, AHostTokenizerWithoutTheChatSpecialsIsRefused) {
+    fs::path dir = tempDir("nospecials");
+    model().save(dir.string());
+    text::testing::TokenizerSpec bytesOnly;
+    writeFile(dir / "tokenizer.json", text::testing::tokenizerJson(bytesOnly).dump());
+    std::string err = text::testing::errorOf([&] { loadChatHost(dir.string()); });
+    EXPECT_NE(err.find((dir / "tokenizer.json").string() + ": error: has no special token <|im_start|>"),
+              std::string::npos)
+        << err;
+    fs::remove_all(dir);
+}
+
+TEST(ChatSession, TooLongAMessageIsRefusedBeforeTheModelReadsItAndTheChatGoesOn) {
+    ChatSessionOptions options;
+    options.generation = greedy(2);
+    options.maxContextTokens = 300;
+    ChatSession chat(model(), tokenizer(), options);
+    std::string err = text::testing::errorOf([&] { chat.send(std::string(400, 'x')); });
+    EXPECT_NE(err.find("more than chat's limit of 300: send a shorter message or start a new conversation"),
+              std::string::npos)
+        << err;
+    EXPECT_TRUE(chat.messages().empty());
+    EXPECT_EQ(chat.state().position(), 0) << "nothing was read";
+    ChatReply first = chat.send("hi");
+    EXPECT_TRUE(first.fromScratch);
+    EXPECT_FALSE(first.generation.tokens.empty());
+
+    err = text::testing::errorOf([&] { chat.send(std::string(ChatSession::kMaxNewBytes + 1, 'y')); });
+    EXPECT_NE(err.find("bytes; chat reads at most 1048576 at a time"), std::string::npos) << err;
+    EXPECT_EQ(chat.messages().size(), 2u) << "the first exchange is kept";
+    EXPECT_FALSE(chat.send("ok").fromScratch) << "and the state goes on from it";
+}
+
+TEST(Generator, ALongPromptIsReadInPiecesAsInOnePass) {
+    std::vector<int> prompt;
+    for (int i = 0; i < 1300; ++i) prompt.push_back((i * 37 + 11) % 256);
+    ModelState whole = model().newState(), pieces = model().newState();
+    std::vector<float> logits = model().forward(prompt, whole);
+    GenerationResult r = generate(model(), pieces, prompt, greedy(1), nullptr);
+    EXPECT_EQ(r.tokens.at(0), int(std::max_element(logits.begin(), logits.end()) - logits.begin()));
+    std::vector<float> a = model().forward({7}, whole), b = model().forward({7}, pieces);
+    float range = *std::max_element(a.begin(), a.end()) - *std::min_element(a.begin(), a.end());
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-5f * range) << i;
+}

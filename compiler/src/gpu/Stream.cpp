@@ -2,12 +2,13 @@
 
 #include <stdexcept>
 
+#include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Interpreter.h"
 #include "qgpu/core/Launch.h"
 
 namespace qgpu::gpu {
 
-ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch) {
+ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch, int maxSteps) {
     Interpreter interp(program, launch);
     ReferenceLaunch out;
     out.initialGlobal = interp.state().global;
@@ -23,9 +24,13 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
             out.stream.push_back(empty);
         }
     };
-    while (!interp.done()) {
+    for (int steps = 0; !interp.done(); ++steps) {
+        if (steps == maxSteps)
+            failAt(program.sourceFile, "the launch does not end within " + std::to_string(maxSteps) +
+                                           " warp steps (the reference interpreter's run); check the kernel for "
+                                           "an endless loop, or raise the limit (--max-steps)");
         StepEvent ev = interp.step();
-        if (!ev.fault.empty()) throw std::runtime_error("the reference launch faulted: " + ev.fault);
+        if (!ev.fault.empty()) failAt(program.sourceFile, "the launch stops with an error: " + ev.fault);
         passUpTo(ev.warp);
         Token exec{Kind::Exec};
         exec.block = ev.block, exec.warp = ev.warp, exec.mask = ev.maskBefore;

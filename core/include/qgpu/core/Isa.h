@@ -147,6 +147,7 @@ struct Program {
     std::vector<Block> blocks;         // block 0 is the entry
     int sharedWords = 0;               // shared memory the program uses per thread block
     std::vector<ProgramParam> params;  // empty for hand-written assembly (arguments are then found by name)
+    std::string sourceFile;            // the .cu or .qasm it came from, for diagnostics ("" when unknown)
 
     int blockIndex(std::string_view label) const;  // -1 if absent
 };

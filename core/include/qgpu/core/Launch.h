@@ -37,6 +37,7 @@ struct LaunchSpec {
     std::vector<KernelArg> args;
     // Optional expected final contents of array arguments (checked by tests and `qgpu asm --check`).
     std::vector<std::pair<std::string, std::vector<int32_t>>> expect;
+    std::string file;  // the spec's file name, for diagnostics ("" when made in code)
 
     const KernelArg* arg(const std::string& name) const;
     int threadsPerBlock() const { return block.count(); }

@@ -33,6 +33,8 @@ struct ChatSessionOptions {
     nlohmann::ordered_json tools = nlohmann::ordered_json::array();  // OpenAI-style schemas; empty: none
     // <|im_end|> and <|endoftext|> are always added to the stop tokens.
     GenerationOptions generation;
+    // The most tokens the conversation may hold: the prompt of a reply that would pass it is refused.
+    int maxContextTokens = 32768;
 };
 
 struct ChatReply {
@@ -54,18 +56,26 @@ public:
 
     // Adds a message without generating: a system prompt, tool results, or an earlier exchange.
     void append(text::ChatMessage message) { m_messages.push_back(std::move(message)); }
-    // Generates the assistant's turn after the messages so far and appends it.
+    // Generates the assistant's turn after the messages so far and appends it. New text over kMaxNewBytes,
+    // or a conversation that would pass maxContextTokens, is refused with a DiagnosticError before the model
+    // reads anything; the user and tool messages after the last assistant turn are then dropped, so the
+    // chat can go on.
     ChatReply reply(const TokenCallback& onToken = {});
     ChatReply send(const std::string& user, const TokenCallback& onToken = {});
     void clear();  // forgets the conversation and the state
 
+    static constexpr size_t kMaxNewBytes = 1 << 20;
+
 private:
+    void refuse(const std::string& message);  // drops the unanswered messages, throws DiagnosticError
+
     const Qwen35Model& m_model;
     const text::Tokenizer& m_tokenizer;
     ChatSessionOptions m_options;
     std::vector<text::ChatMessage> m_messages;
     ModelState m_state;
-    std::string m_seen;  // the exact bytes the state has read
+    std::string m_seen;       // the exact bytes the state has read
+    size_t m_seenTokens = 0;  // and the tokens they were
 };
 
 }  // namespace qgpu

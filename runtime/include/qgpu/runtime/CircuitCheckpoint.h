@@ -2,6 +2,7 @@
 // model.safetensors) that Qwen35Model -- or any Qwen3.5 implementation -- loads and runs.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,25 @@ circuit::Geometry circuitGeometry(const Qwen35Config& c);
 // The layout file written beside the weights (Circuit::layoutJson): what every residual dim and state
 // row means, for decoders and the debugger.
 inline constexpr const char* kCircuitLayoutFile = "circuit-layout.json";
+
+// Every tensor's checksum (tensorChecksum), written beside the weights of a checkpoint that holds the
+// GPU's layers: GpuModel::load refuses a damaged or relabelled tensor in seconds, before it decodes.
+inline constexpr const char* kTensorChecksumsFile = "tensor-checksums.json";
+// Reads back every tensor of the checkpoint in `dir` and writes its checksums file.
+void writeTensorChecksums(const std::string& dir);
+
+// A checkpoint's checksums file, by the tensors' normalised names (Checkpoint's).
+class TensorChecksums {
+public:
+    // Throws DiagnosticError when the file is missing or malformed.
+    static TensorChecksums load(const std::string& dir);
+    // Throws DiagnosticError naming the tensor when it has no checksum or its bytes do not match it.
+    void verify(const std::string& name, const TensorView& tensor) const;
+
+private:
+    std::string m_file;
+    std::map<std::string, std::string> m_sums;
+};
 
 // Appends a full-attention layer whose every weight is zero to the checkpoint in `dir` (one file written
 // by Qwen35Model::save or writeCircuitCheckpoint): it adds exactly zero to the residual, and it lets

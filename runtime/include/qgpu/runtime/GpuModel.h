@@ -22,11 +22,17 @@ struct GpuLaunch {
     std::vector<gpu::Token> fed;      // program image and launch
     std::vector<gpu::Token> written;  // what the model wrote, END included when it ended
     bool ended = false;
+    bool stopped = false;                             // the progress callback stopped the run (Ctrl-C)
     std::vector<std::array<uint32_t, 16>> registers;  // per thread in slot order, decoded from the recurrent state
     std::vector<uint32_t> global;                     // global memory, decoded from the recurrent state
     std::vector<std::vector<uint32_t>> shared;        // each thread block's shared memory, decoded likewise
     double seconds = 0;                               // prefill and decode
 };
+
+// Called every kRunProgressPeriod records during a run with the records written so far and the seconds
+// since it started; returning false stops the run there (GpuLaunch::stopped).
+using RunProgress = std::function<bool(size_t written, double seconds)>;
+inline constexpr size_t kRunProgressPeriod = 64;
 
 // Sparse: the fast path (SparseModel, the default). Dense: the LibTorch Qwen35Model, the reference.
 enum class Engine { Sparse, Dense };
@@ -52,9 +58,9 @@ public:
     void saveInto(const std::filesystem::path& dir, DType dtype = DType::F32) const;
 
     // Runs a linked program on a grid of thread blocks with global memory starting as `global`; stops at
-    // END or after `maxTokens`.
+    // END, after `maxTokens`, or when `progress` says so.
     GpuLaunch run(const Program& program, const Dim3& grid, const Dim3& block, const std::vector<uint32_t>& global = {},
-                  int maxTokens = 4096, Engine engine = Engine::Sparse) const;
+                  int maxTokens = 4096, Engine engine = Engine::Sparse, const RunProgress& progress = {}) const;
     // Feeds a whole stream (dense: in one prefill) and returns the model's argmax after every position.
     std::vector<int> teacherForced(const std::vector<gpu::Token>& stream, Engine engine = Engine::Sparse) const;
 

@@ -30,6 +30,16 @@ struct TensorView {
     TensorView rows(int64_t first, int64_t count) const;
 };
 
+// What a safetensors file's bytes hold: its tensors (views into those bytes) and its string metadata.
+struct SafetensorsContents {
+    std::vector<TensorView> tensors;
+    std::map<std::string, std::string> metadata;
+};
+// Parses a whole safetensors file held in `bytes`. Throws DiagnosticError naming `path` for anything
+// malformed: a header longer than the file, bad JSON, an unknown dtype, offsets that disagree with the shape
+// or the file size, tensors that overlap.
+SafetensorsContents parseSafetensors(const uint8_t* bytes, size_t size, const std::string& path);
+
 // An open .safetensors file. Throws DiagnosticError naming the file for anything malformed: a header
 // longer than the file, bad JSON, an unknown dtype, offsets that disagree with the shape or the file size.
 class SafetensorsFile {
@@ -46,7 +56,6 @@ public:
 
 private:
     void unmap();  // also before a constructor throws, which skips the destructor
-    void checkNoOverlap(const std::string& path) const;
 
     std::string m_path;
     void* m_map = nullptr;
@@ -123,5 +132,9 @@ private:
 };
 
 std::string normaliseTensorName(const std::string& name);  // "" for tensors to skip
+
+// A 64-bit checksum of a tensor's dtype, shape and bytes, as 16 hex digits: any change to one of them
+// (a flipped bit, bf16 data relabelled F16, another shape) changes it. Fast enough to run over gigabytes.
+std::string tensorChecksum(const TensorView& tensor);
 
 }  // namespace qgpu

@@ -19,8 +19,13 @@ struct ReferenceLaunch {
     std::vector<std::vector<uint32_t>> shared;        // each thread block's shared memory after
 };
 
-// Runs `program` (linked against `launch`) in the interpreter.
-ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch);
+// The default bound on a launch's warp steps (`--max-steps` changes it in the CLI).
+inline constexpr int kDefaultMaxSteps = 100000;
+
+// Runs `program` (linked against `launch`) in the interpreter. Throws DiagnosticError when the launch
+// faults or does not end within `maxSteps` warp steps: the model could never end it either, so this is
+// also the model backend's bound on a launch.
+ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch, int maxSteps = kDefaultMaxSteps);
 
 // The replay check's verdict: the index of the first record where the streams differ (or where one
 // ends), or -1 when they are identical.
