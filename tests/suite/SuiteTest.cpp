@@ -96,19 +96,19 @@ std::string linkError(const std::string& kernel, const std::string& launchJson) 
 // Launch-side errors for compiled kernels: each names what is wrong and what to do.
 TEST(SuiteLaunchErrors, TooManyThreadsArraysTooLargeAndMismatchedArguments) {
     const std::string args =
-        R"("args": [{"name":"a","zeros":4},{"name":"b","zeros":4},{"name":"out","zeros":4},{"name":"n","scalar":4}])";
+        R"("args": [{"name":"a","zeros":4},{"name":"b","zeros":4},{"name":"c","zeros":4},{"name":"n","scalar":4}])";
     EXPECT_NE(linkError("vec_add", R"({"block": 33, )" + args + "}").find("exceeds the machine's 32"),
               std::string::npos);
     EXPECT_NE(linkError("vec_add", R"({"grid": 5, "block": 32, )" + args + "}").find("at most 128 threads"),
               std::string::npos);
     EXPECT_NE(linkError("vec_add", R"({"block": 4, "args": [{"name":"a","zeros":1000},{"name":"b","zeros":100},)"
-                                   R"({"name":"out","zeros":4},{"name":"n","scalar":4}]})")
+                                   R"({"name":"c","zeros":4},{"name":"n","scalar":4}]})")
                   .find("words of global memory"),
               std::string::npos);
     EXPECT_NE(linkError("vec_add", R"({"block": 4, "args": [{"name":"a","zeros":4}]})").find("takes 4 parameters"),
               std::string::npos);
     EXPECT_NE(linkError("vec_add", R"({"block": 4, "args": [{"name":"a","zeros":4},{"name":"b","zeros":4},)"
-                                   R"({"name":"out","zeros":4},{"name":"n","zeros":4}]})")
+                                   R"({"name":"c","zeros":4},{"name":"n","zeros":4}]})")
                   .find("is a scalar: give a \"scalar\""),
               std::string::npos);
     EXPECT_EQ(linkError("vec_add", R"({"block": 4, )" + args + "}"), "");
