@@ -11,4 +11,5 @@ cmake -S "$root" -B "$root/build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE
 cmake --build "$root/build-fuzz" -j"$(nproc)"
 cd "$root/build-fuzz"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp
 exec ctest --output-on-failure -j"$(nproc)" "$@"

@@ -193,7 +193,8 @@ private:
             std::string kw, type, name;
             ss >> kw >> type >> name;
             if (kw != ".param" || name.empty()) fail("unexpected parameter declaration '" + p + "'");
-            while (!name.empty() && name[0] == '.') ss >> name;  // .align N, .ptr modifiers
+            while (name[0] == '.')  // .align N, .ptr modifiers; a list that ends in one has no name
+                if (!(ss >> name)) fail("unexpected parameter declaration '" + p + "'");
             m_fn->params.push_back({name, type.substr(1)});
         }
     }

@@ -114,3 +114,9 @@ TEST(PtxParser, MalformedTextNamesTheLine) {
     }
     EXPECT_THROW(ptx::parse(".visible .entry f()\n{\n\tret;\n", "open.ptx"), DiagnosticError);
 }
+
+TEST(PtxParser, AParameterEndingInAModifierIsAnErrorNotAHang) {
+    const char* ptx =
+        ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k(\n\t.param .u64 .ptr\n)\n{\n\tret;\n}\n";
+    EXPECT_THROW(ptx::parse(ptx, "k.ptx"), DiagnosticError);
+}
