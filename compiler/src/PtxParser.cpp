@@ -175,7 +175,10 @@ private:
             m_inParams = true;
         else if (open != std::string::npos)
             paramList(l.substr(open + 1, l.rfind(')') - open - 1));
-        if (line.back() == ';') m_fn.reset();  // declarations carry no body
+        if (line.back() == ';') {  // declarations carry no body, and their parameter list ends with them
+            m_fn.reset();
+            m_inParams = false;
+        }
     }
 
     void param(const std::string& line) {
@@ -187,6 +190,7 @@ private:
     }
 
     void paramList(const std::string& text) {
+        if (!m_fn) fail("a parameter declaration outside a function");
         for (const std::string& p : split(text, ',')) {
             if (p.empty()) continue;
             std::istringstream ss(p);

@@ -120,3 +120,10 @@ TEST(PtxParser, AParameterEndingInAModifierIsAnErrorNotAHang) {
         ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k(\n\t.param .u64 .ptr\n)\n{\n\tret;\n}\n";
     EXPECT_THROW(ptx::parse(ptx, "k.ptx"), DiagnosticError);
 }
+
+TEST(PtxParser, APrototypeEndsItsParameterList) {
+    // `.func(;` declares a prototype and closes its list: the next `.param` line belongs to no function (it
+    // used to be added to the prototype already dropped; fuzz.Ptx's seed of this input catches that leak).
+    ptx::Module m = ptx::parse(".func(;\n.param . _\n", "proto.ptx");
+    EXPECT_TRUE(m.functions.empty());
+}
