@@ -112,9 +112,9 @@ std::vector<float> TensorView::toFloat() const {
     return out;
 }
 
-// Two tensors sharing bytes mean a corrupt or hostile file: writing one would change the other.
 namespace {
 
+// Two tensors sharing bytes mean a corrupt or hostile file: writing one would change the other.
 void checkNoOverlap(const std::vector<TensorView>& tensors, const std::string& path) {
     std::vector<const TensorView*> byOffset;
     for (const auto& t : tensors) byOffset.push_back(&t);

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "../text/TextTestUtil.h"
+#include "CircuitTestSupport.h"
 #include "TinyConfig.h"
 #include "qgpu/compiler/gpu/Machine.h"
 #include "qgpu/core/Files.h"
@@ -22,16 +23,9 @@ using text::testing::errorOf;
 
 namespace {
 
-fs::path freshDir(const std::string& name) {
-    fs::path d = fs::temp_directory_path() / ("qgpu-trust-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
 // A tiny random Qwen3.5 checkpoint in `dtype`.
 fs::path tinyCheckpoint(const std::string& name, DType dtype = DType::F32) {
-    fs::path d = freshDir(name);
+    fs::path d = qgpu::testing::tempDir(name);
     auto m = Qwen35Model::random(qgpu::testing::tinyConfig({LayerType::LinearAttention, LayerType::FullAttention}), 5);
     m->save(d.string(), dtype);
     return d;
@@ -56,7 +50,7 @@ void overwrite(const fs::path& file, size_t offset, const std::string& bytes) {
 
 // The machine's own layout and config, as build-gpu writes them, without its gigabytes of weights.
 fs::path gpuFilesWithoutWeights(const std::string& name, int layersToWrite) {
-    fs::path d = freshDir(name);
+    fs::path d = qgpu::testing::tempDir(name);
     gpu::Machine machine = gpu::buildMachine(gpu::defaultMachineGeometry());
     Qwen35Config config = circuitConfig(machine.circuit, gpu::vocabularySize());
     config.numLayers = layersToWrite;
