@@ -1,8 +1,7 @@
-# Heavy dependencies, all from Debian 12 packages (scripts/install-deps.sh installs them); Clang's are in
-# ClangDependency.cmake.
+# Heavy dependencies: Debian 12 packages (scripts/install-deps.sh installs them) and PyPI's LibTorch
+# (LibTorch.cmake); Clang's are in ClangDependency.cmake.
 
-# LibTorch (libtorch-dev 1.13, CPU). Torch's config wants a Python-less build; silence its warnings.
-find_package(Torch REQUIRED)
+include(cmake/LibTorch.cmake)
 
 # Qt 6 and QScintilla (no CMake config of its own).
 find_package(Qt6 REQUIRED COMPONENTS Widgets OpenGLWidgets OpenGL Test)

@@ -3,5 +3,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+libtorch=$("$root/scripts/install-libtorch.sh")
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQGPU_LIBTORCH="$libtorch" >/dev/null
 cmake --build "$root/build" -j"$(nproc)" "$@"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Creates (once) the Python environment of the conformance oracle: Hugging Face transformers and
-# tokenizers with PyPI's torch, pinned, used on the CPU only. It lives outside the clone, under
-# ${QGPU_VENV:-${XDG_CACHE_HOME:-~/.cache}/qgpu/venv}, so that later runs and CI reuse it; a second run
-# only checks the pins and takes a few seconds. Prints the environment's python on its last line.
+# tokenizers, pinned, over the project's one torch (scripts/install-libtorch.sh), used on the CPU only. It
+# lives outside the clone, under ${QGPU_VENV:-${XDG_CACHE_HOME:-~/.cache}/qgpu/venv}, so that later runs
+# and CI reuse it; a second run only checks the pins and takes a few seconds. Prints the environment's python on its last line.
 set -euo pipefail
 venv=${QGPU_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/qgpu/venv}
-PINS=(torch==2.15.0 transformers==5.23.0 tokenizers==0.23.3 safetensors==0.8.0 jinja2==3.1.6 numpy==2.4.6)
+PINS=(transformers==5.23.0 tokenizers==0.23.3 safetensors==0.8.0 jinja2==3.1.6 numpy==2.4.6)
 stamp="$venv/.qgpu-pins"
+QGPU_VENV=$venv "$(dirname "$0")/install-libtorch.sh" >/dev/null
 
 if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "${PINS[*]}" ]]; then
   echo "install-conformance: $venv has ${PINS[*]}" >&2
@@ -14,9 +15,7 @@ if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "${PINS[*]}" 
   exit 0
 fi
 
-echo "install-conformance: creating $venv (about 3 GB: PyPI's torch wheel brings CUDA libraries)" >&2
-mkdir -p "$(dirname "$venv")"
-[[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
+echo "install-conformance: installing ${PINS[*]} into $venv" >&2
 "$venv/bin/python" -m pip install -q --disable-pip-version-check "${PINS[@]}" >&2
 "$venv/bin/python" -c 'import torch, transformers, tokenizers, safetensors, jinja2' >&2
 echo "${PINS[*]}" > "$stamp"

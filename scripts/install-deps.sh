@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages qgpu studio builds against. Idempotent: does nothing when all are present.
+# Installs the Debian 12 packages qgpu studio builds against, then its LibTorch (PyPI's torch wheel, through
+# scripts/install-libtorch.sh). Idempotent: does nothing when all are present.
 set -euo pipefail
 
 PACKAGES=(
   cmake g++ make pkg-config ccache git
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqscintilla2-qt6-dev libgl-dev libgl1-mesa-dri
-  libimgui-dev libstb-dev libtorch-dev libopenblas0-openmp
+  libimgui-dev libstb-dev
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev
   libgtest-dev libgmock-dev nlohmann-json3-dev libclang-rt-19-dev
   python3-venv clang-format xvfb xauth x11-apps imagemagick
@@ -19,7 +20,7 @@ done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   echo "install-deps: all ${#PACKAGES[@]} packages present"
-  exit 0
+  exec "$(dirname "$0")/install-libtorch.sh" >/dev/null
 fi
 
 SUDO=""
@@ -30,3 +31,4 @@ fi
 echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
 $SUDO apt-get update -q
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+"$(dirname "$0")/install-libtorch.sh" >/dev/null

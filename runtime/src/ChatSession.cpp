@@ -16,7 +16,13 @@ std::string_view afterReasoning(std::string_view text) {
 
 }  // namespace
 
-ChatHost loadChatHost(const std::string& dir) {
+WeightFormat storedWeightFormat(const std::string& dir) {
+    Checkpoint checkpoint(dir);
+    const TensorView* embed = checkpoint.find("embed_tokens.weight");
+    return embed && embed->dtype != DType::F32 ? WeightFormat::BF16 : WeightFormat::F32;
+}
+
+ChatHost loadChatHost(const std::string& dir, const ChatHostOptions& options) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
@@ -25,19 +31,19 @@ ChatHost loadChatHost(const std::string& dir) {
                "and tokenizer.json)");
     std::string tokenizerPath = (fs::path(dir) / "tokenizer.json").string();
     text::Tokenizer tokenizer = text::Tokenizer::fromFile(tokenizerPath);
-    std::unique_ptr<Qwen35Model> model = Qwen35Model::load(dir);
     // A larger tokenizer would feed the model ids past its embedding table.
-    if (tokenizer.vocabSize() > model->config().vocabSize)
+    int vocabSize = Qwen35Config::load(dir).vocabSize;
+    if (tokenizer.vocabSize() > vocabSize)
         failAt(tokenizerPath, "has " + std::to_string(tokenizer.vocabSize()) +
-                                  " tokens but config.json's vocab_size is " +
-                                  std::to_string(model->config().vocabSize) +
+                                  " tokens but config.json's vocab_size is " + std::to_string(vocabSize) +
                                   "; use the tokenizer.json that came with this checkpoint");
     for (std::string_view special : {text::kImStart, text::kImEnd})
         if (int id = tokenizer.tokenId(special); id < 0 || !tokenizer.isSpecial(id))
             failAt(tokenizerPath, "has no special token " + std::string(special) +
                                       ": chat needs a Qwen chat tokenizer (the chat template is written with it); "
                                       "use the tokenizer.json that came with a Qwen3.5 checkpoint");
-    return ChatHost{std::move(model), std::move(tokenizer)};
+    ModelLoadOptions load{options.weights.value_or(storedWeightFormat(dir)), options.device, true, options.progress};
+    return ChatHost{Qwen35Model::load(dir, load), std::move(tokenizer)};
 }
 
 ChatSession::ChatSession(const Qwen35Model& model, const text::Tokenizer& tokenizer, ChatSessionOptions options)

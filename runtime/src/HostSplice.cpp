@@ -21,42 +21,38 @@
 
 namespace qgpu {
 
-namespace {
-
-using Json = nlohmann::json;
-namespace fs = std::filesystem;
-
-// How a host layer's tensor meets the residual: by its input columns, its output rows, as a residual
-// RMSNorm (compensated for the wider mean), or not at all (per-head tensors, copied as they are).
-enum class Side { Columns, Rows, ResidualNorm, None };
-
-Side sideOf(const std::string& suffix) {
-    static const std::map<std::string, Side> sides = {
-        {"linear_attn.in_proj_qkv.weight", Side::Columns},
-        {"linear_attn.in_proj_z.weight", Side::Columns},
-        {"linear_attn.in_proj_b.weight", Side::Columns},
-        {"linear_attn.in_proj_a.weight", Side::Columns},
-        {"self_attn.q_proj.weight", Side::Columns},
-        {"self_attn.k_proj.weight", Side::Columns},
-        {"self_attn.v_proj.weight", Side::Columns},
-        {"mlp.gate_proj.weight", Side::Columns},
-        {"mlp.up_proj.weight", Side::Columns},
-        {"linear_attn.out_proj.weight", Side::Rows},
-        {"self_attn.o_proj.weight", Side::Rows},
-        {"mlp.down_proj.weight", Side::Rows},
-        {"input_layernorm.weight", Side::ResidualNorm},
-        {"post_attention_layernorm.weight", Side::ResidualNorm},
-        {"linear_attn.conv1d.weight", Side::None},
-        {"linear_attn.dt_bias", Side::None},
-        {"linear_attn.A_log", Side::None},
-        {"linear_attn.norm.weight", Side::None},
-        {"self_attn.q_norm.weight", Side::None},
-        {"self_attn.k_norm.weight", Side::None},
+ResidualSide residualSide(const std::string& suffix) {
+    static const std::map<std::string, ResidualSide> sides = {
+        {"linear_attn.in_proj_qkv.weight", ResidualSide::Columns},
+        {"linear_attn.in_proj_z.weight", ResidualSide::Columns},
+        {"linear_attn.in_proj_b.weight", ResidualSide::Columns},
+        {"linear_attn.in_proj_a.weight", ResidualSide::Columns},
+        {"self_attn.q_proj.weight", ResidualSide::Columns},
+        {"self_attn.k_proj.weight", ResidualSide::Columns},
+        {"self_attn.v_proj.weight", ResidualSide::Columns},
+        {"mlp.gate_proj.weight", ResidualSide::Columns},
+        {"mlp.up_proj.weight", ResidualSide::Columns},
+        {"linear_attn.out_proj.weight", ResidualSide::Rows},
+        {"self_attn.o_proj.weight", ResidualSide::Rows},
+        {"mlp.down_proj.weight", ResidualSide::Rows},
+        {"input_layernorm.weight", ResidualSide::ResidualNorm},
+        {"post_attention_layernorm.weight", ResidualSide::ResidualNorm},
+        {"linear_attn.conv1d.weight", ResidualSide::None},
+        {"linear_attn.dt_bias", ResidualSide::None},
+        {"linear_attn.A_log", ResidualSide::None},
+        {"linear_attn.norm.weight", ResidualSide::None},
+        {"self_attn.q_norm.weight", ResidualSide::None},
+        {"self_attn.k_norm.weight", ResidualSide::None},
     };
     auto it = sides.find(suffix);
     if (it == sides.end()) throw std::out_of_range(suffix);
     return it->second;
 }
+
+namespace {
+
+using Json = nlohmann::json;
+namespace fs = std::filesystem;
 
 // One tensor of the output: its header entry and how to produce its bytes.
 struct Job {
@@ -222,24 +218,24 @@ private:
     Job hostTensor(const std::string& outName, const std::string& suffix, const TensorView& v) {
         const SpliceLayout& L = m_layout;
         int64_t h = L.hostWidth, H = L.width, at = L.hostOffset();
-        Side side;
+        ResidualSide side;
         try {
-            side = sideOf(suffix);
+            side = residualSide(suffix);
         } catch (const std::out_of_range&) {
             failAt(m_hostDir, "holds tensor " + v.name + ", which is not part of a Qwen3.5 text layer");
         }
         auto misShaped = [&] { failAt(m_hostDir, "tensor " + v.name + " does not have the config's hidden size"); };
         std::vector<int64_t> shape = v.shape;
         switch (side) {
-            case Side::None: return job(outName, shape, [&v] { return v.toFloat(); });
-            case Side::ResidualNorm:
+            case ResidualSide::None: return job(outName, shape, [&v] { return v.toFloat(); });
+            case ResidualSide::ResidualNorm:
                 if (shape != std::vector<int64_t>{h}) misShaped();
                 return job(outName, {H}, [&v, at, ratio = double(h) / double(H), H] {
                     std::vector<float> out(size_t(H), 0.f), w = v.toFloat();
                     for (size_t i = 0; i < w.size(); ++i) out[size_t(at) + i] = compensated(w[i], ratio);
                     return out;
                 });
-            case Side::Columns:
+            case ResidualSide::Columns:
                 if (shape.size() != 2 || shape[1] != h) misShaped();
                 return job(outName, {shape[0], H}, [&v, at, h, H] {
                     std::vector<float> w = v.toFloat(), out(size_t(v.shape[0] * H), 0.f);
@@ -247,7 +243,7 @@ private:
                         std::copy_n(w.begin() + r * h, h, out.begin() + r * H + at);
                     return out;
                 });
-            case Side::Rows:
+            case ResidualSide::Rows:
                 if (shape.size() != 2 || shape[0] != h) misShaped();
                 return job(outName, {H, shape[1]}, [&v, at, H, scale = L.hostScale] {
                     std::vector<float> w = v.toFloat(), out(size_t(H * v.shape[1]), 0.f);

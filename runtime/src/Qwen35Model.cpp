@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 
+#include "ModelWeights.h"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,18 +12,6 @@
 #include "qgpu/runtime/TorchSetup.h"
 
 namespace qgpu {
-
-struct LayerWeights {
-    LayerType type = LayerType::LinearAttention;
-    at::Tensor inputNorm, postNorm, gate, up, down;
-    at::Tensor inProjQkv, inProjZ, inProjB, inProjA, conv, dtBias, aLog, linearNorm, outProj;  // Gated DeltaNet
-    at::Tensor qProj, kProj, vProj, oProj, qNorm, kNorm;                                       // full attention
-};
-
-struct Qwen35Model::Weights {
-    at::Tensor embed, finalNorm, lmHead;  // lmHead undefined when tied
-    std::vector<LayerWeights> layers;
-};
 
 struct ModelState::Impl {
     int position = 0;
@@ -32,61 +22,6 @@ struct ModelState::Impl {
 
 namespace {
 
-using Named = std::vector<std::pair<std::string, at::Tensor*>>;
-
-// The checkpoint names and shapes of one layer's tensors, bound to where they live.
-Named layerTensors(const Qwen35Config& c, int i, LayerWeights& w, std::vector<std::vector<int64_t>>& shapes) {
-    std::string p = "layers." + std::to_string(i) + ".";
-    int64_t h = c.hiddenSize, in = c.intermediateSize;
-    Named out;
-    auto add = [&](const std::string& name, at::Tensor* t, std::vector<int64_t> shape) {
-        out.push_back({p + name, t});
-        shapes.push_back(std::move(shape));
-    };
-    add("input_layernorm.weight", &w.inputNorm, {h});
-    add("post_attention_layernorm.weight", &w.postNorm, {h});
-    add("mlp.gate_proj.weight", &w.gate, {in, h});
-    add("mlp.up_proj.weight", &w.up, {in, h});
-    add("mlp.down_proj.weight", &w.down, {h, in});
-    if (w.type == LayerType::LinearAttention) {
-        int64_t channels = 2 * c.linearKeyDim() + c.linearValueDim(), hv = c.linearNumValueHeads;
-        add("linear_attn.in_proj_qkv.weight", &w.inProjQkv, {channels, h});
-        add("linear_attn.in_proj_z.weight", &w.inProjZ, {c.linearValueDim(), h});
-        add("linear_attn.in_proj_b.weight", &w.inProjB, {hv, h});
-        add("linear_attn.in_proj_a.weight", &w.inProjA, {hv, h});
-        add("linear_attn.conv1d.weight", &w.conv, {channels, 1, c.convKernel});
-        add("linear_attn.dt_bias", &w.dtBias, {hv});
-        add("linear_attn.A_log", &w.aLog, {hv});
-        add("linear_attn.norm.weight", &w.linearNorm, {c.linearValueHeadDim});
-        add("linear_attn.out_proj.weight", &w.outProj, {h, c.linearValueDim()});
-    } else {
-        int64_t hd = c.headDim;
-        add("self_attn.q_proj.weight", &w.qProj, {c.numHeads * hd * 2, h});
-        add("self_attn.k_proj.weight", &w.kProj, {c.numKvHeads * hd, h});
-        add("self_attn.v_proj.weight", &w.vProj, {c.numKvHeads * hd, h});
-        add("self_attn.o_proj.weight", &w.oProj, {h, c.numHeads * hd});
-        add("self_attn.q_norm.weight", &w.qNorm, {hd});
-        add("self_attn.k_norm.weight", &w.kNorm, {hd});
-    }
-    return out;
-}
-
-Named allTensors(const Qwen35Config& c, Qwen35Model::Weights& w, std::vector<std::vector<int64_t>>& shapes) {
-    Named out{{"embed_tokens.weight", &w.embed}, {"norm.weight", &w.finalNorm}};
-    shapes = {{c.vocabSize, c.hiddenSize}, {c.hiddenSize}};
-    if (!c.tieWordEmbeddings) {
-        out.push_back({"lm_head.weight", &w.lmHead});
-        shapes.push_back({c.vocabSize, c.hiddenSize});
-    }
-    w.layers.resize(size_t(c.numLayers));
-    for (int i = 0; i < c.numLayers; ++i) {
-        w.layers[size_t(i)].type = c.layerTypes[size_t(i)];
-        Named l = layerTensors(c, i, w.layers[size_t(i)], shapes);
-        out.insert(out.end(), l.begin(), l.end());
-    }
-    return out;
-}
-
 // Zero-centred RMSNorm over the last dimension: x * rsqrt(mean(x^2) + eps) * (1 + w).
 at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& w, float eps) {
     return x * at::rsqrt(x.pow(2).mean(-1, true) + eps) * (1 + w);
@@ -94,11 +29,18 @@ at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& w, float eps) {
 
 at::Tensor l2Norm(const at::Tensor& x) { return x * at::rsqrt(x.pow(2).sum(-1, true) + 1e-6); }
 
-at::Tensor project(const at::Tensor& x, const at::Tensor& w) { return at::matmul(x, w.t()); }  // x W^T
-
-at::Tensor mlp(const LayerWeights& w, const at::Tensor& x) {
-    return project(at::silu(project(x, w.gate)) * project(x, w.up), w.down);
+// The scale a residual norm multiplies each row by: over the model's own dims, or over the wider
+// residual the window sits in (whose flag dim holds a constant).
+at::Tensor residualScale(const at::Tensor& x, const ResidualWindow& window, float eps) {
+    if (window.fullWidth == 0) return at::rsqrt(x.pow(2).mean(-1, true) + eps);
+    return at::rsqrt((x.pow(2).sum(-1, true) + window.flag * window.flag) / window.fullWidth + eps);
 }
+
+at::Tensor residualNorm(const at::Tensor& x, const at::Tensor& w, const ResidualWindow& window, float eps) {
+    return x * residualScale(x, window, eps) * (1 + w);
+}
+
+at::Tensor mlp(const LayerWeights& w, const at::Tensor& x) { return w.down(at::silu(w.gate(x)) * w.up(x)); }
 
 // The delta rule token by token (q, k: [T, Hv, dk], v: [T, Hv, dv], beta, g: [T, Hv]; S: [Hv, dk, dv]).
 at::Tensor sequentialDeltaRule(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const at::Tensor& beta,
@@ -130,14 +72,15 @@ at::Tensor chunkedDeltaRule(const at::Tensor& q, const at::Tensor& k, const at::
     at::Tensor Q = chunks(q), K = chunks(k), V = chunks(v);
     at::Tensor kBeta = K * b.unsqueeze(-1), vBeta = V * b.unsqueeze(-1);
     at::Tensor decay = (gc.unsqueeze(-1) - gc.unsqueeze(-2)).tril().exp().tril();  // [H, n, C, C]
-    at::Tensor diagonalAndAbove = at::ones({C, C}, at::kBool).triu(0), above = at::ones({C, C}, at::kBool).triu(1);
+    at::TensorOptions flags = q.options().dtype(at::kBool);
+    at::Tensor diagonalAndAbove = at::ones({C, C}, flags).triu(0), above = at::ones({C, C}, flags).triu(1);
     at::Tensor attn = -(at::matmul(kBeta, K.transpose(-1, -2)) * decay).masked_fill(diagonalAndAbove, 0);
     for (int64_t i = 1; i < C; ++i) {
         at::Tensor row = attn.select(-2, i).slice(-1, 0, i).clone();
         at::Tensor sub = attn.slice(-2, 0, i).slice(-1, 0, i).clone();
         attn.select(-2, i).slice(-1, 0, i).copy_(row + (row.unsqueeze(-1) * sub).sum(-2));
     }
-    attn = attn + at::eye(C);
+    attn = attn + at::eye(C, q.options());
     at::Tensor value = at::matmul(attn, vBeta), kCumDecay = at::matmul(attn, kBeta * gc.exp().unsqueeze(-1));
     std::vector<at::Tensor> outs;
     for (int64_t i = 0; i < n; ++i) {
@@ -158,7 +101,7 @@ at::Tensor gatedDeltaNet(const Qwen35Config& c, const LayerWeights& w, const at:
                          at::Tensor& S, DeltaRule rule) {
     int64_t T = x.size(0), kd = c.linearKeyDim(), hk = c.linearNumKeyHeads, hv = c.linearNumValueHeads;
     int64_t dk = c.linearKeyHeadDim, dv = c.linearValueHeadDim, channels = 2 * kd + c.linearValueDim();
-    at::Tensor seq = at::cat({convState, project(x, w.inProjQkv).t()}, 1);  // [C, K-1+T]
+    at::Tensor seq = at::cat({convState, w.inProjQkv(x).t()}, 1);  // [C, K-1+T]
     convState = seq.slice(1, seq.size(1) - (c.convKernel - 1)).contiguous();
     at::Tensor qkv = at::silu(at::conv1d(seq.unsqueeze(0), w.conv, at::Tensor(), at::IntArrayRef{1}, at::IntArrayRef{0},
                                          at::IntArrayRef{1}, channels)
@@ -171,13 +114,13 @@ at::Tensor gatedDeltaNet(const Qwen35Config& c, const LayerWeights& w, const at:
         q = q.repeat_interleave(hv / hk, 1);
         k = k.repeat_interleave(hv / hk, 1);
     }
-    at::Tensor beta = at::sigmoid(project(x, w.inProjB));                              // [T, Hv]
-    at::Tensor g = -at::exp(w.aLog) * at::softplus(project(x, w.inProjA) + w.dtBias);  // [T, Hv]
+    at::Tensor beta = at::sigmoid(w.inProjB(x));                              // [T, Hv]
+    at::Tensor g = -at::exp(w.aLog) * at::softplus(w.inProjA(x) + w.dtBias);  // [T, Hv]
     at::Tensor o = T > 1 && rule == DeltaRule::Chunked ? chunkedDeltaRule(q, k, v, beta, g, S)
                                                        : sequentialDeltaRule(q, k, v, beta, g, S);  // [T, Hv, dv]
-    at::Tensor z = project(x, w.inProjZ).view({T, hv, dv});
+    at::Tensor z = w.inProjZ(x).view({T, hv, dv});
     at::Tensor y = w.linearNorm * (o * at::rsqrt(o.pow(2).mean(-1, true) + c.rmsNormEps)) * at::silu(z);
-    return project(y.reshape({T, hv * dv}), w.outProj);
+    return w.outProj(y.reshape({T, hv * dv}));
 }
 
 at::Tensor rotate(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin, int rot) {
@@ -190,12 +133,13 @@ at::Tensor attention(const Qwen35Config& c, const LayerWeights& w, const at::Ten
                      at::Tensor& values) {
     int64_t T = x.size(0), nh = c.numHeads, nkv = c.numKvHeads, hd = c.headDim;
     int rot = c.rotaryDim();
-    at::Tensor qg = project(x, w.qProj).view({T, nh, 2 * hd});
+    at::Tensor qg = w.qProj(x).view({T, nh, 2 * hd});
     at::Tensor q = rmsNorm(qg.slice(2, 0, hd), w.qNorm, c.rmsNormEps), gate = qg.slice(2, hd);
-    at::Tensor k = rmsNorm(project(x, w.kProj).view({T, nkv, hd}), w.kNorm, c.rmsNormEps);
-    at::Tensor v = project(x, w.vProj).view({T, nkv, hd});
-    at::Tensor pos = at::arange(position, position + T, at::kFloat).unsqueeze(1);
-    at::Tensor invFreq = at::pow(c.ropeTheta, -at::arange(0, rot, 2, at::kDouble) / rot).to(at::kFloat);
+    at::Tensor k = rmsNorm(w.kProj(x).view({T, nkv, hd}), w.kNorm, c.rmsNormEps);
+    at::Tensor v = w.vProj(x).view({T, nkv, hd});
+    at::Tensor pos = at::arange(position, position + T, x.options()).unsqueeze(1);
+    at::Tensor invFreq =
+        at::pow(c.ropeTheta, -at::arange(0, rot, 2, x.options().dtype(at::kDouble)) / rot).to(at::kFloat);
     at::Tensor freqs = pos * invFreq.unsqueeze(0);  // [T, rot/2]
     at::Tensor cos = at::cat({freqs, freqs}, 1).cos().unsqueeze(1), sin = at::cat({freqs, freqs}, 1).sin().unsqueeze(1);
     q = rotate(q, cos, sin, rot);
@@ -205,10 +149,11 @@ at::Tensor attention(const Qwen35Config& c, const LayerWeights& w, const at::Ten
     int64_t total = keys.size(1);
     at::Tensor kk = keys.repeat_interleave(nh / nkv, 0), vv = values.repeat_interleave(nh / nkv, 0);  // [nh, total, hd]
     at::Tensor scores = at::matmul(q.transpose(0, 1), kk.transpose(1, 2)) / std::sqrt(double(hd));    // [nh, T, total]
-    at::Tensor causal = at::arange(total).unsqueeze(0) > (at::arange(T).unsqueeze(1) + position);
+    at::TensorOptions longs = x.options().dtype(at::kLong);
+    at::Tensor causal = at::arange(total, longs).unsqueeze(0) > (at::arange(T, longs).unsqueeze(1) + position);
     scores = scores.masked_fill(causal.unsqueeze(0), -std::numeric_limits<float>::infinity());
     at::Tensor out = at::matmul(at::softmax(scores, -1), vv).transpose(0, 1);  // [T, nh, hd]
-    return project((out * at::sigmoid(gate)).reshape({T, nh * hd}), w.oProj);
+    return w.oProj((out * at::sigmoid(gate)).reshape({T, nh * hd}));
 }
 
 }  // namespace
@@ -239,7 +184,7 @@ std::vector<float> ModelState::recurrentState(int layer) const {
     const at::Tensor& t = impl->recurrent.at(size_t(layer));
     if (!t.defined())
         throw DiagnosticError(Diagnostic{"", 0, 0, "layer " + std::to_string(layer) + " has no recurrent state"});
-    at::Tensor c = t.contiguous();
+    at::Tensor c = t.cpu().contiguous();
     return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
 }
 
@@ -248,7 +193,22 @@ void ModelState::setRecurrentState(int layer, const std::vector<float>& values) 
     if (!t.defined() || int64_t(values.size()) != t.numel())
         throw DiagnosticError(
             Diagnostic{"", 0, 0, "recurrent state of layer " + std::to_string(layer) + " has a different size"});
-    t = at::from_blob(const_cast<float*>(values.data()), t.sizes(), at::kFloat).clone();
+    t = at::from_blob(const_cast<float*>(values.data()), t.sizes(), at::kFloat).to(t.device(), false, true);
+}
+
+const char* weightFormatName(WeightFormat f) {
+    switch (f) {
+        case WeightFormat::F32: return "f32";
+        case WeightFormat::BF16: return "bf16";
+        case WeightFormat::Q8: return "q8";
+    }
+    return "?";
+}
+
+WeightFormat parseWeightFormat(const std::string& text, const std::string& flag) {
+    for (WeightFormat f : {WeightFormat::F32, WeightFormat::BF16, WeightFormat::Q8})
+        if (text == weightFormatName(f)) return f;
+    throw DiagnosticError(Diagnostic{"", 0, 0, flag + " must be f32, bf16 or q8, not '" + text + "'"});
 }
 
 Qwen35Model::Qwen35Model(Qwen35Config config, std::unique_ptr<Weights> weights)
@@ -258,29 +218,27 @@ Qwen35Model::Qwen35Model(Qwen35Config config, std::unique_ptr<Weights> weights)
 
 Qwen35Model::~Qwen35Model() = default;
 
-std::unique_ptr<Qwen35Model> Qwen35Model::load(const std::string& dir) {
-    Qwen35Config c = Qwen35Config::load(dir);
-    Checkpoint ck(dir);
-    return fromTensors(c, [&](const std::string& name, const std::vector<int64_t>& shape) {
-        std::vector<float> values = ck.require(name, shape).toFloat();
-        at::Tensor finite = at::isfinite(at::from_blob(values.data(), {int64_t(values.size())}, at::kFloat));
-        if (!finite.all().item<bool>()) {
-            int64_t index = (~finite).nonzero()[0][0].item<int64_t>();
-            failAt(dir, "tensor '" + name + "' holds " + (std::isnan(values[size_t(index)]) ? "NaN" : "an infinity") +
-                            " at element " + std::to_string(index) + ": the checkpoint is damaged");
-        }
-        return values;
-    });
+WeightFormat Qwen35Model::weightFormat() const { return m_weights->format; }
+
+ComputeDevice Qwen35Model::device() const {
+    return m_weights->device.is_cuda() ? ComputeDevice::Cuda : ComputeDevice::Cpu;
+}
+
+std::unique_ptr<Qwen35Model> Qwen35Model::load(const std::string& dir, const ModelLoadOptions& options) {
+    initTorch();
+    Qwen35Config config;
+    std::unique_ptr<Weights> w = loadWeights(dir, options, config);
+    return std::unique_ptr<Qwen35Model>(new Qwen35Model(std::move(config), std::move(w)));
 }
 
 std::unique_ptr<Qwen35Model> Qwen35Model::fromTensors(const Qwen35Config& c, const TensorSource& tensor) {
     initTorch();
     auto w = std::make_unique<Weights>();
-    std::vector<std::vector<int64_t>> shapes;
-    Named named = allTensors(c, *w, shapes);
-    for (size_t i = 0; i < named.size(); ++i) {
-        std::vector<float> v = tensor(named[i].first, shapes[i]);
-        *named[i].second = at::from_blob(v.data(), shapes[i], at::kFloat).clone();
+    for (const NamedTensor& t : bindTensors(c, *w)) {
+        std::vector<float> v = tensor(t.name, t.shape);
+        at::Tensor values = at::from_blob(v.data(), t.shape, at::kFloat).clone();
+        if (t.plain) *t.plain = values;
+        if (t.linear) *t.linear = {values};
     }
     return std::unique_ptr<Qwen35Model>(new Qwen35Model(c, std::move(w)));
 }
@@ -289,37 +247,35 @@ std::unique_ptr<Qwen35Model> Qwen35Model::random(const Qwen35Config& c, uint64_t
     initTorch();
     auto gen = at::detail::createCPUGenerator(seed);
     auto w = std::make_unique<Weights>();
-    std::vector<std::vector<int64_t>> shapes;
-    Named named = allTensors(c, *w, shapes);
-    for (size_t i = 0; i < named.size(); ++i) {
-        const std::string& n = named[i].first;
+    for (const NamedTensor& named : bindTensors(c, *w)) {
+        const std::string& n = named.name;
+        const std::vector<int64_t>& shape = named.shape;
         at::Tensor t;
         if (n.find("norm") != std::string::npos && n.find("linear_attn.norm") == std::string::npos)
-            t = at::zeros(shapes[i]);
+            t = at::zeros(shape);
         else if (n.find("linear_attn.norm") != std::string::npos)
-            t = at::ones(shapes[i]);
+            t = at::ones(shape);
         else if (n.find("A_log") != std::string::npos)
-            t = at::log(at::empty(shapes[i]).uniform_(1, 16, gen));
+            t = at::log(at::empty(shape).uniform_(1, 16, gen));
         else if (n.find("dt_bias") != std::string::npos)
-            t = at::empty(shapes[i]).uniform_(-1, 1, gen);
+            t = at::empty(shape).uniform_(-1, 1, gen);
         else if (n.find("conv1d") != std::string::npos)
-            t = at::empty(shapes[i]).normal_(0, 0.3, gen);
+            t = at::empty(shape).normal_(0, 0.3, gen);
         else
-            t = at::empty(shapes[i]).normal_(0, 0.02, gen);
-        *named[i].second = t;
+            t = at::empty(shape).normal_(0, 0.02, gen);
+        if (named.plain) *named.plain = t;
+        if (named.linear) *named.linear = {t};
     }
     return std::unique_ptr<Qwen35Model>(new Qwen35Model(c, std::move(w)));
 }
 
 void Qwen35Model::save(const std::string& dir, DType dtype) const {
     Weights copy = *m_weights;
-    std::vector<std::vector<int64_t>> shapes;
-    Named named = allTensors(m_config, copy, shapes);
     std::vector<TensorData> tensors;
-    for (const auto& [name, t] : named) {
-        at::Tensor c = t->contiguous();
+    for (const NamedTensor& t : bindTensors(m_config, copy)) {
+        at::Tensor c = (t.plain ? t.plain->to(at::kFloat) : t.linear->toFloat()).cpu().contiguous();
         std::vector<float> v(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-        tensors.push_back(TensorData::fromFloat("model." + name, c.sizes().vec(), v, dtype));
+        tensors.push_back(TensorData::fromFloat("model." + t.name, c.sizes().vec(), v, dtype));
     }
     writeSafetensors((std::filesystem::path(dir) / "model.safetensors").string(), tensors, {{"format", "pt"}});
     std::ofstream(std::filesystem::path(dir) / "config.json") << m_config.toJson();
@@ -329,11 +285,13 @@ ModelState Qwen35Model::newState() const {
     ModelState s;
     const Qwen35Config& c = m_config;
     int64_t channels = 2 * c.linearKeyDim() + c.linearValueDim();
+    at::TensorOptions floats = at::TensorOptions().device(m_weights->device);
     for (LayerType t : c.layerTypes) {
         bool linearLayer = t == LayerType::LinearAttention;
-        s.impl->conv.push_back(linearLayer ? at::zeros({channels, c.convKernel - 1}) : at::Tensor());
+        s.impl->conv.push_back(linearLayer ? at::zeros({channels, c.convKernel - 1}, floats) : at::Tensor());
         s.impl->recurrent.push_back(
-            linearLayer ? at::zeros({c.linearNumValueHeads, c.linearKeyHeadDim, c.linearValueHeadDim}) : at::Tensor());
+            linearLayer ? at::zeros({c.linearNumValueHeads, c.linearKeyHeadDim, c.linearValueHeadDim}, floats)
+                        : at::Tensor());
         s.impl->keys.emplace_back();
         s.impl->values.emplace_back();
     }
@@ -343,7 +301,7 @@ ModelState Qwen35Model::newState() const {
 namespace {
 
 std::vector<float> toVector(const at::Tensor& t) {
-    at::Tensor c = t.contiguous();
+    at::Tensor c = t.cpu().contiguous();
     return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
 }
 
@@ -358,16 +316,16 @@ at::Tensor runLayers(const Qwen35Config& c, const Qwen35Model::Weights& weights,
             throw DiagnosticError(Diagnostic{
                 "", 0, 0,
                 "token " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(c.vocabSize)});
-    at::Tensor ids = at::tensor(std::vector<int64_t>(tokens.begin(), tokens.end()), at::kLong);
-    at::Tensor x = weights.embed.index_select(0, ids);
+    at::Tensor ids = at::tensor(std::vector<int64_t>(tokens.begin(), tokens.end()), at::kLong).to(weights.device);
+    at::Tensor x = weights.embed.rows(ids);
     for (size_t i = 0; i < weights.layers.size(); ++i) {
         const LayerWeights& w = weights.layers[i];
-        at::Tensor normed = rmsNorm(x, w.inputNorm, c.rmsNormEps);
+        at::Tensor normed = residualNorm(x, w.inputNorm, weights.window, c.rmsNormEps);
         at::Tensor mixed = w.type == LayerType::LinearAttention
                                ? gatedDeltaNet(c, w, normed, s.conv[i], s.recurrent[i], rule)
                                : attention(c, w, normed, s.position, s.keys[i], s.values[i]);
         at::Tensor h = x + mixed;
-        x = h + mlp(w, rmsNorm(h, w.postNorm, c.rmsNormEps));
+        x = h + mlp(w, residualNorm(h, w.postNorm, weights.window, c.rmsNormEps));
     }
     s.position += int(tokens.size());
     return x;
@@ -379,8 +337,13 @@ std::vector<float> Qwen35Model::forward(const std::vector<int>& tokens, ModelSta
     at::NoGradGuard noGrad;
     at::Tensor x = runLayers(m_config, *m_weights, tokens, *state.impl, m_prefillRule);
     if (!allPositions) x = x.slice(0, x.size(0) - 1);
-    const at::Tensor& head = m_weights->lmHead.defined() ? m_weights->lmHead : m_weights->embed;
-    return toVector(project(rmsNorm(x, m_weights->finalNorm, m_config.rmsNormEps), head));
+    const Weights& w = *m_weights;
+    const Linear& head = w.lmHead.defined() ? w.lmHead : w.embed;
+    at::Tensor scale = residualScale(x, w.window, m_config.rmsNormEps);
+    at::Tensor logits = head(x * scale * (1 + w.finalNorm));
+    if (w.window.fullWidth)  // the flag dim's share of every logit, as the combined model's LM head adds it
+        logits = logits + w.window.flag * scale * (1 + w.window.finalFlagWeight) * w.window.headFlag;
+    return toVector(logits);
 }
 
 std::vector<float> Qwen35Model::hiddenStates(const std::vector<int>& tokens, ModelState& state) const {

@@ -224,6 +224,14 @@ const TensorView* SafetensorsFile::find(const std::string& name) const {
     return nullptr;
 }
 
+void SafetensorsFile::releasePages(const uint8_t* data, size_t bytes) const {
+    const auto* begin = static_cast<const uint8_t*>(m_map);
+    if (!m_map || data < begin || data + bytes > begin + m_size) return;
+    const size_t page = size_t(sysconf(_SC_PAGESIZE));
+    size_t first = (size_t(data - begin) + page - 1) / page * page, last = size_t(data + bytes - begin) / page * page;
+    if (last > first) ::madvise(const_cast<uint8_t*>(begin + first), last - first, MADV_DONTNEED);
+}
+
 TensorView TensorView::rows(int64_t first, int64_t count) const {
     if (shape.empty() || first < 0 || count < 0 || first + count > shape[0])
         throw std::out_of_range("rows " + std::to_string(first) + " + " + std::to_string(count) + " of " + name);
@@ -410,6 +418,10 @@ std::vector<std::string> Checkpoint::names() const {
     std::vector<std::string> out;
     for (const auto& [n, t] : m_byName) out.push_back(n);
     return out;
+}
+
+void Checkpoint::releasePages(const TensorView& tensor) const {
+    for (const auto& f : m_files) f->releasePages(tensor.data, tensor.bytes);
 }
 
 }  // namespace qgpu

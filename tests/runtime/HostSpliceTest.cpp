@@ -167,6 +167,47 @@ TEST(HostSplice, TextKeepsTheHostsDistributionAndChipTokensGetNoMass) {
     EXPECT_LT(meanTop, 0.9);  // nor so sharp that every distribution is one token
 }
 
+// Chat runs a combined checkpoint's text on the host's layers alone, over the host's dims: it must give
+// the full-width combined model's logits on text (up to the order of float sums) and refuse chip tokens.
+TEST(HostSplice, TheTextModelOfACombinedCheckpointIsTheFullWidthModelOverTheHostsDims) {
+    const Spliced& s = spliced();
+    for (DType dtype : {DType::F32, DType::BF16}) {
+        fs::path out = s.out;
+        if (dtype == DType::BF16) {
+            out = s.root / "text-only-bf16";
+            if (!fs::exists(out)) spliceHost(s.host.string(), out.string(), portChip(), {DType::BF16, {}});
+        }
+        auto combined = Qwen35Model::load(out.string());
+        ModelLoadOptions textOnly;
+        textOnly.textOnly = true;
+        auto text = Qwen35Model::load(out.string(), textOnly);
+        EXPECT_EQ(text->config().hiddenSize, s.layout.hostWidth);
+        EXPECT_EQ(text->config().numLayers, s.layout.hostLayers);
+        EXPECT_EQ(text->config().vocabSize, s.layout.hostVocab);
+        std::mt19937 rng(5);
+        std::vector<int> tokens;
+        for (int i = 0; i < 80; ++i) tokens.push_back(int(rng() % 300));
+        ModelState a = combined->newState(), b = text->newState();
+        std::vector<float> wide = combined->forward(tokens, a, true), narrow = text->forward(tokens, b, true);
+        size_t V = size_t(combined->config().vocabSize), v = size_t(s.layout.hostVocab);
+        ASSERT_EQ(narrow.size(), tokens.size() * v);
+        float worst = 0, range = 0;
+        for (size_t t = 0; t < tokens.size(); ++t) {
+            const float *w = wide.data() + t * V, *n = narrow.data() + t * v;
+            EXPECT_EQ(std::max_element(w, w + v) - w, std::max_element(n, n + v) - n) << "position " << t;
+            for (size_t i = 0; i < v; ++i) {
+                worst = std::max(worst, std::abs(w[i] - n[i]));
+                range = std::max(range, std::abs(w[i]));
+            }
+        }
+        std::cout << dtypeName(dtype) << ": the host's dims alone vs the full width: max logit difference " << worst
+                  << " (largest logit " << range << ")\n";
+        EXPECT_LE(worst, 1e-5f * range);
+        std::string err = text::testing::errorOf([&] { text->forward({s.layout.hostVocab}, b); });
+        EXPECT_NE(err.find("outside the vocabulary of 300"), std::string::npos) << err;
+    }
+}
+
 TEST(HostSplice, ABfloat16HostGivesABfloat16CheckpointWithF32ResidualNorms) {
     const Spliced& s = spliced();
     fs::path host = s.root / "bf16-host", out = s.root / "bf16-combined";

@@ -3,7 +3,9 @@
 // chat does not re-read its history. Torch-free header.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +22,20 @@ struct ChatHost {
     text::Tokenizer tokenizer;
 };
 
-// Loads the tokenizer first (cheap), then the model. Throws DiagnosticError naming the path for a missing
-// directory or tokenizer.json, a bad checkpoint, or a tokenizer with more tokens than the model's vocabulary.
-ChatHost loadChatHost(const std::string& dir);
+struct ChatHostOptions {
+    std::optional<WeightFormat> weights;  // default: as stored (bf16 for a bf16 or f16 checkpoint, else f32)
+    ComputeDevice device = ComputeDevice::Auto;
+    std::function<void(int done, int total)> progress;  // after each tensor
+};
+
+// bf16 when the checkpoint's embedding is stored in 16 bits, else f32.
+WeightFormat storedWeightFormat(const std::string& dir);
+
+// Loads the tokenizer first (cheap), then the text model: for a combined checkpoint (`qgpu build --host`)
+// only the host's layers over the host's dims (ModelLoadOptions::textOnly). Throws DiagnosticError naming the
+// path for a missing directory or tokenizer.json, a bad checkpoint, or a tokenizer with more tokens than
+// the checkpoint's vocabulary.
+ChatHost loadChatHost(const std::string& dir, const ChatHostOptions& options = {});
 
 struct ChatSessionOptions {
     bool thinking = false;  // the generation prompt opens a <think> block for the model to fill

@@ -56,6 +56,13 @@ struct SpliceLayout {
 };
 inline constexpr const char* kSpliceFile = "splice.json";
 
+// How a host layer's tensor meets the residual: by its input columns, its output rows, as a residual
+// RMSNorm (compensated for the wider mean), or not at all (per-head tensors, copied as they are).
+enum class ResidualSide { Columns, Rows, ResidualNorm, None };
+// `suffix` is a layer tensor's name after "layers.N."; throws std::out_of_range for a name that is not part
+// of a Qwen3.5 text layer.
+ResidualSide residualSide(const std::string& suffix);
+
 // The smallest hidden size H that holds C circuit dims, h host dims and the flag below the ballast
 // (Circuit::ballastDims: H's odd part after dividing out fours).
 int splicedWidth(int circuitDims, int hostWidth);

@@ -1,5 +1,6 @@
-// A Qwen3.5 text model in LibTorch (fp32 on the CPU): Gated DeltaNet and gated full-attention layers,
-// SwiGLU MLPs, zero-centred RMSNorms, tied or untied LM head. Torch stays behind this header.
+// A Qwen3.5 text model in LibTorch: Gated DeltaNet and gated full-attention layers, SwiGLU MLPs,
+// zero-centred RMSNorms, tied or untied LM head; its linear weights in fp32, bf16 or 8 bits, on the CPU or a
+// CUDA device. Torch stays behind this header.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "qgpu/runtime/Qwen35Config.h"
 #include "qgpu/runtime/Safetensors.h"
+#include "qgpu/runtime/TorchSetup.h"
 
 namespace qgpu {
 
@@ -33,6 +35,27 @@ public:
     std::unique_ptr<Impl> impl;
 };
 
+// How the linear weights (projections, embedding, LM head) are held and multiplied. Norms, the
+// convolution and the delta rule always compute in fp32.
+enum class WeightFormat {
+    F32,   // fp32 copies: the reference path (the conformance tests, the GPU's dense engine)
+    BF16,  // bf16, memory-mapped when the checkpoint stores bf16; projections multiply in bf16
+    Q8,    // int8 with one bf16 scale per row (absmax / 127, like llama.cpp's Q8_0); activations in bf16
+};
+const char* weightFormatName(WeightFormat f);  // "f32", "bf16", "q8"
+// "f32", "bf16" or "q8"; throws DiagnosticError naming `flag` otherwise.
+WeightFormat parseWeightFormat(const std::string& text, const std::string& flag = "--weights");
+
+struct ModelLoadOptions {
+    WeightFormat weights = WeightFormat::F32;
+    ComputeDevice device = ComputeDevice::Cpu;
+    // A combined checkpoint (`qgpu build --host`, with splice.json): load only the host's text model, its
+    // layers over the host's own dims and vocabulary, never the padded width (the GPU's layers add exact
+    // zeros on text tokens). Chip tokens are then outside its vocabulary. Ignored for other checkpoints.
+    bool textOnly = false;
+    std::function<void(int done, int total)> progress;  // after each tensor
+};
+
 // How a prefill runs the Gated DeltaNet's delta rule: in chunks of 64 tokens as the reference
 // implementation does (the default), or token by token as a decode does.
 enum class DeltaRule { Chunked, Sequential };
@@ -40,8 +63,9 @@ enum class DeltaRule { Chunked, Sequential };
 class Qwen35Model {
 public:
     ~Qwen35Model();
-    // DIR/config.json plus its safetensors (bf16/fp16/fp32 loaded into fp32). Throws DiagnosticError.
-    static std::unique_ptr<Qwen35Model> load(const std::string& dir);
+    // DIR/config.json plus its safetensors (any of bf16/fp16/fp32), held as `options` says. Throws
+    // DiagnosticError naming the tensor for a missing, mis-shaped or non-finite weight.
+    static std::unique_ptr<Qwen35Model> load(const std::string& dir, const ModelLoadOptions& options = {});
     // Weights from a source that gives each tensor (checkpoint name without prefix, e.g.
     // "layers.0.mlp.up_proj.weight") as fp32 values of the given shape, or throws.
     using TensorSource = std::function<std::vector<float>(const std::string& name, const std::vector<int64_t>& shape)>;
@@ -52,6 +76,8 @@ public:
     void save(const std::string& dir, DType dtype = DType::F32) const;
 
     const Qwen35Config& config() const { return m_config; }
+    WeightFormat weightFormat() const;
+    ComputeDevice device() const;  // Cpu or Cuda
     void setPrefillDeltaRule(DeltaRule rule) { m_prefillRule = rule; }
     DeltaRule prefillDeltaRule() const { return m_prefillRule; }
     ModelState newState() const;

@@ -53,6 +53,10 @@ public:
     const std::vector<TensorView>& tensors() const { return m_tensors; }
     const TensorView* find(const std::string& name) const;
     const std::map<std::string, std::string>& metadata() const { return m_metadata; }
+    // Drops this process's mapping of the whole pages inside [data, data + bytes) (they stay in the page
+    // cache; a later read maps them again), so a tensor already copied elsewhere stops counting towards
+    // the resident memory. Does nothing for a range outside this file.
+    void releasePages(const uint8_t* data, size_t bytes) const;
 
 private:
     void unmap();  // also before a constructor throws, which skips the destructor
@@ -124,6 +128,7 @@ public:
     const TensorView& require(const std::string& name, const std::vector<int64_t>& shape) const;
     std::vector<std::string> names() const;
     const std::string& dir() const { return m_dir; }
+    void releasePages(const TensorView& tensor) const;  // SafetensorsFile::releasePages of its file
 
 private:
     std::string m_dir;
