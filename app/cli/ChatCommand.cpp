@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "GpuCommands.h"
+#include "HostCommands.h"
 #include "qgpu/runtime/HostSplice.h"
 #include "qgpu/runtime/ModelKernelRunner.h"
 #include "qgpu/runtime/TorchSetup.h"
@@ -52,8 +53,8 @@ private:
 
 void printStats(const ChatReply& r) {
     const GenerationResult& g = r.generation;
-    std::fprintf(stderr, "[%d prompt tokens in %.2f s; %zu tokens, %.1f tokens/s%s]\n", r.promptTokens,
-                 g.prefillSeconds, g.tokens.size(), g.decodeTokensPerSecond(),
+    std::fprintf(stderr, "[%d prompt tokens in %.2f s; %zu tokens, %.1f tokens/s; %.2f GiB resident%s]\n",
+                 r.promptTokens, g.prefillSeconds, g.tokens.size(), g.decodeTokensPerSecond(), residentMemoryGiB(),
                  g.reason == GenerationResult::Cancelled   ? "; cancelled"
                  : g.reason == GenerationResult::MaxTokens ? "; stopped at --max-tokens"
                                                            : "");
@@ -75,7 +76,7 @@ void printTool(const ToolRun& t) {
 
 int chat(const ChatCommandOptions& o, const std::string& resourceDir) {
     initTorch();
-    ChatHost host = loadChatHost(o.host);
+    ChatHost host = loadHostWithProgress(o.host, o.hostOptions);
     ChatSessionOptions sessionOptions = o.session;
     sessionOptions.generation.cancel = &gCancel;
     ChatSession session(*host.model, host.tokenizer, sessionOptions);

@@ -14,6 +14,7 @@ struct ChatCommandOptions {
     bool gpu = true;     // false: text only (--mode text)
     ChatMode mode = ChatMode::Normal;
     ChatSessionOptions session;  // generation, sampling, thinking
+    ChatHostOptions hostOptions;  // weights and device
 };
 
 int chat(const ChatCommandOptions& options, const std::string& resourceDir);

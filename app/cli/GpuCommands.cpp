@@ -11,7 +11,6 @@
 #include <optional>
 #include <sstream>
 
-#include <sys/resource.h>
 
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/gpu/Stream.h"
@@ -250,12 +249,6 @@ int benchGpu(int runs, int denseRuns, DType weights, const std::string& resource
     std::cout << "sparse: median of " << runs << " runs; dense: median of " << denseRuns << "; " << dtypeName(weights)
               << " weights\n";
     return 0;
-}
-
-double peakMemoryGiB() {
-    struct rusage r {};
-    getrusage(RUSAGE_SELF, &r);
-    return double(r.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB on Linux
 }
 
 int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, const std::string& resourceDir) {

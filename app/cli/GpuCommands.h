@@ -8,6 +8,7 @@
 
 #include "qgpu/core/Isa.h"
 #include "qgpu/core/Launch.h"
+#include "qgpu/core/ProcessMemory.h"
 #include "qgpu/runtime/GpuModel.h"
 
 namespace qgpu::cli {
@@ -44,7 +45,5 @@ int benchGpu(int runs, int denseRuns, DType weights, const std::string& resource
 int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, const std::string& resourceDir);
 // The median of a few timings (the upper one of an even count).
 double median(std::vector<double> v);
-// The process's peak resident memory.
-double peakMemoryGiB();
 
 }  // namespace qgpu::cli

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@
 #include "ChatCommand.h"
 #include "EvalCommand.h"
 #include "GpuCommands.h"
+#include "HostCommands.h"
 #include "SpliceCommands.h"
 #include "qgpu/core/Launch.h"
 #include "qgpu/runtime/Qwen35Model.h"
@@ -87,13 +89,22 @@ const char* kUsage = R"(usage:
       Random weights at Qwen3.5 geometry, built in memory: prefill and decode tokens/s (medians) and
       peak memory.
   qgpu chat --host DIR [--mode normal|advanced|text] [--max-tokens N] [--temperature T] [--top-k K] [--top-p P]
-            [--seed S] [--think] [--prompt TEXT]
+            [--seed S] [--think] [--prompt TEXT] [--weights f32|bf16|q8] [--device cpu|cuda|auto]
       Chats with the Qwen3.5 checkpoint in DIR (config.json, safetensors, tokenizer.json): answers --prompt,
       or reads one message per line from stdin until an empty line or EOF. Replies stream to stdout, speed
       to stderr; Ctrl-C stops a reply. Greedy unless --temperature > 0; --think lets the model reason first.
       The GPU is Qwen's tool: normal mode (default) offers gpu_eval (expressions, docs/expressions.md),
       advanced mode run_cuda_kernel (Qwen writes the kernel); each call runs inside the compiled GPU model
-      and its result goes back to Qwen. --mode text: no tool.
+      and its result goes back to Qwen. --mode text: no tool. A combined checkpoint (`qgpu build --host`)
+      chats on the host's layers over the host's own dims, its GPU layers run the tool's launches.
+      --weights: how the host's linear weights are held (default: as stored, bf16 for a bf16 checkpoint;
+      q8: 8-bit with a scale per row); --device: where its layers run (default: CUDA when present).
+  qgpu bench-host [--dir DIR] [--weights f32,bf16,q8] [--device cpu|cuda|auto] [--runs N] [--prefill T]
+                  [--decode T]
+      A random-weight Qwen3.5-2B (bf16) and its combined checkpoint, written once into DIR (default
+      ~/.cache/qgpu/bench-host, about 16 GB): per weight format, in a process of its own, load time, peak
+      RSS, prefill tokens/s over T tokens (default 512) and decode tokens/s over T tokens (default 128),
+      medians of N runs (default 3). scripts/bench-host.sh adds llama.cpp on the same weights.
   qgpu circuit-costs
       Builds every circuit primitive and prints its cost in layers, MLP neurons, residual dims, heads.
   qgpu version
@@ -108,6 +119,8 @@ struct Args {
     std::string geometry = "2b";
     std::string host, combined, prompt, mode = "normal", gpu;
     std::string kernels;  // bench --suite: a comma-separated subset
+    std::string weights, device = "auto", measure, dir;  // chat and bench-host
+    std::set<std::string> given;                         // every flag on the command line
     int maxTokens = 512;
     text::SamplingParams sampling;
     bool think = false;
@@ -159,6 +172,7 @@ Args parseArgs(int argc, char** argv) {
     Args a;
     for (int i = 2; i < argc; ++i) {
         std::string s = argv[i];
+        if (s.rfind("--", 0) == 0) a.given.insert(s);
         auto value = [&]() -> std::string {
             if (i + 1 >= argc) usageError(s + " needs a value");
             return argv[++i];
@@ -213,6 +227,14 @@ Args parseArgs(int argc, char** argv) {
             a.suite = true;
         else if (s == "--kernels")
             a.kernels = value();
+        else if (s == "--weights")
+            a.weights = value();
+        else if (s == "--device")
+            a.device = value();
+        else if (s == "--measure")
+            a.measure = value();
+        else if (s == "--dir")
+            a.dir = value();
         else if (s == "--max-steps")
             a.maxSteps = int(integerFlag(s, value(), 1, 1000000));
         else if (s == "--dense-runs")
@@ -370,7 +392,7 @@ int benchModel(const Args& a) {
     }
     std::printf("built in %.1f s; prefill %d tokens: %.1f tokens/s; decode %d tokens: %.2f tokens/s (medians of %d)\n",
                 buildS, a.prefill, median(prefillTps), a.decode, median(decodeTps), a.runs);
-    std::printf("peak memory %.2f GiB\n", cli::peakMemoryGiB());
+    std::printf("peak memory %.2f GiB\n", peakMemoryGiB());
     return 0;
 }
 
@@ -387,7 +409,31 @@ int chatCommand(const Args& a) {
     o.session.thinking = a.think;
     o.session.generation.maxNewTokens = a.maxTokens;
     o.session.generation.sampling = a.sampling;
+    if (!a.weights.empty()) o.hostOptions.weights = parseWeightFormat(a.weights);
+    o.hostOptions.device = parseDevice(a.device);
     return cli::chat(o, QGPU_RESOURCE_DIR);
+}
+
+int benchHostCommand(const Args& a) {
+    ComputeDevice device = parseDevice(a.device);
+    int runs = a.given.count("--runs") ? a.runs : 3, prefill = a.given.count("--prefill") ? a.prefill : 512,
+        decode = a.given.count("--decode") ? a.decode : 128;
+    if (!a.measure.empty())
+        return cli::measureHost(a.measure, parseWeightFormat(a.weights), device, runs, prefill, decode);
+    cli::BenchHostOptions o;
+    const char* cache = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    o.dir = !a.dir.empty() ? a.dir
+            : cache        ? std::string(cache) + "/qgpu/bench-host"
+                           : std::string(home ? home : ".") + "/.cache/qgpu/bench-host";
+    if (!a.weights.empty()) {
+        o.formats.clear();
+        std::stringstream list(a.weights);
+        for (std::string f; std::getline(list, f, ',');) o.formats.push_back(parseWeightFormat(f));
+    }
+    o.device = device;
+    o.runs = runs, o.prefill = prefill, o.decode = decode;
+    return cli::benchHost(o, std::filesystem::read_symlink("/proc/self/exe").string());
 }
 
 int evalCommand(const Args& a) {
@@ -440,6 +486,7 @@ int main(int argc, char** argv) {
         if (cmd == "bench-compile") return benchCompile(a);
         if (cmd == "bench-model") return benchModel(a);
         if (cmd == "chat") return chatCommand(a);
+        if (cmd == "bench-host") return benchHostCommand(a);
         if (cmd == "eval") return evalCommand(a);
         if (cmd == "circuit-costs") return printCircuitCosts();
         if (cmd == "build-gpu") {

@@ -2,11 +2,14 @@
 
 #include <QDir>
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/ProcessMemory.h"
 #include "qgpu/runtime/HostSplice.h"
 #include "qgpu/runtime/TorchSetup.h"
 
@@ -26,15 +29,39 @@ std::shared_future<std::shared_ptr<GpuModel>> ModelHolder::get() {
     return *m_model;
 }
 
-StudioChat::StudioChat(ModelHolder& model, std::string resourceDir, const std::string& hostDir)
-    : m_model(model), m_resources(std::move(resourceDir)), m_kernels(m_resources + "/kernels") {
-    if (hostDir.empty()) return;
+StudioChat::StudioChat(ModelHolder& model, std::string resourceDir, std::string hostDir, ChatHostOptions hostOptions)
+    : m_model(model),
+      m_resources(std::move(resourceDir)),
+      m_hostDir(std::move(hostDir)),
+      m_hostOptions(std::move(hostOptions)),
+      m_kernels(m_resources + "/kernels") {}
+
+void StudioChat::load(const std::function<void(int done, int total)>& progress) {
+    if (m_hostDir.empty()) return;
+    auto start = std::chrono::steady_clock::now();
     try {
         initTorch();
-        m_host.emplace(loadChatHost(hostDir));
+        ChatHostOptions options = m_hostOptions;
+        options.progress = progress;
+        m_host.emplace(loadChatHost(m_hostDir, options));
     } catch (const std::exception& e) {
         m_hostError = e.what();
     }
+    m_loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string StudioChat::figures() const {
+    if (!m_host) return {};
+    char text[200];
+    std::snprintf(text, sizeof text, "Host: %s weights on %s, loaded in %.1f s; %.2f GiB resident",
+                  weightFormatName(m_host->model->weightFormat()), deviceName(m_host->model->device()), m_loadSeconds,
+                  residentMemoryGiB());
+    std::string out = text;
+    if (m_lastTokensPerSecond > 0) {
+        std::snprintf(text, sizeof text, "; last reply %.1f tokens/s", m_lastTokensPerSecond);
+        out += text;
+    }
+    return out + ".";
 }
 
 std::string StudioChat::hostStatus() const {
@@ -101,6 +128,7 @@ std::string StudioChat::send(const std::string& message, bool advanced, const Ca
             ++m_kernelFiles;
             callbacks.card(card(run));
         });
+    if (!turn.replies.empty()) m_lastTokensPerSecond = turn.replies.back().generation.decodeTokensPerSecond();
     return turn.gaveUp ? "Qwen still called the GPU after the last allowed tool round; it stopped there." : "";
 }
 

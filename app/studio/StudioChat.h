@@ -36,9 +36,13 @@ private:
 
 class StudioChat : public ChatEngine {
 public:
-    // `hostDir` empty: no host. A host that fails to load is reported by hostStatus().
-    StudioChat(ModelHolder& model, std::string resourceDir, const std::string& hostDir);
+    // `hostDir` empty: no host. The host loads in load() (the panel's worker thread), as `hostOptions`
+    // says; a host that fails to load is reported by hostStatus().
+    StudioChat(ModelHolder& model, std::string resourceDir, std::string hostDir, ChatHostOptions hostOptions = {});
+    bool needsLoading() const override { return !m_hostDir.empty(); }
+    void load(const std::function<void(int done, int total)>& progress) override;
     std::string hostStatus() const override;
+    std::string figures() const override;
     std::string send(const std::string& message, bool advanced, const Callbacks& callbacks) override;
 
 private:
@@ -46,7 +50,11 @@ private:
 
     ModelHolder& m_model;
     std::string m_resources;
+    std::string m_hostDir;
+    ChatHostOptions m_hostOptions;
     std::optional<ChatHost> m_host;
+    double m_loadSeconds = 0;
+    double m_lastTokensPerSecond = 0;  // the last reply's decode speed; 0 before the first
     std::string m_hostError;
     OpKernelLibrary m_kernels;
     std::unique_ptr<ModelKernelRunner> m_runner;

@@ -12,8 +12,10 @@
 #include <QProgressDialog>
 
 #include <chrono>
+#include <cstdio>
 #include <stdexcept>
 
+#include "qgpu/core/Diagnostic.h"
 #include "qgpu/ui/MainWindow.h"
 
 namespace {
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("qgpu studio");
     QString path = qgpu::resourceDir() + "/examples/dot_product.cu";
     QString backend = "reference", host;
+    qgpu::ChatHostOptions hostOptions;
     int steps = 0;
     QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
@@ -56,6 +59,18 @@ int main(int argc, char** argv) {
             backend = args[++i];
         else if (args[i] == "--host" && i + 1 < args.size())
             host = args[++i];
+        else if ((args[i] == "--weights" || args[i] == "--device") && i + 1 < args.size())
+            try {
+                std::string value = args[i + 1].toStdString();
+                if (args[i] == "--weights")
+                    hostOptions.weights = qgpu::parseWeightFormat(value);
+                else
+                    hostOptions.device = qgpu::parseDevice(value);
+                ++i;
+            } catch (const qgpu::DiagnosticError& e) {
+                std::fprintf(stderr, "%s\n", e.what());
+                return 2;
+            }
         else
             path = args[i];
     }
@@ -63,7 +78,8 @@ int main(int argc, char** argv) {
     qgpu::MainWindow window;
     window.addBackend("model", [&] { return qgpu::makeModelSession(waitForModel(model, &window)); });
     window.setChatEngine(
-        std::make_unique<qgpu::studio::StudioChat>(model, qgpu::resourceDir().toStdString(), host.toStdString()));
+        std::make_unique<qgpu::studio::StudioChat>(model, qgpu::resourceDir().toStdString(), host.toStdString(),
+                                                   hostOptions));
     window.resize(1500, 950);
     window.show();
     bool ok = window.openProgram(QFileInfo(path).absoluteFilePath());

@@ -5,10 +5,20 @@
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/runtime/GpuModel.h"
 #include "qgpu/runtime/ModelSession.h"
+#include "qgpu/runtime/Qwen35Model.h"
+#include "../runtime/TinyConfig.h"
+#include "../text/TextTestUtil.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 
 #include "qgpu/ui/ChatPanel.h"
 #include "qgpu/ui/StateHeatmap.h"
@@ -152,6 +162,39 @@ TEST(StudioChat, WithoutAHostTypedExpressionsRunOnTheGpuAndOpenInTheDebugger) {
     ASSERT_EQ(chat.cards().size(), 2u);
     EXPECT_FALSE(chat.cards()[1].ok);
     EXPECT_NE(chat.cards()[1].response.find("shape mismatch"), std::string::npos) << chat.cards()[1].response;
+}
+
+// A host loads on the chat's worker thread behind a progress bar; the panel takes no message until it is
+// loaded, then shows what was loaded (weights, device, memory) in its status line.
+TEST(StudioChat, AHostLoadsBehindAProgressBarAndItsFiguresShowInTheStatusLine) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("qgpu-studio-host-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    Qwen35Config config = qgpu::testing::tinyConfig({LayerType::LinearAttention, LayerType::FullAttention}, false, 259);
+    Qwen35Model::random(config, 3)->save(dir.string(), DType::BF16);
+    text::testing::TokenizerSpec spec;
+    spec.added = {{256, "<|im_start|>", true}, {257, "<|im_end|>", true}, {258, "<|endoftext|>", true}};
+    std::ofstream(dir / "tokenizer.json") << text::testing::tokenizerJson(spec).dump();
+
+    studio::ModelHolder model;
+    ChatHostOptions options;
+    options.weights = WeightFormat::Q8;
+    ChatPanel chat(std::make_unique<studio::StudioChat>(model, QGPU_SOURCE_DIR "/resources", dir.string(), options));
+    chat.show();
+    auto* bar = chat.findChild<QProgressBar*>("chatLoading");
+    ASSERT_NE(bar, nullptr);
+    EXPECT_TRUE(chat.busy());
+    EXPECT_TRUE(bar->isVisible());
+    EXPECT_FALSE(chat.findChild<QLineEdit*>("chatInput")->isEnabled());
+    EXPECT_TRUE(chat.stateText().startsWith("loading the host checkpoint")) << chat.stateText().toStdString();
+    waitWhileBusy(chat);
+    EXPECT_FALSE(bar->isVisible());
+    EXPECT_TRUE(chat.findChild<QLineEdit*>("chatInput")->isEnabled());
+    EXPECT_FALSE(chat.transcript().contains("No host checkpoint")) << chat.transcript().toStdString();
+    EXPECT_TRUE(chat.stateText().contains("Host: q8 weights on cpu, loaded in")) << chat.stateText().toStdString();
+    EXPECT_TRUE(chat.stateText().contains("GiB resident")) << chat.stateText().toStdString();
+    fs::remove_all(dir);
 }
 
 int main(int argc, char** argv) {

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTextBrowser>
 #include <QUrl>
@@ -33,6 +34,11 @@ ChatPanel::ChatPanel(std::unique_ptr<ChatEngine> engine, QWidget* parent)
     m_input->setObjectName("chatInput");
     m_send = new QPushButton("Send");
     m_state = new QLabel;
+    m_state->setObjectName("chatState");
+    m_state->setWordWrap(true);
+    m_loading = new QProgressBar;
+    m_loading->setObjectName("chatLoading");
+    m_loading->hide();
     auto* row = new QHBoxLayout;
     row->addWidget(m_input, 1);
     row->addWidget(m_send);
@@ -40,6 +46,7 @@ ChatPanel::ChatPanel(std::unique_ptr<ChatEngine> engine, QWidget* parent)
     layout->addWidget(m_mode);
     layout->addWidget(m_log, 1);
     layout->addLayout(row);
+    layout->addWidget(m_loading);
     layout->addWidget(m_state);
     auto submit = [this] {
         QString text = m_input->text().trimmed();
@@ -49,11 +56,55 @@ ChatPanel::ChatPanel(std::unique_ptr<ChatEngine> engine, QWidget* parent)
     };
     connect(m_send, &QPushButton::clicked, this, submit);
     connect(m_input, &QLineEdit::returnPressed, this, submit);
+    if (m_engine->needsLoading())
+        startLoading();
+    else
+        showHostState();
+}
 
+// Loads on the worker thread; the panel stays live with a progress bar and takes no message meanwhile.
+void ChatPanel::startLoading() {
+    m_busy = true;
+    m_send->setEnabled(false);
+    m_input->setEnabled(false);
+    m_loading->setRange(0, 0);  // busy until the first report
+    m_loading->show();
+    m_state->setText("loading the host checkpoint...");
+    m_worker = std::thread([this] {
+        auto progress = [this](int done, int total) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, done, total] {
+                    m_loading->setRange(0, total);
+                    m_loading->setValue(done);
+                    m_state->setText(QString("loading the host checkpoint: %1 of %2 tensors").arg(done).arg(total));
+                },
+                Qt::QueuedConnection);
+        };
+        try {
+            m_engine->load(progress);
+        } catch (...) {  // the engine reports its own failure through hostStatus()
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_loading->hide();
+                m_busy = false;
+                m_send->setEnabled(true);
+                m_input->setEnabled(true);
+                showHostState();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ChatPanel::showHostState() {
     std::string host = m_engine->hostStatus();
     if (host.empty()) {
         m_input->setPlaceholderText("Ask Qwen, e.g. what is [1, 2, 3] dot [4, 5, 6]?");
-        m_state->setText("Qwen uses the GPU inside the model as its tool.");
+        std::string figures = m_engine->figures();
+        m_state->setText("Qwen uses the GPU inside the model as its tool." +
+                         (figures.empty() ? QString() : " " + QString::fromStdString(figures)));
     } else {
         m_mode->setEnabled(false);
         m_input->setPlaceholderText("Type an expression, e.g. [1, 2, 3] @ [4, 5, 6]");
@@ -127,8 +178,12 @@ void ChatPanel::finish(const QString& error) {
     if (!error.isEmpty()) append("<p><font color=#b00>" + error.toHtmlEscaped().replace("\n", "<br>") + "</font></p>");
     m_busy = false;
     m_send->setEnabled(true);
-    m_state->setText(error.isEmpty() ? "done." : "failed.");
+    std::string figures = m_engine->figures();
+    m_state->setText((error.isEmpty() ? "done." : "failed.") +
+                     (figures.empty() ? QString() : " " + QString::fromStdString(figures)));
 }
+
+QString ChatPanel::stateText() const { return m_state->text(); }
 
 QString ChatPanel::transcript() const { return m_log->toPlainText(); }
 

@@ -14,6 +14,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QPushButton;
 class QTextBrowser;
 
@@ -32,8 +33,14 @@ struct ChatCard {
 class ChatEngine {
 public:
     virtual ~ChatEngine() = default;
+    // Work before the first message (loading a host checkpoint): the panel runs load() on its worker
+    // thread, with a progress bar fed by `progress(done, total)`, before it asks for hostStatus().
+    virtual bool needsLoading() const { return false; }
+    virtual void load(const std::function<void(int done, int total)>& progress) { (void)progress; }
     // Empty when a host checkpoint is loaded; else what the panel tells the user (how to load one).
     virtual std::string hostStatus() const = 0;
+    // Figures for the status line after each message (weights, memory, tokens/s); empty for none.
+    virtual std::string figures() const { return {}; }
     struct Callbacks {
         std::function<void(const std::string&)> text;  // a piece of the answer, streamed
         std::function<void(const ChatCard&)> card;
@@ -51,7 +58,8 @@ public:
     ~ChatPanel() override;  // waits for a message in progress
 
     void send(const QString& message);  // as if typed; ignored while busy
-    bool busy() const { return m_busy; }
+    bool busy() const { return m_busy; }  // answering, or loading the host
+    QString stateText() const;            // the status line under the input
     QString transcript() const;  // the conversation as plain text
     const std::vector<ChatCard>& cards() const { return m_cards; }
     void openCard(int index);  // emits openLaunch for the card's kernel
@@ -61,6 +69,8 @@ signals:
 
 private:
     void append(const QString& html);
+    void startLoading();
+    void showHostState();
     void finish(const QString& error);
 
     std::unique_ptr<ChatEngine> m_engine;
@@ -69,6 +79,7 @@ private:
     QLineEdit* m_input;
     QPushButton* m_send;
     QLabel* m_state;
+    QProgressBar* m_loading;
     std::vector<ChatCard> m_cards;
     std::thread m_worker;
     bool m_busy = false;
