@@ -1,5 +1,7 @@
 #include "HostCommands.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -7,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -42,11 +45,22 @@ std::string byteSpelling(int b) {
     return out;
 }
 
-// A byte-level tokenizer (256 byte tokens, no merges) with Qwen's chat special tokens at the end of the
-// vocabulary: enough for a random-weight host to chat (gibberish) and to be spliced.
+// A byte-level tokenizer over the whole vocabulary: the 256 byte tokens, a few merges (llama.cpp insists
+// on some), filler tokens that no text produces, and Qwen's chat special tokens last. Enough for a
+// random-weight host to chat (gibberish), to be spliced and to be converted to GGUF.
 std::string benchmarkTokenizer(int vocabSize) {
+    auto byteLevel = [](bool useRegex) {
+        return nlohmann::json{
+            {"type", "ByteLevel"}, {"add_prefix_space", false}, {"trim_offsets", false}, {"use_regex", useRegex}};
+    };
     nlohmann::json vocab = nlohmann::json::object(), added = nlohmann::json::array();
     for (int b = 0; b < 256; ++b) vocab[byteSpelling(b)] = b;
+    nlohmann::json merges = nlohmann::json::array();
+    for (const char* pair : {"th", "he", "in", "er", "an"}) {
+        merges.push_back(std::string(1, pair[0]) + " " + pair[1]);
+        vocab[pair] = 256 + int(merges.size()) - 1;
+    }
+    for (int filler = int(vocab.size()); filler < vocabSize - 3; ++filler) vocab["~" + std::to_string(filler)] = filler;
     int id = vocabSize - 3;
     for (std::string_view special : {text::kEndOfText, text::kImStart, text::kImEnd})
         added.push_back({{"id", id++},
@@ -60,11 +74,12 @@ std::string benchmarkTokenizer(int vocabSize) {
         {"version", "1.0"},
         {"added_tokens", added},
         {"normalizer", nullptr},
-        {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"trim_offsets", false}, {"use_regex", true}}},
-        {"decoder", {{"type", "ByteLevel"}}},
+        {"pre_tokenizer", byteLevel(true)},
+        {"decoder", byteLevel(false)},
         {"model",
-         {{"type", "BPE"}, {"dropout", nullptr}, {"unk_token", nullptr}, {"fuse_unk", false}, {"byte_fallback", false},
-          {"vocab", vocab}, {"merges", nlohmann::json::array()}}}};
+         {{"type", "BPE"}, {"dropout", nullptr}, {"unk_token", nullptr}, {"continuing_subword_prefix", ""},
+          {"end_of_word_suffix", ""}, {"fuse_unk", false}, {"byte_fallback", false}, {"ignore_merges", false},
+          {"vocab", vocab}, {"merges", merges}}}};
     return j.dump();
 }
 
@@ -89,20 +104,82 @@ void writeCombined(const fs::path& host, const fs::path& out) {
 }
 
 struct Figures {
-    double loadSeconds = 0, peakGiB = 0, prefill = 0, decode = 0;
+    double loadSeconds = -1, peakGiB = 0, prefill = 0, decode = 0;  // loadSeconds -1: not measured
 };
 
-Figures measureInChild(const std::string& self, const fs::path& dir, WeightFormat f, const BenchHostOptions& o) {
-    std::ostringstream cmd;
-    cmd << "'" << self << "' bench-host --measure '" << dir.string() << "' --weights " << weightFormatName(f)
-        << " --device " << deviceName(o.device) << " --runs " << o.runs << " --prefill " << o.prefill << " --decode "
-        << o.decode;
-    FILE* p = popen(cmd.str().c_str(), "r");
-    if (!p) throw DiagnosticError(Diagnostic{"", 0, 0, "cannot start " + cmd.str()});
-    Figures r;
-    int n = std::fscanf(p, "%lf %lf %lf %lf", &r.loadSeconds, &r.peakGiB, &r.prefill, &r.decode);
-    if (pclose(p) != 0 || n != 4) throw DiagnosticError(Diagnostic{"", 0, 0, "the measurement failed: " + cmd.str()});
+struct ChildResult {
+    std::string output;
+    int status = -1;
+    double peakGiB = 0;
+};
+
+// Runs argv[0] with stdout captured, stderr passed through; the child's own peak RSS from wait4.
+ChildResult runChild(const std::vector<std::string>& args) {
+    int out[2];
+    if (pipe(out) != 0) throw DiagnosticError(Diagnostic{"", 0, 0, "cannot start " + args[0]});
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out[1], STDOUT_FILENO);
+        close(out[0]);
+        close(out[1]);
+        std::vector<char*> argv;
+        for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    close(out[1]);
+    ChildResult r;
+    char buffer[4096];
+    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) r.output.append(buffer, size_t(n));
+    close(out[0]);
+    struct rusage usage {};
+    wait4(pid, &r.status, 0, &usage);
+    r.peakGiB = double(usage.ru_maxrss) / (1024.0 * 1024.0);
     return r;
+}
+
+std::string commandLine(const std::vector<std::string>& args) {
+    std::string s;
+    for (const std::string& a : args) s += (s.empty() ? "" : " ") + a;
+    return s;
+}
+
+Figures measureInChild(const std::string& self, const fs::path& dir, WeightFormat f, const BenchHostOptions& o) {
+    std::vector<std::string> args = {self, "bench-host", "--measure", dir.string(), "--weights", weightFormatName(f),
+                                     "--device", deviceName(o.device), "--runs", std::to_string(o.runs),
+                                     "--prefill", std::to_string(o.prefill), "--decode", std::to_string(o.decode)};
+    ChildResult c = runChild(args);
+    Figures r;
+    if (c.status != 0 ||
+        std::sscanf(c.output.c_str(), "%lf %lf %lf", &r.loadSeconds, &r.prefill, &r.decode) != 3)
+        throw DiagnosticError(Diagnostic{"", 0, 0, "the measurement failed: " + commandLine(args)});
+    r.peakGiB = c.peakGiB;
+    return r;
+}
+
+// llama-bench on one GGUF file: prefill and decode tokens/s (medians of its samples) and its peak RSS.
+Figures measureLlama(const fs::path& llamaBench, const fs::path& gguf, const BenchHostOptions& o) {
+    std::vector<std::string> args = {llamaBench.string(), "-m", gguf.string(), "-p", std::to_string(o.prefill),
+                                     "-n", std::to_string(o.decode), "-t", std::to_string(torchThreads()),
+                                     "-r", std::to_string(o.runs), "-o", "json"};
+    ChildResult c = runChild(args);
+    if (c.status != 0) throw DiagnosticError(Diagnostic{"", 0, 0, "llama-bench failed: " + commandLine(args)});
+    Figures r;
+    r.peakGiB = c.peakGiB;
+    for (const auto& test : nlohmann::json::parse(c.output)) {
+        std::vector<double> samples = test.at("samples_ts").get<std::vector<double>>();
+        (test.at("n_gen").get<int>() > 0 ? r.decode : r.prefill) = median(samples);
+    }
+    return r;
+}
+
+void printRow(const std::string& engine, const std::string& checkpoint, const std::string& weights,
+              const std::string& device, const Figures& f) {
+    std::string load = f.loadSeconds < 0 ? "-" : std::to_string(f.loadSeconds).substr(0, 4);
+    std::printf("| %s | %s | %s | %s | %s | %.2f | %.1f | %.2f |\n", engine.c_str(), checkpoint.c_str(), weights.c_str(),
+                device.c_str(), load.c_str(), f.peakGiB, f.prefill, f.decode);
+    std::fflush(stdout);
 }
 
 }  // namespace
@@ -151,27 +228,44 @@ int measureHost(const std::string& dir, WeightFormat format, ComputeDevice devic
         }
         decodeTps.push_back(decode / secondsSince(d0));
     }
-    std::printf("%.3f %.3f %.3f %.3f\n", loadSeconds, peakMemoryGiB(), median(prefillTps), median(decodeTps));
+    std::printf("%.3f %.3f %.3f\n", loadSeconds, median(prefillTps), median(decodeTps));
     return 0;
 }
 
-int benchHost(const BenchHostOptions& o, const std::string& self) {
-    fs::path root = o.dir, host = root / "qwen3.5-2b-random", combined = root / "qwen3.5-2b-random-combined";
+void prepareBenchHost(const std::string& dir) {
+    fs::path root = dir, host = root / "qwen3.5-2b-random", combined = root / "qwen3.5-2b-random-combined";
     fs::create_directories(root);
     if (!fs::exists(host / "config.json")) writeBenchmarkHost(host);
     if (!fs::exists(combined / "config.json")) writeCombined(host, combined);
+}
+
+int benchHost(const BenchHostOptions& o, const std::string& self) {
+    prepareBenchHost(o.dir);
+    fs::path root = o.dir, host = root / "qwen3.5-2b-random", combined = root / "qwen3.5-2b-random-combined";
     initTorch();
+    std::string device = deviceName(resolveDevice(o.device));
     std::printf("%s; prefill %d tokens, decode %d tokens, medians of %d runs; each row a process of its own\n",
                 torchDescription().c_str(), o.prefill, o.decode, o.runs);
-    std::printf("| checkpoint | weights | device | load s | peak RSS GiB | prefill tokens/s | decode tokens/s |\n");
-    std::printf("|---|---|---|---|---|---|---|\n");
+    std::printf("| engine | checkpoint | weights | device | load s | peak RSS GiB | prefill tokens/s | decode tokens/s |\n");
+    std::printf("|---|---|---|---|---|---|---|---|\n");
+    std::map<WeightFormat, Figures> ours;
     for (const auto& [name, dir] : {std::pair{"Qwen3.5-2B", host}, std::pair{"combined", combined}})
         for (WeightFormat f : o.formats) {
             Figures r = measureInChild(self, dir, f, o);
-            std::printf("| %s | %s | %s | %.1f | %.2f | %.1f | %.2f |\n", name, weightFormatName(f),
-                        deviceName(resolveDevice(o.device)), r.loadSeconds, r.peakGiB, r.prefill, r.decode);
-            std::fflush(stdout);
+            printRow("qgpu", name, weightFormatName(f), device, r);
+            if (dir == host) ours[f] = r;
         }
+    if (o.llamaDir.empty()) return 0;
+    fs::path bench = fs::path(o.llamaDir) / "build" / "bin" / "llama-bench";
+    for (const auto& [format, file] : {std::pair{WeightFormat::BF16, "bf16"}, std::pair{WeightFormat::Q8, "q8_0"}}) {
+        fs::path gguf = root / ("qwen3.5-2b-random-" + std::string(file) + ".gguf");
+        if (!fs::exists(gguf)) continue;
+        Figures l = measureLlama(bench, gguf, o);
+        printRow("llama.cpp", "Qwen3.5-2B (GGUF)", file, "cpu", l);
+        if (ours.count(format))
+            std::printf("  qgpu / llama.cpp at %s: prefill %.2fx, decode %.2fx\n", file,
+                        ours[format].prefill / l.prefill, ours[format].decode / l.decode);
+    }
     return 0;
 }
 

@@ -100,11 +100,13 @@ const char* kUsage = R"(usage:
       --weights: how the host's linear weights are held (default: as stored, bf16 for a bf16 checkpoint;
       q8: 8-bit with a scale per row); --device: where its layers run (default: CUDA when present).
   qgpu bench-host [--dir DIR] [--weights f32,bf16,q8] [--device cpu|cuda|auto] [--runs N] [--prefill T]
-                  [--decode T]
+                  [--decode T] [--llama LLAMA_CPP_DIR] [--prepare]
       A random-weight Qwen3.5-2B (bf16) and its combined checkpoint, written once into DIR (default
       ~/.cache/qgpu/bench-host, about 16 GB): per weight format, in a process of its own, load time, peak
       RSS, prefill tokens/s over T tokens (default 512) and decode tokens/s over T tokens (default 128),
-      medians of N runs (default 3). scripts/bench-host.sh adds llama.cpp on the same weights.
+      medians of N runs (default 3). --llama: llama-bench from that llama.cpp build on the same weights as
+      DIR/qwen3.5-2b-random-{bf16,q8_0}.gguf, with the ratios; scripts/bench-host.sh prepares both.
+      --prepare: only write the checkpoints.
   qgpu circuit-costs
       Builds every circuit primitive and prints its cost in layers, MLP neurons, residual dims, heads.
   qgpu version
@@ -119,7 +121,7 @@ struct Args {
     std::string geometry = "2b";
     std::string host, combined, prompt, mode = "normal", gpu;
     std::string kernels;  // bench --suite: a comma-separated subset
-    std::string weights, device = "auto", measure, dir;  // chat and bench-host
+    std::string weights, device = "auto", measure, dir, llama;  // chat and bench-host
     std::set<std::string> given;                         // every flag on the command line
     int maxTokens = 512;
     text::SamplingParams sampling;
@@ -217,6 +219,8 @@ Args parseArgs(int argc, char** argv) {
             a.sampling.topP = numberFlag(s, value(), 0, 1);
         else if (s == "--seed")
             a.sampling.seed = seedFlag(value());
+        else if (s == "--prepare")
+            ;  // a flag: `given` holds it
         else if (s == "--think")
             a.think = true;
         else if (s == "--quiet")
@@ -235,6 +239,8 @@ Args parseArgs(int argc, char** argv) {
             a.measure = value();
         else if (s == "--dir")
             a.dir = value();
+        else if (s == "--llama")
+            a.llama = value();
         else if (s == "--max-steps")
             a.maxSteps = int(integerFlag(s, value(), 1, 1000000));
         else if (s == "--dense-runs")
@@ -433,6 +439,11 @@ int benchHostCommand(const Args& a) {
     }
     o.device = device;
     o.runs = runs, o.prefill = prefill, o.decode = decode;
+    o.llamaDir = a.llama;
+    if (a.given.count("--prepare")) {
+        cli::prepareBenchHost(o.dir);
+        return 0;
+    }
     return cli::benchHost(o, std::filesystem::read_symlink("/proc/self/exe").string());
 }
 

@@ -1,6 +1,14 @@
 #include "ModelWeights.h"
 
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/stack.h>
+
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -12,20 +20,23 @@ namespace qgpu {
 
 namespace {
 
-// Rows at most this many use the int8 kernel directly; a longer prefill dequantises the weight to bf16
-// once and multiplies in bf16, which is several times faster for many rows.
-constexpr int64_t kInt8KernelRows = 8;
-constexpr int64_t kQuantizeBlockRows = 8192;  // rows quantised at a time: bounds the fp32 temporary
+c10::OperatorHandle quantizedOp(const char* name) {
+    return c10::Dispatcher::singleton().findSchemaOrThrow(name, "");
+}
 
 }  // namespace
 
 at::Tensor Linear::operator()(const at::Tensor& x) const {
+    if (!packed.isNone()) {
+        static const c10::OperatorHandle linearDynamic = quantizedOp("quantized::linear_dynamic");
+        torch::jit::Stack stack{x.contiguous(), packed, false};
+        linearDynamic.callBoxed(&stack);
+        return stack[0].toTensor();
+    }
     switch (weight.scalar_type()) {
         case at::kFloat: return at::matmul(x, weight.t());
         case at::kBFloat16: return at::linear(x.to(at::kBFloat16), weight).to(at::kFloat);
         case at::kChar:
-            if (x.size(0) <= kInt8KernelRows && weight.is_cpu())
-                return at::_weight_int8pack_mm(x.to(at::kBFloat16).contiguous(), weight, scale).to(at::kFloat);
             return at::linear(x.to(at::kBFloat16), weight.to(at::kBFloat16) * scale.unsqueeze(1)).to(at::kFloat);
         default: throw std::logic_error("unsupported weight dtype");
     }
@@ -41,24 +52,55 @@ at::Tensor Linear::toFloat() const {
     return scale.defined() ? w * scale.to(at::kFloat).unsqueeze(1) : w;
 }
 
-Linear quantizeRows(const at::Tensor& w) {
-    int64_t n = w.size(0);
-    Linear q{at::empty(w.sizes(), w.options().dtype(at::kChar)), at::empty({n}, w.options().dtype(at::kBFloat16))};
-    for (int64_t r = 0; r < n; r += kQuantizeBlockRows) {
-        int64_t end = std::min(n, r + kQuantizeBlockRows);
-        at::Tensor block = w.slice(0, r, end).to(at::kFloat);
-        at::Tensor scale = (block.abs().amax(1) / 127).clamp_min(1e-30).to(at::kBFloat16);
-        q.weight.slice(0, r, end).copy_(at::round(block / scale.to(at::kFloat).unsqueeze(1)).clamp(-127, 127));
-        q.scale.slice(0, r, end).copy_(scale);
+namespace {
+
+// Row by row in one pass over the source (a window of a mapped file included): each row's absmax, then
+// its int8 values, rounded half away from zero.
+template <typename T>
+void quantizeRowsInto(const at::Tensor& w, at::Tensor& q, at::Tensor& scales) {
+    const T* src = w.data_ptr<T>();
+    int8_t* dst = q.data_ptr<int8_t>();
+    float* scale = scales.data_ptr<float>();
+    int64_t cols = w.size(1), stride = w.stride(0);
+    for (int64_t r = 0; r < w.size(0); ++r) {
+        const T* row = src + r * stride;
+        float absmax = 0;
+        for (int64_t c = 0; c < cols; ++c) absmax = std::max(absmax, std::abs(float(row[c])));
+        float s = std::max(absmax / 127.f, 1e-30f), inverse = 1.f / s;
+        for (int64_t c = 0; c < cols; ++c) {
+            float v = float(row[c]) * inverse;
+            dst[r * cols + c] = int8_t(std::clamp(v + std::copysign(0.5f, v), -127.f, 127.f));
+        }
+        scale[r] = s;
     }
-    return q;
+}
+
+}  // namespace
+
+Linear quantizeRows(const at::Tensor& w, at::Device device) {
+    int64_t n = w.size(0);
+    at::Tensor q = at::empty(w.sizes(), at::TensorOptions().dtype(at::kChar)), scales = at::empty({n}, at::kFloat);
+    at::Tensor source = w.stride(1) == 1 ? w : w.contiguous();
+    switch (source.scalar_type()) {
+        case at::kFloat: quantizeRowsInto<float>(source, q, scales); break;
+        case at::kBFloat16: quantizeRowsInto<at::BFloat16>(source, q, scales); break;
+        case at::kHalf: quantizeRowsInto<at::Half>(source, q, scales); break;
+        default: throw std::logic_error("unsupported weight dtype");
+    }
+    if (device.is_cuda()) return {q.to(device), scales.to(at::kBFloat16).to(device), {}};
+    static const c10::OperatorHandle prepack = quantizedOp("quantized::linear_prepack");
+    at::Tensor quantized =
+        at::_make_per_channel_quantized_tensor(q, scales.to(at::kDouble), at::zeros({n}, at::kLong), 0);
+    torch::jit::Stack stack{quantized, c10::IValue()};
+    prepack.callBoxed(&stack);
+    return {w, {}, stack[0]};
 }
 
 std::vector<NamedTensor> bindTensors(const Qwen35Config& c, Qwen35Model::Weights& w) {
     int64_t h = c.hiddenSize, in = c.intermediateSize;
-    std::vector<NamedTensor> out = {{"embed_tokens.weight", {c.vocabSize, h}, nullptr, &w.embed},
-                                    {"norm.weight", {h}, &w.finalNorm, nullptr}};
+    std::vector<NamedTensor> out = {{"embed_tokens.weight", {c.vocabSize, h}, nullptr, &w.embed}};
     if (!c.tieWordEmbeddings) out.push_back({"lm_head.weight", {c.vocabSize, h}, nullptr, &w.lmHead});
+    out.push_back({"norm.weight", {h}, &w.finalNorm, nullptr});
     w.layers.resize(size_t(c.numLayers));
     for (int i = 0; i < c.numLayers; ++i) {
         LayerWeights& l = w.layers[size_t(i)];
@@ -141,6 +183,27 @@ Source windowSource(const NamedTensor& t, const SpliceLayout& L) {
     return s;
 }
 
+// The first element (in row-major order) whose exponent bits are all ones (an infinity or NaN), or -1. Reads
+// the bits in place, rows of a window included, with no temporary: a check over gigabytes of mapped weights.
+int64_t firstNonFinite(const at::Tensor& w) {
+    int64_t rows = w.dim() == 0 ? 1 : w.size(0), perRow = rows ? w.numel() / rows : 0;
+    int64_t rowStride = w.dim() <= 1 ? perRow : w.stride(0);
+    if (w.dim() > 2 && !w.is_contiguous()) throw std::logic_error("a window of a tensor of more than 2 dims");
+    auto scan = [&](auto bits, auto exponent) -> int64_t {
+        const auto* p = static_cast<const decltype(bits)*>(w.data_ptr());
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t i = 0; i < perRow; ++i)
+                if ((p[r * rowStride + i] & exponent) == exponent) return r * perRow + i;
+        return -1;
+    };
+    switch (w.scalar_type()) {
+        case at::kFloat: return scan(uint32_t{}, uint32_t{0x7F800000});
+        case at::kBFloat16: return scan(uint16_t{}, uint16_t{0x7F80});
+        case at::kHalf: return scan(uint16_t{}, uint16_t{0x7C00});
+        default: throw std::logic_error("unsupported checkpoint dtype");
+    }
+}
+
 // Reads one tensor: mapped from the file, cut to its window, then held as the format says. A tensor that
 // ends up copied has its file pages released again, so the padded width never stays resident.
 class TensorReader {
@@ -159,41 +222,38 @@ public:
         checkFinite(t.name, s.name, w);
         if (t.plain) *t.plain = w.to(at::kFloat).contiguous().clone().to(m_device);
         if (t.linear) *t.linear = hold(w);
-        if (!sharesMemory(t, view)) m_ck->releasePages(view);
+        if (!readsMapped(t, view)) m_ck->releasePages(view);
     }
 
 private:
     Linear hold(const at::Tensor& w) const {
         switch (m_format) {
             case WeightFormat::F32: return {w.to(at::kFloat).contiguous().to(m_device)};
-            case WeightFormat::BF16: return {w.to(at::kBFloat16).contiguous().to(m_device)};
-            case WeightFormat::Q8: {
-                Linear q = quantizeRows(w);
-                return {q.weight.to(m_device), q.scale.to(m_device)};
+            case WeightFormat::BF16: {
+                at::Tensor b = w.to(at::kBFloat16).contiguous().to(m_device);
+                if (getenv("QGPU_COPY")) b = b.clone();
+                return {b};
             }
+            case WeightFormat::Q8: return quantizeRows(w, m_device);
         }
         throw std::logic_error("unknown weight format");
     }
 
-    static bool sharesMemory(const NamedTensor& t, const TensorView& view) {
-        if (!t.linear) return false;
+    // Whether the model computes from the file's pages themselves (a mapped weight), which must then
+    // stay; the pages of anything copied, converted or quantised are released.
+    bool readsMapped(const NamedTensor& t, const TensorView& view) const {
+        if (!t.linear || m_format == WeightFormat::Q8 || !t.linear->weight.is_cpu()) return false;
         const auto* p = static_cast<const uint8_t*>(t.linear->weight.data_ptr());
         return p >= view.data && p < view.data + view.bytes;
     }
 
-    // Row block by row block, so that the check's temporary stays small for a large embedding.
     void checkFinite(const std::string& name, const std::string& sourceName, const at::Tensor& w) const {
-        int64_t rows = w.dim() == 0 ? 1 : w.size(0), perRow = rows ? w.numel() / rows : 0;
-        for (int64_t r = 0; r < rows; r += kQuantizeBlockRows) {
-            at::Tensor block = w.dim() == 0 ? w : w.slice(0, r, std::min(rows, r + kQuantizeBlockRows));
-            at::Tensor finite = at::isfinite(block).flatten();
-            if (finite.all().item<bool>()) continue;
-            int64_t at = (~finite).nonzero()[0][0].item<int64_t>();
-            bool nan = std::isnan(block.flatten()[at].to(at::kFloat).item<float>());
-            failAt(m_ck->dir(), "tensor '" + sourceName + "' holds " + (nan ? "NaN" : "an infinity") + " at element " +
-                                    std::to_string(r * perRow + at) + (name == sourceName ? "" : " of the host's part") +
-                                    ": the checkpoint is damaged");
-        }
+        int64_t index = firstNonFinite(w);
+        if (index < 0) return;
+        bool nan = std::isnan(w.flatten()[index].to(at::kFloat).item<float>());
+        failAt(m_ck->dir(), "tensor '" + sourceName + "' holds " + (nan ? "NaN" : "an infinity") + " at element " +
+                                std::to_string(index) + (name == sourceName ? "" : " of the host's part") +
+                                ": the checkpoint is damaged");
     }
 
     std::shared_ptr<const Checkpoint> m_ck;
@@ -210,6 +270,33 @@ ResidualWindow residualWindow(const Checkpoint& ck, const SpliceLayout& L, bool 
     float flag = atFlag("embed_tokens.weight");
     float normAtFlag = ck.require("norm.weight", {L.width}).toFloat()[size_t(L.flagDim)];
     return {L.width, flag, normAtFlag, tied ? flag : atFlag("lm_head.weight")};
+}
+
+// Tensors are read (checked, cut, converted, quantised and packed) two at a time: packing for FBGEMM is
+// single-threaded, and the rest is a pass over memory per tensor.
+constexpr int kLoadThreads = 2;
+
+// Calls work(i) for every i in [0, count) on `threads` threads; the first exception is rethrown here.
+void forEachOnThreads(size_t count, int threads, const std::function<void(size_t)>& work) {
+    std::atomic<size_t> next{0};
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto loop = [&] {
+        for (size_t i; (i = next++) < count;) {
+            try {
+                work(i);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(errorMutex);
+                if (!error) error = std::current_exception();
+                next = count;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(loop);
+    loop();
+    for (std::thread& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
 }
 
 // The host's text model inside a combined checkpoint: the host's width, layers and vocabulary.
@@ -242,10 +329,18 @@ std::unique_ptr<Qwen35Model::Weights> loadWeights(const std::string& dir, const 
     auto ck = std::make_shared<const Checkpoint>(dir);
     TensorReader reader(ck, options.weights, device);
     std::vector<NamedTensor> named = bindTensors(config, *w);
-    for (size_t i = 0; i < named.size(); ++i) {
+    std::mutex progressMutex;
+    int done = 0;
+    auto read = [&](size_t i) {
         reader.read(named[i], layout ? windowSource(named[i], *layout) : plainSource(named[i]));
-        if (options.progress) options.progress(int(i + 1), int(named.size()));
-    }
+        std::lock_guard<std::mutex> lock(progressMutex);
+        if (options.progress) options.progress(++done, int(named.size()));
+    };
+    // The vocabulary matrices (embedding, untied LM head) come first and one at a time: each is as large as
+    // several layers, and its temporaries should not meet another's.
+    size_t vocabularies = config.tieWordEmbeddings ? 1 : 2;
+    for (size_t i = 0; i < vocabularies; ++i) read(i);
+    forEachOnThreads(named.size() - vocabularies, kLoadThreads, [&](size_t i) { read(vocabularies + i); });
     if (layout) w->window = residualWindow(*ck, *layout, config.tieWordEmbeddings);
     w->mapped = std::move(ck);
     return w;

@@ -13,10 +13,14 @@
 
 namespace qgpu {
 
-// A projection's weight [out, in] as held: fp32, bf16, or int8 with one bf16 scale per row.
+// A projection's weight [out, in] as held: fp32 or bf16 in `weight`; or 8-bit, as int8 rows with one scale
+// each, prepacked for FBGEMM's int8 kernels on the CPU (`packed`) or as `weight` and `scale` on CUDA. An
+// 8-bit weight on the CPU keeps its source in `weight` (the mapped file, not resident unless read) for
+// embedding lookups and toFloat().
 struct Linear {
     at::Tensor weight;
-    at::Tensor scale;  // int8 only: [out]
+    at::Tensor scale;   // int8 on CUDA: [out]
+    c10::IValue packed; // 8-bit on the CPU: quantized::linear_prepack's weight
 
     at::Tensor operator()(const at::Tensor& x) const;  // x W^T: x [T, in] fp32 -> [T, out] fp32
     at::Tensor rows(const at::Tensor& ids) const;      // the rows `ids` as fp32 (an embedding lookup)
@@ -24,8 +28,10 @@ struct Linear {
     bool defined() const { return weight.defined(); }
 };
 
-// Quantises [out, in] to int8 per row: scale = absmax / 127 (rounded to bf16 first), q = round(w / scale).
-Linear quantizeRows(const at::Tensor& w);
+// Quantises [out, in] to 8 bits per row: scale = absmax / 127, q = round(w / scale). On the CPU the rows are
+// prepacked for FBGEMM, which multiplies them with the activations quantised on the fly (as llama.cpp's
+// Q8_0 does per block); on CUDA they are int8 with a bf16 scale, widened to bf16 for each product.
+Linear quantizeRows(const at::Tensor& w, at::Device device);
 
 struct LayerWeights {
     LayerType type = LayerType::LinearAttention;
@@ -57,7 +63,8 @@ struct Qwen35Model::Weights {
     std::shared_ptr<const Checkpoint> mapped;  // the files bf16 weights are mapped from
 };
 
-// Every tensor of a model of this config, bound to where it lives in `w` (exactly one of plain, linear).
+// Every tensor of a model of this config, bound to where it lives in `w` (exactly one of plain, linear):
+// the embedding first, then an untied LM head, the final norm and the layers'.
 struct NamedTensor {
     std::string name;  // the checkpoint's, without prefix: "layers.0.mlp.up_proj.weight"
     std::vector<int64_t> shape;

@@ -1,6 +1,6 @@
 // Tiny Qwen3.5 hosts for the splice tests, written as real checkpoints: random weights with a sharpened
 // embedding (so the host's next-token distribution is far from uniform), random residual norm weights
-// (so the norm compensation matters), and a byte-level tokenizer.json.
+// (so the norm compensation matters), and a byte-level tokenizer.json with chat's special tokens.
 #pragma once
 
 #include <filesystem>
@@ -63,7 +63,10 @@ inline void writeHost(const std::filesystem::path& dir, const Qwen35Config& conf
         }
     }
     writeSafetensors(path, tensors, {{"format", "pt"}});
-    std::ofstream(dir / "tokenizer.json") << text::testing::tokenizerJson(text::testing::TokenizerSpec{}).dump();
+    text::testing::TokenizerSpec spec;  // bytes, and chat's special tokens last, so `qgpu chat` takes it
+    int last = config.vocabSize - 1;
+    spec.added = {{last - 2, "<|endoftext|>", true}, {last - 1, "<|im_start|>", true}, {last, "<|im_end|>", true}};
+    std::ofstream(dir / "tokenizer.json") << text::testing::tokenizerJson(spec).dump();
 }
 
 }  // namespace qgpu::testing

@@ -78,7 +78,7 @@ TEST(WeightFormat, Bf16And8BitWeightsFollowTheF32Model) {
 }
 
 TEST(WeightFormat, An8BitDecodeEqualsItsPrefillWithinRounding) {
-    // Decode multiplies with the int8 kernel, a long prefill with the weights widened to bf16.
+    // The activations are quantised per call: one row at a time in a decode, all rows together in a prefill.
     fs::path dir = checkpoint("q8", DType::F32, true);
     auto q8 = Qwen35Model::load(dir.string(), {WeightFormat::Q8});
     ModelState a = q8->newState();

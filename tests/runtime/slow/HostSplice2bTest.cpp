@@ -64,7 +64,8 @@ TEST(HostSplice2b, TheGpuInFrontOfAHostRunsLaunchesExactlyAndKeepsText) {
     std::string check = cli + " check-splice --host " + host.string() + " --combined " + out.string() + " --prompt " +
                         "'int main() { return 42; } // the answer'";
     EXPECT_EQ(std::system(check.c_str()), 0) << check;
-    // Chat loads the combined checkpoint like any host (its tokenizer has 147,099 more added tokens).
+    // Chat loads the combined checkpoint's text model: the host's layers over the host's dims (its tokenizer
+    // has 147,099 more added tokens).
     std::string chat = cli + " chat --host " + out.string() + " --mode text --prompt hi --max-tokens 3";
     EXPECT_EQ(std::system(chat.c_str()), 0) << chat;
 
@@ -124,7 +125,7 @@ TEST(HostSplice2b, TheGpuInFrontOfAHostRunsLaunchesExactlyAndKeepsText) {
 
 // A host of Qwen3.5-2B's full size (random weights, bf16: 24 layers, hidden 2048, 248,320 tokens) through
 // `qgpu build`: the combined checkpoint's shapes, and a peak memory far below the 24 GB machine's, because
-// the build streams. (Loading the 11.7 GB result in the fp32 runtime would need about 23 GB; not here.)
+// the build streams. (Chat loads the result's text model in bf16 over the host's dims: `qgpu bench-host`.)
 TEST(HostSplice2b, AFullSize2bHostBuildsWithinMemory) {
     fs::path root = qgpu::testing::tempDir("splice-full-2b"), host = root / "host", out = root / "combined";
     fs::create_directories(host);
