@@ -13,7 +13,7 @@ struct ChatCommandOptions {
     std::string prompt;  // empty: one message per stdin line
     bool gpu = true;     // false: text only (--mode text)
     ChatMode mode = ChatMode::Normal;
-    ChatSessionOptions session;  // generation, sampling, thinking
+    ChatSessionOptions session;   // generation, sampling, thinking
     ChatHostOptions hostOptions;  // weights and device
 };
 

@@ -11,7 +11,6 @@
 #include <optional>
 #include <sstream>
 
-
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Assembler.h"

@@ -70,16 +70,22 @@ std::string benchmarkTokenizer(int vocabSize) {
                          {"lstrip", false},
                          {"rstrip", false},
                          {"normalized", false}});
-    nlohmann::json j = {
-        {"version", "1.0"},
-        {"added_tokens", added},
-        {"normalizer", nullptr},
-        {"pre_tokenizer", byteLevel(true)},
-        {"decoder", byteLevel(false)},
-        {"model",
-         {{"type", "BPE"}, {"dropout", nullptr}, {"unk_token", nullptr}, {"continuing_subword_prefix", ""},
-          {"end_of_word_suffix", ""}, {"fuse_unk", false}, {"byte_fallback", false}, {"ignore_merges", false},
-          {"vocab", vocab}, {"merges", merges}}}};
+    nlohmann::json j = {{"version", "1.0"},
+                        {"added_tokens", added},
+                        {"normalizer", nullptr},
+                        {"pre_tokenizer", byteLevel(true)},
+                        {"decoder", byteLevel(false)},
+                        {"model",
+                         {{"type", "BPE"},
+                          {"dropout", nullptr},
+                          {"unk_token", nullptr},
+                          {"continuing_subword_prefix", ""},
+                          {"end_of_word_suffix", ""},
+                          {"fuse_unk", false},
+                          {"byte_fallback", false},
+                          {"ignore_merges", false},
+                          {"vocab", vocab},
+                          {"merges", merges}}}};
     return j.dump();
 }
 
@@ -146,13 +152,16 @@ std::string commandLine(const std::vector<std::string>& args) {
 }
 
 Figures measureInChild(const std::string& self, const fs::path& dir, WeightFormat f, const BenchHostOptions& o) {
-    std::vector<std::string> args = {self, "bench-host", "--measure", dir.string(), "--weights", weightFormatName(f),
-                                     "--device", deviceName(o.device), "--runs", std::to_string(o.runs),
-                                     "--prefill", std::to_string(o.prefill), "--decode", std::to_string(o.decode)};
+    std::vector<std::string> args = {self,        "bench-host",
+                                     "--measure", dir.string(),
+                                     "--weights", weightFormatName(f),
+                                     "--device",  deviceName(o.device),
+                                     "--runs",    std::to_string(o.runs),
+                                     "--prefill", std::to_string(o.prefill),
+                                     "--decode",  std::to_string(o.decode)};
     ChildResult c = runChild(args);
     Figures r;
-    if (c.status != 0 ||
-        std::sscanf(c.output.c_str(), "%lf %lf %lf", &r.loadSeconds, &r.prefill, &r.decode) != 3)
+    if (c.status != 0 || std::sscanf(c.output.c_str(), "%lf %lf %lf", &r.loadSeconds, &r.prefill, &r.decode) != 3)
         throw DiagnosticError(Diagnostic{"", 0, 0, "the measurement failed: " + commandLine(args)});
     r.peakGiB = c.peakGiB;
     return r;
@@ -160,9 +169,19 @@ Figures measureInChild(const std::string& self, const fs::path& dir, WeightForma
 
 // llama-bench on one GGUF file: prefill and decode tokens/s (medians of its samples) and its peak RSS.
 Figures measureLlama(const fs::path& llamaBench, const fs::path& gguf, const BenchHostOptions& o) {
-    std::vector<std::string> args = {llamaBench.string(), "-m", gguf.string(), "-p", std::to_string(o.prefill),
-                                     "-n", std::to_string(o.decode), "-t", std::to_string(torchThreads()),
-                                     "-r", std::to_string(o.runs), "-o", "json"};
+    std::vector<std::string> args = {llamaBench.string(),
+                                     "-m",
+                                     gguf.string(),
+                                     "-p",
+                                     std::to_string(o.prefill),
+                                     "-n",
+                                     std::to_string(o.decode),
+                                     "-t",
+                                     std::to_string(torchThreads()),
+                                     "-r",
+                                     std::to_string(o.runs),
+                                     "-o",
+                                     "json"};
     ChildResult c = runChild(args);
     if (c.status != 0) throw DiagnosticError(Diagnostic{"", 0, 0, "llama-bench failed: " + commandLine(args)});
     Figures r;
@@ -177,8 +196,8 @@ Figures measureLlama(const fs::path& llamaBench, const fs::path& gguf, const Ben
 void printRow(const std::string& engine, const std::string& checkpoint, const std::string& weights,
               const std::string& device, const Figures& f) {
     std::string load = f.loadSeconds < 0 ? "-" : std::to_string(f.loadSeconds).substr(0, 4);
-    std::printf("| %s | %s | %s | %s | %s | %.2f | %.1f | %.2f |\n", engine.c_str(), checkpoint.c_str(), weights.c_str(),
-                device.c_str(), load.c_str(), f.peakGiB, f.prefill, f.decode);
+    std::printf("| %s | %s | %s | %s | %s | %.2f | %.1f | %.2f |\n", engine.c_str(), checkpoint.c_str(),
+                weights.c_str(), device.c_str(), load.c_str(), f.peakGiB, f.prefill, f.decode);
     std::fflush(stdout);
 }
 
@@ -197,7 +216,8 @@ ChatHost loadHostWithProgress(const std::string& dir, ChatHostOptions options) {
     };
     ChatHost host = loadChatHost(dir, options);
     const Qwen35Config& c = host.model->config();
-    std::fprintf(stderr, "%s[host: %s weights on %s, %d wide, %d layers, vocabulary %d; loaded in %.1f s; %.2f GiB resident]\n",
+    std::fprintf(stderr,
+                 "%s[host: %s weights on %s, %d wide, %d layers, vocabulary %d; loaded in %.1f s; %.2f GiB resident]\n",
                  tty ? "\r" : "", weightFormatName(host.model->weightFormat()), deviceName(host.model->device()),
                  c.hiddenSize, c.numLayers, c.vocabSize, secondsSince(start), residentMemoryGiB());
     return host;
@@ -246,7 +266,8 @@ int benchHost(const BenchHostOptions& o, const std::string& self) {
     std::string device = deviceName(resolveDevice(o.device));
     std::printf("%s; prefill %d tokens, decode %d tokens, medians of %d runs; each row a process of its own\n",
                 torchDescription().c_str(), o.prefill, o.decode, o.runs);
-    std::printf("| engine | checkpoint | weights | device | load s | peak RSS GiB | prefill tokens/s | decode tokens/s |\n");
+    std::printf(
+        "| engine | checkpoint | weights | device | load s | peak RSS GiB | prefill tokens/s | decode tokens/s |\n");
     std::printf("|---|---|---|---|---|---|---|---|\n");
     std::map<WeightFormat, Figures> ours;
     for (const auto& [name, dir] : {std::pair{"Qwen3.5-2B", host}, std::pair{"combined", combined}})

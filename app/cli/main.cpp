@@ -120,9 +120,9 @@ struct Args {
     std::string engine = "sparse", out, dtype;  // dtype: "" for the command's default
     std::string geometry = "2b";
     std::string host, combined, prompt, mode = "normal", gpu;
-    std::string kernels;  // bench --suite: a comma-separated subset
+    std::string kernels;                                        // bench --suite: a comma-separated subset
     std::string weights, device = "auto", measure, dir, llama;  // chat and bench-host
-    std::set<std::string> given;                         // every flag on the command line
+    std::set<std::string> given;                                // every flag on the command line
     int maxTokens = 512;
     text::SamplingParams sampling;
     bool think = false;

@@ -77,9 +77,8 @@ int main(int argc, char** argv) {
     qgpu::studio::ModelHolder model(host.toStdString());  // made when the model backend or the chat first needs it
     qgpu::MainWindow window;
     window.addBackend("model", [&] { return qgpu::makeModelSession(waitForModel(model, &window)); });
-    window.setChatEngine(
-        std::make_unique<qgpu::studio::StudioChat>(model, qgpu::resourceDir().toStdString(), host.toStdString(),
-                                                   hostOptions));
+    window.setChatEngine(std::make_unique<qgpu::studio::StudioChat>(model, qgpu::resourceDir().toStdString(),
+                                                                    host.toStdString(), hostOptions));
     window.resize(1500, 950);
     window.show();
     bool ok = window.openProgram(QFileInfo(path).absoluteFilePath());

@@ -20,9 +20,7 @@ namespace qgpu {
 
 namespace {
 
-c10::OperatorHandle quantizedOp(const char* name) {
-    return c10::Dispatcher::singleton().findSchemaOrThrow(name, "");
-}
+c10::OperatorHandle quantizedOp(const char* name) { return c10::Dispatcher::singleton().findSchemaOrThrow(name, ""); }
 
 }  // namespace
 

@@ -19,8 +19,8 @@ namespace qgpu {
 // embedding lookups and toFloat().
 struct Linear {
     at::Tensor weight;
-    at::Tensor scale;   // int8 on CUDA: [out]
-    c10::IValue packed; // 8-bit on the CPU: quantized::linear_prepack's weight
+    at::Tensor scale;    // int8 on CUDA: [out]
+    c10::IValue packed;  // 8-bit on the CPU: quantized::linear_prepack's weight
 
     at::Tensor operator()(const at::Tensor& x) const;  // x W^T: x [T, in] fp32 -> [T, out] fp32
     at::Tensor rows(const at::Tensor& ids) const;      // the rows `ids` as fp32 (an embedding lookup)
@@ -47,10 +47,10 @@ struct LayerWeights {
 // one, whose other dims are exactly zero on text tokens except the text flag, a constant nothing writes.
 // The residual norms still average over the combined width, and every LM head row sees the flag.
 struct ResidualWindow {
-    int fullWidth = 0;           // 0: the model's residual is its whole residual
-    float flag = 0;              // the flag dim's value on every text token (kappa)
-    float finalFlagWeight = 0;   // the final norm's weight w at the flag dim
-    float headFlag = 0;          // every text token's LM head weight at the flag dim
+    int fullWidth = 0;          // 0: the model's residual is its whole residual
+    float flag = 0;             // the flag dim's value on every text token (kappa)
+    float finalFlagWeight = 0;  // the final norm's weight w at the flag dim
+    float headFlag = 0;         // every text token's LM head weight at the flag dim
 };
 
 struct Qwen35Model::Weights {

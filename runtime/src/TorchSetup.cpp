@@ -60,7 +60,8 @@ ComputeDevice resolveDevice(ComputeDevice requested) {
     if (cudaAvailable()) return ComputeDevice::Cuda;
     if (requested == ComputeDevice::Auto) return ComputeDevice::Cpu;
     throw DiagnosticError(Diagnostic{
-        "", 0, 0, "--device cuda: no CUDA device is usable on this machine (no NVIDIA driver or GPU); use --device cpu"});
+        "", 0, 0,
+        "--device cuda: no CUDA device is usable on this machine (no NVIDIA driver or GPU); use --device cpu"});
 }
 
 std::string torchDescription() {

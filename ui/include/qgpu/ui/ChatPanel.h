@@ -57,10 +57,10 @@ public:
     explicit ChatPanel(std::unique_ptr<ChatEngine> engine, QWidget* parent = nullptr);
     ~ChatPanel() override;  // waits for a message in progress
 
-    void send(const QString& message);  // as if typed; ignored while busy
+    void send(const QString& message);    // as if typed; ignored while busy
     bool busy() const { return m_busy; }  // answering, or loading the host
     QString stateText() const;            // the status line under the input
-    QString transcript() const;  // the conversation as plain text
+    QString transcript() const;           // the conversation as plain text
     const std::vector<ChatCard>& cards() const { return m_cards; }
     void openCard(int index);  // emits openLaunch for the card's kernel
 
