@@ -19,6 +19,7 @@
 #include "qgpu/core/ProcessMemory.h"
 #include "qgpu/runtime/HostSplice.h"
 #include "qgpu/runtime/text/ChatTemplate.h"
+#include "qgpu/runtime/text/PreTokenizer.h"
 
 namespace qgpu::cli {
 
@@ -45,14 +46,18 @@ std::string byteSpelling(int b) {
     return out;
 }
 
-// A byte-level tokenizer over the whole vocabulary: the 256 byte tokens, a few merges (llama.cpp insists
-// on some), filler tokens that no text produces, and Qwen's chat special tokens last. Enough for a
+// A byte-level tokenizer over the whole vocabulary, with Qwen3.5's split: the 256 byte tokens, a few merges (llama.cpp
+// insists on some), filler tokens that no text produces, and Qwen's chat special tokens last. Enough for a
 // random-weight host to chat (gibberish), to be spliced and to be converted to GGUF.
 std::string benchmarkTokenizer(int vocabSize) {
-    auto byteLevel = [](bool useRegex) {
+    auto byteLevel = [] {
         return nlohmann::json{
-            {"type", "ByteLevel"}, {"add_prefix_space", false}, {"trim_offsets", false}, {"use_regex", useRegex}};
+            {"type", "ByteLevel"}, {"add_prefix_space", false}, {"trim_offsets", false}, {"use_regex", false}};
     };
+    nlohmann::json qwenSplit = {{"type", "Split"},
+                                {"pattern", {{"Regex", std::string(text::kQwen35SplitPattern)}}},
+                                {"behavior", "Isolated"},
+                                {"invert", false}};
     nlohmann::json vocab = nlohmann::json::object(), added = nlohmann::json::array();
     for (int b = 0; b < 256; ++b) vocab[byteSpelling(b)] = b;
     nlohmann::json merges = nlohmann::json::array();
@@ -72,9 +77,9 @@ std::string benchmarkTokenizer(int vocabSize) {
                          {"normalized", false}});
     nlohmann::json j = {{"version", "1.0"},
                         {"added_tokens", added},
-                        {"normalizer", nullptr},
-                        {"pre_tokenizer", byteLevel(true)},
-                        {"decoder", byteLevel(false)},
+                        {"normalizer", {{"type", "NFC"}}},
+                        {"pre_tokenizer", {{"type", "Sequence"}, {"pretokenizers", {qwenSplit, byteLevel()}}}},
+                        {"decoder", byteLevel()},
                         {"model",
                          {{"type", "BPE"},
                           {"dropout", nullptr},
@@ -111,6 +116,7 @@ void writeCombined(const fs::path& host, const fs::path& out) {
 
 struct Figures {
     double loadSeconds = -1, peakGiB = 0, prefill = 0, decode = 0;  // loadSeconds -1: not measured
+    double peakWithGpuGiB = -1;  // a combined checkpoint: with its GPU layers loaded too, as chat's first tool call
 };
 
 struct ChildResult {
@@ -161,9 +167,10 @@ Figures measureInChild(const std::string& self, const fs::path& dir, WeightForma
                                      "--decode",  std::to_string(o.decode)};
     ChildResult c = runChild(args);
     Figures r;
-    if (c.status != 0 || std::sscanf(c.output.c_str(), "%lf %lf %lf", &r.loadSeconds, &r.prefill, &r.decode) != 3)
+    if (c.status != 0 ||
+        std::sscanf(c.output.c_str(), "%lf %lf %lf %lf", &r.loadSeconds, &r.prefill, &r.decode, &r.peakGiB) != 4)
         throw DiagnosticError(Diagnostic{"", 0, 0, "the measurement failed: " + commandLine(args)});
-    r.peakGiB = c.peakGiB;
+    if (fs::exists(dir / kSpliceFile)) r.peakWithGpuGiB = c.peakGiB;
     return r;
 }
 
@@ -195,9 +202,14 @@ Figures measureLlama(const fs::path& llamaBench, const fs::path& gguf, const Ben
 
 void printRow(const std::string& engine, const std::string& checkpoint, const std::string& weights,
               const std::string& device, const Figures& f) {
-    std::string load = f.loadSeconds < 0 ? "-" : std::to_string(f.loadSeconds).substr(0, 4);
-    std::printf("| %s | %s | %s | %s | %s | %.2f | %.1f | %.2f |\n", engine.c_str(), checkpoint.c_str(),
-                weights.c_str(), device.c_str(), load.c_str(), f.peakGiB, f.prefill, f.decode);
+    auto figure = [](double v, int decimals) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.*f", decimals, v);
+        return v < 0 ? std::string("-") : std::string(text);
+    };
+    std::printf("| %s | %s | %s | %s | %s | %.2f | %s | %.1f | %.2f |\n", engine.c_str(), checkpoint.c_str(),
+                weights.c_str(), device.c_str(), figure(f.loadSeconds, 1).c_str(), f.peakGiB,
+                figure(f.peakWithGpuGiB, 2).c_str(), f.prefill, f.decode);
     std::fflush(stdout);
 }
 
@@ -248,7 +260,10 @@ int measureHost(const std::string& dir, WeightFormat format, ComputeDevice devic
         }
         decodeTps.push_back(decode / secondsSince(d0));
     }
-    std::printf("%.3f %.3f %.3f\n", loadSeconds, median(prefillTps), median(decodeTps));
+    double hostPeak = peakMemoryGiB();
+    if (std::filesystem::exists(std::filesystem::path(dir) / kSpliceFile))
+        GpuModel::load(dir);  // what chat loads at Qwen's first tool call: the process's peak is then chat's
+    std::printf("%.3f %.3f %.3f %.3f\n", loadSeconds, median(prefillTps), median(decodeTps), hostPeak);
     return 0;
 }
 
@@ -267,14 +282,14 @@ int benchHost(const BenchHostOptions& o, const std::string& self) {
     std::printf("%s; prefill %d tokens, decode %d tokens, medians of %d runs; each row a process of its own\n",
                 torchDescription().c_str(), o.prefill, o.decode, o.runs);
     std::printf(
-        "| engine | checkpoint | weights | device | load s | peak RSS GiB | prefill tokens/s | decode tokens/s |\n");
-    std::printf("|---|---|---|---|---|---|---|---|\n");
-    std::map<WeightFormat, Figures> ours;
+        "| engine | checkpoint | weights | device | load s | peak RSS GiB | with the GPU's layers | prefill "
+        "tokens/s | decode tokens/s |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    std::map<std::pair<std::string, WeightFormat>, Figures> ours;
     for (const auto& [name, dir] : {std::pair{"Qwen3.5-2B", host}, std::pair{"combined", combined}})
         for (WeightFormat f : o.formats) {
-            Figures r = measureInChild(self, dir, f, o);
-            printRow("qgpu", name, weightFormatName(f), device, r);
-            if (dir == host) ours[f] = r;
+            ours[{name, f}] = measureInChild(self, dir, f, o);
+            printRow("qgpu", name, weightFormatName(f), device, ours[{name, f}]);
         }
     if (o.llamaDir.empty()) return 0;
     fs::path bench = fs::path(o.llamaDir) / "build" / "bin" / "llama-bench";
@@ -283,9 +298,10 @@ int benchHost(const BenchHostOptions& o, const std::string& self) {
         if (!fs::exists(gguf)) continue;
         Figures l = measureLlama(bench, gguf, o);
         printRow("llama.cpp", "Qwen3.5-2B (GGUF)", file, "cpu", l);
-        if (ours.count(format))
-            std::printf("  qgpu / llama.cpp at %s: prefill %.2fx, decode %.2fx\n", file,
-                        ours[format].prefill / l.prefill, ours[format].decode / l.decode);
+        for (const char* name : {"Qwen3.5-2B", "combined"})
+            if (ours.count({name, format}))
+                std::printf("  qgpu %s / llama.cpp at %s: prefill %.2fx, decode %.2fx\n", name, file,
+                            ours[{name, format}].prefill / l.prefill, ours[{name, format}].decode / l.decode);
     }
     return 0;
 }

@@ -29,7 +29,8 @@ void prepareBenchHost(const std::string& dir);
 // then llama-bench on the same weights as GGUF (bf16 and Q8_0, when beside them) and the ratios.
 int benchHost(const BenchHostOptions& options, const std::string& self);
 
-// One measurement, in the child process: prints one line "load_s prefill_tps decode_tps".
+// One measurement, in the child process: prints one line "load_s prefill_tps decode_tps peak_gib"; for a
+// combined checkpoint it then loads the GPU's layers too, as chat does at the first tool call.
 int measureHost(const std::string& dir, WeightFormat format, ComputeDevice device, int runs, int prefill, int decode);
 
 }  // namespace qgpu::cli

@@ -95,10 +95,10 @@ TensorChecksums TensorChecksums::load(const std::string& dir) {
     return out;
 }
 
-void TensorChecksums::verify(const std::string& name, const TensorView& tensor) const {
+void TensorChecksums::verify(const std::string& name, const TensorView& tensor, const ChunkRead& read) const {
     auto it = m_sums.find(name);
     if (it == m_sums.end()) failAt(m_file, "has no checksum for tensor '" + name + "'; write the checkpoint again");
-    if (it->second != tensorChecksum(tensor))
+    if (it->second != tensorChecksum(tensor, read))
         failAt(m_file, "tensor '" + name + "' (" + dtypeName(tensor.dtype) +
                            ") does not match its checksum: the checkpoint's weights were changed or damaged; "
                            "write it again with qgpu build-gpu or build --host");

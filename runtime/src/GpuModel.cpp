@@ -84,6 +84,23 @@ gpu::Machine checkpointMachine(const std::string& dir, const Qwen35Config& confi
     return machine;
 }
 
+// Rows [first, first + count) of a matrix as BaseRows, read a block at a time (`read` is told of each): the
+// chip tokens' embeddings of a combined checkpoint are 147,099 rows as wide as the combined residual.
+BaseRows readBaseRows(const TensorView& matrix, int64_t first, int64_t count, const ChunkRead& read) {
+    constexpr int64_t kBlockRows = 1024;
+    BaseRows rows;
+    size_t width = size_t(matrix.shape[1]);
+    for (int64_t r = 0; r < count; r += kBlockRows) {
+        int64_t n = std::min(kBlockRows, count - r);
+        TensorView part = matrix.rows(first + r, n);
+        std::vector<float> block = part.toFloat();
+        read(part.data, part.bytes);
+        for (int64_t i = 0; i < n; ++i)
+            rows.addRow(std::vector<float>(block.begin() + i * width, block.begin() + (i + 1) * width));
+    }
+    return rows;
+}
+
 }  // namespace
 
 std::unique_ptr<GpuModel> GpuModel::load(const std::string& dir) {
@@ -103,20 +120,29 @@ std::unique_ptr<GpuModel> GpuModel::load(const std::string& dir) {
     Qwen35Config gpuConfig = circuitConfig(m->m_machine.circuit, gpu::vocabularySize());
     gpuConfig.rmsNormEps = config.rmsNormEps;
     int64_t h = config.hiddenSize, firstChipRow = splice ? splice->hostVocab : 0;
-    m->m_sparse = SparseModel::fromTensors(gpuConfig, [&](const std::string& name, const std::vector<int64_t>& shape) {
-        if (name != "embed_tokens.weight") {
-            const TensorView& t = checkpoint.require(name, shape);
-            checksums.verify(name, t);
-            return t.toFloat();
-        }
-        const TensorView& all = checkpoint.require("embed_tokens.weight", {config.vocabSize, h});
-        if (firstChipRow + shape[0] != config.vocabSize)
-            failAt(dir, "the vocabulary is not the host's and the GPU's: config.json's vocab_size is " +
-                            std::to_string(config.vocabSize) + ", the chip tokens need " +
-                            std::to_string(firstChipRow + shape[0]));
-        checksums.verify(name, all);
-        return all.rows(firstChipRow, shape[0]).toFloat();
-    });
+    int64_t chipTokens = gpuConfig.vocabSize;
+    const TensorView& embed = checkpoint.require("embed_tokens.weight", {config.vocabSize, h});
+    if (firstChipRow + chipTokens != config.vocabSize)
+        failAt(dir, "the vocabulary is not the host's and the GPU's: config.json's vocab_size is " +
+                        std::to_string(config.vocabSize) + ", the chip tokens need " +
+                        std::to_string(firstChipRow + chipTokens));
+    // Every tensor's file pages are released as soon as they are read: a combined checkpoint's embedding
+    // and GPU tensors are gigabytes of which the sparse engine keeps a small part.
+    auto release = [&](const uint8_t* data, size_t bytes) {
+        checkpoint.releasePages(TensorView{"", DType::F32, {}, data, bytes});
+    };
+    checksums.verify("embed_tokens.weight", embed, release);
+    checkpoint.releasePages(embed);
+    BaseRows chipRows = readBaseRows(embed, firstChipRow, chipTokens, release);
+    auto tensor = [&](const std::string& name, const std::vector<int64_t>& shape) {
+        const TensorView& t = checkpoint.require(name, shape);
+        checksums.verify(name, t, release);
+        std::vector<float> values = t.toFloat();
+        checkpoint.releasePages(t);
+        return values;
+    };
+    m->m_sparse = SparseModel::fromTensors(
+        gpuConfig, tensor, [](const std::string&) { return std::nullopt; }, std::move(chipRows));
     return m;
 }
 

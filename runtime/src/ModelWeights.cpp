@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <mutex>
-#include <thread>
-#include <cmath>
-#include <filesystem>
 #include <optional>
+#include <thread>
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/runtime/HostSplice.h"
@@ -227,11 +227,7 @@ private:
     Linear hold(const at::Tensor& w) const {
         switch (m_format) {
             case WeightFormat::F32: return {w.to(at::kFloat).contiguous().to(m_device)};
-            case WeightFormat::BF16: {
-                at::Tensor b = w.to(at::kBFloat16).contiguous().to(m_device);
-                if (getenv("QGPU_COPY")) b = b.clone();
-                return {b};
-            }
+            case WeightFormat::BF16: return {w.to(at::kBFloat16).contiguous().to(m_device)};
             case WeightFormat::Q8: return quantizeRows(w, m_device);
         }
         throw std::logic_error("unknown weight format");

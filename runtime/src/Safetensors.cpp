@@ -326,18 +326,21 @@ namespace {
 
 // Four independent multiply-xorshift lanes over 32-byte blocks (each step is a bijection of the lane, so
 // any change to one word changes that lane), folded together with the length and the tail bytes.
-uint64_t hashBytes(const uint8_t* p, size_t n, uint64_t h) {
+uint64_t hashBytes(const uint8_t* p, size_t n, uint64_t h, const ChunkRead& read = {}) {
     constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+    constexpr size_t kChunk = size_t(64) << 20;  // a multiple of 32
     uint64_t lanes[4] = {h ^ 0x243F6A8885A308D3ull, h ^ 0x13198A2E03707344ull, h ^ 0xA4093822299F31D0ull,
                          h ^ 0x082EFA98EC4E6C89ull};
     size_t i = 0;
-    for (; i + 32 <= n; i += 32)
+    for (; i + 32 <= n; i += 32) {
+        if (read && i > 0 && i % kChunk == 0) read(p + i - kChunk, kChunk);
         for (int l = 0; l < 4; ++l) {
             uint64_t w;
             std::memcpy(&w, p + i + 8 * size_t(l), 8);
             lanes[l] = (lanes[l] ^ w) * kMul;
             lanes[l] ^= lanes[l] >> 32;
         }
+    }
     h = (h ^ n) * kMul;
     for (uint64_t lane : lanes) h = ((h ^ lane) * kMul) ^ (h >> 29);
     for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
@@ -348,11 +351,11 @@ uint64_t hashBytes(const uint8_t* p, size_t n, uint64_t h) {
 
 }  // namespace
 
-std::string tensorChecksum(const TensorView& tensor) {
+std::string tensorChecksum(const TensorView& tensor, const ChunkRead& read) {
     std::string header = dtypeName(tensor.dtype);
     for (int64_t d : tensor.shape) header += "," + std::to_string(d);
     uint64_t h = hashBytes(reinterpret_cast<const uint8_t*>(header.data()), header.size(), 0);
-    h = hashBytes(tensor.data, tensor.bytes, h);
+    h = hashBytes(tensor.data, tensor.bytes, h, read);
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
     return hex;

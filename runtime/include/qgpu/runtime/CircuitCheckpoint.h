@@ -33,7 +33,8 @@ public:
     // Throws DiagnosticError when the file is missing or malformed.
     static TensorChecksums load(const std::string& dir);
     // Throws DiagnosticError naming the tensor when it has no checksum or its bytes do not match it.
-    void verify(const std::string& name, const TensorView& tensor) const;
+    // `read` as tensorChecksum's.
+    void verify(const std::string& name, const TensorView& tensor, const ChunkRead& read = {}) const;
 
 private:
     std::string m_file;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -140,6 +141,8 @@ std::string normaliseTensorName(const std::string& name);  // "" for tensors to 
 
 // A 64-bit checksum of a tensor's dtype, shape and bytes, as 16 hex digits: any change to one of them
 // (a flipped bit, bf16 data relabelled F16, another shape) changes it. Fast enough to run over gigabytes.
-std::string tensorChecksum(const TensorView& tensor);
+// `read`, when given, is told of each 64 MiB the hash has gone past (to release a mapped file's pages).
+using ChunkRead = std::function<void(const uint8_t* data, size_t bytes)>;
+std::string tensorChecksum(const TensorView& tensor, const ChunkRead& read = {});
 
 }  // namespace qgpu
