@@ -20,6 +20,7 @@
 #include "qgpu/runtime/HostSplice.h"
 #include "qgpu/runtime/text/ChatTemplate.h"
 #include "qgpu/runtime/text/PreTokenizer.h"
+#include "qgpu/runtime/text/Tokenizer.h"
 
 namespace qgpu::cli {
 
@@ -29,21 +30,6 @@ namespace {
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-// GPT-2's byte alphabet: how a byte-level BPE vocabulary spells byte b.
-std::string byteSpelling(int b) {
-    auto printable = [](int x) { return (x >= 33 && x <= 126) || (x >= 161 && x <= 172) || x >= 174; };
-    int cp = b;
-    if (!printable(b)) {
-        cp = 256;
-        for (int x = 0; x < b; ++x) cp += printable(x) ? 0 : 1;
-    }
-    std::string out;
-    if (cp < 0x80) return std::string(1, char(cp));
-    out += char(0xC0 | cp >> 6);
-    out += char(0x80 | (cp & 0x3F));
-    return out;
 }
 
 // A byte-level tokenizer over the whole vocabulary, with Qwen3.5's split: the 256 byte tokens, a few merges (llama.cpp
@@ -59,7 +45,7 @@ std::string benchmarkTokenizer(int vocabSize) {
                                 {"behavior", "Isolated"},
                                 {"invert", false}};
     nlohmann::json vocab = nlohmann::json::object(), added = nlohmann::json::array();
-    for (int b = 0; b < 256; ++b) vocab[byteSpelling(b)] = b;
+    for (int b = 0; b < 256; ++b) vocab[text::byteLevelSpelling(std::string(1, char(b)))] = b;
     nlohmann::json merges = nlohmann::json::array();
     for (const char* pair : {"th", "he", "in", "er", "an"}) {
         merges.push_back(std::string(1, pair[0]) + " " + pair[1]);

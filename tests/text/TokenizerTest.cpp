@@ -279,3 +279,11 @@ TEST(Tokenizer, DefaultsToTheQwen35SplitWithoutAPreTokenizer) {
     s.dialect = SplitDialect::Qwen35;
     EXPECT_EQ(load(s).splitDialect(), SplitDialect::Qwen35);
 }
+
+TEST(Tokenizer, SpellsBytesWithGpt2sAlphabetAsTheTestsIndependentCopyDoes) {
+    for (int b = 0; b < 256; ++b) {
+        std::string byte(1, char(b));
+        EXPECT_EQ(byteLevelSpelling(byte), spell(byte)) << "byte " << b;
+    }
+    EXPECT_EQ(byteLevelSpelling(" the\n"), "\xC4\xA0the\xC4\x8A");  // "Ġthe" + "Ċ"
+}

@@ -114,6 +114,8 @@ bool resolveNfc(const Json& norm, const std::string& file) {
 
 }  // namespace
 
+std::string byteLevelSpelling(std::string_view bytes) { return byteLevel().spell(bytes); }
+
 Tokenizer Tokenizer::fromFile(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))

@@ -83,6 +83,9 @@ private:
 
 // Turns generated ids into text as they come, never returning part of a UTF-8 character: bytes that may
 // still complete a character are held back; bytes that can no longer form one come out as U+FFFD.
+// How a byte-level BPE vocabulary spells `bytes` (GPT-2's byte-to-unicode map: a space is "Ġ").
+std::string byteLevelSpelling(std::string_view bytes);
+
 class StreamDecoder {
 public:
     explicit StreamDecoder(const Tokenizer& tokenizer, bool skipSpecial = false)
