@@ -1,9 +1,14 @@
 #include "InstructionSelection.h"
 
+#include "Sequences.h"
+
 #include <llvm/Demangle/Demangle.h>
 
+#include <cctype>
+#include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "qgpu/core/Diagnostic.h"
 
@@ -39,14 +44,7 @@ Space merge(Space a, Space b) {
     return Space::Mixed;
 }
 
-// The second source operand, evaluated (and any conversion emitted) before its instruction.
-struct B {
-    bool isImm = false;
-    uint32_t value = 0;
-    int reg = kZeroReg;
-};
-
-class Selector {
+class Selector : private Emitter {
 public:
     Selector(const ptx::Module& module, const ptx::Function& fn, const std::vector<std::string>& paramNames,
              const std::string& cudaFile, const MachineSpec& spec)
@@ -54,6 +52,7 @@ public:
         placeShared();
         describeParams(paramNames);
         inferWideRegisters();
+        findConstants();
     }
 
     Selection run() {
@@ -170,6 +169,45 @@ private:
         }
     }
 
+    // 32-bit registers written once, by a mov of an immediate (prmt's selector arrives that way).
+    void findConstants() {
+        std::map<std::string, int> defs;
+        for (const auto& in : m_fn.body)
+            if (!in.operands.empty() && in.operands[0].kind == Kind::Reg) defs[in.operands[0].name]++;
+        findCopiedWords(defs);
+        for (const auto& in : m_fn.body)
+            if (in.parts[0] == "mov" && in.guard.empty() && in.operands.size() == 2 &&
+                in.operands[1].kind == Kind::Imm && !in.operands[1].isFloat && defs[in.operands[0].name] == 1)
+                m_constants[in.operands[0].name] = in.operands[1].value;
+    }
+    // 64-bit registers that only carry memory to memory (a struct copy: ld.u64 then st.u64 of the same
+    // register): each moves as two words.
+    void findCopiedWords(std::map<std::string, int>& defs) {
+        auto is64 = [](const ptx::Instruction& in) {
+            std::string t = typeOf(in);
+            return t == "u64" || t == "s64" || t == "b64";
+        };
+        for (const auto& in : m_fn.body)
+            if (in.parts[0] == "ld" && !in.has("param") && is64(in) && !in.operands.empty() &&
+                defs[in.operands[0].name] == 1)
+                m_copiedWords.insert(in.operands[0].name);
+        for (const auto& in : m_fn.body)
+            for (size_t i = 0; i < in.operands.size(); ++i) {
+                bool definition = i == 0 && in.parts[0] == "ld";
+                bool storedValue = i == 1 && in.parts[0] == "st" && is64(in);
+                if (!definition && !storedValue) m_copiedWords.erase(in.operands[i].name);
+            }
+    }
+    std::vector<Operand> copiedWordHalves(const Operand& o) const {
+        return {{Kind::Reg, o.name + ".lo", 0, false}, {Kind::Reg, o.name + ".hi", 0, false}};
+    }
+
+    std::optional<int64_t> constantOf(const Operand& o) const {
+        if (o.kind == Kind::Imm) return o.value;
+        auto it = m_constants.find(o.name);
+        return it == m_constants.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    }
+
     Wide wideOf(const Operand& o) const {
         if (o.kind == Kind::Reg && isWideReg(o.name)) {
             auto it = m_wide.find(o.name);
@@ -207,7 +245,7 @@ private:
 
     // ---- blocks -------------------------------------------------------------------------------------
     VBlock& block() { return m_out.program.blocks[size_t(m_cur)]; }
-    int newBlock() {
+    int newBlock() override {
         m_out.program.blocks.emplace_back();
         return int(m_out.program.blocks.size() - 1);
     }
@@ -222,6 +260,9 @@ private:
         if (!block().terminated) terminate(Opcode::Jmp, b);
         m_cur = b;
     }
+    void branch(int cond, int taken, int notTaken) override { terminate(Opcode::Br, taken, notTaken, cond); }
+    void jump(int target) override { terminate(Opcode::Jmp, target); }
+    void enter(int b) override { m_cur = b; }
     void terminate(Opcode op, int target = -1, int elseTarget = -1, int cond = kZeroReg) {
         VBlock& b = block();
         b.term = located(op);
@@ -240,7 +281,7 @@ private:
         if (it != m_vregs.end()) return it->second;
         return m_vregs[name] = m_nextVreg++;
     }
-    int temp() { return m_nextVreg++; }
+    int temp() override { return m_nextVreg++; }
 
     VInst located(Opcode op) const {
         VInst v;
@@ -249,8 +290,7 @@ private:
         return v;
     }
 
-    static B imm(int64_t v) { return {true, uint32_t(v), kZeroReg}; }
-    static B reg(int r) { return {false, 0, r}; }
+    // The second source operand, evaluated (and any conversion emitted) before its instruction.
     B bOf(const Operand& o) {
         if (o.kind != Kind::Imm) return reg(reg32(o));
         if (o.isFloat) fail("floating point is not supported: the machine has 32-bit integers only");
@@ -258,9 +298,9 @@ private:
     }
 
     // Operands must be evaluated before the call: evaluating them may emit conversions.
-    void emit(Opcode op, int rd, int rs1, B b = {}, int rc = kZeroReg, uint8_t aux = 0) {
+    void emit(Opcode op, int rd, int rs1, B b = {}, int rc = kZeroReg) override {
         VInst v = located(op);
-        v.rd = rd, v.rs1 = rs1, v.rc = rc, v.aux = aux;
+        v.rd = rd, v.rs1 = rs1, v.rc = rc;
         v.useImm = b.isImm, v.imm = b.value, v.rs2 = b.reg;
         block().body.push_back(v);
     }
@@ -364,13 +404,10 @@ private:
         if (wideDest || (op == "cvt" && in.parts.size() > 2) || op == "cvta") return wide(in);
         if (op == "mov") return move(in);
         if (op == "setp") return compare(in);
-        if (op == "mul" && in.has("hi"))
-            fail("mul.hi is not supported (it comes from division by a constant): divide only by powers of two");
-        if (op == "div" || op == "rem")
-            fail("division and remainder are not supported: use shifts and masks for powers of two");
         if (op == "call")
             fail("function calls are not supported: make device functions inline (static __device__ __forceinline__)");
         requireInt32(in);
+        if (expandSequence(in)) return;
         if (op == "selp") {
             int a = reg32(o[1]), c = reg32(o[3]);
             B b = bOf(o[2]);
@@ -403,6 +440,54 @@ private:
         int a = reg32(o[1]);
         B b = bOf(o[2]);
         emit(*alu, vreg(o[0].name), a, b);
+    }
+
+    // Operations the machine has no opcode for, as instruction sequences (Sequences.h).
+    bool expandSequence(const ptx::Instruction& in) {
+        const std::string& op = in.parts[0];
+        const auto& o = in.operands;
+        bool isSigned = typeOf(in)[0] == 's';
+        auto operands = [&](size_t n) {
+            if (o.size() != n) fail("expected " + std::to_string(n) + " operands");
+        };
+        if (op == "mul" && in.has("hi")) {
+            operands(3);
+            int a = reg32(o[1]);
+            B b = bOf(o[2]);
+            mulHigh(*this, vreg(o[0].name), a, b, isSigned);
+        } else if (op == "div" || op == "rem") {
+            operands(3);
+            int a = reg32(o[1]);
+            B b = bOf(o[2]);
+            divide(*this, vreg(o[0].name), a, b, isSigned, op == "rem");
+        } else if (op == "popc" || op == "clz" || op == "brev") {
+            operands(2);
+            int a = reg32(o[1]), rd = vreg(o[0].name);
+            if (op == "popc") populationCount(*this, rd, a);
+            if (op == "clz") leadingZeros(*this, rd, a);
+            if (op == "brev") bitReverse(*this, rd, a);
+        } else if (op == "bfe") {
+            operands(4);
+            int a = reg32(o[1]);
+            B pos = bOf(o[2]), len = bOf(o[3]);
+            bitFieldExtract(*this, vreg(o[0].name), a, pos, len, isSigned);
+        } else if (op == "bfi") {
+            operands(5);
+            int a = reg32(o[1]), base = reg32(o[2]);
+            B pos = bOf(o[3]), len = bOf(o[4]);
+            bitFieldInsert(*this, vreg(o[0].name), a, base, pos, len);
+        } else if (op == "prmt") {
+            operands(4);
+            if (in.parts.size() != 2) fail("prmt with a mode (." + in.parts[1] + ") is not supported");
+            std::optional<int64_t> selector = constantOf(o[3]);
+            if (!selector)
+                fail("__byte_perm with a selector computed at run time is not supported: use a constant selector");
+            int a = reg32(o[1]), b = reg32(o[2]);
+            bytePermute(*this, vreg(o[0].name), a, b, uint32_t(*selector));
+        } else {
+            return false;
+        }
+        return true;
     }
 
     std::optional<Opcode> aluOpcode(const ptx::Instruction& in) const {
@@ -557,9 +642,10 @@ private:
         const auto& o = in.operands;
         if (in.has("local")) fail("local arrays are not supported: use registers or __shared__ memory");
         if (in.has("const")) fail("__constant__ memory is not supported: pass arrays as kernel parameters");
-        if (in.has("v2") || in.has("v4")) fail("vector loads and stores are not supported");
         std::string t = typeOf(in);
-        if (t != "u32" && t != "s32" && t != "b32") {
+        const Operand* data = op == "ld" ? &o.at(0) : op == "st" ? &o.at(1) : nullptr;
+        bool copied = data && m_copiedWords.count(data->name);
+        if (t != "u32" && t != "s32" && t != "b32" && !copied) {
             if (t.size() > 1 && t[0] == 'f')
                 fail("floating point is not supported: the machine has 32-bit integers only");
             fail("only 32-bit memory accesses are supported (found ." + t + "): use int arrays");
@@ -570,18 +656,51 @@ private:
         if (space == Space::Unknown || space == Space::Mixed)
             fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
         bool shared = space == Space::Shared;
-        if (op == "ld") return emit(shared ? Opcode::LdShared : Opcode::LdGlobal, vreg(o[0].name), base, imm(offset));
-        if (op == "st") {
-            int value = reg32(o[1]);
-            VInst v = located(shared ? Opcode::StShared : Opcode::StGlobal);
-            v.rs1 = base, v.imm = offset, v.rs2 = value;
-            return block().body.push_back(v);
+        if (op == "ld" || op == "st") {  // .v2 and .v4: one word per element, at consecutive addresses
+            std::vector<Operand> elements = copied ? copiedWordHalves(*data) : vectorElements(*data);
+            for (size_t i = 0; i < elements.size(); ++i) {
+                const Operand& e = elements[i];
+                uint32_t at = offset + uint32_t(i);
+                if (op == "ld") {
+                    if (e.kind == Kind::Reg) emit(shared ? Opcode::LdShared : Opcode::LdGlobal, vreg(e.name), base, imm(at));
+                    continue;
+                }
+                int value = reg32(e);
+                VInst v = located(shared ? Opcode::StShared : Opcode::StGlobal);
+                v.rs1 = base, v.imm = at, v.rs2 = value;
+                block().body.push_back(v);
+            }
+            return;
         }
+        if (in.has("v2") || in.has("v4")) fail("vector atomics are not supported");
         if (!in.has("add")) fail("only atomicAdd and atomicSub are supported");
         int value = reg32(op == "red" ? o[1] : o[2]);
         VInst v = located(shared ? Opcode::AtomShared : Opcode::AtomGlobal);
         v.rd = op == "red" ? kZeroReg : vreg(o[0].name), v.rs1 = base, v.imm = offset, v.rs2 = value;
         block().body.push_back(v);
+    }
+
+    // The elements of a `{%r1, %r2}` operand (`_` is an element a load discards), or the operand itself.
+    std::vector<Operand> vectorElements(const Operand& v) {
+        if (v.kind != Kind::Vector) return {v};
+        std::vector<Operand> out;
+        std::string inner = v.name.substr(1, v.name.size() - 2), cur;
+        for (char c : inner + ",") {
+            if (c != ',') {
+                if (!std::isspace(static_cast<unsigned char>(c))) cur += c;
+                continue;
+            }
+            if (cur == "_")
+                out.push_back({Kind::Symbol, cur, 0, false});
+            else if (!cur.empty() && cur[0] == '%')
+                out.push_back({Kind::Reg, cur, 0, false});
+            else if (!cur.empty() && (std::isdigit(static_cast<unsigned char>(cur[0])) || cur[0] == '-'))
+                out.push_back({Kind::Imm, "", std::strtoll(cur.c_str(), nullptr, 0), false});
+            else
+                fail("unexpected vector element '" + cur + "'");
+            cur.clear();
+        }
+        return out;
     }
 
     void shuffle(const ptx::Instruction& in) {
@@ -597,7 +716,8 @@ private:
         while ((2 << log2) <= width) ++log2;
         int a = reg32(o[1]);
         B b = bOf(o[2]);
-        emit(mode->second, vreg(o[0].name), a, b, kZeroReg, log2);
+        emit(mode->second, vreg(o[0].name), a, b);
+        block().body.back().aux = log2;
     }
 
     const ptx::Module& m_module;
@@ -607,6 +727,8 @@ private:
     Selection m_out;
     std::map<std::string, int> m_paramIndex, m_vregs, m_labelBlocks;
     std::map<std::string, Wide> m_wide;
+    std::map<std::string, int64_t> m_constants;
+    std::set<std::string> m_copiedWords;
     int m_nextVreg = 0, m_cur = 0;
     const ptx::Instruction* m_in = nullptr;
 };

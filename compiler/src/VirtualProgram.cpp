@@ -28,7 +28,8 @@ std::vector<int> VInst::uses() const {
             add(rs1);
             add(rs2);
             break;
-        case OperandForm::CondTargets: add(rc); break;
+        case OperandForm::CondTargets:
+        case OperandForm::Warning: add(rc); break;
         case OperandForm::RdSreg:
         case OperandForm::Target:
         case OperandForm::None: break;
@@ -41,7 +42,8 @@ bool VInst::hasSideEffects() const {
         case Opcode::StGlobal:
         case Opcode::StShared:
         case Opcode::AtomGlobal:
-        case Opcode::AtomShared: return true;
+        case Opcode::AtomShared:
+        case Opcode::Warn: return true;
         default: return opcodeInfo(op).terminator;
     }
 }

@@ -139,6 +139,7 @@ size_t expectedOperands(OperandForm f) {
     switch (f) {
         case OperandForm::None: return 0;
         case OperandForm::Target: return 1;
+        case OperandForm::Warning:
         case OperandForm::RdB:
         case OperandForm::RdA:
         case OperandForm::RdSreg:
@@ -325,6 +326,13 @@ private:
                 if (!width) p.error(ops[3].column, "shuffle width must be 1, 2 or 4, found '" + w + "'");
                 break;
             }
+            case OperandForm::Warning:
+                if (auto r = p.reg(ops[0])) in.rc = *r;
+                if (auto w = machineWarningFromName(ops[1].text))
+                    in.imm = uint32_t(*w);
+                else
+                    p.error(ops[1].column, "unknown warning '" + ops[1].text + "' (divzero, divoverflow)");
+                break;
             case OperandForm::Target:
                 m_pending.push_back({int(m_prog.blocks.size() - 1), ops[0].column, n, ops[0].text, false});
                 break;
@@ -430,6 +438,9 @@ std::string disassemble(const Instruction& in, const Program* program) {
         case OperandForm::Shuffle:
             return m + " " + rd + ", " + rs1 + ", " + bText(in) + ", " + std::to_string(1 << in.aux);
         case OperandForm::Target: return m + " " + targetName(in.target(), program);
+        case OperandForm::Warning:
+            return m + " r" + std::to_string(in.rc) + ", " +
+                   (in.imm == 1 || in.imm == 2 ? std::string(machineWarningName(MachineWarning(in.imm))) : "?");
         case OperandForm::CondTargets:
             return m + " r" + std::to_string(in.rc) + ", " + targetName(in.target(), program) + ", " +
                    targetName(in.elseTarget(), program);

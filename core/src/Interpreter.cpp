@@ -127,6 +127,11 @@ void Interpreter::execute(Exec& x, const Instruction& in, int instr) {
         switch (in.op) {
             case Opcode::Sel: result = t.regs[in.rc] != 0 ? a : b; break;
             case Opcode::Sreg: result = specialReg(thread, SpecialReg(in.imm)); break;
+            case Opcode::Warn:
+                if (t.regs[in.rc] == 0) break;
+                x.ev.warnings.push_back("instruction " + std::to_string(instr) + ", lane " + std::to_string(l) + ": " +
+                                        machineWarningText(in.imm));
+                break;
             case Opcode::LdShared: space = MemSpace::Shared; [[fallthrough]];
             case Opcode::LdGlobal:
                 result = memory(space, x.ev.cta)[size_t(wordIndex(space, a + in.imm, x, l, instr))];

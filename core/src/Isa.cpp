@@ -49,6 +49,7 @@ constexpr std::array<OpcodeInfo, size_t(Opcode::Count_)> kOpcodes{{
     {Opcode::Br, "br", F::CondTargets, true},
     {Opcode::Bar, "bar", F::Target, true},
     {Opcode::Exit, "exit", F::None, true},
+    {Opcode::Warn, "warn", F::Warning, false},
 }};
 
 constexpr std::array<std::string_view, size_t(SpecialReg::Count_)> kSregNames{
@@ -66,6 +67,26 @@ std::optional<Opcode> opcodeFromMnemonic(std::string_view mnemonic) {
     for (const auto& info : kOpcodes)
         if (info.mnemonic == mnemonic) return info.op;
     return std::nullopt;
+}
+
+std::string_view machineWarningName(MachineWarning w) {
+    return w == MachineWarning::DivisionByZero ? "divzero" : "divoverflow";
+}
+
+std::optional<MachineWarning> machineWarningFromName(std::string_view name) {
+    for (MachineWarning w : {MachineWarning::DivisionByZero, MachineWarning::DivisionOverflow})
+        if (machineWarningName(w) == name) return w;
+    return std::nullopt;
+}
+
+std::string machineWarningText(uint32_t code) {
+    switch (MachineWarning(code)) {
+        case MachineWarning::DivisionByZero:
+            return "integer division by zero: the quotient and the remainder are all ones (0xffffffff)";
+        case MachineWarning::DivisionOverflow:
+            return "INT_MIN / -1 overflows: the quotient is INT_MIN and the remainder 0";
+    }
+    return "warning " + std::to_string(code);
 }
 
 std::string_view specialRegName(SpecialReg r) { return kSregNames[size_t(r)]; }

@@ -47,3 +47,27 @@ static __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; 
 static __device__ __forceinline__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 static __device__ __forceinline__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
 static __device__ __forceinline__ int abs(int a) { return a < 0 ? -a : a; }
+
+// Integer intrinsics (each lowers to a short sequence of machine instructions; docs/lowering.md).
+static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
+static __device__ __forceinline__ int __clz(int x) { return __builtin_clzg((unsigned)x, 32); }
+static __device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+static __device__ __forceinline__ int __ffs(int x) { return x == 0 ? 0 : __clz((int)__brev((unsigned)x)) + 1; }
+static __device__ __forceinline__ int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
+static __device__ __forceinline__ unsigned __umulhi(unsigned a, unsigned b) { return __nvvm_mulhi_ui(a, b); }
+// Byte n of the result is byte (s >> 4n) & 7 of the eight bytes {b, a} (a's are 0..3).
+static __device__ __forceinline__ unsigned __byte_perm(unsigned a, unsigned b, unsigned s) {
+    return (unsigned)__nvvm_prmt((int)a, (int)b, (int)(s & 0x7777u));
+}
+
+// CUDA's vector types: a whole int2 or int4 moves as one vector load or store.
+struct __attribute__((aligned(8))) int2 { int x, y; };
+struct __attribute__((aligned(16))) int4 { int x, y, z, w; };
+struct __attribute__((aligned(8))) uint2 { unsigned x, y; };
+struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
+static __device__ __forceinline__ int2 make_int2(int x, int y) { return int2{x, y}; }
+static __device__ __forceinline__ int4 make_int4(int x, int y, int z, int w) { return int4{x, y, z, w}; }
+static __device__ __forceinline__ uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
+static __device__ __forceinline__ uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
+    return uint4{x, y, z, w};
+}

@@ -37,9 +37,9 @@ TEST(LoweringErrors, SixtyFourBitData) {
     expectError("__global__ void k(int* a, long long n) {\n  a[0] = n;\n}\n", 0, "64 bits");
 }
 
-TEST(LoweringErrors, Division) {
-    expectError("__global__ void k(int* a, int n) {\n  a[0] = a[1] / n;\n}\n", 2, "division");
-    expectError("__global__ void k(int* a) {\n  a[0] = a[1] / 7;\n}\n", 2, "mul.hi");
+TEST(LoweringErrors, BytePermuteWithARunTimeSelector) {
+    expectError("__global__ void k(unsigned* a) {\n  a[0] = __byte_perm(a[1], a[2], a[3]);\n}\n", 2,
+                "constant selector");
 }
 
 TEST(LoweringErrors, CallsAndRecursion) {

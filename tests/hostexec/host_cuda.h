@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -85,6 +86,40 @@ inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
 // Wraps for INT_MIN like the device's neg.s32 (no undefined behaviour on the host).
 inline int abs(int a) { return a < 0 ? int(0u - unsigned(a)) : a; }
+
+inline int __popc(unsigned x) { return std::popcount(x); }
+inline int __clz(int x) { return std::countl_zero(unsigned(x)); }
+inline unsigned __brev(unsigned x) {
+    unsigned r = 0;
+    for (int i = 0; i < 32; ++i) r |= (x >> i & 1u) << (31 - i);
+    return r;
+}
+inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(unsigned(x)) + 1; }
+inline int __mulhi(int a, int b) { return int((int64_t(a) * int64_t(b)) >> 32); }
+inline unsigned __umulhi(unsigned a, unsigned b) { return unsigned((uint64_t(a) * b) >> 32); }
+inline unsigned __byte_perm(unsigned a, unsigned b, unsigned s) {
+    uint64_t bytes = uint64_t(b) << 32 | a;
+    unsigned r = 0;
+    for (int n = 0; n < 4; ++n) r |= unsigned(bytes >> (8 * (s >> (4 * n) & 7)) & 0xff) << (8 * n);
+    return r;
+}
+
+struct alignas(8) int2 {
+    int x, y;
+};
+struct alignas(16) int4 {
+    int x, y, z, w;
+};
+struct alignas(8) uint2 {
+    unsigned x, y;
+};
+struct alignas(16) uint4 {
+    unsigned x, y, z, w;
+};
+inline int2 make_int2(int x, int y) { return {x, y}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
+inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
 
 // ---- the launcher ----
 
@@ -172,7 +207,22 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::__shfl_xor_sync;  \
     using qgpu_cuda::min;              \
     using qgpu_cuda::max;              \
-    using qgpu_cuda::abs;
+    using qgpu_cuda::abs;              \
+    using qgpu_cuda::__popc;           \
+    using qgpu_cuda::__clz;            \
+    using qgpu_cuda::__brev;           \
+    using qgpu_cuda::__ffs;            \
+    using qgpu_cuda::__mulhi;          \
+    using qgpu_cuda::__umulhi;         \
+    using qgpu_cuda::__byte_perm;      \
+    using qgpu_cuda::int2;             \
+    using qgpu_cuda::int4;             \
+    using qgpu_cuda::uint2;            \
+    using qgpu_cuda::uint4;            \
+    using qgpu_cuda::make_int2;        \
+    using qgpu_cuda::make_int4;        \
+    using qgpu_cuda::make_uint2;       \
+    using qgpu_cuda::make_uint4;
 
 // Defines the runner the registry (HostExecutor.cpp) calls for kernel `name` of namespace qgpu_host_<name>.
 #define QGPU_HOST_REGISTER(name)                                                    \

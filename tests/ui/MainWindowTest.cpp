@@ -185,10 +185,10 @@ TEST(StudioCuda, UnsupportedCudaIsExplainedAtItsLine) {
     ASSERT_TRUE(w.openProgram(kExamples + "dot_product.cu"));
     w.editor()->setText(
         "__global__ void dot_product(const int* a, const int* b, int* out) {\n"
-        "    out[0] = a[0] / b[0];\n"
+        "    out[0] = __byte_perm(a[0], b[0], b[1]);\n"
         "}\n");
     EXPECT_FALSE(w.build());
-    EXPECT_TRUE(w.editor()->annotation(1).contains("division")) << w.editor()->annotation(1).toStdString();
+    EXPECT_TRUE(w.editor()->annotation(1).contains("selector")) << w.editor()->annotation(1).toStdString();
 }
 
 int main(int argc, char** argv) {

@@ -54,8 +54,17 @@ enum class Opcode : uint8_t {
     Br,   // lanes with rc != 0 -> target, others -> elseTarget
     Bar,  // barrier across the thread block, then -> target
     Exit,
+    // body instruction with no register or memory effect: each active lane whose rc != 0 records a
+    // warning event
+    Warn,  // imm = MachineWarning
     Count_
 };
+
+// What a `warn` instruction reports (the lowering of integer division places them on the policy paths).
+enum class MachineWarning : uint8_t { DivisionByZero = 1, DivisionOverflow = 2 };
+std::string_view machineWarningName(MachineWarning w);  // the assembler's operand: "divzero", "divoverflow"
+std::optional<MachineWarning> machineWarningFromName(std::string_view name);
+std::string machineWarningText(uint32_t code);  // what the warning event says
 
 enum class SpecialReg : uint8_t {
     TidX,
@@ -87,7 +96,8 @@ enum class OperandForm : uint8_t {
     Atomic,      // op rd, [rs1 + imm], rs2
     Shuffle,     // op rd, rs1, b, width
     Target,      // op target
-    CondTargets  // op rc, target, elseTarget
+    CondTargets,  // op rc, target, elseTarget
+    Warning       // op rc, NAME      (warn)
 };
 
 struct OpcodeInfo {

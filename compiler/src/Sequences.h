@@ -1,0 +1,49 @@
+// Machine-instruction sequences for PTX operations the machine has no opcode for: mul.hi, div and rem,
+// popc, clz, brev, bfe, bfi, prmt. Each is exact to the PTX definition (docs/lowering.md lists the costs).
+// Private to the compiler library.
+#pragma once
+
+#include <cstdint>
+
+#include "VirtualProgram.h"
+
+namespace qgpu::lowering {
+
+// The b operand of a machine instruction: a 32-bit immediate or a virtual register.
+struct B {
+    bool isImm = false;
+    uint32_t value = 0;
+    int reg = kZeroReg;
+};
+inline B imm(int64_t v) { return {true, uint32_t(v), kZeroReg}; }
+inline B reg(int r) { return {false, 0, r}; }
+
+// Where a sequence is written: the selector's current block, new blocks, and their terminators.
+class Emitter {
+public:
+    virtual ~Emitter() = default;
+    virtual int temp() = 0;
+    virtual void emit(Opcode op, int rd, int rs1, B b = {}, int rc = kZeroReg) = 0;
+    virtual int newBlock() = 0;
+    virtual void branch(int cond, int taken, int notTaken) = 0;  // ends the current block
+    virtual void jump(int target) = 0;                           // ends the current block
+    virtual void enter(int block) = 0;                           // what follows goes into `block`
+};
+
+// rd = the high 32 bits of the 64-bit product a * b (signed or unsigned).
+void mulHigh(Emitter& e, int rd, int a, B b, bool isSigned);
+// rd = a / b or a % b (C semantics, rounding towards zero) with the machine's policies: a divisor of 0
+// gives all ones and records a `divzero` warning; INT_MIN / -1 gives INT_MIN (remainder 0) and records
+// `divoverflow`. Shift-subtract in two loops, one iteration per quotient bit that can be set.
+void divide(Emitter& e, int rd, int a, B b, bool isSigned, bool remainder);
+void populationCount(Emitter& e, int rd, int a);
+void leadingZeros(Emitter& e, int rd, int a);
+void bitReverse(Emitter& e, int rd, int a);
+// PTX bfe: len bits of a from pos (both taken mod 256), zero- or sign-extended.
+void bitFieldExtract(Emitter& e, int rd, int a, B pos, B len, bool isSigned);
+// PTX bfi: base with its len bits from pos replaced by the low bits of a.
+void bitFieldInsert(Emitter& e, int rd, int a, int base, B pos, B len);
+// PTX prmt in its default mode: bytes of {b, a} picked (or sign-replicated) by the selector's nibbles.
+void bytePermute(Emitter& e, int rd, int a, int b, uint32_t selector);
+
+}  // namespace qgpu::lowering
