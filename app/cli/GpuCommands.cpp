@@ -152,11 +152,17 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
     MachineState memory;
     memory.global = run.global;
     std::cout << formatArrays(memory, validateLaunch(launch, MachineSpec::standard()));
+    if (!run.fault.empty()) {
+        auto exec = std::find_if(run.written.rbegin(), run.written.rend(),
+                                 [](const gpu::Token& t) { return t.kind == gpu::Kind::Exec && t.mask; });
+        std::cerr << "error: " << locatedFault(linked, exec == run.written.rend() ? -1 : exec->block, run.fault)
+                  << "\n";
+    }
     if (!run.ended)
         std::cerr << "error: the model did not write END within the " << run.written.size()
                   << " records after which the interpreter's launch ends: its weights do not compute this machine"
                   << (check ? "" : " (--check shows where the model departs)") << "\n";
-    if (!check) return run.ended ? 0 : 1;
+    if (!check) return run.ended && run.fault.empty() ? 0 : 1;
     long at = gpu::firstMismatch(run.written, ref.stream);
     if (at >= 0) {
         std::cout << "check: the stream differs at record " << at
@@ -188,8 +194,8 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
         }
     std::cout << "check: ok (" << ref.stream.size()
               << " records, every register and memory word as the interpreter; teacher-forced, every record "
-                 "predicted)\n";
-    return 0;
+                 "predicted" << (ref.fault.empty() ? "" : "; both end in the same fault") << ")\n";
+    return ref.fault.empty() ? 0 : 1;
 }
 
 int buildGpu(const std::string& out, DType dtype) {

@@ -287,7 +287,8 @@ int runProgram(const Program& program, const Args& a) {
     if (!a.quiet)
         for (const auto& ev : session->history()) std::cout << formatEvent(ev, program, spec.lanesPerWarp);
     if (r == StopReason::Faulted) {
-        std::cerr << "error: " << session->snapshot().fault << "\n";
+        int block = session->history().empty() ? -1 : session->history().back().block;
+        std::cerr << "error: " << locatedFault(program, block, session->snapshot().fault) << "\n";
         return 1;
     }
     if (r != StopReason::Finished) {

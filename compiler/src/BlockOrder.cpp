@@ -125,12 +125,31 @@ private:
             post.push_back(r);
         };
         visit(rep[entry]);
-        for (auto it = post.rbegin(); it != post.rend(); ++it) {
+        std::vector<int> topological = exitsEarly({post.rbegin(), post.rend()}, dag);
+        for (auto it = topological.begin(); it != topological.end(); ++it) {
             if (*it != header && m_loops.byHeader.count(*it))
                 order(m_loops.byHeader.at(*it), *it, *it);  // an inner loop, laid out whole, in place
             else
                 m_out.push_back(*it);
         }
+    }
+
+    // Moves each block that ends in `exit` (a sink of the DAG, never a loop) to right after its last
+    // predecessor: lanes that return run before the others go on, and so count as arrived at a barrier.
+    std::vector<int> exitsEarly(std::vector<int> order, std::map<int, std::vector<int>>& dag) const {
+        std::vector<int> sinks;
+        for (int r : order)
+            if (!m_loops.byHeader.count(r) && m_p.blocks[size_t(r)].term.op == Opcode::Exit) sinks.push_back(r);
+        for (int sink : sinks) {
+            order.erase(std::find(order.begin(), order.end(), sink));
+            auto after = order.begin();  // just past the last predecessor
+            for (auto it = order.begin(); it != order.end(); ++it) {
+                const auto& succ = dag[*it];
+                if (std::find(succ.begin(), succ.end(), sink) != succ.end()) after = it + 1;
+            }
+            order.insert(after, sink);
+        }
+        return order;
     }
 
     const VProgram& m_p;

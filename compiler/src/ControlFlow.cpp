@@ -90,6 +90,31 @@ void simplifyControlFlow(VProgram& p) {
     dropUnreachable(p);
 }
 
+void separateExits(VProgram& p) {
+    bool barrier = std::any_of(p.blocks.begin(), p.blocks.end(), [](const VBlock& b) { return b.term.op == Opcode::Bar; });
+    if (!barrier) return;
+    std::vector<bool> taken(p.blocks.size(), false);  // the exit block already serves one edge
+    auto targetOf = [&](size_t b, bool elseEdge) -> int& {
+        return elseEdge ? p.blocks[b].elseTarget : p.blocks[b].target;
+    };
+    for (size_t b = 0, n = p.blocks.size(); b < n; ++b) {
+        Opcode op = p.blocks[b].term.op;
+        for (bool elseEdge : {false, true}) {
+            if (op != Opcode::Br && (op != Opcode::Jmp || elseEdge)) continue;
+            size_t t = size_t(targetOf(b, elseEdge));
+            if (!p.blocks[t].body.empty() || p.blocks[t].term.op != Opcode::Exit) continue;
+            if (!taken[t]) {
+                taken[t] = true;
+                continue;
+            }
+            VBlock copy = p.blocks[t];
+            p.blocks.push_back(copy);
+            taken.push_back(true);
+            targetOf(b, elseEdge) = int(p.blocks.size() - 1);
+        }
+    }
+}
+
 void layoutBlocks(const VProgram& p, int slots, Program& out, std::vector<LineMapEntry>& lineMap) {
     size_t n = p.blocks.size();
     std::vector<int> order = reconvergenceOrder(p);

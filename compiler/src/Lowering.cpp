@@ -17,6 +17,7 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
     out.shared = sel.shared;
     out.registersUsed = lowering::allocateRegisters(sel.program, spec.usableRegisters(), cudaFile);
     lowering::simplifyControlFlow(sel.program);  // coalesced moves can leave blocks empty
+    lowering::separateExits(sel.program);
     lowering::layoutBlocks(sel.program, spec.slotsPerBlock, out.program, out.lineMap);
     out.program.sharedWords = sel.sharedWords;
     out.program.params = sel.params;

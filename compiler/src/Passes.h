@@ -20,9 +20,12 @@ void foldConstants(VProgram& program);
 // line of highest register pressure when K registers do not suffice. Returns the registers used.
 int allocateRegisters(VProgram& program, int registers, const std::string& cudaFile);
 
+// Gives each branch to an empty `exit` block a copy of its own when the kernel has a barrier, so lanes that
+// return early can exit right away (reconvergenceOrder places exits early) and count as arrived.
+void separateExits(VProgram& program);
 // The block order the min-PC reconvergence rule needs: every loop contiguous and before the blocks its
-// exits reach, every block after its forward predecessors, the entry first. Throws DiagnosticError for
-// irreducible control flow.
+// exits reach, every block after its forward predecessors, the entry first; a block that ends in `exit`
+// right after its last predecessor. Throws DiagnosticError for irreducible control flow.
 std::vector<int> reconvergenceOrder(const VProgram& program);
 
 // Orders blocks for the min-PC reconvergence rule (a loop's blocks before its exits, every join after

@@ -26,6 +26,17 @@ std::string laneList(uint8_t mask, int lanes) {
 
 }  // namespace
 
+std::string divergentBarrierFault(int warp, int cta, int block, uint8_t arrived,
+                                  const std::vector<std::pair<int, int>>& elsewhere) {
+    std::string where;
+    for (const auto& [lane, pc] : elsewhere)
+        where += (where.empty() ? " lane " : ", lane ") + std::to_string(lane) + " at block " + std::to_string(pc);
+    return "divergent barrier: warp " + std::to_string(warp) + " (thread block " + std::to_string(cta) +
+           ") reached __syncthreads() at the end of block " + std::to_string(block) + " with lanes " +
+           laneList(arrived, 4) + " while" + where +
+           " did not; every thread of a block must reach the barrier (or return before it)";
+}
+
 Interpreter::Interpreter(Program program, LaunchSpec launch, MachineSpec spec)
     : m_program(std::move(program)), m_launch(std::move(launch)), m_spec(spec) {
     m_map = validateLaunch(m_launch, m_spec);
@@ -199,17 +210,11 @@ void Interpreter::terminate(Exec& x, const Instruction& term) {
     uint8_t live = 0;
     for (int l = 0; l < x.lanes; ++l)
         if (m_state.threads[size_t(x.firstSlot() + l)].status == LaneStatus::Live) live |= uint8_t(1u << l);
-    if (term.op == Opcode::Bar && live != x.mask) {
-        std::string where;
+    if (term.op == Opcode::Bar && live != x.mask) {  // the arrived lanes still wait: the fault ends the launch
+        std::vector<std::pair<int, int>> elsewhere;
         for (int l = 0; l < x.lanes; ++l)
-            if ((live & ~x.mask) & (1u << l))
-                where += " lane " + std::to_string(l) + " at block " +
-                         std::to_string(m_state.threads[size_t(x.firstSlot() + l)].pc);
-        x.ev.fault = "divergent barrier: warp " + std::to_string(x.ev.warp) + " (thread block " +
-                     std::to_string(x.ev.cta) + ") reached the barrier at the end of block " +
-                     std::to_string(x.ev.block) + " with lanes " + laneList(x.mask, x.lanes) + " while" + where +
-                     " did not; __syncthreads() must be reached by every thread of the block";
-        return;
+            if ((live & ~x.mask) & (1u << l)) elsewhere.push_back({l, m_state.threads[size_t(x.firstSlot() + l)].pc});
+        x.ev.fault = divergentBarrierFault(x.ev.warp, x.ev.cta, x.ev.block, x.mask, elsewhere);
     }
     for (int l = 0; l < x.lanes; ++l) {
         if (!(x.mask & (1u << l))) continue;
@@ -269,7 +274,7 @@ StepEvent Interpreter::step() {
     for (size_t i = 0; i < block.body.size(); ++i) execute(x, block.body[i], int(i));
     terminate(x, block.terminator);
     if (!x.ev.fault.empty()) {
-        apply(x.ev, false);
+        m_state.steps = x.ev.step + 1;
         m_state.run = RunState::Faulted;
         m_state.fault = x.ev.fault;
         return x.ev;
@@ -303,6 +308,7 @@ void Interpreter::apply(const StepEvent& ev, bool forward) {
     }
     m_state.fault.clear();
     m_state.run = peek().warp < 0 ? RunState::Finished : RunState::Running;
+    if (forward && !ev.fault.empty()) m_state.run = RunState::Faulted, m_state.fault = ev.fault;
 }
 
 MachineState runToCompletion(Interpreter& interp, int maxSteps) {

@@ -143,9 +143,7 @@ public:
             m_interp->apply(m_history[size_t(m_position++)], true);
         } else {
             if (m_interp->done()) return endReason();
-            StepEvent ev = m_interp->step();
-            if (!ev.fault.empty()) return StopReason::Faulted;
-            m_history.push_back(std::move(ev));
+            m_history.push_back(m_interp->step());
             ++m_position;
         }
         return m_interp->done() ? endReason() : StopReason::Step;

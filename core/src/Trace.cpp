@@ -18,6 +18,12 @@ std::string maskString(uint8_t mask, int lanes) {
     return s;
 }
 
+std::string locatedFault(const Program& program, int block, const std::string& fault) {
+    int line = block >= 0 && block < int(program.blocks.size()) ? program.blocks[size_t(block)].terminatorLoc.line : 0;
+    if (program.sourceFile.empty() || line <= 0) return fault;
+    return program.sourceFile + ":" + std::to_string(line) + ": " + fault;
+}
+
 std::string formatEvent(const StepEvent& ev, const Program& program, int lanes) {
     std::string label = ev.block < int(program.blocks.size()) ? program.blocks[size_t(ev.block)].label : "?";
     std::string out = "step " + std::to_string(ev.step) + ": warp " + std::to_string(ev.warp) + " block " +

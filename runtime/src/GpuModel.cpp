@@ -12,6 +12,7 @@
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Files.h"
+#include "qgpu/core/Interpreter.h"
 #include "qgpu/core/JsonDocument.h"
 #include "qgpu/runtime/CircuitCheckpoint.h"
 #include "qgpu/runtime/HostSplice.h"
@@ -315,14 +316,28 @@ std::vector<std::array<uint64_t, 5>> GpuModel::decodeRom(const LayerReader& read
 
 namespace {
 
-// The launch result: the state's registers of the launch's threads, its global and shared memory.
+// The launch result: the state's registers of the launch's threads, its global and shared memory, and
+// the fault that ended it.
 void fillResult(GpuLaunch& launch, MachineState state, const Dim3& grid, const Dim3& block) {
+    if (!launch.written.empty() && launch.written.back().kind == gpu::Kind::Fault) {
+        auto exec = std::find_if(launch.written.rbegin(), launch.written.rend(),
+                                 [](const gpu::Token& t) { return t.kind == gpu::Kind::Exec && t.mask; });
+        if (exec != launch.written.rend()) launch.fault = faultMessage(*exec, launch.written.back(), state);
+    }
     for (int slot : gpu::threadSlots(grid, block)) launch.registers.push_back(state.threads[size_t(slot)].regs);
     launch.global = std::move(state.global);
     launch.shared = std::move(state.shared);
 }
 
 }  // namespace
+
+std::string faultMessage(const gpu::Token& exec, const gpu::Token& fault, const MachineState& after) {
+    std::vector<std::pair<int, int>> elsewhere;
+    for (int l = 0; l < after.lanesPerWarp; ++l)
+        if (fault.mask >> l & 1) elsewhere.push_back({l, after.threads[size_t(exec.warp * after.lanesPerWarp + l)].pc});
+    return divergentBarrierFault(exec.warp, exec.warp / after.warpsPerBlock, exec.block, uint8_t(exec.mask),
+                                 elsewhere);
+}
 
 GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& block,
                         const std::vector<uint32_t>& global, int maxTokens, Engine engine,
@@ -342,7 +357,7 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
         std::vector<float> logits = dense().forward(ids(launch.fed), state);
         while (int(launch.written.size()) < maxTokens && goOn(launch.written.size())) {
             launch.written.push_back(gpu::Token::fromId(argmax(logits, 0, vocab)));
-            if (launch.written.back().kind == gpu::Kind::End) break;
+            if (launch.written.back().endsLaunch()) break;
             logits = dense().forward({launch.written.back().id()}, state);
         }
         fillResult(launch, decodeState([&](int layer) { return state.recurrentState(layer); }, grid, block), grid,
@@ -350,15 +365,15 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
     } else {
         GpuStepper stepper(*this, program, grid, block, global);
         launch.fed = stepper.fed();
-        while (int(stepper.written().size()) < maxTokens && stepper.next().kind != gpu::Kind::End &&
+        while (int(stepper.written().size()) < maxTokens && !stepper.next().endsLaunch() &&
                goOn(stepper.written().size()))
             stepper.advance();
         launch.written = stepper.written();
-        if (!launch.stopped && stepper.next().kind == gpu::Kind::End && int(launch.written.size()) < maxTokens)
+        if (!launch.stopped && stepper.next().endsLaunch() && int(launch.written.size()) < maxTokens)
             launch.written.push_back(stepper.next());
         fillResult(launch, stepper.decode(), grid, block);
     }
-    launch.ended = !launch.written.empty() && launch.written.back().kind == gpu::Kind::End;
+    launch.ended = !launch.written.empty() && launch.written.back().endsLaunch();
     launch.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return launch;
 }

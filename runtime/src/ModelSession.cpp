@@ -197,6 +197,10 @@ private:
                     : s.next().kind == gpu::Kind::End ? RunState::Finished
                                                       : RunState::Running;
         after.fault = before.fault;
+        if (s.next().kind == gpu::Kind::Fault && before.run != RunState::Faulted) {
+            after.run = RunState::Faulted;
+            after.fault = faultMessage(exec, s.next(), after);
+        }
         m_stateChanges.push_back(recordStateChanges());
         m_history.push_back(event(exec, before, after, released));
         m_writtenAfterStep.push_back(s.written().size());
@@ -231,6 +235,7 @@ private:
         e.block = exec.block;
         e.maskBefore = uint8_t(exec.mask);
         e.barrierReleased = released;
+        if (after.run == RunState::Faulted && before.run != RunState::Faulted) e.fault = after.fault;
         const gpu::Token& next = m_stepper->next();
         e.maskAfter = next.kind == gpu::Kind::Exec && next.warp == exec.warp ? uint8_t(next.mask) : 0;
         for (int l = 0; l < before.lanesPerWarp; ++l) {

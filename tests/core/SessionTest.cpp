@@ -249,14 +249,16 @@ after:
     EXPECT_EQ(s->run(), StopReason::Faulted);
     EXPECT_EQ(s->snapshot().run, RunState::Faulted);
     EXPECT_NE(s->snapshot().fault.find("divergent barrier"), std::string::npos);
-    EXPECT_EQ(s->position(), 1);
-    EXPECT_EQ(s->history().size(), 1u) << "the faulting step is not recorded";
+    EXPECT_EQ(s->position(), 2);
+    ASSERT_EQ(s->history().size(), 2u) << "the faulting step is recorded";
+    EXPECT_FALSE(s->history().back().fault.empty());
+    EXPECT_EQ(s->snapshot().threads[0].regs[3], 9u);
+    EXPECT_EQ(s->step(), StopReason::Faulted);
+    EXPECT_EQ(s->stepBack(), StopReason::Step);
+    EXPECT_EQ(s->snapshot().run, RunState::Running);
     EXPECT_EQ(s->snapshot().threads[0].regs[3], 0u);
     EXPECT_EQ(s->step(), StopReason::Faulted);
-    EXPECT_EQ(s->stepBack(), StopReason::AtStart);
-    EXPECT_EQ(s->snapshot().run, RunState::Running);
-    EXPECT_EQ(s->step(), StopReason::Step);
-    EXPECT_EQ(s->step(), StopReason::Faulted);
+    EXPECT_EQ(s->snapshot().threads[0].regs[3], 9u);
 }
 
 TEST(Session, InterpreterApplyUndoesAndRedoesEachEvent) {

@@ -154,6 +154,28 @@ TEST(RunCli, AModelLaunchThatCannotEndIsRefusedAtTheStepLimitItNames) {
     fs::remove_all(dir);
 }
 
+TEST(RunCli, APartialBarrierIsAUserErrorAtItsLineOnBothBackends) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    fs::path dir = fs::temp_directory_path() / ("qgpu-barrier-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    qgpu::writeTextFile(dir / "partial.cu",
+                        "__global__ void partial(const int* a, int* out) {\n  __shared__ int s[8];\n"
+                        "  int t = threadIdx.x;\n  s[t] = a[t];\n  if (t < 2)\n    __syncthreads();\n"
+                        "  out[t] = s[7 - t];\n}\n");
+    qgpu::writeTextFile(dir / "partial.json",
+                        R"({"block": 8, "args": [{"name": "a", "array": [1, 2, 3, 4, 5, 6, 7, 8]}, )"
+                        R"({"name": "out", "zeros": 8}]})");
+    std::string files = (dir / "partial.cu").string() + " --launch " + (dir / "partial.json").string();
+    for (const char* backend : {"model --check", "model", "reference"}) {
+        Result r = runQgpu("run " + files + " --backend " + backend + " --quiet");
+        EXPECT_EQ(r.status, 1) << backend << ": " << r.err;
+        EXPECT_NE(r.err.find("partial.cu:6: divergent barrier: warp 0"), std::string::npos) << backend << ": " << r.err;
+        EXPECT_NE(r.err.find("lanes {0,1} while lane 2"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    }
+    fs::remove_all(dir);
+}
+
 TEST(RunCli, ALongModelRunReportsProgressUnderQuietAndStopsOnCtrlC) {
     if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
     fs::path dir = fs::temp_directory_path() / ("qgpu-long-" + std::to_string(::getpid()));

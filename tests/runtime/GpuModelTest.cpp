@@ -168,3 +168,46 @@ TEST(GpuModel, Bfloat16WeightsRunLaunchesExactlyToo) {
                 parseLaunchSpec(example("dot_product.json"), "dot_product.json"));
     EXPECT_TRUE(expectSuiteKernel(*bf16, "shfl_down_reduce"));
 }
+
+namespace {
+
+// A kernel over thread blocks of 8 (two warps) with `body` before its last line: a __syncthreads() that some
+// lanes skip or return before.
+Program barrierKernel(const std::string& body) {
+    std::string src = "__global__ void k(const int* a, int* out, int n) {\n  __shared__ int s[8];\n"
+                      "  int t = threadIdx.x;\n" +
+                      body + "  out[t] = s[7 - t];\n}\n";
+    return compileKernel(src, "k.cu", MachineSpec::standard()).kernel.program;
+}
+
+const char* kBarrierLaunch = R"({"grid": 2, "block": 8, "args": [{"name": "a", "array": [1, 2, 3, 4, 5, 6, 7, 8]},
+    {"name": "out", "zeros": 8}, {"name": "n", "scalar": 6}]})";
+
+}  // namespace
+
+TEST(GpuModel, LanesThatReturnBeforeABarrierCountAsArrived) {
+    // Lanes 6 and 7 of each block return: warp 1's other lanes reach the barrier alone, and the launch runs.
+    Program p = barrierKernel("  if (t >= n) return;\n  s[t] = a[t] * 2;\n  __syncthreads();\n");
+    LaunchSpec launch = parseLaunchSpec(kBarrierLaunch);
+    expectExact(gpuModel(Engine::Sparse), Engine::Sparse, p, launch);
+    EXPECT_TRUE(gpu::referenceLaunch(linkProgram(p, launch, validateLaunch(launch, MachineSpec::standard()),
+                                                 MachineSpec::standard()),
+                                     launch)
+                    .fault.empty());
+}
+
+TEST(GpuModel, TheModelEndsALaunchWhoseBarrierPartOfAWarpReachesWithAFault) {
+    // Lanes 0 and 1 reach the barrier, lanes 2 and 3 of warp 0 go on: the circuit detects it, writes
+    // FAULT with the lanes that did not arrive, and the interpreter's stream ends the same way.
+    Program p = barrierKernel("  s[t] = a[t];\n  if (t < 2)\n    __syncthreads();\n");
+    LaunchSpec launch = parseLaunchSpec(kBarrierLaunch);
+    Program linked = linkProgram(p, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
+    gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
+    ASSERT_FALSE(ref.stream.empty());
+    EXPECT_EQ(ref.stream.back().text(), "FAULT(bar,{2,3})");
+    EXPECT_NE(ref.fault.find("lanes {0,1} while lane 2"), std::string::npos) << ref.fault;
+    expectExact(gpuModel(Engine::Sparse), Engine::Sparse, p, launch);
+    GpuLaunch run = gpuModel(Engine::Sparse).run(linked, launch.grid, launch.block, ref.initialGlobal);
+    EXPECT_TRUE(run.ended);
+    EXPECT_EQ(run.fault, ref.fault);
+}

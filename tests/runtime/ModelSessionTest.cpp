@@ -3,6 +3,7 @@
 // memory) is the interpreter's; stepping back and breakpoints behave alike; the ROM decodes to the program.
 #include "GpuTestSupport.h"
 
+#include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Encoding.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/runtime/ModelSession.h"
@@ -209,4 +210,26 @@ TEST(ModelSession, StepTokenShowsEachValueAsItsLastByteIsWritten) {
     }
     EXPECT_GT(midSteps, 10);
     EXPECT_EQ(byToken->snapshot().run, RunState::Finished);
+}
+
+TEST(ModelSession, APartialBarrierFaultsAtTheSameStepWithTheSameMessage) {
+    Program p = compileKernel(
+                    "__global__ void k(const int* a, int* out) {\n  __shared__ int s[8];\n  int t = threadIdx.x;\n"
+                    "  s[t] = a[t];\n  if (t < 2)\n    __syncthreads();\n  out[t] = s[7 - t];\n}\n",
+                    "k.cu", MachineSpec::standard())
+                    .kernel.program;
+    LaunchSpec launch = parseLaunchSpec(
+        R"({"grid": 1, "block": 8, "args": [{"name": "a", "array": [1, 2, 3, 4, 5, 6, 7, 8]}, {"name": "out", "zeros": 8}]})");
+    auto onModel = makeModelSession(gpuModel(Engine::Sparse));
+    auto onInterpreter = makeReferenceSession();
+    onModel->load(p, launch);
+    onInterpreter->load(p, launch);
+    int steps = stepInLockstep(*onModel, *onInterpreter);
+    EXPECT_EQ(onModel->snapshot().run, RunState::Faulted);
+    EXPECT_EQ(onModel->snapshot().fault, onInterpreter->snapshot().fault);
+    ASSERT_EQ(int(onModel->history().size()), steps);
+    EXPECT_EQ(onModel->history().back().fault, onInterpreter->history().back().fault);
+    EXPECT_EQ(onModel->step(), StopReason::Faulted);
+    EXPECT_EQ(onModel->stepBack(), onInterpreter->stepBack());
+    expectSameState(onModel->snapshot(), onInterpreter->snapshot(), steps - 1);
 }

@@ -18,7 +18,7 @@ constexpr int kByteCount = kByteForms * 256, kRomCount = kBlocks * (kSlots + 1) 
               kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * kByteForms * 256;
 const int kByteBase = 2 * kShapeCount, kRomBase = kByteBase + kByteCount, kMemBase = kRomBase + kRomCount,
           kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kReleaseBase = kValBase + kValCount,
-          kEndId = kReleaseBase + 2, kSmallRomBase = kEndId + 1, kSmallMemBase = kSmallRomBase + kRomCount * 256,
+          kEndId = kReleaseBase + 2, kFaultBase = kEndId + 1, kSmallRomBase = kFaultBase + 16, kSmallMemBase = kSmallRomBase + kRomCount * 256,
           kVocabulary = kSmallMemBase + kSmallMemWords * 256;
 
 int shapeIndex(const std::array<int, 3>& shape) {
@@ -32,6 +32,13 @@ int byteForm(const Token& t) { return t.last || t.byteIndex == 3 ? 3 + t.byteInd
 void setByteForm(Token& t, int form) {
     t.byteIndex = form < 3 ? form : form - 3;
     t.last = form >= 3;
+}
+
+std::string laneSet(int mask) {
+    std::string lanes;
+    for (int l = 0; l < kLanes; ++l)
+        if (mask >> l & 1) lanes += (lanes.empty() ? "" : ",") + std::to_string(l);
+    return "{" + lanes + "}";
 }
 
 std::string hex(int v) {
@@ -84,6 +91,7 @@ int Token::id() const {
         case Kind::Val: return kValBase + ((slot * kLanes + lane) * kByteForms + byteForm(*this)) * 256 + value;
         case Kind::Release: return kReleaseBase + epoch;
         case Kind::End: return kEndId;
+        case Kind::Fault: return kFaultBase + mask;
     }
     return -1;
 }
@@ -91,6 +99,11 @@ int Token::id() const {
 Token Token::fromId(int id) {
     Token t;
     if (id < 0 || id >= kVocabulary) throw std::out_of_range("token id " + std::to_string(id) + " is no chip token");
+    if (id >= kFaultBase && id < kSmallRomBase) {
+        t.kind = Kind::Fault;
+        t.mask = id - kFaultBase;
+        return t;
+    }
     if (id > kEndId) {  // a small RomWrite or MemWrite: the word in the token
         bool rom = id < kSmallMemBase;
         int r = id - (rom ? kSmallRomBase : kSmallMemBase);
@@ -148,16 +161,12 @@ std::string Token::text() const {
             return "ROM(b" + n(block) + ",s" + n(slot) + (part ? ",imm" : ",op") + (small ? "," + hex(value) : "") +
                    ")";
         case Kind::MemWrite: return "MEM(" + n(address) + (small ? "," + hex(value) : "") + ")";
-        case Kind::Exec: {
-            std::string lanes;
-            for (int l = 0; l < kLanes; ++l)
-                if (mask >> l & 1) lanes += (lanes.empty() ? "" : ",") + n(l);
-            return "EXEC(b" + n(block) + ",w" + n(warp) + ",{" + lanes + "})";
-        }
+        case Kind::Exec: return "EXEC(b" + n(block) + ",w" + n(warp) + "," + laneSet(mask) + ")";
         case Kind::Val:
             return "VAL(s" + n(slot) + ",l" + n(lane) + ",k" + n(byteIndex) + "," + hex(value) + (last ? ".)" : ")");
         case Kind::Release: return "RELEASE(" + n(epoch) + ")";
         case Kind::End: return "END";
+        case Kind::Fault: return "FAULT(bar," + laneSet(mask) + ")";
     }
     return "?";
 }

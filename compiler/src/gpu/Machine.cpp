@@ -33,6 +33,10 @@ std::vector<int> codeOf(const Token& t) {
         if (t.epoch) bits.push_back(EpochBit);
     } else if (t.kind == Kind::End) {
         bits = {IsEnd};
+    } else if (t.kind == Kind::Fault) {
+        bits = {IsFault};
+        for (int l = 0; l < 4; ++l)
+            if (t.mask >> l & 1) bits.push_back(MaskBits + l);
     }
     return bits;  // the loading tokens have no code: the host feeds them, the model never writes them
 }
@@ -87,13 +91,15 @@ Machine buildMachine(const circuit::Geometry& geometry) {
         in.code,     kOut,          result,         nextPos,         ctl.route[2],  ctl.next[1],
         in.gridDim,  in.release,    now.minima,     now.anyRunning,  now.firstMin,  ctl.execR,
         then.minima, then.firstMin, warps.nextWarp, warps.sameBlock, warps.nextCta, lanes.barrierWaiting,
-        ctl.epochR};
+        ctl.epochR,  ctl.cand[4],   now.running};
     codeInputs.insert(codeInputs.end(), now.lanes.begin(), now.lanes.end());
     codeInputs.insert(codeInputs.end(), then.lanes.begin(), then.lanes.end());
     s.gadget("code", 1, codeInputs, {}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
         const auto &code = d[0], &k = d[1], &res = d[2], &pos = d[3];
         int toVal = d[4][0], end = d[5][0], launch = d[6][0], release = d[7][0], running = d[9][0];
-        int sameBlock = d[15][0], nextCta = d[16][0], waiting = d[17][0], epoch = d[18][0];
+        int sameBlock = d[15][0], nextCta = d[16][0], waiting = d[17][0], epoch = d[18][0], bar = d[19][0];
+        const auto& runningLanes = d[20];
+        const size_t lanesNow = 21, lanesThen = 25;  // each lane's state (codeInputs' tail)
         c.threshold(first, {{toVal, 1}}, -1, code[IsVal]);
         for (int i = 0; i < 4; ++i) {
             Terms slot, lane;
@@ -139,13 +145,18 @@ Machine buildMachine(const circuit::Geometry& geometry) {
         };
         // At a block's end or the launch, the warp goes on while a lane runs.
         std::vector<int> current(d[11].begin() + 5, d[11].begin() + 10);
-        for (int decide : {end, launch}) exec({{decide, 1}, {running, 1}}, d[8], d[10], 19, current);
+        exec({{launch, 1}, {running, 1}}, d[8], d[10], lanesNow, current);
+        exec({{end, 1}, {bar, -1}, {running, 1}}, d[8], d[10], lanesNow, current);
+        // A barrier reached while other lanes of the warp still run: FAULT with those lanes ends the launch.
+        c.threshold(first, {{end, 1}, {bar, 1}, {running, 1}}, -3, code[IsFault]);
+        for (int l = 0; l < 4; ++l)
+            c.threshold(first, {{end, 1}, {bar, 1}, {runningLanes[size_t(l)], 1}}, -3, code[size_t(MaskBits + l)]);
         // When it leaves, the model visits the next warp of its thread block; after the block's last warp,
         // RELEASE when lanes wait at the barrier (then the block's first warp), else the next thread
         // block's first warp, or END.
-        exec({{release, 1}}, d[12], d[13], 23, d[14]);
-        exec({{end, 1}, {running, -1}, {sameBlock, 1}}, d[12], d[13], 23, d[14]);
-        exec({{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, -1}, {nextCta, 1}}, d[12], d[13], 23, d[14]);
+        exec({{release, 1}}, d[12], d[13], lanesThen, d[14]);
+        exec({{end, 1}, {running, -1}, {sameBlock, 1}}, d[12], d[13], lanesThen, d[14]);
+        exec({{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, -1}, {nextCta, 1}}, d[12], d[13], lanesThen, d[14]);
         c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, 1}}, -2, code[IsRelease]);
         c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, 1}, {epoch, -1}}, -2, code[EpochBit]);
         c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, -1}, {nextCta, -1}}, -1, code[IsEnd]);
@@ -210,7 +221,8 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                 on.push_back(s.dims(in.release)[0]);
                 if (t.epoch) on.push_back(s.dims(in.epoch)[0]);
                 break;
-            case Kind::End: break;
+            case Kind::End:
+            case Kind::Fault: break;
         }
         for (int bit : codeOf(t)) on.push_back(m.codeDims[size_t(bit)]);
         trueDims.push_back(std::move(on));

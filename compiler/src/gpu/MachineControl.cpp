@@ -224,7 +224,7 @@ MinPc minPcRule(Scheduler& s, const std::string& name, const std::vector<Value>&
                 c.threshold(first, t, -1, o[0][size_t(i)]);
             }
         })[0];
-    return MinPc{lanes, minima[0], minima[1], firstMin, state[1]};
+    return MinPc{lanes, state[0], minima[0], minima[1], firstMin, state[1]};
 }
 
 }  // namespace

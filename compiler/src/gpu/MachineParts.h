@@ -58,8 +58,9 @@ enum Code {
     MaskBits = 33,
     IsRelease = 37,
     EpochBit = 38,
-    IsLast = 39,  // a VAL that ends its value (the bytes above repeat its bit 7)
-    CodeWidth = 40
+    IsLast = 39,   // a VAL that ends its value (the bytes above repeat its bit 7)
+    IsFault = 40,  // FAULT: a barrier reached by part of the warp's live lanes; MaskBits: the others
+    CodeWidth = 41
 };
 
 struct Inputs {
@@ -118,6 +119,7 @@ Value buildSpecialRegisters(Scheduler& s, const Control& ctl, const Warps& warps
 // for the warp the model visits next.
 struct MinPc {
     std::vector<Value> lanes;  // each lane's state: pc (5 bits), exited, waiting at a barrier, its epoch
+    Value running;             // 4 bits: lane l runs (present, not exited, not waiting in this epoch)
     Value minima, anyRunning;  // the running lanes at the smallest pc (4), any lane runs
     Value firstMin;            // the lowest of those lanes (one-hot)
     Value waiting;             // 4 bits: lane l waits at the barrier of this epoch

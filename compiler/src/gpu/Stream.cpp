@@ -30,7 +30,6 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
                                            " warp steps (the reference interpreter's run); check the kernel for "
                                            "an endless loop, or raise the limit (--max-steps)");
         StepEvent ev = interp.step();
-        if (!ev.fault.empty()) failAt(program.sourceFile, "the launch stops with an error: " + ev.fault);
         passUpTo(ev.warp);
         Token exec{Kind::Exec};
         exec.block = ev.block, exec.warp = ev.warp, exec.mask = ev.maskBefore;
@@ -60,6 +59,13 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
                 }
             }
         }
+        if (!ev.fault.empty()) {  // the lanes that did not arrive, and the launch ends
+            Token fault{Kind::Fault};
+            fault.mask = ev.liveBefore & ~ev.maskBefore;
+            out.stream.push_back(fault);
+            out.fault = ev.fault;
+            break;
+        }
         if (ev.barrierReleased || ev.maskAfter == 0) cursor = ev.warp + 1;
         if (ev.barrierReleased) {
             passUpTo((ev.cta + 1) * warpsPerBlock);
@@ -69,8 +75,10 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
             cursor = ev.cta * warpsPerBlock;
         }
     }
-    passUpTo(int(threadSlots(launch.grid, launch.block).back()) / kLanes + 1);
-    out.stream.push_back({Kind::End});
+    if (out.fault.empty()) {
+        passUpTo(int(threadSlots(launch.grid, launch.block).back()) / kLanes + 1);
+        out.stream.push_back({Kind::End});
+    }
     out.global = interp.state().global;
     out.shared = interp.state().shared;
     for (int slot : threadSlots(launch.grid, launch.block))

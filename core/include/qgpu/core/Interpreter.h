@@ -28,7 +28,8 @@ public:
 
     // What the scheduler picks next: the lowest warp with a live lane, its lowest lane PC.
     NextStep peek() const;
-    // Executes one step. On a fault the state is unchanged except RunState::Faulted.
+    // Executes one step. A fault (a barrier reached by part of a warp's live lanes) ends the launch after
+    // the step: the state is as the step left it, with RunState::Faulted and the event's fault.
     StepEvent step();
     // Moves the state across a recorded event: forward re-applies it, backward undoes it.
     void apply(const StepEvent& ev, bool forward);
@@ -52,6 +53,11 @@ private:
     MemoryMap m_map;
     MachineState m_state;
 };
+
+// The fault of a barrier reached by the lanes `arrived` of a warp while its other live lanes are elsewhere:
+// `elsewhere` holds (lane, block) for each of them. Both backends report it in these words.
+std::string divergentBarrierFault(int warp, int cta, int block, uint8_t arrived,
+                                  const std::vector<std::pair<int, int>>& elsewhere);
 
 // Executes a whole launch; throws DiagnosticError if the machine faults or exceeds maxSteps.
 MachineState runToCompletion(Interpreter& interp, int maxSteps = 1000000);

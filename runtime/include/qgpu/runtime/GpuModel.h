@@ -20,8 +20,9 @@ namespace qgpu {
 
 struct GpuLaunch {
     std::vector<gpu::Token> fed;      // program image and launch
-    std::vector<gpu::Token> written;  // what the model wrote, END included when it ended
+    std::vector<gpu::Token> written;  // what the model wrote, END (or FAULT) included when it ended
     bool ended = false;
+    std::string fault;  // when the model ended the launch with FAULT: the fault (faultMessage)
     bool stopped = false;                             // the progress callback stopped the run (Ctrl-C)
     std::vector<std::array<uint32_t, 16>> registers;  // per thread in slot order, decoded from the recurrent state
     std::vector<uint32_t> global;                     // global memory, decoded from the recurrent state
@@ -38,6 +39,10 @@ inline constexpr size_t kRunProgressPeriod = 64;
 enum class Engine { Sparse, Dense };
 
 class GpuStepper;
+
+// A FAULT record's message in the interpreter's words (divergentBarrierFault): `exec` is the faulting
+// step's EXEC, `after` the machine decoded after it (the pcs of the lanes that did not arrive).
+std::string faultMessage(const gpu::Token& exec, const gpu::Token& fault, const MachineState& after);
 
 class GpuModel {
 public:

@@ -13,7 +13,7 @@
 
 namespace qgpu::gpu {
 
-enum class Kind : uint8_t { BlockDim, GridDim, Byte, RomWrite, MemWrite, Exec, Val, Release, End };
+enum class Kind : uint8_t { BlockDim, GridDim, Byte, RomWrite, MemWrite, Exec, Val, Release, End, Fault };
 
 // One token. Fields a kind does not use are 0.
 struct Token {
@@ -26,13 +26,15 @@ struct Token {
     int slot = 0;                // RomWrite: 0..3 body, 4 terminator; Val: the body slot that wrote the value
     int part = 0;                // RomWrite: 0 the word's low half (fields), 1 its high half (imm)
     int warp = 0;                // Exec
-    int mask = 0;                // Exec: the lanes that run the block (the min-PC rule's active lanes)
+    int mask = 0;                // Exec: the lanes that run the block (the min-PC rule's active lanes); Fault:
+                                 // the live lanes of the warp that did not reach its barrier
     int address = 0;             // MemWrite: the global word the bytes just fed initialise
     bool small = false;          // RomWrite, MemWrite: the word is `value` (0..255), carried by this token alone
     int lane = 0;                // Val
     int epoch = 0;               // Release: the barrier epoch's new parity
 
     int id() const;
+    bool endsLaunch() const { return kind == Kind::End || kind == Kind::Fault; }
     static Token fromId(int id);  // throws std::out_of_range for an id outside the alphabet
     std::string text() const;     // e.g. EXEC(b3,w0), VAL(s1,l2,k0,0x2a), VAL(s0,l0,k1,0x01.) (a last byte)
     bool operator==(const Token&) const = default;
