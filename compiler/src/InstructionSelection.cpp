@@ -52,6 +52,7 @@ public:
         placeShared();
         describeParams(paramNames);
         inferWideRegisters();
+        findWideValues();
         findConstants();
     }
 
@@ -153,8 +154,32 @@ private:
         }
     }
 
+    // The 64-bit registers that addresses are computed in: the base of every memory access, and what adds,
+    // moves and shifts into them. Only these can hold word addresses; any other 64-bit value is data.
+    void findAddressRegisters() {
+        for (const auto& in : m_fn.body) {
+            const std::string& op = in.parts[0];
+            if ((op == "ld" && !in.has("param")) || op == "st" || op == "atom" || op == "red")
+                for (const auto& o : in.operands)
+                    if (o.kind == Kind::Address && isWideReg(o.name)) m_addressRegs.insert(o.name);
+        }
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (const auto& in : m_fn.body) {
+                const std::string& op = in.parts[0];
+                bool carries = op == "add" || op == "sub" || op == "selp" || op == "mov" || op == "cvta" ||
+                               op == "shl" || op == "mul" || op == "cvt";
+                if (!carries || in.operands.empty() || !m_addressRegs.count(in.operands[0].name)) continue;
+                for (size_t i = 1; i < in.operands.size(); ++i)
+                    if (in.operands[i].kind == Kind::Reg && isWideReg(in.operands[i].name))
+                        changed |= m_addressRegs.insert(in.operands[i].name).second;
+            }
+        }
+    }
+
     // Fixpoint over the function: which 64-bit registers hold word addresses, and into which memory.
     void inferWideRegisters() {
+        findAddressRegisters();
         for (bool changed = true; changed;) {
             changed = false;
             for (const auto& in : m_fn.body) {
@@ -167,6 +192,41 @@ private:
                 if (next.rep != cur.rep || next.space != cur.space) cur = next, changed = true;
             }
         }
+    }
+
+    // 64-bit values (not addresses) whose high word may be more than the extension of the low one: the
+    // products of mul.wide and what is computed from them, and left shifts by a register. The machine holds
+    // their low words only, which is all a conversion back to 32 bits needs; a comparison would be wrong.
+    // A product shifted right by 32 or more is its high word (mulHigh), a plain 32-bit value again.
+    void findWideValues() {
+        for (const auto& in : m_fn.body) {
+            const auto& o = in.operands;
+            if (o.empty() || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || wideOf(o[0]).rep != Rep::Byte) continue;
+            const std::string& op = in.parts[0];
+            if (op == "mul" && in.has("wide")) m_products.insert(o[0].name), m_wideValues.insert(o[0].name);
+            if (op == "shl" && o.size() > 2 && o[2].kind != Kind::Imm) m_wideValues.insert(o[0].name);
+        }
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (const auto& in : m_fn.body) {
+                const auto& o = in.operands;
+                if (o.empty() || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || m_wideValues.count(o[0].name))
+                    continue;
+                bool highWord = in.parts[0] == "shr" && m_products.count(o[1].name) && o[2].kind == Kind::Imm &&
+                                o[2].value >= 32;
+                for (size_t i = 1; i < o.size() && !highWord; ++i)
+                    if (o[i].kind == Kind::Reg && m_wideValues.count(o[i].name)) {
+                        m_wideValues.insert(o[0].name);
+                        changed = true;
+                        break;
+                    }
+            }
+        }
+    }
+    void requireNarrow(const Operand& o) {
+        if (o.kind == Kind::Reg && m_wideValues.count(o.name))
+            fail("this needs all 64 bits of a product or a 64-bit shift, but the machine computes in 32 bits: "
+                 "compare 32-bit values, or take the high word with __mulhi / __umulhi");
     }
 
     // 32-bit registers written once, by a mov of an immediate (prmt's selector arrives that way).
@@ -223,17 +283,21 @@ private:
             if (i < in.operands.size() && in.operands[i].kind == Kind::Imm) return in.operands[i].value;
             return std::nullopt;
         };
-        if (op == "ld" && in.has("param")) return {Rep::Word, Space::Global};
+        if (op == "ld" && in.has("param")) {  // a pointer; a 32-bit scalar widened is a value
+            std::string t = typeOf(in);
+            return t.size() > 1 && t.substr(1) == "64" ? Wide{Rep::Word, Space::Global} : Wide{};
+        }
         if (op == "mov" && in.operands.size() > 1 && in.operands[1].kind == Kind::Symbol)
             return {Rep::Word, Space::Shared};
         if (op == "mov") return src(1);
         if (op == "cvta")
             return {src(1).rep, in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : src(1).space};
+        bool address = m_addressRegs.count(in.operands[0].name) > 0;
         if (op == "mul" && in.has("wide"))
-            return {immAt(2) && *immAt(2) % 4 == 0 ? Rep::Word : Rep::Byte, Space::Unknown};
+            return {address && immAt(2) && *immAt(2) % 4 == 0 ? Rep::Word : Rep::Byte, Space::Unknown};
         if (op == "shl") {
             Wide a = src(1);
-            bool word = a.rep == Rep::Word || (immAt(2) && *immAt(2) >= 2);
+            bool word = a.rep == Rep::Word || (address && immAt(2) && *immAt(2) >= 2);
             return {word ? Rep::Word : Rep::Byte, a.space};
         }
         if (op == "add" || op == "sub" || op == "selp") {
@@ -549,6 +613,8 @@ private:
         auto it = table.find(in.parts[1]);
         if (it == table.end()) fail("unsupported comparison ." + in.parts[1]);
         const auto& o = in.operands;
+        requireNarrow(o[1]);
+        requireNarrow(o[2]);
         bool words = type.size() > 1 && type.substr(1) == "64" &&
                      (wideOf(o[1]).rep == Rep::Word || wideOf(o[2]).rep == Rep::Word);
         int a = words ? asWord(o[1]) : reg32(o[1]);
@@ -590,6 +656,11 @@ private:
         if (op == "mov") return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(o[1].name)));
         if (op == "mul" && in.has("wide")) {
             int a = reg32(o[1]);
+            if (m_products.count(o[0].name)) {  // the low word, and the high one for a shift right
+                B b = bOf(o[2]);
+                emit(Opcode::Mul, rd, a, b);
+                return mulHigh(*this, vreg(o[0].name + ".hi"), a, b, in.has("s32"));
+            }
             if (o[2].kind == Kind::Imm && (dst == Rep::Byte || o[2].value % 4 == 0))
                 return emit(Opcode::Mul, rd, a, imm(dst == Rep::Word ? o[2].value / 4 : o[2].value));
             emit(Opcode::Mul, rd, a, bOf(o[2]));
@@ -604,6 +675,23 @@ private:
         }
         if (op == "shr" && o[2].kind == Kind::Imm && wideOf(o[1]).rep == Rep::Word && o[2].value >= 2)
             return emit(in.has("s64") ? Opcode::Sra : Opcode::Shr, rd, vreg(o[1].name), imm(o[2].value - 2));
+        Opcode right = in.has("s64") ? Opcode::Sra : Opcode::Shr;
+        if (op == "shr" && o[2].kind == Kind::Imm && m_products.count(o[1].name))
+            return shiftProduct(rd, vreg(o[1].name), vreg(o[1].name + ".hi"), int(o[2].value & 63), right);
+        if (op == "shr" && o[2].kind == Kind::Imm && dst == Rep::Byte && wideOf(o[1]).rep == Rep::Byte &&
+            o[2].value < 32) {
+            requireNarrow(o[1]);
+            return emit(right, rd, reg32(o[1]), imm(o[2].value));
+        }
+        static const std::map<std::string, Opcode> bitwise = {
+            {"and", Opcode::And}, {"or", Opcode::Or}, {"xor", Opcode::Xor}, {"mul", Opcode::Mul}, {"shl", Opcode::Shl}};
+        auto bit = bitwise.find(op);
+        if (bit != bitwise.end() && dst == Rep::Byte && (op != "mul" || in.has("lo")) &&
+            wideOf(o[1]).rep == Rep::Byte) {  // the low word of a value
+            int a = reg32(o[1]);
+            return emit(bit->second, rd, a, bOf(o[2]));
+        }
+        if (op == "not" && dst == Rep::Byte) return emit(Opcode::Not, rd, reg32(o[1]));
         if ((op == "add" || op == "sub") && in.parts.size() == 2) {
             int a = dst == Rep::Word ? asWord(o[1]) : reg32(o[1]);
             B b = operand(o[2]);
@@ -615,6 +703,16 @@ private:
             return emit(Opcode::Sel, rd, a, b, c);
         }
         fail("64-bit arithmetic '" + in.opcode + "' is not supported: the machine computes in 32 bits (use int)");
+    }
+
+    // rd = the low word of the 64-bit (hi:lo) shifted right by k.
+    void shiftProduct(int rd, int lo, int hi, int k, Opcode right) {
+        if (k >= 32) return emit(right, rd, hi, imm(k - 32));
+        if (k == 0) return emit(Opcode::Mov, rd, kZeroReg, reg(lo));
+        int low = temp(), high = temp();
+        emit(Opcode::Shr, low, lo, imm(k));
+        emit(Opcode::Shl, high, hi, imm(32 - k));
+        emit(Opcode::Or, rd, low, reg(high));
     }
 
     int sharedBase(const std::string& symbol) {
@@ -728,7 +826,7 @@ private:
     std::map<std::string, int> m_paramIndex, m_vregs, m_labelBlocks;
     std::map<std::string, Wide> m_wide;
     std::map<std::string, int64_t> m_constants;
-    std::set<std::string> m_copiedWords;
+    std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs;
     int m_nextVreg = 0, m_cur = 0;
     const ptx::Instruction* m_in = nullptr;
 };
