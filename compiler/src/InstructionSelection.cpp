@@ -169,7 +169,10 @@ private:
                 const std::string& op = in.parts[0];
                 bool carries = op == "add" || op == "sub" || op == "selp" || op == "mov" || op == "cvta" ||
                                op == "shl" || op == "mul" || op == "cvt";
-                if (!carries || in.operands.empty() || !m_addressRegs.count(in.operands[0].name)) continue;
+                bool compared = op == "setp" && in.operands.size() > 2 &&  // a pointer against an end pointer
+                                (m_addressRegs.count(in.operands[1].name) || m_addressRegs.count(in.operands[2].name));
+                if (!compared && (!carries || in.operands.empty() || !m_addressRegs.count(in.operands[0].name)))
+                    continue;
                 for (size_t i = 1; i < in.operands.size(); ++i)
                     if (in.operands[i].kind == Kind::Reg && isWideReg(in.operands[i].name))
                         changed |= m_addressRegs.insert(in.operands[i].name).second;
@@ -339,8 +342,6 @@ private:
     // ---- registers ----------------------------------------------------------------------------------
     int vreg(const std::string& name) {
         if (name.rfind("%f", 0) == 0) fail("floating point is not supported: the machine has 32-bit integers only");
-        if (name.rfind("%rs", 0) == 0 || name.rfind("%rc", 0) == 0)
-            fail("8- and 16-bit values are not supported: use int");
         auto it = m_vregs.find(name);
         if (it != m_vregs.end()) return it->second;
         return m_vregs[name] = m_nextVreg++;
@@ -453,8 +454,6 @@ private:
         std::string t = typeOf(in);
         if (t.size() > 1 && t[0] == 'f') fail("floating point is not supported: the machine has 32-bit integers only");
         if (t == "s64" || t == "u64" || t == "b64") fail("64-bit integer arithmetic is not supported: use int");
-        if (t == "s16" || t == "u16" || t == "b16" || t == "s8" || t == "u8" || t == "b8")
-            fail("8- and 16-bit values are not supported: use int");
     }
 
     void select(const ptx::Instruction& in) {
@@ -464,6 +463,9 @@ private:
         if (op == "ld" || op == "st" || op == "atom" || op == "red") return memory(in);
         if (op == "shfl") return shuffle(in);
         if (op == "membar" || op == "fence" || (op == "bar" && in.has("warp"))) return;  // lanes run in lockstep
+        if (op == "cvt" && in.parts.size() > 2 && (bitsOf(in.parts[1]) < 32 || bitsOf(in.parts[2]) < 32))
+            return narrowConvert(in);
+        if (bitsOf(typeOf(in)) < 32) return narrowOperation(in);
         bool wideDest = !o.empty() && o[0].kind == Kind::Reg && isWideReg(o[0].name);
         if (wideDest || (op == "cvt" && in.parts.size() > 2) || op == "cvta") return wide(in);
         if (op == "mov") return move(in);
@@ -506,6 +508,71 @@ private:
         emit(*alu, vreg(o[0].name), a, b);
     }
 
+    // ---- 8- and 16-bit values ------------------------------------------------------------------------
+    // Clang narrows arithmetic it can prove small (threadIdx.x / 3 becomes 16-bit). Such a value lives in
+    // a 32-bit register whose bits above its width are undefined: operations whose low bits depend only
+    // on the operands' low bits run as they are; the others (right shifts, division, compares, min/max,
+    // high products) see the operands zero- or sign-extended first.
+    static int bitsOf(const std::string& type) {
+        if (type.size() < 2 || (type[0] != 's' && type[0] != 'u' && type[0] != 'b')) return 32;
+        int bits = std::atoi(type.c_str() + 1);
+        return bits > 0 ? bits : 32;
+    }
+    int extend(int r, int bits, bool isSigned) {
+        int t = temp();
+        if (isSigned) {
+            int up = temp();
+            emit(Opcode::Shl, up, r, imm(32 - bits));
+            emit(Opcode::Sra, t, up, imm(32 - bits));
+        } else {
+            emit(Opcode::And, t, r, imm((int64_t(1) << bits) - 1));
+        }
+        return t;
+    }
+    // A name for a 32-bit register the rewritten instruction reads.
+    Operand extended(const Operand& o, int bits, bool isSigned) {
+        if (o.kind != Kind::Reg) return o;
+        std::string name = "%ext" + std::to_string(m_nextVreg);
+        m_vregs[name] = extend(reg32(o), bits, isSigned);
+        return {Kind::Reg, name, 0, false};
+    }
+
+    void narrowConvert(const ptx::Instruction& in) {
+        const auto& o = in.operands;
+        int to = bitsOf(in.parts[1]), from = bitsOf(in.parts[2]);
+        int src = isWideReg(o[1].name) ? asByte(o[1]) : reg32(o[1]);
+        if (to <= from || from >= 32) return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(src));  // truncating
+        int value = extend(src, from, in.parts[2][0] == 's');
+        if (to == 64 && wideOf(o[0]).rep == Rep::Word) return emit(Opcode::Sra, vreg(o[0].name), value, imm(2));
+        emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(value));
+    }
+
+    void narrowOperation(const ptx::Instruction& in) {
+        const std::string& op = in.parts[0];
+        std::string type = typeOf(in);
+        int bits = bitsOf(type);
+        bool isSigned = type[0] == 's';
+        ptx::Instruction w = in;
+        w.parts.back() = std::string(1, type[0]) + "32";
+        w.opcode = in.opcode.substr(0, in.opcode.rfind('.')) + "." + w.parts.back();
+        bool needsHighBits = op == "shr" || op == "div" || op == "rem" || op == "setp" || op == "min" ||
+                             op == "max" || (op == "mul" && !in.has("lo")) || op == "bfe";
+        if (needsHighBits)
+            for (size_t i = 1; i < w.operands.size(); ++i)
+                if (op != "shr" || i == 1) w.operands[i] = extended(w.operands[i], bits, isSigned);
+        if (op == "mul" && (in.has("wide") || in.has("hi"))) {  // exact in 32 bits from extended operands
+            bool hi = in.has("hi");
+            w.parts = {"mul", "lo", w.parts.back()};
+            if (!hi) return statement(w);
+            std::string full = "%ext" + std::to_string(m_nextVreg);
+            Operand dest = w.operands[0];
+            w.operands[0] = {Kind::Reg, full, 0, false};
+            statement(w);
+            return emit(isSigned ? Opcode::Sra : Opcode::Shr, vreg(dest.name), vreg(full), imm(bits));
+        }
+        statement(w);
+    }
+
     // Operations the machine has no opcode for, as instruction sequences (Sequences.h).
     bool expandSequence(const ptx::Instruction& in) {
         const std::string& op = in.parts[0];
@@ -540,6 +607,11 @@ private:
             int a = reg32(o[1]), base = reg32(o[2]);
             B pos = bOf(o[3]), len = bOf(o[4]);
             bitFieldInsert(*this, vreg(o[0].name), a, base, pos, len);
+        } else if (op == "shf") {
+            operands(4);
+            int a = reg32(o[1]), b = reg32(o[2]);
+            B amount = bOf(o[3]);
+            funnelShift(*this, vreg(o[0].name), a, b, amount, in.has("l"), in.has("clamp"));
         } else if (op == "prmt") {
             operands(4);
             if (in.parts.size() != 2) fail("prmt with a mode (." + in.parts[1] + ") is not supported");
@@ -743,6 +815,7 @@ private:
         std::string t = typeOf(in);
         const Operand* data = op == "ld" ? &o.at(0) : op == "st" ? &o.at(1) : nullptr;
         bool copied = data && m_copiedWords.count(data->name);
+        if ((op == "ld" || op == "st") && bitsOf(t) < 32) return narrowMemory(in);
         if (t != "u32" && t != "s32" && t != "b32" && !copied) {
             if (t.size() > 1 && t[0] == 'f')
                 fail("floating point is not supported: the machine has 32-bit integers only");
@@ -775,6 +848,45 @@ private:
         int value = reg32(op == "red" ? o[1] : o[2]);
         VInst v = located(shared ? Opcode::AtomShared : Opcode::AtomGlobal);
         v.rd = op == "red" ? kZeroReg : vreg(o[0].name), v.rs1 = base, v.imm = offset, v.rs2 = value;
+        block().body.push_back(v);
+    }
+
+    // A byte or halfword of a word: Clang narrows `x >> 24` or `x & 0xFFFF` of an int to such a load, and a
+    // read-modify-write of part of an int to such a store. The word is read (and written back) whole; the
+    // byte's place comes from the address offset (the base is a word address).
+    void narrowMemory(const ptx::Instruction& in) {
+        const auto& o = in.operands;
+        bool load = in.parts[0] == "ld";
+        std::string t = typeOf(in);
+        int bits = bitsOf(t);
+        if (in.has("v2") || in.has("v4")) fail("vector accesses of bytes or halfwords are not supported: use int");
+        Operand at = load ? o.at(1) : o.at(0);
+        if (at.kind != Kind::Address || at.name.empty() || (at.name[0] == '%' && wideOf({Kind::Reg, at.name, 0, false}).rep != Rep::Word))
+            fail("a byte or halfword access through a computed byte address: index int arrays instead");
+        int64_t byte = ((at.value % 4) + 4) % 4;
+        if (byte * 8 + bits > 32) fail("a halfword access that crosses a word: index int arrays instead");
+        at.value -= byte;
+        Space space = in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : Space::Unknown;
+        auto [base, offset] = address(at, space);
+        if (space == Space::Unknown || space == Space::Mixed)
+            fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
+        bool shared = space == Space::Shared;
+        int word = temp();
+        emit(shared ? Opcode::LdShared : Opcode::LdGlobal, word, base, imm(offset));
+        int shift = int(byte * 8);
+        if (load) {
+            int up = temp();
+            emit(Opcode::Shl, up, word, imm(32 - bits - shift));
+            return emit(t[0] == 's' ? Opcode::Sra : Opcode::Shr, vreg(o[0].name), up, imm(32 - bits));
+        }
+        uint32_t field = uint32_t(((uint64_t(1) << bits) - 1) << shift);
+        int kept = temp(), part = temp(), placed = temp(), merged = temp();
+        emit(Opcode::And, kept, word, imm(~field));
+        emit(Opcode::Shl, part, reg32(o[1]), imm(shift));
+        emit(Opcode::And, placed, part, imm(field));
+        emit(Opcode::Or, merged, kept, reg(placed));
+        VInst v = located(shared ? Opcode::StShared : Opcode::StGlobal);
+        v.rs1 = base, v.imm = offset, v.rs2 = merged;
         block().body.push_back(v);
     }
 

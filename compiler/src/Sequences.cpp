@@ -1,5 +1,7 @@
 #include "Sequences.h"
 
+#include <algorithm>
+
 namespace qgpu::lowering {
 namespace {
 
@@ -193,6 +195,18 @@ void bitFieldInsert(Emitter& e, int rd, int a, int base, B pos, B len) {
     int kept = mask.isImm ? op(e, Opcode::And, base, imm(~mask.value))
                           : op(e, Opcode::And, base, reg(op(e, Opcode::Not, mask.reg, {})));
     e.emit(Opcode::Or, rd, kept, reg(inserted));
+}
+
+void funnelShift(Emitter& e, int rd, int a, int b, B amount, bool left, bool clamp) {
+    // left: (b << n) | (a >> (32 - n)); right: (a >> n) | (b << (32 - n)). The machine's shifts give 0 from
+    // 32 on, so n = 0 and n = 32 need no case of their own.
+    B n = amount.isImm ? imm(clamp ? std::min<uint32_t>(amount.value, 32) : amount.value & 31)
+                       : reg(op(e, clamp ? Opcode::MinU : Opcode::And, amount.reg, imm(clamp ? 32 : 31)));
+    B rest = n.isImm ? imm(32 - n.value) : reg(op(e, Opcode::Sub, mov(e, imm(32)), n));
+    int kept = left ? b : a, incoming = left ? a : b;
+    int high = op(e, left ? Opcode::Shl : Opcode::Shr, kept, n);
+    int low = op(e, left ? Opcode::Shr : Opcode::Shl, incoming, rest);
+    e.emit(Opcode::Or, rd, high, reg(low));
 }
 
 void bytePermute(Emitter& e, int rd, int a, int b, uint32_t selector) {

@@ -43,6 +43,9 @@ void bitReverse(Emitter& e, int rd, int a);
 void bitFieldExtract(Emitter& e, int rd, int a, B pos, B len, bool isSigned);
 // PTX bfi: base with its len bits from pos replaced by the low bits of a.
 void bitFieldInsert(Emitter& e, int rd, int a, int base, B pos, B len);
+// PTX shf: the 64-bit pair b:a shifted left (the high word kept) or right (the low word kept) by the amount
+// mod 32 (wrap) or clamped to 32 (clamp). With a == b it is a rotate.
+void funnelShift(Emitter& e, int rd, int a, int b, B amount, bool left, bool clamp);
 // PTX prmt in its default mode: bytes of {b, a} picked (or sign-replicated) by the selector's nibbles.
 void bytePermute(Emitter& e, int rd, int a, int b, uint32_t selector);
 
