@@ -86,7 +86,7 @@ gpu::Machine checkpointMachine(const std::string& dir, const Qwen35Config& confi
 }
 
 // Rows [first, first + count) of a matrix as BaseRows, read a block at a time (`read` is told of each): the
-// chip tokens' embeddings of a combined checkpoint are 147,099 rows as wide as the combined residual.
+// chip tokens' embeddings of a combined checkpoint are 147,115 rows as wide as the combined residual.
 BaseRows readBaseRows(const TensorView& matrix, int64_t first, int64_t count, const ChunkRead& read) {
     constexpr int64_t kBlockRows = 1024;
     BaseRows rows;
