@@ -194,7 +194,8 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
         }
     std::cout << "check: ok (" << ref.stream.size()
               << " records, every register and memory word as the interpreter; teacher-forced, every record "
-                 "predicted" << (ref.fault.empty() ? "" : "; both end in the same fault") << ")\n";
+                 "predicted"
+              << (ref.fault.empty() ? "" : "; both end in the same fault") << ")\n";
     return ref.fault.empty() ? 0 : 1;
 }
 

@@ -91,7 +91,8 @@ void simplifyControlFlow(VProgram& p) {
 }
 
 void separateExits(VProgram& p) {
-    bool barrier = std::any_of(p.blocks.begin(), p.blocks.end(), [](const VBlock& b) { return b.term.op == Opcode::Bar; });
+    bool barrier =
+        std::any_of(p.blocks.begin(), p.blocks.end(), [](const VBlock& b) { return b.term.op == Opcode::Bar; });
     if (!barrier) return;
     std::vector<bool> taken(p.blocks.size(), false);  // the exit block already serves one edge
     auto targetOf = [&](size_t b, bool elseEdge) -> int& {

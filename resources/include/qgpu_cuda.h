@@ -11,6 +11,7 @@
 #include <__clang_cuda_builtin_vars.h>
 
 #define warpSize 4
+typedef __SIZE_TYPE__ size_t;
 #define QGPU_FULL_MASK 0xfu
 
 // Shuffle control word as PTX wants it: segment mask in bits 8..12, clamp in bits 0..4 (warpSize 32 view

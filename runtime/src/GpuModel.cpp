@@ -335,8 +335,7 @@ std::string faultMessage(const gpu::Token& exec, const gpu::Token& fault, const 
     std::vector<std::pair<int, int>> elsewhere;
     for (int l = 0; l < after.lanesPerWarp; ++l)
         if (fault.mask >> l & 1) elsewhere.push_back({l, after.threads[size_t(exec.warp * after.lanesPerWarp + l)].pc});
-    return divergentBarrierFault(exec.warp, exec.warp / after.warpsPerBlock, exec.block, uint8_t(exec.mask),
-                                 elsewhere);
+    return divergentBarrierFault(exec.warp, exec.warp / after.warpsPerBlock, exec.block, uint8_t(exec.mask), elsewhere);
 }
 
 GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& block,

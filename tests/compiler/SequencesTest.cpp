@@ -42,7 +42,7 @@ struct Outcome {
 
 // Runs `program` over arrays a, b, c (one word per thread) into `out`.
 Outcome run(const Program& program, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
-        const std::vector<uint32_t>& c) {
+            const std::vector<uint32_t>& c) {
     std::string json = R"({"grid": 4, "block": 32, "args": [{"name": "a", "array": )" + array(a) +
                        R"(}, {"name": "b", "array": )" + array(b) + R"(}, {"name": "c", "array": )" + array(c) +
                        R"(}, {"name": "out", "zeros": 128}]})";
@@ -63,9 +63,9 @@ Outcome run(const Program& program, const std::vector<uint32_t>& a, const std::v
 }
 
 Outcome runCuda(const std::string& expression, const std::string& type, const std::vector<uint32_t>& a,
-            const std::vector<uint32_t>& b) {
-    std::string src = "__global__ void k(const " + type + "* a, const " + type + "* b, const " + type + "* c, " +
-                      type + "* out) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  " + type +
+                const std::vector<uint32_t>& b) {
+    std::string src = "__global__ void k(const " + type + "* a, const " + type + "* b, const " + type + "* c, " + type +
+                      "* out) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  " + type +
                       " x = a[i], y = b[i];\n  out[i] = " + expression + ";\n}\n";
     CompiledKernel k = compileKernel(src, "k.cu");
     return run(k.kernel.program, a, b, std::vector<uint32_t>(kThreads, 0));
@@ -84,9 +84,10 @@ size_t countContaining(const std::vector<std::string>& lines, const std::string&
     return n;
 }
 
-const std::vector<uint32_t> kDividends = {0, 1, 7, uint32_t(-7), 100, uint32_t(-100), uint32_t(INT_MIN),
-                                          uint32_t(INT_MAX), 0xffffffffu, uint32_t(INT_MIN), 5, 12345};
-const std::vector<uint32_t> kDivisors = {1, 7, 7, 7, uint32_t(-7), uint32_t(-7), uint32_t(-1),
+const std::vector<uint32_t> kDividends = {
+    0, 1,    7, uint32_t(-7), 100, uint32_t(-100), uint32_t(INT_MIN), uint32_t(INT_MAX), 0xffffffffu, uint32_t(INT_MIN),
+    5, 12345};
+const std::vector<uint32_t> kDivisors = {1, 7,           7, 7, uint32_t(-7),     uint32_t(-7), uint32_t(-1),
                                          2, 0xffffffffu, 0, 0, uint32_t(INT_MIN)};
 
 int32_t signedDivision(int32_t x, int32_t y, bool remainder) {
@@ -105,7 +106,8 @@ TEST(Sequences, SignedDivisionAndRemainderFollowCAndTheMachinesPolicies) {
     for (bool remainder : {false, true}) {
         Outcome r = runCuda(remainder ? "x % y" : "x / y", "int", a, b);
         expectEach(
-            r, a, b, [&](uint32_t x, uint32_t y) { return uint32_t(signedDivision(int32_t(x), int32_t(y), remainder)); },
+            r, a, b,
+            [&](uint32_t x, uint32_t y) { return uint32_t(signedDivision(int32_t(x), int32_t(y), remainder)); },
             remainder ? "x % y" : "x / y");
         EXPECT_EQ(countContaining(r.warnings, "division by zero"), zeros);
         EXPECT_EQ(countContaining(r.warnings, "INT_MIN / -1"), overflows);
@@ -119,8 +121,9 @@ TEST(Sequences, UnsignedDivisionAndRemainderFollowCAndTheMachinesPolicies) {
     for (bool remainder : {false, true}) {
         Outcome r = runCuda(remainder ? "x % y" : "x / y", "unsigned", a, b);
         expectEach(
-            r, a, b,
-            [&](uint32_t x, uint32_t y) { return y == 0 ? 0xffffffffu : remainder ? x % y : x / y; },
+            r, a, b, [&](uint32_t x, uint32_t y) { return y == 0      ? 0xffffffffu
+                                                          : remainder ? x % y
+                                                                      : x / y; },
             remainder ? "x % y" : "x / y");
         EXPECT_EQ(countContaining(r.warnings, "division by zero"), zeros);
         EXPECT_EQ(countContaining(r.warnings, "INT_MIN"), 0u);
@@ -130,27 +133,33 @@ TEST(Sequences, UnsignedDivisionAndRemainderFollowCAndTheMachinesPolicies) {
 TEST(Sequences, MultiplyHighIsTheTopWordOfTheProduct) {
     auto a = operands(5, {0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x10000u}),
          b = operands(6, {0, 0xffffffffu, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x10000u});
-    expectEach(runCuda("__umulhi(x, y)", "unsigned", a, b), a, b,
-               [](uint32_t x, uint32_t y) { return uint32_t((uint64_t(x) * y) >> 32); }, "__umulhi");
-    expectEach(runCuda("__mulhi(x, y)", "int", a, b), a, b,
-               [](uint32_t x, uint32_t y) { return uint32_t((int64_t(int32_t(x)) * int32_t(y)) >> 32); }, "__mulhi");
-    expectEach(runCuda("x / 7 + x % 13", "int", a, b), a, b,
-               [](uint32_t x, uint32_t) { return uint32_t(int32_t(x) / 7 + int32_t(x) % 13); }, "x / 7 + x % 13");
+    expectEach(
+        runCuda("__umulhi(x, y)", "unsigned", a, b), a, b,
+        [](uint32_t x, uint32_t y) { return uint32_t((uint64_t(x) * y) >> 32); }, "__umulhi");
+    expectEach(
+        runCuda("__mulhi(x, y)", "int", a, b), a, b,
+        [](uint32_t x, uint32_t y) { return uint32_t((int64_t(int32_t(x)) * int32_t(y)) >> 32); }, "__mulhi");
+    expectEach(
+        runCuda("x / 7 + x % 13", "int", a, b), a, b,
+        [](uint32_t x, uint32_t) { return uint32_t(int32_t(x) / 7 + int32_t(x) % 13); }, "x / 7 + x % 13");
 }
 
 TEST(Sequences, BitCountsAndReversal) {
     auto a = operands(7, {0, 1, 0x80000000u, 0xffffffffu, 0x00010000u}), b = a;
-    expectEach(runCuda("__popc(x)", "unsigned", a, b), a, b, [](uint32_t x, uint32_t) { return uint32_t(std::popcount(x)); },
-               "__popc");
-    expectEach(runCuda("__clz(x)", "int", a, b), a, b,
-               [](uint32_t x, uint32_t) { return uint32_t(std::countl_zero(x)); }, "__clz");
-    expectEach(runCuda("__brev(x)", "unsigned", a, b), a, b,
-               [](uint32_t x, uint32_t) {
-                   uint32_t r = 0;
-                   for (int i = 0; i < 32; ++i) r |= (x >> i & 1u) << (31 - i);
-                   return r;
-               },
-               "__brev");
+    expectEach(
+        runCuda("__popc(x)", "unsigned", a, b), a, b, [](uint32_t x, uint32_t) { return uint32_t(std::popcount(x)); },
+        "__popc");
+    expectEach(
+        runCuda("__clz(x)", "int", a, b), a, b, [](uint32_t x, uint32_t) { return uint32_t(std::countl_zero(x)); },
+        "__clz");
+    expectEach(
+        runCuda("__brev(x)", "unsigned", a, b), a, b,
+        [](uint32_t x, uint32_t) {
+            uint32_t r = 0;
+            for (int i = 0; i < 32; ++i) r |= (x >> i & 1u) << (31 - i);
+            return r;
+        },
+        "__brev");
 }
 
 namespace {
@@ -179,7 +188,8 @@ Program ptxKernel(const std::string& instruction) {
 	ld.global.u32 %r1, [%rd6];
 	ld.global.u32 %r2, [%rd7];
 	ld.global.u32 %r3, [%rd8];
-	)" + instruction + R"(;
+	)" + instruction +
+                       R"(;
 	st.global.u32 [%rd9], %r4;
 	ret;
 }
@@ -224,10 +234,12 @@ TEST(Sequences, BitFieldExtractAndInsertWithRunTimePositionsFollowThePtxDefiniti
         len.push_back(uint32_t(std::vector<int>{0, 1, 3, 8, 15, 31, 32, 33, 200, 256 + 4}[rng() % 10]));
     }
     for (bool isSigned : {false, true}) {
-        Outcome r = run(ptxKernel(std::string("bfe.") + (isSigned ? "s32" : "u32") + " %r4, %r1, %r2, %r3"), a, pos, len);
+        Outcome r =
+            run(ptxKernel(std::string("bfe.") + (isSigned ? "s32" : "u32") + " %r4, %r1, %r2, %r3"), a, pos, len);
         for (int i = 0; i < kThreads; ++i)
             EXPECT_EQ(r.out[size_t(i)], bfe(a[size_t(i)], pos[size_t(i)], len[size_t(i)], isSigned))
-                << (isSigned ? "bfe.s32 " : "bfe.u32 ") << a[size_t(i)] << ", " << pos[size_t(i)] << ", " << len[size_t(i)];
+                << (isSigned ? "bfe.s32 " : "bfe.u32 ") << a[size_t(i)] << ", " << pos[size_t(i)] << ", "
+                << len[size_t(i)];
     }
     auto base = operands(10, {});
     Outcome r = run(ptxKernel("bfi.b32 %r4, %r1, %r2, %r3, %r3"), a, base, pos);
@@ -240,11 +252,11 @@ TEST(Sequences, BitFieldExtractAndInsertWithRunTimePositionsFollowThePtxDefiniti
         std::string f = form;
         for (int i = 0; i < kThreads; ++i) {
             uint32_t x = a[size_t(i)], y = base[size_t(i)];
-            uint32_t want = f == "bfe.u32 %r4, %r1, 3, 7"    ? bfe(x, 3, 7, false)
-                            : f == "bfe.s32 %r4, %r1, 29, 9" ? bfe(x, 29, 9, true)
-                            : f == "bfe.s32 %r4, %r1, 40, 3" ? bfe(x, 40, 3, true)
+            uint32_t want = f == "bfe.u32 %r4, %r1, 3, 7"         ? bfe(x, 3, 7, false)
+                            : f == "bfe.s32 %r4, %r1, 29, 9"      ? bfe(x, 29, 9, true)
+                            : f == "bfe.s32 %r4, %r1, 40, 3"      ? bfe(x, 40, 3, true)
                             : f == "bfi.b32 %r4, %r1, %r2, 28, 8" ? bfi(x, y, 28, 8)
-                                                                 : bfi(x, y, 33, 8);
+                                                                  : bfi(x, y, 33, 8);
             EXPECT_EQ(c.out[size_t(i)], want) << form << " of " << x << ", " << y;
         }
     }

@@ -362,6 +362,18 @@ TEST(Assembler, ShuffleWidthsAndSpecialRegisters) {
     EXPECT_EQ(b[3].imm, uint32_t(SpecialReg::NctaidZ));
 }
 
+TEST(Assembler, WarningsRoundTripAndUnknownNamesAreErrors) {
+    Program p = assemble(lines({"a:", "    warn r3, divzero", "    warn r0, divoverflow", "    exit"}));
+    const auto& b = p.blocks[0].body;
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_EQ(b[0].op, Opcode::Warn);
+    EXPECT_EQ(b[0].rc, 3);
+    EXPECT_EQ(b[0].imm, uint32_t(MachineWarning::DivisionByZero));
+    EXPECT_EQ(disassemble(b[0]), "warn r3, divzero");
+    EXPECT_EQ(disassemble(b[1]), "warn r0, divoverflow");
+    expectError(lines({"a:", "    warn r1, overflow", "    exit"}), 2, 14, "unknown warning 'overflow'");
+}
+
 TEST(Assembler, UnknownLabelErrorNamesTheFile) {
     std::string msg = diagnosticOf([] { assemble("a:\n    jmp nowhere\n", "kernels/x.qasm"); });
     EXPECT_NE(msg.find("kernels/x.qasm:2:9:"), std::string::npos) << msg;

@@ -174,9 +174,10 @@ namespace {
 // A kernel over thread blocks of 8 (two warps) with `body` before its last line: a __syncthreads() that some
 // lanes skip or return before.
 Program barrierKernel(const std::string& body) {
-    std::string src = "__global__ void k(const int* a, int* out, int n) {\n  __shared__ int s[8];\n"
-                      "  int t = threadIdx.x;\n" +
-                      body + "  out[t] = s[7 - t];\n}\n";
+    std::string src =
+        "__global__ void k(const int* a, int* out, int n) {\n  __shared__ int s[8];\n"
+        "  int t = threadIdx.x;\n" +
+        body + "  out[t] = s[7 - t];\n}\n";
     return compileKernel(src, "k.cu", MachineSpec::standard()).kernel.program;
 }
 
@@ -190,10 +191,10 @@ TEST(GpuModel, LanesThatReturnBeforeABarrierCountAsArrived) {
     Program p = barrierKernel("  if (t >= n) return;\n  s[t] = a[t] * 2;\n  __syncthreads();\n");
     LaunchSpec launch = parseLaunchSpec(kBarrierLaunch);
     expectExact(gpuModel(Engine::Sparse), Engine::Sparse, p, launch);
-    EXPECT_TRUE(gpu::referenceLaunch(linkProgram(p, launch, validateLaunch(launch, MachineSpec::standard()),
-                                                 MachineSpec::standard()),
-                                     launch)
-                    .fault.empty());
+    EXPECT_TRUE(
+        gpu::referenceLaunch(
+            linkProgram(p, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard()), launch)
+            .fault.empty());
 }
 
 TEST(GpuModel, TheModelEndsALaunchWhoseBarrierPartOfAWarpReachesWithAFault) {

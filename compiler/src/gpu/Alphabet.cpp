@@ -18,8 +18,8 @@ constexpr int kByteCount = kByteForms * 256, kRomCount = kBlocks * (kSlots + 1) 
               kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * kByteForms * 256;
 const int kByteBase = 2 * kShapeCount, kRomBase = kByteBase + kByteCount, kMemBase = kRomBase + kRomCount,
           kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kReleaseBase = kValBase + kValCount,
-          kEndId = kReleaseBase + 2, kFaultBase = kEndId + 1, kSmallRomBase = kFaultBase + 16, kSmallMemBase = kSmallRomBase + kRomCount * 256,
-          kVocabulary = kSmallMemBase + kSmallMemWords * 256;
+          kEndId = kReleaseBase + 2, kFaultBase = kEndId + 1, kSmallRomBase = kFaultBase + 16,
+          kSmallMemBase = kSmallRomBase + kRomCount * 256, kVocabulary = kSmallMemBase + kSmallMemWords * 256;
 
 int shapeIndex(const std::array<int, 3>& shape) {
     const auto& all = launchShapes();

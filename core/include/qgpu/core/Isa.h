@@ -85,17 +85,17 @@ enum class SpecialReg : uint8_t {
 };
 
 enum class OperandForm : uint8_t {
-    None,        // exit
-    RdAB,        // op rd, rs1, b
-    RdB,         // op rd, b        (mov)
-    RdA,         // op rd, rs1      (not)
-    RdABC,       // op rd, rs1, b, rc  (sel)
-    RdSreg,      // op rd, %sreg
-    Load,        // op rd, [rs1 + imm]
-    Store,       // op [rs1 + imm], rs2
-    Atomic,      // op rd, [rs1 + imm], rs2
-    Shuffle,     // op rd, rs1, b, width
-    Target,      // op target
+    None,         // exit
+    RdAB,         // op rd, rs1, b
+    RdB,          // op rd, b        (mov)
+    RdA,          // op rd, rs1      (not)
+    RdABC,        // op rd, rs1, b, rc  (sel)
+    RdSreg,       // op rd, %sreg
+    Load,         // op rd, [rs1 + imm]
+    Store,        // op [rs1 + imm], rs2
+    Atomic,       // op rd, [rs1 + imm], rs2
+    Shuffle,      // op rd, rs1, b, width
+    Target,       // op target
     CondTargets,  // op rc, target, elseTarget
     Warning       // op rc, NAME      (warn)
 };

@@ -1,0 +1,217 @@
+// 64-bit PTX registers on a 32-bit machine: which hold word addresses (bytes / 4) and which hold data, and
+// the arithmetic on both.
+#include "Selector.h"
+
+namespace qgpu::lowering {
+
+// The 64-bit registers that addresses are computed in: the base of every memory access, and what adds,
+// moves and shifts into them. Only these can hold word addresses; any other 64-bit value is data.
+void Selector::findAddressRegisters() {
+    for (const auto& in : m_fn.body) {
+        const std::string& op = in.parts[0];
+        if ((op == "ld" && !in.has("param")) || op == "st" || op == "atom" || op == "red")
+            for (const auto& o : in.operands)
+                if (o.kind == Kind::Address && isWideReg(o.name)) m_addressRegs.insert(o.name);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& in : m_fn.body) {
+            const std::string& op = in.parts[0];
+            bool carries = op == "add" || op == "sub" || op == "selp" || op == "mov" || op == "cvta" || op == "shl" ||
+                           op == "mul" || op == "cvt";
+            bool compared = op == "setp" && in.operands.size() > 2 &&  // a pointer against an end pointer
+                            (m_addressRegs.count(in.operands[1].name) || m_addressRegs.count(in.operands[2].name));
+            if (!compared && (!carries || in.operands.empty() || !m_addressRegs.count(in.operands[0].name))) continue;
+            for (size_t i = 1; i < in.operands.size(); ++i)
+                if (in.operands[i].kind == Kind::Reg && isWideReg(in.operands[i].name))
+                    changed |= m_addressRegs.insert(in.operands[i].name).second;
+        }
+    }
+}
+
+// Fixpoint over the function: which 64-bit registers hold word addresses, and into which memory.
+void Selector::inferWideRegisters() {
+    findAddressRegisters();
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& in : m_fn.body) {
+            if (in.operands.empty() || in.operands[0].kind != Kind::Reg || !isWideReg(in.operands[0].name)) continue;
+            Wide w = wideDef(in);
+            Wide& cur = m_wide[in.operands[0].name];
+            Wide next{cur.rep == Rep::Word || w.rep == Rep::Word ? Rep::Word : Rep::Byte, merge(cur.space, w.space)};
+            if (next.rep != cur.rep || next.space != cur.space) cur = next, changed = true;
+        }
+    }
+}
+
+// 64-bit values (not addresses) whose high word may be more than the extension of the low one: the
+// products of mul.wide and what is computed from them, and left shifts by a register. The machine holds
+// their low words only, which is all a conversion back to 32 bits needs; a comparison would be wrong.
+// A product shifted right by 32 or more is its high word (mulHigh), a plain 32-bit value again.
+void Selector::findWideValues() {
+    for (const auto& in : m_fn.body) {
+        const auto& o = in.operands;
+        if (o.empty() || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || wideOf(o[0]).rep != Rep::Byte) continue;
+        const std::string& op = in.parts[0];
+        if (op == "mul" && in.has("wide")) m_products.insert(o[0].name), m_wideValues.insert(o[0].name);
+        if (op == "shl" && o.size() > 2 && o[2].kind != Kind::Imm) m_wideValues.insert(o[0].name);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& in : m_fn.body) {
+            const auto& o = in.operands;
+            if (o.empty() || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || m_wideValues.count(o[0].name)) continue;
+            bool highWord =
+                in.parts[0] == "shr" && m_products.count(o[1].name) && o[2].kind == Kind::Imm && o[2].value >= 32;
+            for (size_t i = 1; i < o.size() && !highWord; ++i)
+                if (o[i].kind == Kind::Reg && m_wideValues.count(o[i].name)) {
+                    m_wideValues.insert(o[0].name);
+                    changed = true;
+                    break;
+                }
+        }
+    }
+}
+
+void Selector::requireNarrow(const Operand& o) {
+    if (o.kind == Kind::Reg && m_wideValues.count(o.name))
+        fail(
+            "this needs all 64 bits of a product or a 64-bit shift, but the machine computes in 32 bits: "
+            "compare 32-bit values, or take the high word with __mulhi / __umulhi");
+}
+
+Wide Selector::wideDef(const ptx::Instruction& in) const {
+    const std::string& op = in.parts[0];
+    auto src = [&](size_t i) { return i < in.operands.size() ? wideOf(in.operands[i]) : Wide{}; };
+    auto immAt = [&](size_t i) -> std::optional<int64_t> {
+        if (i < in.operands.size() && in.operands[i].kind == Kind::Imm) return in.operands[i].value;
+        return std::nullopt;
+    };
+    if (op == "ld" && in.has("param")) {  // a pointer; a 32-bit scalar widened is a value
+        std::string t = typeOf(in);
+        return t.size() > 1 && t.substr(1) == "64" ? Wide{Rep::Word, Space::Global} : Wide{};
+    }
+    if (op == "mov" && in.operands.size() > 1 && in.operands[1].kind == Kind::Symbol) return {Rep::Word, Space::Shared};
+    if (op == "mov") return src(1);
+    if (op == "cvta")
+        return {src(1).rep, in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : src(1).space};
+    bool address = m_addressRegs.count(in.operands[0].name) > 0;
+    if (op == "mul" && in.has("wide"))
+        return {address && immAt(2) && *immAt(2) % 4 == 0 ? Rep::Word : Rep::Byte, Space::Unknown};
+    if (op == "shl") {
+        Wide a = src(1);
+        bool word = a.rep == Rep::Word || (address && immAt(2) && *immAt(2) >= 2);
+        return {word ? Rep::Word : Rep::Byte, a.space};
+    }
+    if (op == "add" || op == "sub" || op == "selp") {
+        Wide a = src(1), b = src(2);
+        return {a.rep == Rep::Word || b.rep == Rep::Word ? Rep::Word : Rep::Byte, merge(a.space, b.space)};
+    }
+    return {};
+}
+
+int Selector::asWord(const Operand& o) {
+    if (o.kind == Kind::Reg && isWideReg(o.name) && wideOf(o).rep == Rep::Word) return vreg(o.name);
+    int src = o.kind == Kind::Reg ? vreg(o.name) : reg32(o), t = temp();
+    emit(Opcode::Sra, t, src, imm(2));
+    return t;
+}
+
+int Selector::asByte(const Operand& o) {
+    if (wideOf(o).rep == Rep::Byte) return vreg(o.name);
+    int t = temp();
+    emit(Opcode::Shl, t, vreg(o.name), imm(2));
+    return t;
+}
+
+// Address arithmetic on 64-bit registers, in words or bytes (see Rep).
+void Selector::wide(const ptx::Instruction& in) {
+    const std::string& op = in.parts[0];
+    const auto& o = in.operands;
+    if (op == "cvt" && !isWideReg(o[0].name)) {  // back to a 32-bit value
+        std::string from = in.parts.size() > 2 ? in.parts[2] : "";
+        if (from.size() > 1 && from.substr(1) == "64")
+            return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(asByte(o[1])));
+        if (from == "u32" || from == "s32" || from == "b32")
+            return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(reg32(o[1])));
+        fail("conversion " + in.opcode + " is not supported: use int");
+    }
+    int rd = vreg(o[0].name);
+    Rep dst = wideOf(o[0]).rep;
+    auto operand = [&](const Operand& x) -> B {
+        if (x.kind == Kind::Imm) {
+            if (dst == Rep::Word && x.value % 4)
+                fail("a byte offset that is not a whole word: the machine addresses 32-bit words");
+            return imm(dst == Rep::Word ? x.value / 4 : x.value);
+        }
+        return reg(dst == Rep::Word ? asWord(x) : reg32(x));
+    };
+    if (op == "cvt") {  // a byte value; a register that also holds word addresses needs words
+        int v = reg32(o[1]);
+        return emit(dst == Rep::Word ? Opcode::Sra : Opcode::Mov, rd, dst == Rep::Word ? v : kZeroReg,
+                    dst == Rep::Word ? imm(2) : reg(v));
+    }
+    if (op == "cvta" || (op == "mov" && o[1].kind != Kind::Symbol))
+        return emit(Opcode::Mov, rd, kZeroReg, operand(o[1]));
+    if (op == "mov") return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(o[1].name)));
+    if (op == "mul" && in.has("wide")) {
+        int a = reg32(o[1]);
+        if (m_products.count(o[0].name)) {  // the low word, and the high one for a shift right
+            B b = bOf(o[2]);
+            emit(Opcode::Mul, rd, a, b);
+            return mulHigh(*this, vreg(o[0].name + ".hi"), a, b, in.has("s32"));
+        }
+        if (o[2].kind == Kind::Imm && (dst == Rep::Byte || o[2].value % 4 == 0))
+            return emit(Opcode::Mul, rd, a, imm(dst == Rep::Word ? o[2].value / 4 : o[2].value));
+        emit(Opcode::Mul, rd, a, bOf(o[2]));
+        if (dst == Rep::Word) emit(Opcode::Sra, rd, rd, imm(2));
+        return;
+    }
+    if (op == "shl" && o[2].kind == Kind::Imm) {
+        bool fromBytes = wideOf(o[1]).rep == Rep::Byte;
+        int64_t k = fromBytes && dst == Rep::Word ? o[2].value - 2 : o[2].value;
+        if (k < 0) fail("an address that is not a whole number of 32-bit words: the machine addresses words");
+        return emit(Opcode::Shl, rd, vreg(o[1].name), imm(k));
+    }
+    if (op == "shr" && o[2].kind == Kind::Imm && wideOf(o[1]).rep == Rep::Word && o[2].value >= 2)
+        return emit(in.has("s64") ? Opcode::Sra : Opcode::Shr, rd, vreg(o[1].name), imm(o[2].value - 2));
+    Opcode right = in.has("s64") ? Opcode::Sra : Opcode::Shr;
+    if (op == "shr" && o[2].kind == Kind::Imm && m_products.count(o[1].name))
+        return shiftProduct(rd, vreg(o[1].name), vreg(o[1].name + ".hi"), int(o[2].value & 63), right);
+    if (op == "shr" && o[2].kind == Kind::Imm && dst == Rep::Byte && wideOf(o[1]).rep == Rep::Byte && o[2].value < 32) {
+        requireNarrow(o[1]);
+        return emit(right, rd, reg32(o[1]), imm(o[2].value));
+    }
+    static const std::map<std::string, Opcode> bitwise = {
+        {"and", Opcode::And}, {"or", Opcode::Or}, {"xor", Opcode::Xor}, {"mul", Opcode::Mul}, {"shl", Opcode::Shl}};
+    auto bit = bitwise.find(op);
+    if (bit != bitwise.end() && dst == Rep::Byte && (op != "mul" || in.has("lo")) &&
+        wideOf(o[1]).rep == Rep::Byte) {  // the low word of a value
+        int a = reg32(o[1]);
+        return emit(bit->second, rd, a, bOf(o[2]));
+    }
+    if (op == "not" && dst == Rep::Byte) return emit(Opcode::Not, rd, reg32(o[1]));
+    if ((op == "add" || op == "sub") && in.parts.size() == 2) {
+        int a = dst == Rep::Word ? asWord(o[1]) : reg32(o[1]);
+        B b = operand(o[2]);
+        return emit(op == "add" ? Opcode::Add : Opcode::Sub, rd, a, b);
+    }
+    if (op == "selp") {
+        int a = dst == Rep::Word ? asWord(o[1]) : reg32(o[1]), c = reg32(o[3]);
+        B b = operand(o[2]);
+        return emit(Opcode::Sel, rd, a, b, c);
+    }
+    fail("64-bit arithmetic '" + in.opcode + "' is not supported: the machine computes in 32 bits (use int)");
+}
+
+// rd = the low word of the 64-bit (hi:lo) shifted right by k.
+void Selector::shiftProduct(int rd, int lo, int hi, int k, Opcode right) {
+    if (k >= 32) return emit(right, rd, hi, imm(k - 32));
+    if (k == 0) return emit(Opcode::Mov, rd, kZeroReg, reg(lo));
+    int low = temp(), high = temp();
+    emit(Opcode::Shr, low, lo, imm(k));
+    emit(Opcode::Shl, high, hi, imm(32 - k));
+    emit(Opcode::Or, rd, low, reg(high));
+}
+
+}  // namespace qgpu::lowering

@@ -1,0 +1,210 @@
+// The instruction selector, private to the compiler library: PTX instructions -> virtual machine
+// instructions (InstructionSelection.h). InstructionSelection.cpp holds the statements, control flow, ALU
+// operations, moves and compares; SelectionAddresses.cpp the 64-bit registers (word addresses and 64-bit
+// data); SelectionMemory.cpp loads, stores and atomics; SelectionNarrow.cpp 8- and 16-bit values and the
+// operations that become instruction sequences (Sequences.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "InstructionSelection.h"
+#include "Sequences.h"
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu::lowering {
+
+using ptx::Operand;
+using Kind = ptx::Operand::Kind;
+
+// How a 64-bit PTX register is held in a 32-bit machine register. Addresses are bytes in PTX but words
+// on the machine: a Word register holds bytes / 4, a Byte register the low 32 bits of the value.
+enum class Rep { Byte, Word };
+enum class Space { Unknown, Global, Shared, Mixed };
+
+struct Wide {
+    Rep rep = Rep::Byte;
+    Space space = Space::Unknown;
+};
+
+inline bool isWideReg(const std::string& name) { return name.rfind("%rd", 0) == 0 || name.rfind("%SP", 0) == 0; }
+
+inline bool mentionsFloat(const ptx::Instruction& in) {
+    for (const auto& p : in.parts)
+        if (p == "f16" || p == "f32" || p == "f64" || p == "bf16" || p == "f16x2") return true;
+    return false;
+}
+
+inline std::string typeOf(const ptx::Instruction& in) { return in.parts.size() > 1 ? in.parts.back() : ""; }
+
+inline Space merge(Space a, Space b) {
+    if (a == Space::Unknown) return b;
+    if (b == Space::Unknown || a == b) return a;
+    return Space::Mixed;
+}
+
+class Selector : private Emitter {
+public:
+    Selector(const ptx::Module& module, const ptx::Function& fn, const std::vector<std::string>& paramNames,
+             const std::string& cudaFile, const MachineSpec& spec)
+        : m_module(module), m_fn(fn), m_cudaFile(cudaFile), m_spec(spec) {
+        placeShared();
+        describeParams(paramNames);
+        inferWideRegisters();
+        findWideValues();
+        findConstants();
+    }
+
+    Selection run();
+
+private:
+    // ---- errors -------------------------------------------------------------------------------------
+    [[noreturn]] void fail(const std::string& msg) const {
+        Diagnostic d{m_cudaFile, 0, 0, msg};
+        if (m_in) {
+            d.line = m_in->cudaLoc.line;
+            d.column = m_in->cudaLoc.column;
+            d.message = msg + " (PTX line " + std::to_string(m_in->ptxLine) + ": " + m_in->opcode + ")";
+        }
+        throw DiagnosticError(d);
+    }
+
+    // ---- module facts -------------------------------------------------------------------------------
+    void placeShared();
+
+    // Pointer parameters come from the mangled signature (extern "C" kernels: every .u64 is a pointer).
+    void describeParams(const std::vector<std::string>& names);
+
+    // The 64-bit registers that addresses are computed in: the base of every memory access, and what adds,
+    // moves and shifts into them. Only these can hold word addresses; any other 64-bit value is data.
+    void findAddressRegisters();
+
+    // Fixpoint over the function: which 64-bit registers hold word addresses, and into which memory.
+    void inferWideRegisters();
+
+    // 64-bit values (not addresses) whose high word may be more than the extension of the low one: the
+    // products of mul.wide and what is computed from them, and left shifts by a register. The machine holds
+    // their low words only, which is all a conversion back to 32 bits needs; a comparison would be wrong.
+    // A product shifted right by 32 or more is its high word (mulHigh), a plain 32-bit value again.
+    void findWideValues();
+    void requireNarrow(const Operand& o);
+
+    // 32-bit registers written once, by a mov of an immediate (prmt's selector arrives that way).
+    void findConstants();
+    // 64-bit registers that only carry memory to memory (a struct copy: ld.u64 then st.u64 of the same
+    // register): each moves as two words.
+    void findCopiedWords(std::map<std::string, int>& defs);
+    std::vector<Operand> copiedWordHalves(const Operand& o) const;
+
+    std::optional<int64_t> constantOf(const Operand& o) const;
+
+    Wide wideOf(const Operand& o) const;
+
+    Wide wideDef(const ptx::Instruction& in) const;
+
+    // ---- blocks -------------------------------------------------------------------------------------
+    VBlock& block() { return m_out.program.blocks[size_t(m_cur)]; }
+    int newBlock() override;
+    int labelBlock(const std::string& label);
+    void enterLabel(const std::string& label);
+    void branch(int cond, int taken, int notTaken) override { terminate(Opcode::Br, taken, notTaken, cond); }
+    void jump(int target) override { terminate(Opcode::Jmp, target); }
+    void enter(int b) override { m_cur = b; }
+    void terminate(Opcode op, int target = -1, int elseTarget = -1, int cond = kZeroReg);
+
+    // ---- registers ----------------------------------------------------------------------------------
+    int vreg(const std::string& name);
+    int temp() override { return m_nextVreg++; }
+
+    VInst located(Opcode op) const;
+
+    // The second source operand, evaluated (and any conversion emitted) before its instruction.
+    B bOf(const Operand& o);
+
+    // Operands must be evaluated before the call: evaluating them may emit conversions.
+    void emit(Opcode op, int rd, int rs1, B b = {}, int rc = kZeroReg) override;
+    void emitSymbol(int rd, const std::string& symbol);
+
+    // A 32-bit value in a register (immediates get a mov).
+    int reg32(const Operand& o);
+    int asWord(const Operand& o);
+    int asByte(const Operand& o);
+
+    // ---- instructions -------------------------------------------------------------------------------
+    void statement(const ptx::Instruction& in);
+
+    void branch(const ptx::Instruction& in);
+
+    // `@%p instr`: the instruction gets a block of its own that only the lanes with the predicate enter.
+    void guarded(const ptx::Instruction& in);
+
+    void requireInt32(const ptx::Instruction& in);
+
+    void select(const ptx::Instruction& in);
+
+    // ---- 8- and 16-bit values ------------------------------------------------------------------------
+    // Clang narrows arithmetic it can prove small (threadIdx.x / 3 becomes 16-bit). Such a value lives in
+    // a 32-bit register whose bits above its width are undefined: operations whose low bits depend only
+    // on the operands' low bits run as they are; the others (right shifts, division, compares, min/max,
+    // high products) see the operands zero- or sign-extended first.
+    static int bitsOf(const std::string& type);
+    int extend(int r, int bits, bool isSigned);
+    // A name for a 32-bit register the rewritten instruction reads.
+    Operand extended(const Operand& o, int bits, bool isSigned);
+
+    void narrowConvert(const ptx::Instruction& in);
+
+    void narrowOperation(const ptx::Instruction& in);
+
+    // Operations the machine has no opcode for, as instruction sequences (Sequences.h).
+    bool expandSequence(const ptx::Instruction& in);
+
+    std::optional<Opcode> aluOpcode(const ptx::Instruction& in) const;
+
+    void loadParam(const ptx::Instruction& in);
+
+    void move(const ptx::Instruction& in);
+
+    void compare(const ptx::Instruction& in);
+
+    // Address arithmetic on 64-bit registers, in words or bytes (see Rep).
+    void wide(const ptx::Instruction& in);
+
+    // rd = the low word of the 64-bit (hi:lo) shifted right by k.
+    void shiftProduct(int rd, int lo, int hi, int k, Opcode right);
+
+    int sharedBase(const std::string& symbol);
+
+    // [reg + offset] or [symbol + offset] -> (rs1, imm in words), and which memory it is in.
+    std::pair<int, uint32_t> address(const Operand& a, Space& space);
+
+    void memory(const ptx::Instruction& in);
+
+    // A byte or halfword of a word: Clang narrows `x >> 24` or `x & 0xFFFF` of an int to such a load, and a
+    // read-modify-write of part of an int to such a store. The word is read (and written back) whole; the
+    // byte's place comes from the address offset (the base is a word address).
+    void narrowMemory(const ptx::Instruction& in);
+
+    // The elements of a `{%r1, %r2}` operand (`_` is an element a load discards), or the operand itself.
+    std::vector<Operand> vectorElements(const Operand& v);
+
+    void shuffle(const ptx::Instruction& in);
+
+    const ptx::Module& m_module;
+    const ptx::Function& m_fn;
+    std::string m_cudaFile;
+    MachineSpec m_spec;
+    Selection m_out;
+    std::map<std::string, int> m_paramIndex, m_vregs, m_labelBlocks;
+    std::map<std::string, Wide> m_wide;
+    std::map<std::string, int64_t> m_constants;
+    std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs;
+    int m_nextVreg = 0, m_cur = 0;
+    const ptx::Instruction* m_in = nullptr;
+};
+
+}  // namespace qgpu::lowering
