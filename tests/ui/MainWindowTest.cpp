@@ -163,6 +163,24 @@ TEST(StudioCuda, KernelBuildsWithPtxAndLinkedBlocks) {
     EXPECT_TRUE(w.statusText().contains("out = [32]")) << w.statusText().toStdString();
 }
 
+TEST(StudioCuda, ADivergentBarrierStopsTheRunWithTheFaultAtItsLine) {
+    MainWindow w;
+    w.show();
+    ASSERT_TRUE(w.openProgram(kExamples + "dot_product.cu"));
+    w.editor()->setText(
+        "__global__ void dot_product(const int* a, const int* b, int* out) {\n"
+        "    int t = threadIdx.x;\n"
+        "    if (t < 1)\n"
+        "        __syncthreads();\n"
+        "    out[0] = a[t] + b[t];\n"
+        "}\n");
+    ASSERT_TRUE(w.build()) << w.statusText().toStdString();
+    w.run();
+    w.waitIdle();
+    EXPECT_TRUE(w.statusText().contains("machine fault")) << w.statusText().toStdString();
+    EXPECT_TRUE(w.statusText().contains("dot_product.cu:4: divergent barrier: warp 0")) << w.statusText().toStdString();
+}
+
 TEST(StudioCuda, CompileErrorIsAnnotatedAtTheCudaLine) {
     MainWindow w;
     w.show();

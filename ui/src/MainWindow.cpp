@@ -443,7 +443,11 @@ void MainWindow::report(StopReason r) {
             setStatus(where + ": the launch finished. " +
                       QString::fromStdString(formatArrays(s, m_map)).replace('\n', "  "));
             break;
-        case StopReason::Faulted: setStatus(where + ": machine fault: " + QString::fromStdString(s.fault)); break;
+        case StopReason::Faulted: {
+            int block = m_session->history().empty() ? -1 : m_session->history().back().block;
+            setStatus(where + ": machine fault: " + QString::fromStdString(locatedFault(m_program, block, s.fault)));
+            break;
+        }
         case StopReason::Breakpoint: setStatus(where + ": stopped at a breakpoint."); break;
         case StopReason::StepLimit:
             setStatus(where + ": stopped after the step limit; the kernel may loop forever.");
