@@ -161,3 +161,19 @@ TEST(GpuChat, AdvancedModeCompilesQwensKernelAndRunsItInTheModel) {
     EXPECT_EQ(gpu::firstMismatch(runner.last().written, ref.stream), -1);
     EXPECT_EQ(turn.replies.back().text, "The answer is 32.");
 }
+
+TEST(GpuChat, AKernelWhoseBarrierPartOfAWarpReachesIsAnErrorAtItsLine) {
+    // The model itself ends the launch with FAULT; the tool's answer is the error at the barrier's line.
+    ModelKernelRunner runner(qgpu::testing::gpuModel(Engine::Sparse), library());
+    std::string partial =
+        "__global__ void dot(const int* a, const int* b, int* out, int n) {\n    int t = threadIdx.x;\n"
+        "    if (t < 1)\n        __syncthreads();\n    out[0] = a[t] * b[t];\n}";
+    ScriptedChat s(runner, ChatMode::Advanced, {kernelCall(partial, kDotLaunch), "It faulted."});
+    GpuChatTurn turn = s.chat->send("Run my kernel.");
+    ASSERT_EQ(turn.tools.size(), 1u);
+    EXPECT_FALSE(turn.tools[0].ok);
+    EXPECT_NE(turn.tools[0].response.find("kernel.cu:4"), std::string::npos) << turn.tools[0].response;
+    EXPECT_NE(turn.tools[0].response.find("divergent barrier"), std::string::npos) << turn.tools[0].response;
+    ASSERT_FALSE(runner.last().written.empty());
+    EXPECT_EQ(runner.last().written.back().kind, gpu::Kind::Fault);
+}
