@@ -152,12 +152,7 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
     MachineState memory;
     memory.global = run.global;
     std::cout << formatArrays(memory, validateLaunch(launch, MachineSpec::standard()));
-    if (!run.fault.empty()) {
-        auto exec = std::find_if(run.written.rbegin(), run.written.rend(),
-                                 [](const gpu::Token& t) { return t.kind == gpu::Kind::Exec && t.mask; });
-        std::cerr << "error: " << locatedFault(linked, exec == run.written.rend() ? -1 : exec->block, run.fault)
-                  << "\n";
-    }
+    if (!run.fault.empty()) std::cerr << "error: " << locatedFault(linked, run.faultBlock, run.fault) << "\n";
     if (!run.ended)
         std::cerr << "error: the model did not write END within the " << run.written.size()
                   << " records after which the interpreter's launch ends: its weights do not compute this machine"

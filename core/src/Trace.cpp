@@ -18,8 +18,12 @@ std::string maskString(uint8_t mask, int lanes) {
     return s;
 }
 
+int terminatorLine(const Program& program, int block) {
+    return block >= 0 && block < int(program.blocks.size()) ? program.blocks[size_t(block)].terminatorLoc.line : 0;
+}
+
 std::string locatedFault(const Program& program, int block, const std::string& fault) {
-    int line = block >= 0 && block < int(program.blocks.size()) ? program.blocks[size_t(block)].terminatorLoc.line : 0;
+    int line = terminatorLine(program, block);
     if (program.sourceFile.empty() || line <= 0) return fault;
     return program.sourceFile + ":" + std::to_string(line) + ": " + fault;
 }

@@ -322,7 +322,10 @@ void fillResult(GpuLaunch& launch, MachineState state, const Dim3& grid, const D
     if (!launch.written.empty() && launch.written.back().kind == gpu::Kind::Fault) {
         auto exec = std::find_if(launch.written.rbegin(), launch.written.rend(),
                                  [](const gpu::Token& t) { return t.kind == gpu::Kind::Exec && t.mask; });
-        if (exec != launch.written.rend()) launch.fault = faultMessage(*exec, launch.written.back(), state);
+        if (exec != launch.written.rend()) {
+            launch.fault = faultMessage(*exec, launch.written.back(), state);
+            launch.faultBlock = exec->block;
+        }
     }
     for (int slot : gpu::threadSlots(grid, block)) launch.registers.push_back(state.threads[size_t(slot)].regs);
     launch.global = std::move(state.global);

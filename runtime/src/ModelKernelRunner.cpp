@@ -4,6 +4,7 @@
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/compiler/gpu/Stream.h"
+#include "qgpu/core/Trace.h"
 
 namespace qgpu {
 
@@ -13,14 +14,9 @@ expr::KernelOutcome ModelKernelRunner::runLinked(const Program& program, const L
     // model ends with FAULT (a divergent barrier) is an error at the barrier's line.
     gpu::ReferenceLaunch bound = gpu::referenceLaunch(program, launch);
     m_last = m_model.run(program, launch.grid, launch.block, bound.initialGlobal, int(bound.stream.size()), m_engine);
-    if (!m_last.fault.empty()) {
-        auto exec = std::find_if(m_last.written.rbegin(), m_last.written.rend(),
-                                 [](const gpu::Token& t) { return t.kind == gpu::Kind::Exec && t.mask; });
-        int block = exec == m_last.written.rend() ? -1 : exec->block;
-        int line =
-            block >= 0 && block < int(program.blocks.size()) ? program.blocks[size_t(block)].terminatorLoc.line : 0;
-        throw DiagnosticError(Diagnostic{program.sourceFile, line, 0, m_last.fault});
-    }
+    if (!m_last.fault.empty())
+        throw DiagnosticError(
+            Diagnostic{program.sourceFile, terminatorLine(program, m_last.faultBlock), 0, m_last.fault});
     if (!m_last.ended)
         throw DiagnosticError(Diagnostic{program.sourceFile, 0, 0,
                                          "the model did not end the launch within the " +

@@ -15,6 +15,8 @@ const char* laneStatusName(LaneStatus s);  // "absent", "live", "barrier", "exit
 // One line per event, then indented writes and warnings.
 std::string formatEvent(const StepEvent& ev, const Program& program, int lanesPerWarp);
 std::vector<int32_t> readArray(const MachineState& state, const ArrayPlacement& placement);
+// The source line of `block`'s terminator (0 when unknown).
+int terminatorLine(const Program& program, int block);
 // A fault of the step that ran `block`, located at its terminator's source line: "k.cu:12: divergent ...".
 std::string locatedFault(const Program& program, int block, const std::string& fault);
 // "name = [v0, v1, ...]" for every array of the launch.

@@ -23,6 +23,7 @@ struct GpuLaunch {
     std::vector<gpu::Token> written;  // what the model wrote, END (or FAULT) included when it ended
     bool ended = false;
     std::string fault;     // when the model ended the launch with FAULT: the fault (faultMessage)
+    int faultBlock = -1;   // and the ROM block whose barrier it is
     bool stopped = false;  // the progress callback stopped the run (Ctrl-C)
     std::vector<std::array<uint32_t, 16>> registers;  // per thread in slot order, decoded from the recurrent state
     std::vector<uint32_t> global;                     // global memory, decoded from the recurrent state
