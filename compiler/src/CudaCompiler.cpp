@@ -71,7 +71,7 @@ void initNvptxOnce() {
         LLVMInitializeNVPTXTargetMC();
         LLVMInitializeNVPTXAsmPrinter();
         // Keep loops as loops: closed forms of loop sums need 64-bit products the machine lacks.
-        // -fno-unroll-loops (driver flag) keeps loop copies out of the 32-block ROM.
+        // -fno-unroll-loops (driver flag) keeps loop copies from filling the 128-block ROM.
         const char* args[] = {"qgpu", "-replexitval=never"};
         llvm::cl::ParseCommandLineOptions(2, args);
     });

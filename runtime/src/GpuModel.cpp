@@ -86,7 +86,7 @@ gpu::Machine checkpointMachine(const std::string& dir, const Qwen35Config& confi
 }
 
 // Rows [first, first + count) of a matrix as BaseRows, read a block at a time (`read` is told of each): the
-// chip tokens' embeddings of a combined checkpoint are 147,115 rows as wide as the combined residual.
+// chip tokens' embeddings of a combined checkpoint are 197,227 rows as wide as the combined residual.
 BaseRows readBaseRows(const TensorView& matrix, int64_t first, int64_t count, const ChunkRead& read) {
     constexpr int64_t kBlockRows = 1024;
     BaseRows rows;
@@ -281,15 +281,16 @@ MachineState GpuModel::decodeState(const LayerReader& readLayer, const Dim3& gri
     s.threads.resize(size_t(grid.count() * s.warpsPerBlock * gpu::kLanes));
     uint32_t epoch = read("epoch", 0) & 1;
     // Warp g's lane l: register r in row (g mod 8) * 16 + r of bank l * 4 + g / 8; its state in row g of
-    // lane<l>: pc (bits 0..4), exited (5), waiting at the barrier (6) and that barrier's epoch (7).
+    // lane<l> (gpu::LaneStateField).
     for (int slot : gpu::threadSlots(grid, block)) {
         int g = slot / gpu::kLanes, lane = slot % gpu::kLanes;
         ThreadState& t = s.threads[size_t(slot)];
         std::string bank = gpu::kRegisterFile + std::to_string(lane * 4 + g / 8);
         for (int r = 0; r < 16; ++r) t.regs[size_t(r)] = read(bank, g % 8 * 16 + r);
         uint32_t state = read("lane" + std::to_string(lane), g);
-        t.pc = int(state & 31);
-        bool exited = state >> 5 & 1, waiting = (state >> 6 & 1) && (state >> 7 & 1) == epoch;
+        t.pc = int(state & (gpu::kBlocks - 1));
+        bool exited = state >> gpu::kLaneExited & 1,
+             waiting = (state >> gpu::kLaneWaiting & 1) && (state >> gpu::kLaneEpoch & 1) == epoch;
         t.status = exited ? LaneStatus::Exited : waiting ? LaneStatus::AtBarrier : LaneStatus::Live;
     }
     for (int a = 0; a < 1024; ++a) s.global.push_back(read(gpu::kGlobalMemory + std::to_string(a / 128), a % 128));
@@ -306,9 +307,11 @@ std::vector<std::array<uint64_t, 5>> GpuModel::decodeRom(const LayerReader& read
     auto read = [&](const std::string& name, int r) { return uint64_t(row32(name, r)); };
     std::vector<std::array<uint64_t, 5>> rom(gpu::kBlocks);
     for (int b = 0; b < gpu::kBlocks; ++b) {
-        for (int slot = 0; slot < gpu::kSlots; ++slot)
-            rom[size_t(b)][size_t(slot)] = read("rom_fields_next", b * 4 + slot) | read("rom_imm_next", b * 4 + slot)
-                                                                                       << 32;
+        std::string bank = std::to_string(b / gpu::kRomBankBlocks);
+        for (int slot = 0; slot < gpu::kSlots; ++slot) {
+            int r = b % gpu::kRomBankBlocks * gpu::kSlots + slot;
+            rom[size_t(b)][size_t(slot)] = read("rom_fields_next" + bank, r) | read("rom_imm_next" + bank, r) << 32;
+        }
         rom[size_t(b)][4] = read("rom_term_fields", b) | read("rom_term_imm", b) << 32;
     }
     return rom;

@@ -65,10 +65,10 @@ TEST(LoweringErrors, SharedMemoryTooLarge) {
 
 TEST(LoweringErrors, TooManyBlocksForTheRom) {
     std::string body;
-    for (int i = 0; i < 40; ++i)
+    for (int i = 0; i < 140; ++i)
         body += "  if (a[" + std::to_string(i) + "] > " + std::to_string(i) + ") a[" + std::to_string(i + 1) +
                 "] += " + std::to_string(i) + ";\n";
-    expectError("__global__ void k(int* a) {\n" + body + "}\n", 0, "the ROM holds 32");
+    expectError("__global__ void k(int* a) {\n" + body + "}\n", 0, "the ROM holds 128");
 }
 
 TEST(LoweringErrors, RegisterPressure) {

@@ -2,6 +2,7 @@
 // the sparse fast path; tests/runtime/slow/GpuModelDenseTest.cpp runs the same launches on the dense path.
 #include "GpuTestSupport.h"
 #include "qgpu/compiler/Frontend.h"
+#include "qgpu/core/Encoding.h"
 
 using namespace qgpu;
 using namespace qgpu::testing;
@@ -136,6 +137,36 @@ b4:
     exit
 )",
                 parseLaunchSpec(R"({"grid": 2, "block": 10, "args": [{"name": "m", "zeros": 200}]})"));
+}
+
+TEST(GpuModel, AProgramThatFillsTheRomRunsFromEveryBank) {
+    LaunchSpec launch = parseLaunchSpec(kFullRomLaunch);
+    Program program = linkProgram(assemble(fullRom(), "rom.qasm"), launch,
+                                  validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
+    ASSERT_EQ(program.blocks.size(), size_t(gpu::kBlocks));
+    // Blocks past the first 32 have no one-token ROM form: a half word below 256 is a byte, then ROM.
+    std::vector<gpu::Token> fed = gpu::loadTokens(program, launch.grid, launch.block);
+    int smallBelow = 0, smallAbove = 0;
+    for (const gpu::Token& t : fed)
+        if (t.kind == gpu::Kind::RomWrite && t.small) ++(t.block < gpu::kSmallRomBlocks ? smallBelow : smallAbove);
+    EXPECT_GT(smallBelow, 31);  // at least the immediates of blocks 1..31
+    EXPECT_EQ(smallAbove, 0);
+
+    GpuStepper stepper(gpuModel(Engine::Sparse), program, launch.grid, launch.block);
+    auto rom = stepper.decodeRom();
+    for (size_t b = 0; b < program.blocks.size(); ++b) {
+        std::vector<uint64_t> words = encodeBlock(program.blocks[b], gpu::kSlots);
+        for (size_t slot = 0; slot < 4; ++slot)
+            EXPECT_EQ(rom[b][slot], words[slot]) << "block " << b << " slot " << slot;
+        EXPECT_EQ(rom[b][4] & ~(uint64_t(15) << gpu::kWritesMaskShift), words[4]) << "block " << b;
+    }
+    while (!(stepper.advance().kind == gpu::Kind::Exec && stepper.written().back().block == 1)) {
+        ASSERT_LT(stepper.written().size(), 64u);
+    }
+    MachineState state = stepper.decode();
+    for (int lane = 0; lane < 4; ++lane) EXPECT_EQ(state.lane(0, lane).pc, lane % 2 ? 96 : 1) << "lane " << lane;
+
+    expectExact(gpuModel(Engine::Sparse), Engine::Sparse, fullRom(), launch);
 }
 
 TEST(GpuModel, RejectsLaunchesTooBigForTheMachine) {

@@ -14,12 +14,13 @@ namespace {
 const int kShapeCount = int(launchShapes().size());
 // A word's byte token is one of 7 forms: byte 0..2 with more to come, or byte 0..3 as the last.
 constexpr int kByteForms = 7;
-constexpr int kByteCount = kByteForms * 256, kRomCount = kBlocks * (kSlots + 1) * 2, kMemCount = 1024,
+constexpr int kByteCount = kByteForms * 256, kRomCount = kBlocks * (kSlots + 1) * 2,
+              kSmallRomCount = kSmallRomBlocks * (kSlots + 1) * 2 * 256, kMemCount = 1024,
               kExecCount = kBlocks * kWarps * 16, kValCount = kSlots * kLanes * kByteForms * 256;
 const int kByteBase = 2 * kShapeCount, kRomBase = kByteBase + kByteCount, kMemBase = kRomBase + kRomCount,
           kExecBase = kMemBase + kMemCount, kValBase = kExecBase + kExecCount, kReleaseBase = kValBase + kValCount,
           kEndId = kReleaseBase + 2, kFaultBase = kEndId + 1, kSmallRomBase = kFaultBase + 16,
-          kSmallMemBase = kSmallRomBase + kRomCount * 256, kVocabulary = kSmallMemBase + kSmallMemWords * 256;
+          kSmallMemBase = kSmallRomBase + kSmallRomCount, kVocabulary = kSmallMemBase + kSmallMemWords * 256;
 
 int shapeIndex(const std::array<int, 3>& shape) {
     const auto& all = launchShapes();
@@ -59,6 +60,15 @@ const std::vector<std::array<int, 3>>& launchShapes() {
     return shapes;
 }
 
+uint32_t xWord(const Token& t) {
+    switch (t.kind) {
+        case Kind::Exec: return uint32_t(t.block | t.warp << kExecWarp | t.mask << kExecMask);
+        case Kind::RomWrite: return uint32_t(t.block | t.slot << kRomSlot | t.part << kRomPart);
+        case Kind::MemWrite: return uint32_t(t.address);
+        default: return 0;
+    }
+}
+
 uint32_t shapeWord(const Token& t) {
     auto [x, y, z] = t.shape;
     uint32_t word = uint32_t(x - 1) | uint32_t(y - 1) << 5 | uint32_t(z - 1) << 10 | uint32_t(x * y * z - 1) << 15;
@@ -84,6 +94,8 @@ int Token::id() const {
         case Kind::Byte: return kByteBase + byteForm(*this) * 256 + value;
         case Kind::RomWrite: {
             int rom = (block * (kSlots + 1) + slot) * 2 + part;
+            if (small && block >= kSmallRomBlocks)
+                throw std::out_of_range("ROM block " + std::to_string(block) + " has no one-token form");
             return small ? kSmallRomBase + rom * 256 + value : kRomBase + rom;
         }
         case Kind::MemWrite: return small ? kSmallMemBase + address * 256 + value : kMemBase + address;
@@ -213,14 +225,17 @@ std::vector<Token> loadTokens(const Program& program, const Dim3& grid, const Di
                        "all; this launch has " +
                            std::to_string(grid.count()) + " blocks of " + std::to_string(block.count()) + " threads"});
     if (int(program.blocks.size()) > kBlocks)
-        throw DiagnosticError(Diagnostic{"", 0, 0, "the program has more than 32 blocks"});
+        throw DiagnosticError(Diagnostic{"", 0, 0,
+                                         "the program has " + std::to_string(program.blocks.size()) +
+                                             " blocks but the model's ROM holds " + std::to_string(kBlocks)});
     std::vector<Token> tokens;
     auto bytes = [&](uint32_t word) {
         for (const Token& byte : spellWord(Kind::Byte, word)) tokens.push_back(byte);
     };
-    // A word below 256 rides in its RomWrite or MemWrite token; a longer one is spelt in Byte tokens first.
+    // A word below 256 rides in its RomWrite token (in the first kSmallRomBlocks blocks) or MemWrite token (the
+    // first kSmallMemWords words); any other is spelt in Byte tokens first.
     auto write = [&](Token t, uint32_t word) {
-        t.small = word < 256 && (t.kind == Kind::RomWrite || t.address < kSmallMemWords);
+        t.small = word < 256 && (t.kind == Kind::RomWrite ? t.block < kSmallRomBlocks : t.address < kSmallMemWords);
         if (t.small)
             t.value = int(word);
         else

@@ -22,10 +22,10 @@ std::vector<int> codeOf(const Token& t) {
             if (t.value >> j & 1) bits.push_back(ValueBits + j);
     } else if (t.kind == Kind::Exec) {
         bits = {IsExec};
-        for (int j = 0; j < 5; ++j) {
+        for (int j = 0; j < kBlockBits; ++j)
             if (t.block >> j & 1) bits.push_back(BlockBits + j);
+        for (int j = 0; j < kWarpBits; ++j)
             if (t.warp >> j & 1) bits.push_back(WarpBits + j);
-        }
         for (int l = 0; l < 4; ++l)
             if (t.mask >> l & 1) bits.push_back(MaskBits + l);
     } else if (t.kind == Kind::Release) {
@@ -72,7 +72,7 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     in.lane = s.input("val_lane", 4);    // VAL: lane one-hot
     in.kNext = s.input("val_knext", 4);  // VAL of byte k with more to come: byte k + 1, one-hot
     in.vdata = s.input("vdata");  // Byte, VAL: the byte at its place in the word (a last byte: and its sign above)
-    in.x = s.input("x");  // EXEC: b | w << 5 | mask << 10; BLOCK, GRID: gpu::shapeWord; ROM: b | s << 5 | part << 8
+    in.x = s.input("x");          // EXEC, ROM, MEM: gpu::xWord; BLOCK, GRID: gpu::shapeWord
     in.code = s.input("code", CodeWidth);
     s.keep(in.code);
     s.gadget("clear_code", 1, {in.code}, {}, [](Circuit& c, int first, const Dims& d, const Dims&) {
@@ -136,15 +136,15 @@ Machine buildMachine(const circuit::Geometry& geometry) {
             c.threshold(first, when, -n, code[IsExec]);
             for (int i = 0; i < 4; ++i) {
                 c.threshold(first, with({{minima[size_t(i)], 1}}), -n - 1, code[size_t(MaskBits + i)]);
-                for (int bit = 0; bit < 5; ++bit)
+                for (int bit = 0; bit < kBlockBits; ++bit)
                     c.threshold(first, with({{firstMin[size_t(i)], 1}, {d[lanesAt + size_t(i)][size_t(bit)], 1}}),
                                 -n - 2, code[size_t(BlockBits + bit)]);
             }
-            for (int bit = 0; bit < 5; ++bit)
+            for (int bit = 0; bit < kWarpBits; ++bit)
                 c.threshold(first, with({{warpBits[size_t(bit)], 1}}), -n - 1, code[size_t(WarpBits + bit)]);
         };
         // At a block's end or the launch, the warp goes on while a lane runs.
-        std::vector<int> current(d[11].begin() + 5, d[11].begin() + 10);
+        std::vector<int> current(d[11].begin() + kExecWarp, d[11].begin() + kExecMask);
         exec({{launch, 1}, {running, 1}}, d[8], d[10], lanesNow, current);
         exec({{end, 1}, {bar, -1}, {running, 1}}, d[8], d[10], lanesNow, current);
         // A barrier reached while other lanes of the warp still run: FAULT with those lanes ends the launch.
@@ -198,13 +198,11 @@ Machine buildMachine(const circuit::Geometry& geometry) {
                 }
                 on.push_back(s.dims(t.kind == Kind::RomWrite ? in.rom : in.mem)[0]);
                 on.push_back(s.dims(in.assemble)[0]);
-                bitsOf(in.x,
-                       t.kind == Kind::RomWrite ? uint32_t(t.block | t.slot << 5 | t.part << 8) : uint32_t(t.address),
-                       on);
+                bitsOf(in.x, xWord(t), on);
                 break;
             case Kind::Exec:
                 on.push_back(s.dims(in.exec)[0]);
-                bitsOf(in.x, uint32_t(t.block | t.warp << 5 | t.mask << 10), on);
+                bitsOf(in.x, xWord(t), on);
                 break;
             case Kind::Val:
                 on.push_back(s.dims(t.last ? in.val3 : in.valMid)[0]);
@@ -247,9 +245,10 @@ std::string rowMeaning(const std::string& memory, int row) {
     if (base == kSharedMemory && n >= 0) return "block " + str(n * 2 + row / 64) + ", shared word " + str(row % 64);
     if ((base == "lane" || base == "lane_next") && n >= 0)
         return "warp " + str(row) + ", lane " + str(n) + ": pc, exited, waiting, epoch";
-    if (base == "rom_fields_next" || base == "rom_fields_current")
-        return "block " + str(row / 4) + ", slot " + str(row % 4) + " (fields)";
-    if (base == "rom_imm_next") return "block " + str(row / 4) + ", slot " + str(row % 4) + " (immediate)";
+    if ((base == "rom_fields_next" || base == "rom_fields_current") && n >= 0)
+        return "block " + str(n * kRomBankBlocks + row / 4) + ", slot " + str(row % 4) + " (fields)";
+    if (base == "rom_imm_next" && n >= 0)
+        return "block " + str(n * kRomBankBlocks + row / 4) + ", slot " + str(row % 4) + " (immediate)";
     if (base == "rom_term_fields" || base == "rom_term_imm") return "block " + str(row) + ", terminator";
     return "row " + str(row);
 }

@@ -21,45 +21,74 @@ Control buildControl(Scheduler& s, const Inputs& in) {
         }
     })[0];
 
-    // ROM rows: body (b * 4 + s) and terminator (b), each half word in its own memory.
+    // ROM (the memories of Machine.h): body word (b, s) in bank b / 32, row (b mod 32) * 4 + s; terminator b
+    // in row b of a memory of its own; each half word in its own memories. Rows are keyed by two one-hot
+    // factors: b mod 32 and the slot, or b / 32 and b mod 32.
+    constexpr int lowBits = 5, banks = kBlocks / kRomBankBlocks, bankBits = kBlockBits - lowBits;
+    static_assert(kRomBankBlocks == 1 << lowBits);
     auto romKeys = s.gadget(
-        "rom_keys", 1, {in.rom, in.x}, {128, 128, 32, 32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            for (int part = 0; part < 2; ++part)
-                for (int b = 0; b < kBlocks; ++b) {
-                    for (int slot = 0; slot <= kSlots; ++slot) {
-                        Terms t{{d[0][0], 1}};
-                        int ones = 1 + spell(t, d[1], 0, 5, uint32_t(b));
-                        ones += spell(t, d[1], 5, 4, uint32_t(slot | part << 3));
-                        int out =
-                            slot < kSlots ? o[size_t(part)][size_t(b * 4 + slot)] : o[size_t(2 + part)][size_t(b)];
-                        all(c, first, t, ones, out);
-                    }
+        "rom_keys", 1, {in.rom, in.x}, {kRomBankBlocks, banks, kSlots, kSlots, banks, banks},
+        [=](Circuit& c, int first, const Dims& d, const Dims& o) {
+            int rom = d[0][0];
+            const auto& x = d[1];
+            for (int b = 0; b < kRomBankBlocks; ++b) {  // b mod 32
+                Terms t{{rom, 1}};
+                all(c, first, t, 1 + spell(t, x, kRomBlock, lowBits, uint32_t(b)), o[0][size_t(b)]);
+            }
+            for (int bank = 0; bank < banks; ++bank) {
+                Terms t{{rom, 1}};
+                all(c, first, t, 1 + spell(t, x, kRomBlock + lowBits, bankBits, uint32_t(bank)), o[1][size_t(bank)]);
+            }
+            for (int part = 0; part < 2; ++part) {
+                for (int slot = 0; slot < kSlots; ++slot) {  // a body half word, by its slot
+                    Terms t{{rom, 1}};
+                    int ones = 1 + spell(t, x, kRomSlot, 3, uint32_t(slot)) + spell(t, x, kRomPart, 1, uint32_t(part));
+                    all(c, first, t, ones, o[size_t(2 + part)][size_t(slot)]);
                 }
+                for (int bank = 0; bank < banks; ++bank) {  // a terminator half word, by its block's bank
+                    Terms t{{rom, 1}};
+                    int ones = 1 + spell(t, x, kRomSlot, 3, uint32_t(kSlots)) +
+                               spell(t, x, kRomPart, 1, uint32_t(part)) +
+                               spell(t, x, kRomBlock + lowBits, bankBits, uint32_t(bank));
+                    all(c, first, t, ones, o[size_t(4 + part)][size_t(bank)]);
+                }
+            }
         });
-    auto rows =
-        s.gadget("rom_rows_current", 1, {in.val3, in.exec, execR, in.slot}, {128, 32},
-                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                     for (int b = 0; b < kBlocks; ++b) {
-                         for (int slot = 0; slot < kSlots; ++slot) {  // the completed value's slot
-                             Terms t{{d[0][0], 1}, {d[3][size_t(slot)], 1}};
-                             all(c, first, t, 2 + spell(t, d[2], 0, 5, uint32_t(b)), o[0][size_t(b * 4 + slot)]);
-                         }
-                         Terms t{{d[0][0], 1}, {d[1][0], 1}};  // EXEC or a completed value: the block's end
-                         all(c, first, t, 1 + spell(t, d[2], 0, 5, uint32_t(b)), o[1][size_t(b)]);
-                     }
-                 });
-    Value fieldsCur = s.memory("rom_fields_current", romKeys[0], assembled, rows[0]);
-    Value termFields = s.memory("rom_term_fields", romKeys[2], assembled, rows[1]);
-    Value termImm = s.memory("rom_term_imm", romKeys[3], assembled, rows[1]);
+    const Value romLow = romKeys[0], romBank = romKeys[1];
+    // Read rows of the current block (EXEC's): b mod 32, b / 32, and b / 32 where a completed value reads
+    // its slot's fields (the last VAL byte) or the block's terminator is read (EXEC, the last VAL byte).
+    auto rows = s.gadget(
+        "rom_rows_current", 1, {in.val3, in.exec, execR}, {kRomBankBlocks, banks, banks, banks},
+        [=](Circuit& c, int first, const Dims& d, const Dims& o) {
+            int last = d[0][0], exec = d[1][0];
+            const auto& word = d[2];
+            c.decode(first, std::vector<int>(word.begin() + kExecBlock, word.begin() + kExecBlock + lowBits), o[0]);
+            for (int bank = 0; bank < banks; ++bank) {
+                Terms t;
+                int ones = spell(t, word, kExecBlock + lowBits, bankBits, uint32_t(bank));
+                all(c, first, t, ones, o[1][size_t(bank)]);
+                Terms atLast = t, atExec = t;
+                atLast.push_back({last, 1});
+                atExec.push_back({exec, 1});
+                all(c, first, atLast, ones + 1, o[2][size_t(bank)]);
+                all(c, first, atLast, ones + 1, o[3][size_t(bank)]);
+                all(c, first, atExec, ones + 1, o[3][size_t(bank)]);  // never with atLast
+            }
+        });
+    const Value blockLow = rows[0], blockBank = rows[1];
+    Value fieldsCur = s.bankedMemory("rom_fields_current", banks, {romLow, romKeys[2]}, assembled, {blockLow, in.slot},
+                                     romBank, rows[2]);
+    Value termFields = s.memory("rom_term_fields", {romKeys[4], romLow}, assembled, {rows[3], blockLow});
+    Value termImm = s.memory("rom_term_imm", {romKeys[5], romLow}, assembled, {rows[3], blockLow});
 
     // What comes next: cand(s, l) = slot s writes and lane l is live; the next record is the first
     // candidate after the current one (after EXEC: the first of all), else the block's terminator.
     auto cand = s.gadget(
         "candidates", 1, {termFields, execR}, {16, 1, 1, 1, 1},
         [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            for (int q = 0; q < 16; ++q)  // the block's active lanes: bits 10..13 of EXEC's word
-                c.threshold(first, {{d[0][size_t(kWritesMaskShift + q / 4)], 1}, {d[1][size_t(10 + q % 4)], 1}}, -2,
-                            o[0][size_t(q)]);
+            for (int q = 0; q < 16; ++q)  // the block's active lanes: EXEC's mask
+                c.threshold(first, {{d[0][size_t(kWritesMaskShift + q / 4)], 1}, {d[1][size_t(kExecMask + q % 4)], 1}},
+                            -2, o[0][size_t(q)]);
             Terms jmp, exit, br;
             all(c, first, jmp, spell(jmp, d[0], 0, 6, uint32_t(Opcode::Jmp)), o[1][0]);
             all(c, first, exit, spell(exit, d[0], 0, 6, uint32_t(Opcode::Exit)), o[2][0]);
@@ -107,51 +136,50 @@ Control buildControl(Scheduler& s, const Inputs& in) {
                               c.threshold(first, toVal, -1, o[2][0]);
                           });
     Value nextPos = route[0];
-    auto nextRows = s.gadget("rom_rows_next", 1, {execR, nextPos}, {128, 4},
-                             [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                                 for (int b = 0; b < kBlocks; ++b)
-                                     for (int slot = 0; slot < kSlots; ++slot) {
-                                         Terms t;
-                                         int ones = spell(t, d[0], 0, 5, uint32_t(b));
-                                         for (int l = 0; l < 4; ++l) t.push_back({d[1][size_t(slot * 4 + l)], 1});
-                                         all(c, first, t, ones + 1, o[0][size_t(b * 4 + slot)]);
-                                     }
-                                 for (int l = 0; l < 4; ++l) {
-                                     Terms t;
-                                     for (int slot = 0; slot < 4; ++slot) t.push_back({d[1][size_t(slot * 4 + l)], 1});
-                                     c.threshold(first, t, -1, o[1][size_t(l)]);
-                                 }
-                             });
-    Value fieldsNext = s.memory("rom_fields_next", romKeys[0], assembled, nextRows[0]);
-    Value immNext = s.memory("rom_imm_next", romKeys[1], assembled, nextRows[0]);
+    // The next record's slot and lane.
+    auto nextRows =
+        s.gadget("rom_rows_next", 1, {nextPos}, {4, 4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            for (int i = 0; i < 4; ++i) {
+                Terms slot, lane;
+                for (int j = 0; j < 4; ++j) {
+                    slot.push_back({d[0][size_t(i * 4 + j)], 1});
+                    lane.push_back({d[0][size_t(j * 4 + i)], 1});
+                }
+                c.threshold(first, slot, -1, o[0][size_t(i)]);
+                c.threshold(first, lane, -1, o[1][size_t(i)]);
+            }
+        });
+    Value fieldsNext = s.bankedMemory("rom_fields_next", banks, {romLow, romKeys[2]}, assembled,
+                                      {blockLow, nextRows[0]}, romBank, blockBank);
+    Value immNext = s.bankedMemory("rom_imm_next", banks, {romLow, romKeys[3]}, assembled, {blockLow, nextRows[0]},
+                                   romBank, blockBank);
     Value laneNext = nextRows[1];
 
     // The register file's write side: the completed value's rd, and its bank (lane, g / 8).
     auto warpParts =
         s.gadget("warp_low_high", 1, {execR}, {8, 4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            c.decode(first, std::vector<int>(d[0].begin() + 5, d[0].begin() + 8), o[0]);
-            c.decode(first, std::vector<int>(d[0].begin() + 8, d[0].begin() + 10), o[1]);
+            c.decode(first, std::vector<int>(d[0].begin() + kExecWarp, d[0].begin() + kExecWarp + 3), o[0]);
+            c.decode(first, std::vector<int>(d[0].begin() + kExecWarp + 3, d[0].begin() + kExecMask), o[1]);
         });
-    auto regWrite = s.gadget("reg_write", 1, {in.val3, in.lane, fieldsCur, execR}, {16, 16, 4, 4, 4, 4},
-                             [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                                 for (int r = 1; r < 16; ++r) {  // r0 is never written
-                                     Terms t;
-                                     all(c, first, t, spell(t, d[2], 7, 4, uint32_t(r)), o[0][size_t(r)]);
-                                 }
-                                 for (int l = 0; l < 4; ++l)
-                                     for (int high = 0; high < 4; ++high)
-                                         for (int out : {o[1][size_t(l * 4 + high)], o[size_t(2 + l)][size_t(high)]}) {
-                                             Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
-                                             all(c, first, t, 2 + spell(t, d[3], 8, 2, uint32_t(high)), out);
-                                         }
-                             });
+    auto regWrite =
+        s.gadget("reg_write", 1, {in.val3, in.lane, fieldsCur, execR}, {16, 16, 4, 4, 4, 4},
+                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                     for (int r = 1; r < 16; ++r) {  // r0 is never written
+                         Terms t;
+                         all(c, first, t, spell(t, d[2], 7, 4, uint32_t(r)), o[0][size_t(r)]);
+                     }
+                     for (int l = 0; l < 4; ++l)
+                         for (int high = 0; high < 4; ++high)
+                             for (int out : {o[1][size_t(l * 4 + high)], o[size_t(2 + l)][size_t(high)]}) {
+                                 Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
+                                 all(c, first, t, 2 + spell(t, d[3], kExecWarp + 3, 2, uint32_t(high)), out);
+                             }
+                 });
     return Control{.execR = execR,
                    .blockR = blockR,
                    .gridR = gridR,
                    .epochR = epochR,
                    .assembled = assembled,
-                   .romKeys = romKeys,
-                   .rows = rows,
                    .fieldsCur = fieldsCur,
                    .termFields = termFields,
                    .termImm = termImm,
@@ -181,7 +209,8 @@ MinPc minPcRule(Scheduler& s, const std::string& name, const std::vector<Value>&
             int e = d[5][0];
             for (int l = 0; l < 4; ++l) {
                 const auto& lane = d[size_t(l)];
-                int here = d[4][size_t(l)], exited = lane[5], waiting = lane[6], at = lane[7], out = o[0][size_t(l)];
+                int here = d[4][size_t(l)], exited = lane[kLaneExited], waiting = lane[kLaneWaiting],
+                    at = lane[kLaneEpoch], out = o[0][size_t(l)];
                 c.threshold(first, {{here, 1}, {exited, -1}, {waiting, -1}}, -1, out);
                 c.threshold(first, {{here, 1}, {exited, -1}, {waiting, 1}, {at, 1}, {e, -1}}, -3, out);  // released
                 c.threshold(first, {{here, 1}, {exited, -1}, {waiting, 1}, {at, -1}, {e, 1}}, -3, out);
@@ -196,12 +225,12 @@ MinPc minPcRule(Scheduler& s, const std::string& name, const std::vector<Value>&
             for (int i = 0; i < 4; ++i)
                 for (int j = 0; j < 4; ++j) {
                     if (i == j) continue;
-                    Terms t{{d[4][size_t(j)], -32}};  // a lane j that does not run never blocks i
-                    for (int k = 0; k < 5; ++k) {
+                    Terms t{{d[4][size_t(j)], -kBlocks}};  // a lane j that does not run never blocks i
+                    for (int k = 0; k < kBlockBits; ++k) {
                         t.push_back({d[size_t(j)][size_t(k)], 1 << k});
                         t.push_back({d[size_t(i)][size_t(k)], -(1 << k)});
                     }
-                    c.threshold(first, t, 32, o[0][size_t(i * 4 + j)]);
+                    c.threshold(first, t, kBlocks, o[0][size_t(i * 4 + j)]);
                 }
         })[0];
     auto minima =
@@ -253,16 +282,16 @@ Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl, const Warps
         }
     })[0];
     std::vector<int> laneWidths(4, 1);
-    for (int l = 0; l < 4; ++l) laneWidths.push_back(8);  // pc (5 bits), exited, waiting, epoch
+    for (int l = 0; l < 4; ++l) laneWidths.push_back(kLaneStateBits);
     auto laneUpdate = s.gadget(
         "lane_update", 1, {next[1], execR, cand[1], cand[2], cand[3], termImm, taken, cand[4], ctl.epochR}, laneWidths,
         [](Circuit& c, int first, const Dims& d, const Dims& o) {
             int end = d[0][0], jmp = d[2][0], exit = d[3][0], br = d[4][0], bar = d[7][0], epoch = d[8][0];
             for (int l = 0; l < 4; ++l) {
-                int active = d[1][size_t(10 + l)], tk = d[6][size_t(l)];
+                int active = d[1][size_t(kExecMask + l)], tk = d[6][size_t(l)];
                 const auto& data = o[size_t(4 + l)];
                 c.threshold(first, {{end, 1}, {active, 1}}, -2, o[size_t(l)][0]);
-                for (int k = 0; k < 5; ++k) {
+                for (int k = 0; k < kBlockBits; ++k) {
                     int target = d[5][size_t(k)], elseTarget = d[5][size_t(16 + k)];
                     for (int to : {jmp, bar})
                         c.threshold(first, {{end, 1}, {active, 1}, {to, 1}, {target, 1}}, -4, data[size_t(k)]);
@@ -270,9 +299,9 @@ Lanes buildLanes(Scheduler& s, const Inputs& in, const Control& ctl, const Warps
                     c.threshold(first, {{end, 1}, {active, 1}, {br, 1}, {tk, -1}, {elseTarget, 1}}, -4,
                                 data[size_t(k)]);
                 }
-                c.threshold(first, {{end, 1}, {active, 1}, {exit, 1}}, -3, data[5]);
-                c.threshold(first, {{end, 1}, {active, 1}, {bar, 1}}, -3, data[6]);  // waits, in this epoch
-                c.threshold(first, {{end, 1}, {active, 1}, {bar, 1}, {epoch, 1}}, -4, data[7]);
+                c.threshold(first, {{end, 1}, {active, 1}, {exit, 1}}, -3, data[kLaneExited]);
+                c.threshold(first, {{end, 1}, {active, 1}, {bar, 1}}, -3, data[kLaneWaiting]);  // in this epoch
+                c.threshold(first, {{end, 1}, {active, 1}, {bar, 1}, {epoch, 1}}, -4, data[kLaneEpoch]);
             }
         });
     // Two copies of the lanes' states, rows by warp: one read at the current warp, one at the next.

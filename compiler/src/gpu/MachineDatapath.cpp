@@ -39,20 +39,21 @@ Value shuffleSource(Scheduler& s, const Control& ctl, Value b) {
                             all(c, first, t, ones, o[0][size_t(j)]);
                         }
         })[0];
-    return s.gadget(
-        "shuffle_source", 1, {source, ctl.laneNext, ctl.execR}, {4},
-        [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            const auto &j = d[0], &lane = d[1], &exec = d[2];
-            for (int k = 0; k < 4; ++k) {
-                int out = o[0][size_t(k)];
-                c.threshold(first, {{j[size_t(k)], 1}, {exec[size_t(10 + k)], 1}}, -2, out);
-                Terms none{{lane[size_t(k)], 1}};  // no valid source
-                for (int m = 0; m < 4; ++m) none.push_back({j[size_t(m)], -1});
-                c.threshold(first, none, -1, out);
-                for (int m = 0; m < 4; ++m)  // an inactive source
-                    c.threshold(first, {{lane[size_t(k)], 1}, {j[size_t(m)], 1}, {exec[size_t(10 + m)], -1}}, -2, out);
-            }
-        })[0];
+    return s.gadget("shuffle_source", 1, {source, ctl.laneNext, ctl.execR}, {4},
+                    [](Circuit& c, int first, const Dims& d, const Dims& o) {
+                        const auto &j = d[0], &lane = d[1], &exec = d[2];
+                        for (int k = 0; k < 4; ++k) {
+                            int out = o[0][size_t(k)];
+                            c.threshold(first, {{j[size_t(k)], 1}, {exec[size_t(kExecMask + k)], 1}}, -2, out);
+                            Terms none{{lane[size_t(k)], 1}};  // no valid source
+                            for (int m = 0; m < 4; ++m) none.push_back({j[size_t(m)], -1});
+                            c.threshold(first, none, -1, out);
+                            for (int m = 0; m < 4; ++m)  // an inactive source
+                                c.threshold(
+                                    first, {{lane[size_t(k)], 1}, {j[size_t(m)], 1}, {exec[size_t(kExecMask + m)], -1}},
+                                    -2, out);
+                        }
+                    })[0];
 }
 
 // Every lane reads its shuffle source before any lane writes (docs/isa.md): each lane's rs1 is read in a

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "qgpu/compiler/circuit/Scheduler.h"
+#include "qgpu/compiler/gpu/Machine.h"
 
 namespace qgpu::gpu::detail {
 
@@ -54,13 +55,13 @@ enum Code {
     ByteBits = 11,
     ValueBits = 15,
     BlockBits = 23,
-    WarpBits = 28,
-    MaskBits = 33,
-    IsRelease = 37,
-    EpochBit = 38,
-    IsLast = 39,   // a VAL that ends its value (the bytes above repeat its bit 7)
-    IsFault = 40,  // FAULT: a barrier reached by part of the warp's live lanes; MaskBits: the others
-    CodeWidth = 41
+    WarpBits = BlockBits + kBlockBits,
+    MaskBits = WarpBits + kWarpBits,
+    IsRelease = MaskBits + 4,
+    EpochBit,
+    IsLast,   // a VAL that ends its value (the bytes above repeat its bit 7)
+    IsFault,  // FAULT: a barrier reached by part of the warp's live lanes; MaskBits: the others
+    CodeWidth
 };
 
 struct Inputs {
@@ -74,8 +75,6 @@ struct Control {
     Value execR, blockR, gridR;  // the current EXEC word (block, warp, lanes) and the launch's shape words
     Value epochR;                // the barrier epoch's parity (RELEASE flips it)
     Value assembled;             // the four scratch bytes as one word (ROM and MEM writes, completed values)
-    std::vector<Value> romKeys;  // ROM write rows: body fields, body imm, terminator fields, terminator imm
-    std::vector<Value> rows;     // ROM read rows: the completed value's slot, the current block's terminator
     Value fieldsCur, termFields, termImm;
     std::vector<Value> cand;              // candidates (16), jmp, exit, br
     std::vector<Value> next;              // the next (slot, lane) after this record (16), the block has ended
@@ -118,7 +117,7 @@ Value buildSpecialRegisters(Scheduler& s, const Control& ctl, const Warps& warps
 // Per-lane pc and status, updated at block ends, and the min-PC rule's verdict, for the current warp and
 // for the warp the model visits next.
 struct MinPc {
-    std::vector<Value> lanes;  // each lane's state: pc (5 bits), exited, waiting at a barrier, its epoch
+    std::vector<Value> lanes;  // each lane's state (LaneStateField)
     Value running;             // 4 bits: lane l runs (present, not exited, not waiting in this epoch)
     Value minima, anyRunning;  // the running lanes at the smallest pc (4), any lane runs
     Value firstMin;            // the lowest of those lanes (one-hot)

@@ -55,15 +55,15 @@ Linear laneIndex(const Circuit& c, const std::vector<int>& laneOneHot) {
 
 Warps buildWarps(Scheduler& s, const Control& ctl, Value release) {
     // g = cta * W + warp, W the warps per thread block.
-    auto split = s.integerGadget("warp_split", 2, {ctl.execR, ctl.blockR}, 2,
-                                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                                     Linear g = field(c, d[0], 5, 5), warps = field(c, d[1], ShapeWarps, 3, 1);
-                                     std::vector<int> steps = quotient(c, first, "warp_split", g, warps, o[0][0]);
-                                     remainder(c, first + 1, g, warps, steps, o[1][0]);
-                                     for (int step : steps) c.release(step, first + 1);
-                                 });
+    auto split = s.integerGadget(
+        "warp_split", 2, {ctl.execR, ctl.blockR}, 2, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+            Linear g = field(c, d[0], kExecWarp, kWarpBits), warps = field(c, d[1], ShapeWarps, 3, 1);
+            std::vector<int> steps = quotient(c, first, "warp_split", g, warps, o[0][0]);
+            remainder(c, first + 1, g, warps, steps, o[1][0]);
+            for (int step : steps) c.release(step, first + 1);
+        });
     Value row = s.gadget("warp_row", 1, {ctl.execR}, {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-        c.decode(first, std::vector<int>(d[0].begin() + 5, d[0].begin() + 10), o[0]);
+        c.decode(first, std::vector<int>(d[0].begin() + kExecWarp, d[0].begin() + kExecMask), o[0]);
     })[0];
     // Lanes of this warp and of the next one (in this thread block, or the first of the next).
     auto lanes = s.gadget("warp_lanes", 1, {split[0], split[1], ctl.blockR, ctl.gridR}, {4, 4, 4, 1, 1},
@@ -90,7 +90,8 @@ Warps buildWarps(Scheduler& s, const Control& ctl, Value release) {
     // The warp visited next: g + 1, or on RELEASE the first of g's thread block (g - warp).
     Value following = s.integerGadget("following_warp", 1, {ctl.execR, split[1], release}, 1,
                                       [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                                          Linear g = field(c, d[0], 5, 5, 1), warpPlusOne = c.value(d[1][0]);
+                                          Linear g = field(c, d[0], kExecWarp, kWarpBits, 1),
+                                                 warpPlusOne = c.value(d[1][0]);
                                           warpPlusOne.constant += 1;
                                           c.linear(first, g, {{o[0][0], 1.f}});
                                           c.maskedProduct(first, d[2][0], warpPlusOne, {{o[0][0], -1.f}});

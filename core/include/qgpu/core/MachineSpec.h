@@ -8,7 +8,7 @@ namespace qgpu {
 struct MachineSpec {
     int lanesPerWarp = 4;
     int registers = 16;      // r0 reads zero and ignores writes
-    int romBlocks = 32;      // program ROM capacity in machine blocks
+    int romBlocks = 128;     // program ROM capacity in machine blocks
     int slotsPerBlock = 4;   // body instructions per block (the terminator is extra)
     int globalWords = 1024;  // 32-bit words of global memory
     int sharedWords = 64;    // 32-bit words of shared memory per thread block

@@ -40,7 +40,13 @@ struct Token {
     bool operator==(const Token&) const = default;
 };
 
-constexpr int kBlocks = 32, kWarps = 32, kSlots = 4, kLanes = 4;
+constexpr int kBlocks = 128, kWarps = 32, kSlots = 4, kLanes = 4;
+constexpr int kBlockBits = 7, kWarpBits = 5;
+static_assert(kBlocks == 1 << kBlockBits && kWarps == 1 << kWarpBits);
+// A small RomWrite (a half word below 256 in one token) exists for the first kSmallRomBlocks blocks: a
+// kernel of up to 32 blocks loads in as few tokens as it did when the ROM held 32, and the vocabulary
+// does not grow by 256 ids per ROM half word of the larger ROM.
+constexpr int kSmallRomBlocks = 32;
 // A small MemWrite (a word below 256 in one token) exists for the first kSmallMemWords words of global memory.
 constexpr int kSmallMemWords = 64;
 int vocabularySize();
@@ -48,6 +54,13 @@ int vocabularySize();
 // Bits 7..10 of a terminator word in the ROM image (rd, which no terminator has): which body slots write a
 // register, so the model knows which VAL records a block produces.
 constexpr int kWritesMaskShift = 7;
+
+// The words the embeddings of Exec and RomWrite tokens carry (the machine's "x" input):
+// block | warp << kBlockBits | mask << (kBlockBits + kWarpBits), and block | slot << kBlockBits | part << (kBlockBits +
+// 3).
+enum ExecField { kExecBlock = 0, kExecWarp = kBlockBits, kExecMask = kBlockBits + kWarpBits };
+enum RomField { kRomBlock = 0, kRomSlot = kBlockBits, kRomPart = kBlockBits + 3 };
+uint32_t xWord(const Token& t);  // Exec, RomWrite: the word above; MemWrite: the address
 
 // Every (x, y, z) shape a BlockDim or GridDim token names, in id order.
 const std::vector<std::array<int, 3>>& launchShapes();

@@ -28,6 +28,13 @@ circuit::Geometry defaultMachineGeometry();
 // Warp g's lane l keeps register r in memory "regs_a<l * 4 + g / 8>", row (g mod 8) * 16 + r (the layout
 // file names each bank's layer and head).
 inline constexpr const char* kRegisterFile = "regs_a";
+// Warp g's lane l keeps its state in memory "lane<l>", row g: its pc (a block, bits 0..kBlockBits-1), then
+// whether it exited, whether it waits at a barrier, and that barrier's epoch parity.
+enum LaneStateField { kLanePc = 0, kLaneExited = kBlockBits, kLaneWaiting, kLaneEpoch, kLaneStateBits };
+// Body word s of ROM block b: its low half in memory "rom_fields_next<b / 32>", its high half in
+// "rom_imm_next<b / 32>", row (b mod 32) * 4 + s. Block b's terminator: "rom_term_fields" and
+// "rom_term_imm", row b.
+inline constexpr int kRomBankBlocks = 32;
 // Global word a lives in memory "global<a / 128>", row a % 128.
 inline constexpr const char* kGlobalMemory = "global";
 // Shared word a of thread block c lives in memory "shared<c / 2>", row (c mod 2) * 64 + a.
