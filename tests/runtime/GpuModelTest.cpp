@@ -139,6 +139,22 @@ b4:
                 parseLaunchSpec(R"({"grid": 2, "block": 10, "args": [{"name": "m", "zeros": 200}]})"));
 }
 
+namespace {
+
+// A full ROM: 128 blocks, each adding its own constant (some above 255, so their words are spelt in bytes).
+// Even lanes run every block in order; odd lanes branch from block 0 to block 96, in the last ROM bank, and
+// wait there for the others (the min-PC rule over 7-bit pcs). Launched with kFullRomLaunch.
+std::string fullRom() {
+    std::string s = "b0:\n    sreg r1, tid.x\n    and r4, r1, 1\n    br r4, b96, b1\n";
+    for (int b = 1; b < 127; ++b)
+        s += "b" + std::to_string(b) + ":\n    add r2, r2, " + std::to_string(b * 37 % 300) + "\n    jmp b" +
+             std::to_string(b + 1) + "\n";
+    return s + "b127:\n    st.global [r1 + $out], r2\n    exit\n";
+}
+constexpr const char* kFullRomLaunch = R"({"grid": 1, "block": 4, "args": [{"name": "out", "zeros": 4}]})";
+
+}  // namespace
+
 TEST(GpuModel, AProgramThatFillsTheRomRunsFromEveryBank) {
     LaunchSpec launch = parseLaunchSpec(kFullRomLaunch);
     Program program = linkProgram(assemble(fullRom(), "rom.qasm"), launch,

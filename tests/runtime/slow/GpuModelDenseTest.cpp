@@ -22,7 +22,3 @@ TEST(GpuModelDense, TheDotProductFromCuda) {
 TEST(GpuModelDense, SharedMemoryAndBarriersAcrossWarps) {
     expectExample(gpuModel(Engine::Dense), Engine::Dense, "reverse");
 }
-
-TEST(GpuModelDense, AProgramThatFillsTheRom) {
-    expectExact(gpuModel(Engine::Dense), Engine::Dense, fullRom(), parseLaunchSpec(kFullRomLaunch));
-}
