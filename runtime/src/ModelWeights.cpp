@@ -27,7 +27,11 @@ c10::OperatorHandle quantizedOp(const char* name) { return c10::Dispatcher::sing
 at::Tensor Linear::operator()(const at::Tensor& x) const {
     if (!packed.isNone()) {
         static const c10::OperatorHandle linearDynamic = quantizedOp("quantized::linear_dynamic");
-        torch::jit::Stack stack{x.contiguous(), packed, false};
+        // reduce_range: the activations quantised to 7 bits. FBGEMM's AVX2 kernels add pairs of u8 x s8
+        // products in int16 (vpmaddubsw), which saturates with 8-bit activations and full-range weights;
+        // on a CPU without VNNI that took the logits' correlation with f32 from 0.999 to 0.98.
+        constexpr bool kReduceRange = true;
+        torch::jit::Stack stack{x.contiguous(), packed, kReduceRange};
         linearDynamic.callBoxed(&stack);
         return stack[0].toTensor();
     }
