@@ -108,12 +108,11 @@ void rmsNorm(const std::vector<float>& x, const std::vector<float>& w, float eps
 }
 
 // logits += head^T y, head dim-major; each logit summed in dim order. No aliasing: the compiler vectorises it.
-template <typename Weight>
-void headProducts(const Weight* __restrict column, const std::vector<float>& y, std::vector<float>& logits) {
+void headProducts(const float* __restrict column, const std::vector<float>& y, std::vector<float>& logits) {
     float* __restrict out = logits.data();
     for (size_t i = 0; i < y.size(); ++i, column += logits.size()) {
         const float weight = y[i];
-        for (size_t t = 0; t < logits.size(); ++t) out[t] += float(column[t]) * weight;
+        for (size_t t = 0; t < logits.size(); ++t) out[t] += column[t] * weight;
     }
 }
 
@@ -189,17 +188,14 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         for (const auto& [d, value] : embed.changes(t))
             if (headIndex[size_t(d)] >= 0) row[size_t(headIndex[size_t(d)])] = value;
     }
-    // Dim-major: the logits accumulate one dim at a time over the distinct rows (vectorised), each logit
-    // still summed in dim order.
-    for (size_t i = 0; i < m->m_headDims.size(); ++i)
-        for (const auto& row : rows) m->m_head.push_back(row[i]);
-    // The compiled GPU's code rows are +-1: as bytes, a quarter of the memory to stream per token, and the
-    // same products (a -0 weight becoming +0 changes no sum that starts at +0).
-    if (std::all_of(m->m_head.begin(), m->m_head.end(),
-                    [](float w) { return w == std::nearbyint(w) && std::abs(w) <= 127; })) {
-        m->m_headSmall.assign(m->m_head.begin(), m->m_head.end());
-        m->m_head.clear();
-    }
+    // The compiled GPU's code rows are +-1: as bytes, a quarter of the memory to stream per token, and greedy
+    // decoding searches them instead of computing every logit.
+    m->m_integerHead = IntegerHead::fromRows(rows, m->m_headDims.size());
+    // Otherwise dim-major: the logits accumulate one dim at a time over the distinct rows (vectorised), each
+    // logit still summed in dim order.
+    if (!m->m_integerHead)
+        for (size_t i = 0; i < m->m_headDims.size(); ++i)
+            for (const auto& row : rows) m->m_head.push_back(row[i]);
     if (!c.tieWordEmbeddings)
         throw DiagnosticError(Diagnostic{"", 0, 0, "the sparse path needs tied embeddings (the compiled GPU's)"});
     for (int i = 0; i < c.numLayers; ++i) {
@@ -363,17 +359,19 @@ std::vector<float> SparseModel::run(int token, State& state) const {
     return x;
 }
 
-std::vector<float> SparseModel::distinctLogits(const std::vector<float>& x) const {
-    // The tied LM head over the dims the final norm keeps.
+std::vector<float> SparseModel::headInput(const std::vector<float>& x) const {
     std::vector<float> normed;
     rmsNorm(x, m_finalNorm, m_config.rmsNormEps, normed);
     std::vector<float> y;
     for (size_t d : m_headDims) y.push_back(normed[d]);
+    return y;
+}
+
+std::vector<float> SparseModel::distinctLogits(const std::vector<float>& x) const {
+    std::vector<float> y = headInput(x);
+    if (m_integerHead) return m_integerHead->logits(y);
     std::vector<float> distinct(m_firstOf.size(), 0.f);
-    if (m_headSmall.empty())
-        headProducts(m_head.data(), y, distinct);
-    else
-        headProducts(m_headSmall.data(), y, distinct);
+    headProducts(m_head.data(), y, distinct);
     return distinct;
 }
 
@@ -384,10 +382,16 @@ std::vector<float> SparseModel::logits(const std::vector<float>& x) const {
 }
 
 int SparseModel::greedy(int token, State& state) const {
-    std::vector<float> distinct = distinctLogits(run(token, state));
+    std::vector<float> x = run(token, state);
     // Distinct rows come in the order of their first tokens, so the first largest row's first token is the
     // first largest token.
-    size_t best = size_t(std::max_element(distinct.begin(), distinct.end()) - distinct.begin());
+    size_t best = 0;
+    if (m_integerHead) {
+        best = m_integerHead->argmax(headInput(x));
+    } else {
+        std::vector<float> distinct = distinctLogits(x);
+        best = size_t(std::max_element(distinct.begin(), distinct.end()) - distinct.begin());
+    }
     return int(m_firstOf[best]);
 }
 

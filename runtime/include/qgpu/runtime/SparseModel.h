@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "qgpu/core/BaseRows.h"
+#include "qgpu/runtime/IntegerHead.h"
 #include "qgpu/runtime/Qwen35Model.h"
 
 namespace qgpu {
@@ -54,15 +55,16 @@ private:
     SparseModel() = default;
     std::vector<float> run(int token, State& state) const;                 // the layers: the final residual
     std::vector<float> logits(const std::vector<float>& x) const;          // the final norm and the LM head
+    std::vector<float> headInput(const std::vector<float>& x) const;       // the final norm on the head's dims
     std::vector<float> distinctLogits(const std::vector<float>& x) const;  // one per distinct head row
     Qwen35Config m_config;
     BaseRows m_embed;  // embed_tokens, each row as its changes to a base
     std::vector<float> m_finalNorm;
-    std::vector<size_t> m_headDims;   // the dims the final norm keeps
-    std::vector<int> m_headRow;       // per token: its row of the head (tokens with equal rows share one)
-    std::vector<size_t> m_firstOf;    // per distinct row: its first token (ascending)
-    std::vector<float> m_head;        // the distinct rows of embed_tokens on those dims, dim-major: [dims, rows]
-    std::vector<int8_t> m_headSmall;  // the same when every entry is a small integer (m_head is then empty)
+    std::vector<size_t> m_headDims;            // the dims the final norm keeps
+    std::vector<int> m_headRow;                // per token: its row of the head (tokens with equal rows share one)
+    std::vector<size_t> m_firstOf;             // per distinct row: its first token (ascending)
+    std::optional<IntegerHead> m_integerHead;  // the distinct rows of embed_tokens on those dims, as integers
+    std::vector<float> m_head;                 // or, when they are not, as floats, dim-major: [dims, rows]
     std::vector<Layer> m_layers;
 };
 
