@@ -31,6 +31,19 @@ KernelLaunch oneDimensional(const std::string& kernel, std::vector<KernelArg> ar
     return k;
 }
 
+// One element per thread: n elements that fit one thread block run `kernel`_small (no loop and no n) on a
+// block of exactly n threads; more run the grid-stride `kernel`, told n.
+KernelLaunch perElement(const std::string& kernel, std::vector<KernelArg> args, int n) {
+    if (n <= MachineSpec::standard().maxThreadsPerBlock) {
+        KernelLaunch k{kernel + "_small", {}, "out"};
+        k.launch.block.x = n;
+        k.launch.args = std::move(args);
+        return k;
+    }
+    args.push_back(scalar("n", n));
+    return oneDimensional(kernel, std::move(args), n);
+}
+
 // A 2-D launch covering rows x cols with one thread per element (x over columns): the block shape with the
 // fewest warps, then the fewest threads.
 void coverTwoDimensional(LaunchSpec& launch, int rows, int cols) {
@@ -67,21 +80,19 @@ KernelLaunch planLaunch(const Node& node, const std::vector<Value>& in) {
                 const Value& arr = aScalar ? b : a;
                 int32_t s = (aScalar ? a : b).values.at(0);
                 std::string kernel = node.op == Op::Add ? "op_scalar_add" : "op_scalar_mul";
-                return oneDimensional(kernel, {array("a", arr.values), scalar("s", s), zeros("out", n), scalar("n", n)},
-                                      n);
+                return perElement(kernel, {array("a", arr.values), scalar("s", s), zeros("out", n)}, n);
             }
             // Equal shapes, or a difference with a scalar side: the scalar is laid out as an array of n.
             std::vector<int32_t> av = aScalar ? fill(a.values.at(0), n) : a.values;
             std::vector<int32_t> bv = bScalar ? fill(b.values.at(0), n) : b.values;
             std::string kernel = node.op == Op::Add ? "op_ew_add" : node.op == Op::Sub ? "op_ew_sub" : "op_ew_mul";
-            return oneDimensional(kernel, {array("a", av), array("b", bv), zeros("out", n), scalar("n", n)}, n);
+            return perElement(kernel, {array("a", av), array("b", bv), zeros("out", n)}, n);
         }
         case Op::Negate:
-            return oneDimensional("op_scalar_mul",
-                                  {array("a", a.values), scalar("s", -1), zeros("out", n), scalar("n", n)}, n);
+            return perElement("op_scalar_mul", {array("a", a.values), scalar("s", -1), zeros("out", n)}, n);
         case Op::Sum: {
             int m = count(a.shape);
-            return oneDimensional("op_sum", {array("a", a.values), zeros("out", 1), scalar("n", m)}, m);
+            return perElement("op_sum", {array("a", a.values), zeros("out", 1)}, m);
         }
         case Op::Max: {
             int m = count(a.shape);
@@ -92,8 +103,7 @@ KernelLaunch planLaunch(const Node& node, const std::vector<Value>& in) {
             const Value& b = in.at(1);
             if (a.shape.size() == 1 && b.shape.size() == 1) {
                 int m = a.shape[0];
-                return oneDimensional("op_dot",
-                                      {array("a", a.values), array("b", b.values), zeros("out", 1), scalar("n", m)}, m);
+                return perElement("op_dot", {array("a", a.values), array("b", b.values), zeros("out", 1)}, m);
             }
             if (a.shape.size() == 2 && b.shape.size() == 1) {
                 int rows = a.shape[0], cols = a.shape[1];

@@ -70,7 +70,7 @@ TEST(ExpressionEval, TheDotProductOfTheIssue) {
     Evaluation e = run("[1, 2, 3] @ [4, 5, 6]");
     EXPECT_EQ(e.value, (Value{{}, {32}}));
     ASSERT_EQ(e.launches.size(), 1u);
-    EXPECT_EQ(e.launches[0].launch.kernel, "op_dot");
+    EXPECT_EQ(e.launches[0].launch.kernel, "op_dot_small");
     EXPECT_EQ(e.launches[0].source, "[1, 2, 3] @ [4, 5, 6]");
     EXPECT_GT(e.launches[0].outcome.steps, 0u);
 }
@@ -79,7 +79,7 @@ TEST(ExpressionEval, ElementwiseAndScalarOperationsMatchPlainCpp) {
     auto add = [](int64_t x, int64_t y) { return x + y; };
     auto sub = [](int64_t x, int64_t y) { return x - y; };
     auto mul = [](int64_t x, int64_t y) { return int64_t(uint32_t(x) * uint32_t(y)); };
-    for (std::vector<int> shape : {std::vector<int>{1}, {5}, {17}, {3, 4}}) {
+    for (std::vector<int> shape : {std::vector<int>{1}, {5}, {17}, {3, 4}, {40}, {6, 6}}) {  // small and strided
         Value a = randomValue(shape), b = randomValue(shape), s = randomValue({});
         EXPECT_EQ(run(text(a) + " + " + text(b)).value, map2(a, b, add)) << formatShape(shape);
         EXPECT_EQ(run(text(a) + " - " + text(b)).value, map2(a, b, sub)) << formatShape(shape);
@@ -134,7 +134,8 @@ TEST(ExpressionEval, NestedExpressionsRunInnermostFirst) {
     EXPECT_EQ(e.value, (Value{{}, {103}}));
     std::vector<std::string> kernels;
     for (const auto& l : e.launches) kernels.push_back(l.launch.kernel);
-    EXPECT_EQ(kernels, (std::vector<std::string>{"op_matvec", "op_sum", "op_ew_mul", "op_max", "op_ew_sub"}));
+    EXPECT_EQ(kernels,
+              (std::vector<std::string>{"op_matvec", "op_sum_small", "op_ew_mul_small", "op_max", "op_ew_sub_small"}));
     EXPECT_EQ(e.launches[0].result, (Value{{2}, {17, 39}}));
     EXPECT_EQ(e.launches[1].source, "sum([[1, 2], [3, 4]] @ [5, 6])");
     EXPECT_EQ(run("([1, 2] + [3, 4]) @ ([[1, 0], [0, 1]].T @ [1, 1])").value, (Value{{}, {10}}));
@@ -148,6 +149,6 @@ TEST(ExpressionEval, AMissingKernelFolderIsAClearError) {
         evaluate("[1] + [2]", runner);
         FAIL() << "expected a DiagnosticError";
     } catch (const DiagnosticError& e) {
-        EXPECT_NE(std::string(e.what()).find("op_ew_add.cu is missing"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("op_ew_add_small.cu is missing"), std::string::npos) << e.what();
     }
 }

@@ -120,17 +120,27 @@ TEST(Expression, LaunchPlansUseTheReadyMadeKernels) {
         for (const auto& o : n->operands) in.push_back(o->literal);
         return planLaunch(*n, in);
     };
-    KernelLaunch dot = plan("[1, 2, 3] @ [4, 5, 6]");
-    EXPECT_EQ(dot.kernel, "op_dot");
-    EXPECT_EQ(dot.launch.block.x, 4);
+    KernelLaunch dot = plan("[1, 2, 3] @ [4, 5, 6]");  // a thread per element: a block of exactly 3
+    EXPECT_EQ(dot.kernel, "op_dot_small");
+    EXPECT_EQ(dot.launch.block.x, 3);
     EXPECT_EQ(dot.launch.grid.count(), 1);
-    ASSERT_EQ(dot.launch.args.size(), 4u);
+    ASSERT_EQ(dot.launch.args.size(), 3u);
     EXPECT_EQ(dot.launch.args[1].values, (std::vector<int32_t>{4, 5, 6}));
-    EXPECT_EQ(dot.launch.args[3].values, (std::vector<int32_t>{3}));
-    EXPECT_EQ(plan("[1, 2] * 3").kernel, "op_scalar_mul");
-    EXPECT_EQ(plan("3 + [1, 2]").kernel, "op_scalar_add");
+    std::string longer;  // 33 elements: past one block
+    for (int i = 0; i < 33; ++i) longer += (i ? ", " : "[") + std::to_string(i);
+    longer += "]";
+    KernelLaunch strided = plan(longer + " @ " + longer);
+    EXPECT_EQ(strided.kernel, "op_dot");
+    EXPECT_EQ(strided.launch.block.x, 32);
+    ASSERT_EQ(strided.launch.args.size(), 4u);
+    EXPECT_EQ(strided.launch.args[3].values, (std::vector<int32_t>{33}));
+    EXPECT_EQ(plan("sum(" + longer + ")").kernel, "op_sum");
+    EXPECT_EQ(plan(longer + " + 1").kernel, "op_scalar_add");
+    EXPECT_EQ(plan("[1, 2] * 3").kernel, "op_scalar_mul_small");
+    EXPECT_EQ(plan("3 + [1, 2]").kernel, "op_scalar_add_small");
+    EXPECT_EQ(plan("sum([[1, 2], [3, 4]])").launch.block.x, 4);
     KernelLaunch sub = plan("3 - [1, 2]");  // the scalar laid out as an array: the GPU subtracts
-    EXPECT_EQ(sub.kernel, "op_ew_sub");
+    EXPECT_EQ(sub.kernel, "op_ew_sub_small");
     EXPECT_EQ(sub.launch.args[0].values, (std::vector<int32_t>{3, 3}));
     EXPECT_EQ(plan("[[1, 2], [3, 4]] @ [1, 2]").kernel, "op_matvec");
     KernelLaunch mm = plan("[[1, 2], [3, 4]] @ [[1, 2], [3, 4]]");

@@ -87,7 +87,7 @@ TEST(GpuChat, NormalModeEvaluatesTheExpressionQwenWrites) {
     EXPECT_TRUE(turn.tools[0].ok);
     EXPECT_EQ(turn.tools[0].call.arguments["expression"], "[1, 2, 3] @ [4, 5, 6]");
     EXPECT_EQ(turn.tools[0].response, "32");
-    EXPECT_EQ(turn.tools[0].launches.at(0).launch.kernel, "op_dot");
+    EXPECT_EQ(turn.tools[0].launches.at(0).launch.kernel, "op_dot_small");
     EXPECT_EQ(seen, std::vector<std::string>{"32"});
     ASSERT_EQ(turn.replies.size(), 2u);
     EXPECT_EQ(turn.replies[1].text, "The dot product is 32.");

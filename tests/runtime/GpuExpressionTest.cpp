@@ -40,7 +40,8 @@ TEST(GpuExpression, ExpressionsRunInTheModelExactly) {
     expr::Evaluation dot = expr::evaluate("[1, 2, 3] @ [4, 5, 6]", onModel);
     EXPECT_EQ(dot.value, (expr::Value{{}, {32}}));
     ASSERT_EQ(dot.launches.size(), 1u);
-    EXPECT_GT(dot.launches[0].outcome.tokens, 0u);
+    // A block of three threads, one product each: chat's dot product costs what the hand-written example does.
+    EXPECT_LE(dot.launches[0].outcome.tokens, 60u);
     EXPECT_GT(dot.launches[0].outcome.steps, 0u);
 
     // [[1, 2], [3, 4]]^T = [[1, 3], [2, 4]]; @ [[1, -1], [2, 0]] = [[7, -1], [10, -2]]; - 1 = [[6, -2], [9, -3]].
