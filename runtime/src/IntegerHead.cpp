@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -17,60 +18,57 @@ size_t argmaxOf(const std::vector<float>& logits) {
 }  // namespace
 
 std::optional<IntegerHead> IntegerHead::fromRows(const std::vector<std::vector<float>>& rows, size_t dims) {
-    std::vector<std::vector<int8_t>> small;
-    for (const auto& row : rows) {
-        std::vector<int8_t>& out = small.emplace_back();
-        for (float w : row) {
-            if (w != std::nearbyint(w) || std::abs(w) > 127) return std::nullopt;
-            out.push_back(int8_t(w));  // -0 becomes +0: the same products in a sum that starts at +0
-        }
-    }
     IntegerHead head(rows.size(), dims);
+    std::vector<int8_t> packed(rows.size() * dims);  // row-major
     head.m_columns.resize(dims * rows.size());
     head.m_largest.assign(dims, 0);
-    for (size_t r = 0; r < small.size(); ++r)
+    for (size_t r = 0; r < rows.size(); ++r)
         for (size_t i = 0; i < dims; ++i) {
-            head.m_columns[i * rows.size() + r] = small[r][i];
-            head.m_largest[i] = std::max<int8_t>(head.m_largest[i], int8_t(std::abs(small[r][i])));
+            const float w = rows[r][i];
+            if (w != std::nearbyint(w) || std::abs(w) > 127) return std::nullopt;
+            const auto entry = int8_t(w);  // -0 becomes +0: the same products in a sum that starts at +0
+            packed[r * dims + i] = entry;
+            head.m_columns[i * rows.size() + r] = entry;
+            head.m_largest[i] = std::max<int8_t>(head.m_largest[i], int8_t(std::abs(entry)));
         }
-    head.buildTrie(small);
+    head.buildTrie(packed);
     return head;
 }
 
-void IntegerHead::buildTrie(const std::vector<std::vector<int8_t>>& rows) {
-    // Rows in lexicographic order (equal rows by index): every subtree is a contiguous run, and a leaf's
-    // first row is its lowest.
-    std::vector<size_t> order(rows.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rows[a] < rows[b]; });
+// Level by level over the rows in lexicographic order (equal rows by index), where every subtree is a
+// contiguous run: a node's children are the runs of one value of the next dim, appended in order, so
+// each node's children sit together. A leaf's row is its run's first, the lowest.
+void IntegerHead::buildTrie(const std::vector<int8_t>& packed) {
+    const int8_t* base = packed.data();
+    const size_t dims = m_dims;
+    std::vector<uint32_t> order(m_rows);
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        int c = dims ? std::memcmp(base + a * dims, base + b * dims, dims) : 0;
+        return c != 0 ? c < 0 : a < b;
+    });
     m_nodes.assign(1, Node{});
-    if (!rows.empty()) addChildren(0, rows, order, 0, order.size(), 0);
-}
-
-// Gives `node`, over order[begin, end) at `depth`, its children (one per run of a value of that dim) and
-// their subtrees; at depth == dims the node is a leaf, and its row the run's first.
-void IntegerHead::addChildren(size_t node, const std::vector<std::vector<int8_t>>& rows,
-                              const std::vector<size_t>& order, size_t begin, size_t end, size_t depth) {
-    if (depth == m_dims) {
-        m_nodes[node].firstChild = int32_t(order[begin]);
-        return;
+    if (m_rows == 0) return;
+    struct Span {
+        size_t node, begin, end;
+    };
+    std::vector<Span> level = {{0, 0, m_rows}}, next;
+    for (size_t depth = 0; depth < dims; ++depth, level.swap(next)) {
+        next.clear();
+        for (const Span& span : level) {
+            m_nodes[span.node].firstChild = int32_t(m_nodes.size());
+            for (size_t b = span.begin; b < span.end;) {
+                const int8_t value = base[order[b] * dims + depth];
+                size_t e = b + 1;
+                while (e < span.end && base[order[e] * dims + depth] == value) ++e;
+                next.push_back({m_nodes.size(), b, e});
+                m_nodes.push_back(Node{0, 0, value});
+                b = e;
+            }
+            m_nodes[span.node].children = int32_t(m_nodes.size()) - m_nodes[span.node].firstChild;
+        }
     }
-    std::vector<std::pair<size_t, size_t>> runs;
-    for (size_t b = begin; b < end;) {
-        size_t e = b;
-        while (e < end && rows[order[e]][depth] == rows[order[b]][depth]) ++e;
-        runs.emplace_back(b, e);
-        b = e;
-    }
-    const size_t first = m_nodes.size();
-    m_nodes.resize(first + runs.size());
-    m_nodes[node].firstChild = int32_t(first);
-    m_nodes[node].children = int32_t(runs.size());
-    for (size_t k = 0; k < runs.size(); ++k) {
-        const auto [b, e] = runs[k];
-        m_nodes[first + k].weight = rows[order[b]][depth];
-        addChildren(first + k, rows, order, b, e, depth + 1);
-    }
+    for (const Span& leaf : level) m_nodes[leaf.node].firstChild = int32_t(order[leaf.begin]);
 }
 
 std::vector<float> IntegerHead::logits(const std::vector<float>& y) const {

@@ -34,9 +34,7 @@ private:
     };
     struct Search;
     IntegerHead(size_t rows, size_t dims) : m_rows(rows), m_dims(dims) {}
-    void buildTrie(const std::vector<std::vector<int8_t>>& rows);
-    void addChildren(size_t node, const std::vector<std::vector<int8_t>>& rows, const std::vector<size_t>& order,
-                     size_t begin, size_t end, size_t depth);
+    void buildTrie(const std::vector<int8_t>& packed);  // the rows, row-major
 
     size_t m_rows, m_dims;
     std::vector<int8_t> m_columns;  // dim-major: [dims, rows]
