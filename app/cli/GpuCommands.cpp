@@ -247,8 +247,8 @@ int benchGpu(int runs, int denseRuns, DType weights, const std::string& resource
             std::cout << "- | - | - |\n";
         }
     }
-    std::cout << "sparse: median of " << runs << " runs; dense: median of " << denseRuns << "; " << dtypeName(weights)
-              << " weights\n";
+    std::cout << "sparse (" << model->sparseThreads() << " threads): median of " << runs << " runs; dense: median of "
+              << denseRuns << "; " << dtypeName(weights) << " weights\n";
     return 0;
 }
 
@@ -290,8 +290,8 @@ int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, 
             std::cout << "- | - | - |" << std::endl;
         }
     }
-    std::cout << "sparse engine, median of " << runs << " runs per kernel; dense: median of " << denseRuns << "; "
-              << dtypeName(weights) << " weights\n";
+    std::cout << "sparse engine (" << model->sparseThreads() << " threads), median of " << runs
+              << " runs per kernel; dense: median of " << denseRuns << "; " << dtypeName(weights) << " weights\n";
     return 0;
 }
 

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
-#include <unordered_map>
 #include <string>
+#include <thread>
+#include <unordered_map>
 
+#include "HelperThread.h"
 #include "qgpu/core/Diagnostic.h"
 
 namespace qgpu {
@@ -116,6 +119,21 @@ void headProducts(const float* __restrict column, const std::vector<float>& y, s
     }
 }
 
+// The index that divides `units` into two runs of about equal cost.
+template <typename Cost>
+size_t balancedSplit(const std::vector<int>& units, Cost cost) {
+    size_t total = 0, sum = 0, i = 0;
+    for (int u : units) total += cost(u);
+    while (i < units.size() && 2 * sum < total) sum += cost(units[i++]);
+    return i;
+}
+
+// Threads for the sparse engine: $QGPU_THREADS, else the cores; it uses two at most.
+int engineThreads() {
+    const char* env = std::getenv("QGPU_THREADS");
+    return env ? std::max(1, std::atoi(env)) : int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 }  // namespace
 
 struct SparseModel::Layer {
@@ -128,6 +146,8 @@ struct SparseModel::Layer {
     // Heads whose query or key has a live channel. The others never write (their key is 0) and read 0,
     // so their state stays 0 and their output is 0: they are skipped.
     std::vector<int> liveHeads;
+    // Where two threads divide the live channels, heads and neurons: about half the weights each.
+    size_t channelSplit = 0, headSplit = 0, neuronSplit = 0;
 };
 
 SparseModel::~SparseModel() = default;
@@ -237,10 +257,25 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
             }
             if (live) l.liveHeads.push_back(int(head));
         }
+        auto rowSize = [](const Sparse& m, int r) { return size_t(m.start[size_t(r) + 1] - m.start[size_t(r)]); };
+        l.channelSplit = balancedSplit(l.liveChannels, [&](int ch) { return 1 + rowSize(l.qkv, ch); });
+        l.headSplit = balancedSplit(l.liveHeads, [](int) { return size_t(1); });
+        l.neuronSplit = balancedSplit(l.liveNeurons, [&](int n) { return 1 + rowSize(l.gate, n) + rowSize(l.up, n); });
         m->m_layers.push_back(std::move(l));
     }
+    m->setThreads(engineThreads());
     return m;
 }
+
+void SparseModel::setThreads(int threads) {
+    std::lock_guard<std::mutex> lock(m_helperUse);
+    if (threads < 2)
+        m_helper.reset();
+    else if (!m_helper)
+        m_helper = std::make_unique<HelperThread>();
+}
+
+int SparseModel::threads() const { return m_helper ? 2 : 1; }
 
 size_t SparseModel::nonZeros() const {
     size_t n = 0;
@@ -264,27 +299,22 @@ std::vector<float> SparseModel::forward(int token, State& state) const { return 
 
 void SparseModel::feed(int token, State& state) const { run(token, state); }
 
-std::vector<float> SparseModel::run(int token, State& state) const {
-    const Qwen35Config& c = m_config;
-    if (token < 0 || token >= c.vocabSize)
-        throw DiagnosticError(Diagnostic{"", 0, 0, "token " + std::to_string(token) + " is outside the vocabulary"});
-    size_t K = size_t(c.convKernel), hv = size_t(c.linearNumValueHeads);
-    size_t dk = size_t(c.linearKeyHeadDim), dv = size_t(c.linearValueHeadDim), kd = size_t(c.linearKeyDim());
-    size_t group = hv / size_t(c.linearNumKeyHeads);
-    std::vector<float> x = m_embed.row(size_t(token));
-    std::vector<float> normed, qkv(2 * kd + hv * dv), mixed(hv * dv), qn, kn, kS(dv), delta(dv);
-    const float qScale = float(1.0 / std::sqrt(double(dk)));
-    for (size_t li = 0; li < m_layers.size(); ++li) {
-        const Layer& l = m_layers[li];
-        rmsNorm(x, l.inputNorm, c.rmsNormEps, normed);
-        // Projection and causal conv with its state (the last K - 1 projected values per channel).
-        // A channel whose projection row is empty reads 0 for ever: silu(0) = 0 and its state stays 0.
-        // One whose earlier taps are all 0 needs no state: 0 + 0 * past is +0 (past is finite), as the sum
-        // with the state would give.
-        std::vector<float>& conv = state.conv[li];
-        std::fill(qkv.begin(), qkv.end(), 0.f);
-        for (int channel : l.liveChannels) {
-            size_t ch = size_t(channel);
+// The layer's phases over a range of their units (channels, heads, neurons), so that two threads can take
+// one range each: every unit's arithmetic is the same whichever thread runs it, so the result is too.
+struct SparseModel::LayerPass {
+    const Qwen35Config& c;
+    const Layer& l;
+    const std::vector<float>& normed;
+    size_t K, hv, dk, dv, kd, group;
+
+    // Projection and causal conv with its state (the last K - 1 projected values per channel).
+    // A channel whose projection row is empty reads 0 for ever: silu(0) = 0 and its state stays 0.
+    // One whose earlier taps are all 0 needs no state: 0 + 0 * past is +0 (past is finite), as the sum
+    // with the state would give.
+    void channels(size_t begin, size_t end, std::vector<float>& conv, std::vector<float>& qkv) const {
+        for (size_t i = begin; i < end; ++i) {
+            const int channel = l.liveChannels[i];
+            const size_t ch = size_t(channel);
             float now = l.qkv.row(channel, normed.data());
             float out = 0;
             if (l.pastTaps[ch]) {
@@ -296,46 +326,54 @@ std::vector<float> SparseModel::run(int token, State& state) const {
             out += l.conv[ch * K + K - 1] * now;
             qkv[ch] = silu(out);
         }
-        std::vector<float>& S = state.recurrent[li];
-        std::fill(mixed.begin(), mixed.end(), 0.f);
-        for (int liveHead : l.liveHeads) {
-            size_t head = size_t(liveHead), keyHead = head / group;
-            float* q = qkv.data() + keyHead * dk;
-            float* k = qkv.data() + kd + keyHead * dk;
+    }
+
+    struct HeadScratch {
+        std::vector<float> qn, kn, kS, delta;
+    };
+
+    // The gated delta rule of each head, on the state rows its key and query touch only, and its gated
+    // norm into `mixed`.
+    void heads(size_t begin, size_t end, const std::vector<float>& qkv, std::vector<float>& S,
+               std::vector<float>& mixed, HeadScratch& t) const {
+        const float qScale = float(1.0 / std::sqrt(double(dk)));
+        auto l2 = [&](const float* vec, float scale, std::vector<float>& out) {
+            float sum = 0;
+            for (size_t i = 0; i < dk; ++i) sum += vec[i] * vec[i];
+            float r = 1.f / std::sqrt(sum + 1e-6f);
+            out.assign(vec, vec + dk);
+            for (float& e : out) e = e * r * scale;
+        };
+        t.kS.resize(dv);
+        t.delta.resize(dv);
+        for (size_t i = begin; i < end; ++i) {
+            const size_t head = size_t(l.liveHeads[i]), keyHead = head / group;
             const float* v = qkv.data() + 2 * kd + head * dv;
-            auto l2 = [&](float* vec, float scale, std::vector<float>& out) {
-                float sum = 0;
-                for (size_t i = 0; i < dk; ++i) sum += vec[i] * vec[i];
-                float r = 1.f / std::sqrt(sum + 1e-6f);
-                out.assign(vec, vec + dk);
-                for (float& e : out) e = e * r * scale;
-            };
-            l2(q, qScale, qn);
-            l2(k, 1.f, kn);
+            l2(qkv.data() + keyHead * dk, qScale, t.qn);
+            l2(qkv.data() + kd + keyHead * dk, 1.f, t.kn);
             float beta = sigmoid(l.b.row(int(head), normed.data()));
             float g = -std::exp(l.aLog[head]) * softplus(l.a.row(int(head), normed.data()) + l.dtBias[head]);
             float* Sh = S.data() + head * dk * dv;
             float decay = std::exp(g);
             if (decay != 1.f)
-                for (size_t i = 0; i < dk * dv; ++i) Sh[i] *= decay;
-            // The delta rule on the rows the key touches only.
-            std::fill(kS.begin(), kS.end(), 0.f);
+                for (size_t e = 0; e < dk * dv; ++e) Sh[e] *= decay;
+            std::fill(t.kS.begin(), t.kS.end(), 0.f);
             bool writes = false;
             for (size_t r = 0; r < dk; ++r)
-                if (kn[r] != 0) {
+                if (t.kn[r] != 0) {
                     writes = true;
-                    for (size_t j = 0; j < dv; ++j) kS[j] += kn[r] * Sh[r * dv + j];
+                    for (size_t j = 0; j < dv; ++j) t.kS[j] += t.kn[r] * Sh[r * dv + j];
                 }
             if (writes) {
-                for (size_t j = 0; j < dv; ++j) delta[j] = beta * (v[j] - kS[j]);
+                for (size_t j = 0; j < dv; ++j) t.delta[j] = beta * (v[j] - t.kS[j]);
                 for (size_t r = 0; r < dk; ++r)
-                    if (kn[r] != 0)
-                        for (size_t j = 0; j < dv; ++j) Sh[r * dv + j] += kn[r] * delta[j];
+                    if (t.kn[r] != 0)
+                        for (size_t j = 0; j < dv; ++j) Sh[r * dv + j] += t.kn[r] * t.delta[j];
             }
             float* o = mixed.data() + head * dv;
             for (size_t r = 0; r < dk; ++r)
-                if (qn[r] != 0)
-                    for (size_t j = 0; j < dv; ++j) o[j] += qn[r] * Sh[r * dv + j];
+                if (t.qn[r] != 0)
+                    for (size_t j = 0; j < dv; ++j) o[j] += t.qn[r] * Sh[r * dv + j];
             float sum = 0;
             for (size_t j = 0; j < dv; ++j) sum += o[j] * o[j];
             float scale = 1.f / std::sqrt(sum / float(dv) + c.rmsNormEps);
@@ -345,15 +383,59 @@ std::vector<float> SparseModel::run(int token, State& state) const {
                 o[j] = l.linearNorm[j] * (o[j] * scale) * silu(z);
             }
         }
+    }
+
+    // Each live neuron's SwiGLU output (0 without the up row when the gate is 0); the caller scatters them.
+    void neurons(size_t begin, size_t end, std::vector<float>& out) const {
+        for (size_t i = begin; i < end; ++i) {
+            const int n = l.liveNeurons[i];
+            float g = silu(l.gate.row(n, normed.data()));
+            out[i] = g == 0 ? 0.f : g * l.up.row(n, normed.data());
+        }
+    }
+};
+
+std::vector<float> SparseModel::run(int token, State& state) const {
+    const Qwen35Config& c = m_config;
+    if (token < 0 || token >= c.vocabSize)
+        throw DiagnosticError(Diagnostic{"", 0, 0, "token " + std::to_string(token) + " is outside the vocabulary"});
+    size_t hv = size_t(c.linearNumValueHeads), dv = size_t(c.linearValueHeadDim), kd = size_t(c.linearKeyDim());
+    std::vector<float> x = m_embed.row(size_t(token));
+    std::vector<float> normed, qkv(2 * kd + hv * dv), mixed(hv * dv), neuronOut;
+    LayerPass::HeadScratch scratch[2];
+    // The helper serves one run at a time; a run that finds it busy goes alone.
+    std::unique_lock<std::mutex> helperLock(m_helperUse, std::try_to_lock);
+    HelperThread* helper = helperLock.owns_lock() ? m_helper.get() : nullptr;
+    auto inTwo = [&](size_t split, size_t count, const std::function<void(size_t, size_t, int)>& work) {
+        if (!helper) return work(0, count, 0);
+        helper->split([&](int part) { part == 0 ? work(0, split, 0) : work(split, count, 1); });
+    };
+    for (size_t li = 0; li < m_layers.size(); ++li) {
+        const Layer& l = m_layers[li];
+        rmsNorm(x, l.inputNorm, c.rmsNormEps, normed);
+        LayerPass pass{c,
+                       l,
+                       normed,
+                       size_t(c.convKernel),
+                       hv,
+                       size_t(c.linearKeyHeadDim),
+                       dv,
+                       kd,
+                       hv / size_t(c.linearNumKeyHeads)};
+        std::fill(qkv.begin(), qkv.end(), 0.f);
+        inTwo(l.channelSplit, l.liveChannels.size(),
+              [&](size_t b, size_t e, int) { pass.channels(b, e, state.conv[li], qkv); });
+        std::fill(mixed.begin(), mixed.end(), 0.f);
+        inTwo(l.headSplit, l.liveHeads.size(),
+              [&](size_t b, size_t e, int part) { pass.heads(b, e, qkv, state.recurrent[li], mixed, scratch[part]); });
         for (size_t j = 0; j < mixed.size(); ++j)
             if (mixed[j] != 0) l.outProj.scatter(int(j), mixed[j], x.data());
-        // The MLP through its non-zero neurons.
+        // The MLP through its non-zero neurons, scattered in neuron order.
         rmsNorm(x, l.postNorm, c.rmsNormEps, normed);
-        for (int n : l.liveNeurons) {
-            float g = silu(l.gate.row(n, normed.data()));
-            float out = g == 0 ? 0.f : g * l.up.row(n, normed.data());
-            if (out != 0) l.down.scatter(n, out, x.data());
-        }
+        neuronOut.assign(l.liveNeurons.size(), 0.f);
+        inTwo(l.neuronSplit, l.liveNeurons.size(), [&](size_t b, size_t e, int) { pass.neurons(b, e, neuronOut); });
+        for (size_t i = 0; i < neuronOut.size(); ++i)
+            if (neuronOut[i] != 0) l.down.scatter(l.liveNeurons[i], neuronOut[i], x.data());
     }
     ++state.position;
     return x;

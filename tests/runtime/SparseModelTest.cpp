@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "CircuitTestSupport.h"
 #include "TinyConfig.h"
@@ -14,15 +15,32 @@
 
 using namespace qgpu;
 
+namespace {
+
+// A random two-layer model, saved, and the sparse engine built from its checkpoint.
+struct RandomModel {
+    explicit RandomModel(uint64_t seed)
+        : dense(Qwen35Model::random(config, seed)), dir(qgpu::testing::tempDir("sparse-random")) {
+        dense->save(dir.string());
+        Checkpoint checkpoint(dir.string());
+        sparse = SparseModel::fromTensors(config, [&](const std::string& name, const std::vector<int64_t>& shape) {
+            return checkpoint.require(name, shape).toFloat();
+        });
+    }
+    ~RandomModel() { std::filesystem::remove_all(dir); }
+
+    Qwen35Config config = qgpu::testing::tinyConfig({LayerType::LinearAttention, LayerType::LinearAttention});
+    std::unique_ptr<Qwen35Model> dense;  // after config, which it is made from
+    std::filesystem::path dir;
+    std::unique_ptr<SparseModel> sparse;
+};
+
+}  // namespace
+
 TEST(SparseModel, ARandomModelsLogitsAgreeWithTheDensePath) {
-    Qwen35Config c = qgpu::testing::tinyConfig({LayerType::LinearAttention, LayerType::LinearAttention});
-    auto dense = Qwen35Model::random(c, 7);
-    auto dir = qgpu::testing::tempDir("sparse-random");
-    dense->save(dir.string());
-    Checkpoint checkpoint(dir.string());
-    auto sparse = SparseModel::fromTensors(c, [&](const std::string& name, const std::vector<int64_t>& shape) {
-        return checkpoint.require(name, shape).toFloat();
-    });
+    RandomModel model(7);
+    auto& dense = model.dense;
+    auto& sparse = model.sparse;
     ModelState denseState = dense->newState();
     SparseModel::State sparseState = sparse->newState(), greedyState = sparse->newState();
     for (int token : {3, 17, 42, 0, 49, 17, 17, 8}) {
@@ -40,5 +58,21 @@ TEST(SparseModel, ARandomModelsLogitsAgreeWithTheDensePath) {
         EXPECT_EQ(best, std::max_element(want.begin(), want.end()) - want.begin());
         EXPECT_EQ(sparse->greedy(token, greedyState), best);
     }
-    std::filesystem::remove_all(dir);
+}
+
+TEST(SparseModel, TwoThreadsGiveTheSameLogitsBitForBit) {
+    RandomModel model(11);
+    auto& sparse = model.sparse;
+    auto logitsOf = [&](int threads) {
+        sparse->setThreads(threads);
+        EXPECT_EQ(sparse->threads(), threads);
+        SparseModel::State state = sparse->newState();
+        std::vector<std::vector<float>> out;
+        for (int token : {3, 17, 42, 0, 49, 17, 17, 8}) out.push_back(sparse->forward(token, state));
+        return out;
+    };
+    std::vector<std::vector<float>> one = logitsOf(1), two = logitsOf(2);
+    ASSERT_EQ(one.size(), two.size());
+    for (size_t i = 0; i < one.size(); ++i)
+        EXPECT_EQ(0, std::memcmp(one[i].data(), two[i].data(), one[i].size() * sizeof(float))) << "token " << i;
 }

@@ -74,6 +74,7 @@ public:
     // The memory of the layout that a layer's head holds ("" when the machine leaves the head unused).
     std::string memoryAt(int layer, int head) const;
     bool has(Engine engine) const { return engine == Engine::Sparse ? bool(m_sparse) : bool(m_dense); }
+    int sparseThreads() const { return m_sparse ? m_sparse->threads() : 0; }  // SparseModel::threads
 
 private:
     friend class GpuStepper;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "qgpu/runtime/Qwen35Model.h"
 
 namespace qgpu {
+
+class HelperThread;
 
 class SparseModel {
 public:
@@ -48,10 +51,16 @@ public:
     // Feeds one token whose next token nobody asks for (a prompt's): forward without the LM head.
     void feed(int token, State& state) const;
     size_t nonZeros() const;  // weights it multiplies per token, at most
+    // 1, or 2: each layer's channels, heads and neurons split between this thread and a helper (the same
+    // results: each unit's arithmetic does not depend on the thread). Default: 2 where $QGPU_THREADS, else
+    // the machine, allows two. A run that finds the helper busy with another run goes alone.
+    void setThreads(int threads);
+    int threads() const;
 
     struct Layer;
 
 private:
+    struct LayerPass;
     SparseModel() = default;
     std::vector<float> run(int token, State& state) const;                 // the layers: the final residual
     std::vector<float> logits(const std::vector<float>& x) const;          // the final norm and the LM head
@@ -66,6 +75,8 @@ private:
     std::optional<IntegerHead> m_integerHead;  // the distinct rows of embed_tokens on those dims, as integers
     std::vector<float> m_head;                 // or, when they are not, as floats, dim-major: [dims, rows]
     std::vector<Layer> m_layers;
+    std::unique_ptr<HelperThread> m_helper;
+    mutable std::mutex m_helperUse;
 };
 
 }  // namespace qgpu
