@@ -305,7 +305,7 @@ struct SparseModel::LayerPass {
     const Qwen35Config& c;
     const Layer& l;
     const std::vector<float>& normed;
-    size_t K, hv, dk, dv, kd, group;
+    size_t K, dk, dv, kd, group;  // conv taps; key and value head dims; all keys' width; value heads per key
 
     // Projection and causal conv with its state (the last K - 1 projected values per channel).
     // A channel whose projection row is empty reads 0 for ever: silu(0) = 0 and its state stays 0.
@@ -413,15 +413,8 @@ std::vector<float> SparseModel::run(int token, State& state) const {
     for (size_t li = 0; li < m_layers.size(); ++li) {
         const Layer& l = m_layers[li];
         rmsNorm(x, l.inputNorm, c.rmsNormEps, normed);
-        LayerPass pass{c,
-                       l,
-                       normed,
-                       size_t(c.convKernel),
-                       hv,
-                       size_t(c.linearKeyHeadDim),
-                       dv,
-                       kd,
-                       hv / size_t(c.linearNumKeyHeads)};
+        const size_t dk = size_t(c.linearKeyHeadDim), group = hv / size_t(c.linearNumKeyHeads);
+        LayerPass pass{c, l, normed, size_t(c.convKernel), dk, dv, kd, group};
         std::fill(qkv.begin(), qkv.end(), 0.f);
         inTwo(l.channelSplit, l.liveChannels.size(),
               [&](size_t b, size_t e, int) { pass.channels(b, e, state.conv[li], qkv); });
