@@ -63,17 +63,16 @@ void HelperThread::split(const std::function<void(int part)>& job) {
     m_posted.store(ticket, std::memory_order_release);
     m_posted.notify_one();
     std::exception_ptr mine;
+    bool secondHere = false;
     try {
         job(0);
         // A helper that has not started yet (descheduled, or asleep) would only make this thread wait.
-        if (claim(ticket)) {
-            job(1);
-            return;
-        }
+        if ((secondHere = claim(ticket))) job(1);
     } catch (...) {
         mine = std::current_exception();
     }
-    if (!claim(ticket))  // the helper has the second half (a throw above may have come before the claim)
+    // Unless this thread has the second half (or takes it now, after job(0) threw), the helper runs it.
+    if (!secondHere && !claim(ticket))
         for (uint32_t done = m_done.load(std::memory_order_acquire); done != ticket;) done = awaitChange(m_done, done);
     if (mine) std::rethrow_exception(mine);
     if (m_error) std::rethrow_exception(m_error);
