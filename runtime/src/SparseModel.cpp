@@ -421,8 +421,10 @@ std::vector<float> SparseModel::run(int token, State& state) const {
         std::fill(mixed.begin(), mixed.end(), 0.f);
         inTwo(l.headSplit, l.liveHeads.size(),
               [&](size_t b, size_t e, int part) { pass.heads(b, e, qkv, state.recurrent[li], mixed, scratch[part]); });
-        for (size_t j = 0; j < mixed.size(); ++j)
-            if (mixed[j] != 0) l.outProj.scatter(int(j), mixed[j], x.data());
+        // Only live heads wrote into `mixed` (ascending, as j is): the same scatters as a scan of all of it.
+        for (int head : l.liveHeads)
+            for (size_t j = size_t(head) * dv; j < size_t(head + 1) * dv; ++j)
+                if (mixed[j] != 0) l.outProj.scatter(int(j), mixed[j], x.data());
         // The MLP through its non-zero neurons, scattered in neuron order.
         rmsNorm(x, l.postNorm, c.rmsNormEps, normed);
         neuronOut.assign(l.liveNeurons.size(), 0.f);
