@@ -93,14 +93,13 @@ struct IntegerHead::Search {
     float best = -std::numeric_limits<float>::infinity();
     size_t bestRow = std::numeric_limits<size_t>::max();
     size_t visits = 0, limit = 0;
-    std::vector<std::vector<std::pair<float, int32_t>>> scratch;  // per depth: the children in visiting order
+    std::vector<std::pair<float, int32_t>> pending;  // children in visiting order, each depth's above its parent's
 
     Search(const IntegerHead& h, const std::vector<float>& values) : head(h), y(values) {
         remaining.assign(h.m_dims + 1, 0.f);
         for (size_t i = h.m_dims; i-- > 0;) remaining[i] = remaining[i + 1] + float(h.m_largest[i]) * std::abs(y[i]);
         slack = remaining[0] * float(4 * h.m_dims + 16) * FLT_EPSILON;
         limit = h.m_rows / 8 + 1024;
-        scratch.resize(h.m_dims);
     }
     // False when the search ran past its limit (the full pass is then cheaper).
     bool visit(const Node& node, size_t depth, float sum) {
@@ -111,14 +110,16 @@ struct IntegerHead::Search {
             return true;
         }
         if (sum + remaining[depth] + slack < best) return true;
-        auto& children = scratch[depth];
-        children.clear();
+        const size_t from = pending.size();
         for (int32_t c = node.firstChild; c < node.firstChild + node.children; ++c)
-            children.emplace_back(sum + float(head.m_nodes[size_t(c)].weight) * y[depth], c);
-        std::stable_sort(children.begin(), children.end(),
+            pending.emplace_back(sum + float(head.m_nodes[size_t(c)].weight) * y[depth], c);
+        std::stable_sort(pending.begin() + long(from), pending.end(),
                          [](const auto& a, const auto& b) { return a.first > b.first; });
-        for (const auto& [childSum, child] : children)  // deeper calls use only deeper scratch vectors
+        for (size_t k = from; k < from + size_t(node.children); ++k) {  // by index: deeper calls push above
+            const auto [childSum, child] = pending[k];
             if (!visit(head.m_nodes[size_t(child)], depth + 1, childSum)) return false;
+        }
+        pending.resize(from);
         return true;
     }
 };

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
 #include "HelperThread.h"
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/runtime/TorchSetup.h"
 
 namespace qgpu {
 
@@ -126,12 +125,6 @@ size_t balancedSplit(const std::vector<int>& units, Cost cost) {
     for (int u : units) total += cost(u);
     while (i < units.size() && 2 * sum < total) sum += cost(units[i++]);
     return i;
-}
-
-// Threads for the sparse engine: $QGPU_THREADS, else the cores; it uses two at most.
-int engineThreads() {
-    const char* env = std::getenv("QGPU_THREADS");
-    return env ? std::max(1, std::atoi(env)) : int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 }  // namespace
@@ -263,7 +256,7 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.neuronSplit = balancedSplit(l.liveNeurons, [&](int n) { return 1 + rowSize(l.gate, n) + rowSize(l.up, n); });
         m->m_layers.push_back(std::move(l));
     }
-    m->setThreads(engineThreads());
+    m->setThreads(configuredThreads());
     return m;
 }
 

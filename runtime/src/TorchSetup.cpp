@@ -14,17 +14,14 @@
 
 namespace qgpu {
 
+int configuredThreads() {
+    const char* env = std::getenv("QGPU_THREADS");
+    return env ? std::max(1, std::atoi(env)) : int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 void initTorch(int threads) {
     static std::once_flag once;
-    std::call_once(once, [threads] {
-        // QGPU_THREADS overrides the core count: tiny models (tests) run faster on one thread than with
-        // OpenMP spinning between two.
-        const char* env = std::getenv("QGPU_THREADS");
-        int n = threads > 0 ? threads
-                : env       ? std::max(1, std::atoi(env))
-                            : int(std::max(1u, std::thread::hardware_concurrency()));
-        at::set_num_threads(n);
-    });
+    std::call_once(once, [threads] { at::set_num_threads(threads > 0 ? threads : configuredThreads()); });
 }
 
 int torchThreads() { return at::get_num_threads(); }

@@ -5,7 +5,10 @@
 
 namespace qgpu {
 
-// Sets the intra-op thread count once (0 = $QGPU_THREADS, else all cores).
+// The threads the process may use: $QGPU_THREADS, else all cores (tiny models, as in tests, run faster
+// on one thread than with threads spinning between two).
+int configuredThreads();
+// Sets the intra-op thread count once (0 = configuredThreads()).
 void initTorch(int threads = 0);
 int torchThreads();
 
