@@ -256,15 +256,11 @@ Args parseArgs(int argc, char** argv) {
 }
 
 int checkExpectations(const MachineState& state, const LaunchSpec& launch, const MemoryMap& map) {
-    int bad = 0;
-    for (const auto& [name, expected] : launch.expect)
-        if (readArray(state, *map.find(name)) != expected) {
-            std::cerr << "check: " << name << " differs from \"expect\"\n";
-            ++bad;
-        }
+    std::vector<std::string> bad = expectationMismatches(state, launch, map);
+    for (const std::string& line : bad) std::cerr << "check: " << line << " (\"expect\")\n";
     if (launch.expect.empty()) std::cerr << "check: the launch spec has no \"expect\"\n";
-    std::cout << "check: " << (bad ? "FAILED" : "ok") << "\n";
-    return bad ? 1 : 0;
+    std::cout << "check: " << (bad.empty() ? "ok" : "FAILED") << "\n";
+    return bad.empty() ? 0 : 1;
 }
 
 int runProgram(const Program& program, const Args& a) {

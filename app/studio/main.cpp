@@ -79,7 +79,6 @@ int main(int argc, char** argv) {
     window.addBackend("model", [&] { return qgpu::makeModelSession(waitForModel(model, &window)); });
     window.setChatEngine(std::make_unique<qgpu::studio::StudioChat>(model, qgpu::resourceDir().toStdString(),
                                                                     host.toStdString(), hostOptions));
-    window.resize(1500, 950);
     window.show();
     bool ok = window.openProgram(QFileInfo(path).absoluteFilePath());
     if (ok && backend != "reference") ok = window.setBackend(backend);

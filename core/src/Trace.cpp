@@ -65,4 +65,40 @@ std::string formatArrays(const MachineState& state, const MemoryMap& map) {
     return out;
 }
 
+std::string summarizeArrays(const MachineState& state, const MemoryMap& map, size_t values) {
+    std::string out;
+    for (const auto& p : map.arrays) {
+        auto v = readArray(state, p);
+        out += (out.empty() ? "" : "  ") + p.name + " = [";
+        for (size_t i = 0; i < v.size() && i < values; ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+        out += v.size() > values ? ", ... (" + std::to_string(v.size()) + " words)]" : "]";
+    }
+    return out;
+}
+
+std::vector<std::string> expectationMismatches(const MachineState& state, const LaunchSpec& launch,
+                                               const MemoryMap& map) {
+    std::vector<std::string> out;
+    for (const auto& [name, expected] : launch.expect) {
+        const ArrayPlacement* p = map.find(name);
+        if (!p) {
+            out.push_back("the launch has no array named " + name);
+            continue;
+        }
+        std::vector<int32_t> got = readArray(state, *p);
+        if (got.size() != expected.size()) {
+            out.push_back(name + " holds " + std::to_string(got.size()) + " words, expected " +
+                          std::to_string(expected.size()));
+            continue;
+        }
+        for (size_t i = 0; i < got.size(); ++i)
+            if (got[i] != expected[i]) {
+                out.push_back(name + "[" + std::to_string(i) + "] = " + std::to_string(got[i]) + ", expected " +
+                              std::to_string(expected[i]));
+                break;
+            }
+    }
+    return out;
+}
+
 }  // namespace qgpu

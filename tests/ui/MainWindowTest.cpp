@@ -7,6 +7,8 @@
 #include <QListWidget>
 #include <QOpenGLWidget>
 #include <QPlainTextEdit>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTableWidget>
 
 #include "qgpu/core/Assembler.h"
@@ -211,6 +213,8 @@ TEST(StudioCuda, UnsupportedCudaIsExplainedAtItsLine) {
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    QTemporaryDir settings;  // each test process starts from the first-run layout, and leaves the user's alone
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

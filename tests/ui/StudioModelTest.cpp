@@ -15,6 +15,8 @@
 #include <fstream>
 
 #include <QApplication>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QListWidget>
@@ -199,6 +201,8 @@ TEST(StudioChat, AHostLoadsBehindAProgressBarAndItsFiguresShowInTheStatusLine) {
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    QTemporaryDir settings;  // each test process starts from the first-run layout, and leaves the user's alone
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

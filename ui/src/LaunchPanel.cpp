@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -77,6 +78,9 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
     m_args->setHorizontalHeaderLabels({"Argument", "Kind", "Values", "Expect"});
     m_args->horizontalHeader()->setSectionResizeMode(Values, QHeaderView::Stretch);
     m_args->verticalHeader()->hide();
+    // Room for three arguments before it scrolls.
+    m_args->setMinimumHeight(m_args->horizontalHeader()->sizeHint().height() +
+                             3 * m_args->verticalHeader()->defaultSectionSize() + 4);
     m_args->setToolTip(
         "Values: an array's words (commas or spaces), a zeros array's length, or a scalar.\n"
         "Expect: the words an array should hold after the launch (optional; checked by Run).");
@@ -103,8 +107,12 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
     m_json->setFont(QFont("Monospace", 9));
     connect(m_json, &QPlainTextEdit::textChanged, this, &LaunchPanel::jsonEdited);
 
+    auto* scroll = new QScrollArea;  // a short dock scrolls the form rather than squeezing the table
+    scroll->setWidget(form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
     auto* tabs = new QTabWidget;
-    tabs->addTab(form, "Form");
+    tabs->addTab(scroll, "Form");
     tabs->addTab(m_json, "JSON");
     m_verdict = new QLabel;
     m_verdict->setObjectName("launchVerdict");

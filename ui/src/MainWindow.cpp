@@ -1,23 +1,19 @@
 #include "qgpu/ui/MainWindow.h"
 
-#include <Qsci/qscilexercpp.h>
+#include <Qsci/qscicommand.h>
+#include <Qsci/qscicommandset.h>
 #include <Qsci/qsciscintilla.h>
 
 #include <QAction>
 #include <QComboBox>
-#include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QPlainTextEdit>
-#include <QSettings>
 #include <QStatusBar>
-#include <QTimer>
 #include <QToolBar>
 
 #include <map>
@@ -43,12 +39,12 @@ constexpr int kBreakpointMargin = 1;
 
 bool isCuda(const QString& path) { return path.endsWith(".cu"); }
 
-QString readText(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QString::fromUtf8(f.readAll());
-}
+QString plainText(const QString& menuText) { return QString(menuText).remove('&'); }
 }  // namespace
+
+QString positionText(int position) {
+    return position == 0 ? QString("at the start") : QString("after step %1").arg(position - 1);
+}
 
 QString resourceDir() {
     QByteArray env = qgetenv("QGPU_RESOURCES");
@@ -79,24 +75,26 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_editor, &QsciScintilla::cursorPositionChanged, this,
             [this](int line, int) { m_codeViews->selectSourceLine(line + 1); });
+    connect(m_editor, &QsciScintilla::modificationChanged, this, [this] { updateTitle(); });
     setCentralWidget(m_editor);
 
     m_status = new QLabel;
+    m_status->setObjectName("statusLine");
+    m_status->setMinimumWidth(0);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // long text never widens the window
     statusBar()->addWidget(m_status, 1);
     createDocks();
+    connect(m_launch, &LaunchPanel::edited, this, [this] {
+        m_launchEdited = true;
+        updateTitle();
+    });
+    createFileMenu();
     createActions();
-
-    // Later runs restore the user's own layout; the first gives the state panels room once the window has
-    // its size (dock sizes set before it is shown do not hold).
-    QSettings settings("qgpu", "qgpu-studio");
-    restoreGeometry(settings.value("geometry").toByteArray());
-    if (!restoreState(settings.value("windowState").toByteArray()))
-        QTimer::singleShot(0, this, [this] {
-            auto named = [this](const char* name) { return findChild<QDockWidget*>(name); };
-            resizeDocks({named("Launch"), named("Registers")}, {380, 560}, Qt::Horizontal);
-            resizeDocks({named("Steps"), named("Warp divergence")}, {width() / 2, width() / 2}, Qt::Horizontal);
-            resizeDocks({named("Steps")}, {260}, Qt::Vertical);
-        });
+    createViewMenu();
+    freeEditorShortcuts();
+    applyDefaultLayout();  // where the panels are: the restored layout replaces it, or the sizes follow
+    restoreLayout();
+    updateTitle();
     setStatus("Open an example (Examples menu), a CUDA kernel or a .qasm program, then Build (Ctrl+B).");
 }
 
@@ -106,86 +104,7 @@ MainWindow::~MainWindow() {
     delete m_heatmapHost;
 }
 
-void MainWindow::createDocks() {
-    auto dock = [this](const QString& title, QWidget* w, Qt::DockWidgetArea area) {
-        auto* d = new QDockWidget(title, this);
-        d->setObjectName(title);
-        d->setWidget(w);
-        addDockWidget(area, d);
-        return d;
-    };
-    m_launch = new LaunchPanel;
-    QDockWidget* launchDock = dock("Launch", m_launch, Qt::LeftDockWidgetArea);
-    m_codeViews = new CodeViews(this);
-    connect(m_codeViews, &CodeViews::sourceLineRequested, this, [this](int line) {
-        m_editor->setCursorPosition(line - 1, 0);
-        m_editor->ensureLineVisible(line - 1);
-    });
-    tabifyDockWidget(launchDock, dock("PTX", m_codeViews->ptxView(), Qt::LeftDockWidgetArea));
-    dock("Machine blocks", m_codeViews->blockView(), Qt::LeftDockWidgetArea);
-    launchDock->raise();
-    m_registers = new RegisterView;
-    dock("Registers", m_registers, Qt::RightDockWidgetArea);
-    m_memory = new MemoryView;
-    dock("Memory", m_memory, Qt::RightDockWidgetArea);
-    m_events = new QListWidget;
-    m_events->setObjectName("eventList");
-    m_events->setFont(QFont("Monospace", 9));
-    connect(m_events, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* it) { moveTo(m_events->row(it) + 1); });
-    QDockWidget* steps = dock("Steps", m_events, Qt::BottomDockWidgetArea);
-    m_tokens = new QListWidget;
-    m_tokens->setObjectName("tokenList");
-    m_tokens->setFont(QFont("Monospace", 9));
-    connect(m_tokens, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
-        // A written token moves the debugger to the end of the step that wrote it; a fed one to the start.
-        TokenStream ts;
-        {
-            auto lock = m_engine->lock();
-            ts = m_session->tokens();
-        }
-        int row = m_tokens->row(it) - int(ts.fed.size());
-        int step = 0;
-        while (row >= 0 && step < int(ts.writtenAfterStep.size()) && ts.writtenAfterStep[size_t(step)] <= size_t(row))
-            ++step;
-        moveTo(row < 0 ? 0 : step + 1);
-    });
-    m_tokenDock = dock("Token stream", m_tokens, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(steps, m_tokenDock);
-    m_diff = new QListWidget;
-    m_diff->setObjectName("diffList");
-    m_diff->setFont(QFont("Monospace", 9));
-    m_diff->addItem("Debug > Compare backends runs this launch on two backends side by side.");
-    tabifyDockWidget(steps, dock("Backend diff", m_diff, Qt::BottomDockWidgetArea));
-    steps->raise();
-    m_timeline = std::make_unique<DivergenceTimeline>();
-    m_timelineHost = new ImGuiHost(m_timeline.get());
-    m_timelineHost->setObjectName("timelineView");
-    QDockWidget* timeline = dock("Warp divergence", m_timelineHost, Qt::BottomDockWidgetArea);
-    m_heatmap = std::make_unique<StateHeatmap>();
-    m_heatmapHost = new ImGuiHost(m_heatmap.get());
-    m_heatmapHost->setObjectName("heatmapView");
-    m_heatmapDock = dock("Recurrent state", m_heatmapHost, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(timeline, m_heatmapDock);
-    timeline->raise();
-}
-
 void MainWindow::createActions() {
-    QMenu* file = menuBar()->addMenu("&File");
-    file->addAction("&Open...", QKeySequence::Open, this, [this] {
-        QString path = QFileDialog::getOpenFileName(this, "Open a kernel", resourceDir() + "/kernels",
-                                                    "CUDA or qasm (*.cu *.qasm)");
-        if (!path.isEmpty()) openProgram(path);
-    });
-    file->addAction("&Save", QKeySequence::Save, this, [this] {
-        QFile f(m_path);
-        if (m_path.isEmpty() || !f.open(QIODevice::WriteOnly))
-            return setStatus("Nothing to save to: open a file first.");
-        f.write(m_editor->text().toUtf8());
-        setStatus("Saved " + m_path);
-    });
-    m_recent = file->addMenu("Open &recent");
-    fillRecentMenu();
     populateExamples(menuBar()->addMenu("&Examples"));
     QMenu* debug = menuBar()->addMenu("&Debug");
     QToolBar* bar = addToolBar("Debug");
@@ -226,7 +145,25 @@ void MainWindow::createActions() {
         m_editor->getCursorPosition(&line, &col);
         toggleBreakpoint(line);
     });
+    // Tooltips name the shortcut, as the menus do.
+    for (QAction* a : findChildren<QAction*>())
+        if (!a->shortcut().isEmpty())
+            a->setToolTip(plainText(a->text()) + " (" + a->shortcut().toString(QKeySequence::NativeText) + ")");
     updateActions();
+}
+
+void MainWindow::freeEditorShortcuts() {
+    // The editor takes a key it binds before the window's shortcut sees it (Ctrl+D would duplicate the line
+    // instead of comparing backends): the window's keys are the window's.
+    for (QAction* a : findChildren<QAction*>())
+        for (const QKeySequence& key : a->shortcuts()) {
+            if (key.isEmpty()) continue;
+            int combined = key[0].toCombined();
+            if (QsciCommand* c = m_editor->standardCommands()->boundTo(combined)) {
+                if (c->key() == combined) c->setKey(0);
+                if (c->alternateKey() == combined) c->setAlternateKey(0);
+            }
+        }
 }
 
 void MainWindow::addBackend(const QString& name, SessionFactory make) {
@@ -282,41 +219,21 @@ void MainWindow::setChatEngine(std::unique_ptr<ChatEngine> engine) {
     connect(m_chat, &ChatPanel::openLaunch, this, [this](const QString& path, const QString& launch) {
         if (openProgram(path, launch)) setStatus(statusText() + " (opened from the chat)");
     });
-    auto* d = new QDockWidget("Chat", this);
-    d->setObjectName("Chat");
-    d->setWidget(m_chat);
-    addDockWidget(Qt::RightDockWidgetArea, d);
-    if (auto* memory = findChild<QDockWidget*>("Memory")) {  // beside Memory, leaving the registers room
+    QDockWidget* d = addDock("Chat", m_chat);
+    // Where the saved layout had it, else beside Memory, leaving the registers room.
+    QDockWidget* memory = findChild<QDockWidget*>("Memory");
+    if (!restoreDockWidget(d) && memory) {
         tabifyDockWidget(memory, d);
         memory->raise();
     }
-}
-
-bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
-    QString text = readText(path);
-    if (text.isNull()) {
-        setStatus("Cannot open " + path + ": check the path and permissions.");
-        return false;
-    }
-    m_path = path;
-    m_editor->setLexer(nullptr);
-    if (isCuda(path)) {
-        auto* lexer = new QsciLexerCPP(m_editor);
-        lexer->setDefaultFont(m_editor->font());
-        lexer->setFont(m_editor->font());
-        m_editor->setLexer(lexer);
-    }
-    m_editor->setText(text);
-    addRecentFile(path);
-    QString spec = QFileInfo(path).path() + "/" + QFileInfo(path).completeBaseName() + ".json";
-    m_launch->setText(launchJson.isEmpty() ? readText(spec) : launchJson);
-    setWindowTitle("qgpu studio - " + QFileInfo(path).fileName());
-    return build();
+    fillViewMenu();
 }
 
 bool MainWindow::build() {
     pause();
     m_editor->clearAnnotations();
+    m_builtSource = m_editor->text();
+    m_builtLaunch = m_launch->text();
     std::string file = m_path.isEmpty() ? "<editor>" : QFileInfo(m_path).fileName().toStdString();
     try {
         Program program;
@@ -343,6 +260,7 @@ bool MainWindow::build() {
         m_launchSpec = std::move(launch);
         m_events->clear();
         m_tokens->clear();
+        m_diff->clear();  // it compared the previous program
     } catch (const DiagnosticError& e) {
         unload();
         showDiagnostics(e.diagnostics());
@@ -352,10 +270,17 @@ bool MainWindow::build() {
         showDiagnostics({Diagnostic{"", 0, 0, std::string("internal error while building: ") + e.what()}});
         return false;
     }
-    m_session->breakpoints = breakpointsFromMarkers();  // the engine is idle: pause() above
     setStatus(QString("Built %1 blocks; ready to run (F5) or step (F10).").arg(m_program.blocks.size()));
+    relocateBreakpoints();
+    m_session->breakpoints = breakpointsFromMarkers();  // the engine is idle: pause() above
     refresh();
     return true;
+}
+
+bool MainWindow::ensureBuilt() {
+    if (m_editor->text() == m_builtSource && m_launch->text() == m_builtLaunch) return m_session->loaded();
+    m_rebuilt = build();
+    return m_rebuilt;
 }
 
 void MainWindow::unload() {
@@ -368,6 +293,7 @@ void MainWindow::unload() {
     }
     pause();  // the factory may have let a run start: it ends before its session goes
     m_session = std::move(made);
+    m_program = {};
     m_events->clear();
     m_tokens->clear();
     m_codeViews->clear();
@@ -402,14 +328,48 @@ std::set<int> MainWindow::blocksAt(const std::function<bool(int line)>& atLine) 
     return out;
 }
 
+int MainWindow::nextLineWithCode(int line) const {
+    std::set<int> lines;
+    blocksAt([&](int l) {
+        if (l >= line) lines.insert(l);
+        return false;
+    });
+    return lines.empty() ? 0 : *lines.begin();
+}
+
 void MainWindow::toggleBreakpoint(int line) {
-    if (m_editor->markersAtLine(line) & (1 << kBreakpointMarker))
+    QString moved;
+    if (m_editor->markersAtLine(line) & (1 << kBreakpointMarker)) {
         m_editor->markerDelete(line, kBreakpointMarker);
-    else
-        m_editor->markerAdd(line, kBreakpointMarker);
+    } else if (m_program.blocks.empty() || !blocksAt([line](int l) { return l == line + 1; }).empty()) {
+        m_editor->markerAdd(line, kBreakpointMarker);  // before a build every line may hold code
+    } else if (int to = nextLineWithCode(line + 1); to == 0) {
+        return setStatus(
+            QString("Line %1 has no machine code, nor does any line after it: no breakpoint set.").arg(line + 1));
+    } else {
+        m_editor->markerAdd(to - 1, kBreakpointMarker);
+        moved = QString("Line %1 has no machine code: the breakpoint is on line %2, the next line with code.")
+                    .arg(line + 1)
+                    .arg(to);
+    }
+    if (!moved.isEmpty()) setStatus(moved);
     std::set<Breakpoint> breakpoints = breakpointsFromMarkers();
     auto lock = m_engine->lock();  // a run in flight reads them between its steps
     m_session->breakpoints = std::move(breakpoints);
+}
+
+void MainWindow::relocateBreakpoints() {
+    QStringList moves;
+    for (int line = m_editor->markerFindNext(0, 1 << kBreakpointMarker); line >= 0;
+         line = m_editor->markerFindNext(line + 1, 1 << kBreakpointMarker)) {
+        if (!blocksAt([line](int l) { return l == line + 1; }).empty()) continue;
+        m_editor->markerDelete(line, kBreakpointMarker);
+        int to = nextLineWithCode(line + 1);
+        if (to > 0) m_editor->markerAdd(to - 1, kBreakpointMarker);
+        moves << (to > 0 ? QString("%1 to %2").arg(line + 1).arg(to) : QString("%1 removed").arg(line + 1));
+    }
+    if (!moves.isEmpty())
+        setStatus(statusText() + " Breakpoints on lines without code moved: " + moves.join(", ") + ".");
 }
 
 int MainWindow::sourceLine(int block) const {
@@ -418,31 +378,21 @@ int MainWindow::sourceLine(int block) const {
     return b.bodyLocs.empty() ? b.terminatorLoc.line : b.bodyLocs.front().line;
 }
 
-void MainWindow::addRecentFile(const QString& path) {
-    QSettings settings("qgpu", "qgpu-studio");
-    QStringList recent = settings.value("recentFiles").toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > 8) recent.removeLast();
-    settings.setValue("recentFiles", recent);
-    fillRecentMenu();
-}
-
-void MainWindow::fillRecentMenu() {
-    m_recent->clear();
-    for (const QString& file : QSettings("qgpu", "qgpu-studio").value("recentFiles").toStringList())
-        m_recent->addAction(QFileInfo(file).fileName(), this, [this, file] { openProgram(file); })->setToolTip(file);
-}
-
 void MainWindow::report(StopReason r) {
     auto lock = m_engine->lock();
     const MachineState& s = m_session->snapshot();
-    QString where = QString("step %1").arg(m_session->position());
+    QString where = positionText(m_session->position());
     switch (r) {
-        case StopReason::Finished:
-            setStatus(where + ": the launch finished. " +
-                      QString::fromStdString(formatArrays(s, m_map)).replace('\n', "  "));
+        case StopReason::Finished: {
+            // The arrays in short (the Memory panel has them whole), then the verdict on "expect".
+            std::vector<std::string> bad = expectationMismatches(s, m_launchSpec, m_map);
+            QString verdict = m_launchSpec.expect.empty() ? QString()
+                              : bad.empty()               ? QString(" Every expected array matches.")
+                                                          : " NOT AS EXPECTED: " + QString::fromStdString(bad.front()) +
+                                                  (bad.size() > 1 ? QString(" (and %1 more)").arg(bad.size() - 1) : "");
+            setStatus(where + ": the launch finished. " + QString::fromStdString(summarizeArrays(s, m_map)) + verdict);
             break;
+        }
         case StopReason::Faulted: {
             int block = m_session->history().empty() ? -1 : m_session->history().back().block;
             setStatus(where + ": machine fault: " + QString::fromStdString(locatedFault(m_program, block, s.fault)));
@@ -452,9 +402,11 @@ void MainWindow::report(StopReason r) {
         case StopReason::StepLimit:
             setStatus(where + ": stopped after the step limit; the kernel may loop forever.");
             break;
-        case StopReason::AtStart: setStatus(where + ": at the start of the launch."); break;
+        case StopReason::AtStart: setStatus("At the start of the launch."); break;
         case StopReason::Step: setStatus(where); break;
     }
+    if (m_rebuilt) setStatus(statusText() + " (built again first: the source or the launch had changed)");
+    m_rebuilt = false;
     lock.unlock();
     refresh();
 }
@@ -524,13 +476,5 @@ void MainWindow::refreshTokens() {
 
 void MainWindow::setStatus(const QString& text) { m_status->setText(text); }
 QString MainWindow::statusText() const { return m_status->text(); }
-
-void MainWindow::closeEvent(QCloseEvent* e) {
-    pause();  // the window goes: the run in flight ends here, not in the middle of teardown
-    QSettings settings("qgpu", "qgpu-studio");
-    settings.setValue("geometry", saveGeometry());
-    settings.setValue("windowState", saveState());
-    e->accept();
-}
 
 }  // namespace qgpu

@@ -20,7 +20,7 @@ constexpr int kUiStepLimit = 20000;  // Run stops here so an endless loop cannot
 
 void MainWindow::singleStep(const std::function<StopReason()>& call) {
     pause();
-    if (!m_session->loaded()) return;  // pause() left the engine idle: this read needs no lock
+    if (!ensureBuilt()) return;  // pause() left the engine idle: no lock needed
     StopReason r = StopReason::Step;
     try {
         m_engine->call([&] { r = call(); });
@@ -46,7 +46,9 @@ void MainWindow::reset() {
     });
 }
 
-void MainWindow::run() { startRun({}, {}); }
+void MainWindow::run() {
+    if (ensureBuilt()) startRun({}, {});
+}
 
 void MainWindow::startRun(std::function<bool()> arrived, const QString& arrivedNote) {
     if (!m_session->loaded() || running()) return;
@@ -72,7 +74,7 @@ void MainWindow::startRun(std::function<bool()> arrived, const QString& arrivedN
 
 void MainWindow::stepLine() {
     pause();
-    if (!m_session->loaded()) return;
+    if (!ensureBuilt()) return;
     int from = sourceLine(m_session->peek().block);
     startRun(
         [this, from] {
@@ -84,7 +86,7 @@ void MainWindow::stepLine() {
 
 void MainWindow::runToLine(int line) {
     pause();
-    if (!m_session->loaded()) return;
+    if (!ensureBuilt()) return;
     std::set<int> blocks = blocksAt([line](int l) { return l == line; });
     if (blocks.empty())
         return setStatus(QString("Line %1 has no machine code: put the cursor on a line with code.").arg(line));
@@ -94,7 +96,7 @@ void MainWindow::runToLine(int line) {
 
 void MainWindow::runBack() {
     pause();
-    if (!m_session->loaded()) return;
+    if (!ensureBuilt()) return;
     auto stop = std::make_shared<StopReason>(StopReason::Step);
     startJob(
         [this, stop] {  // Session::runBack a step at a time, so that Pause can end it
@@ -122,7 +124,7 @@ void MainWindow::moveTo(int position) {
 
 bool MainWindow::compareBackends() {
     pause();
-    if (!m_session->loaded()) return false;
+    if (!ensureBuilt()) return false;
     size_t other = m_backend == 0 ? 1 : 0;  // the reference is backend 0
     if (other >= m_backends.size()) {
         setStatus("Only the reference backend is here: there is nothing to compare it with.");
@@ -192,7 +194,7 @@ void MainWindow::showProgress() {
         auto lock = m_engine->lock();
         position = m_session->position();
     }
-    setStatus(QString("%1: step %2 (Pause stops)").arg(m_jobName).arg(position));
+    setStatus(QString("%1: %2 (Pause stops)").arg(m_jobName, positionText(position)));
     refresh();
 }
 

@@ -49,8 +49,18 @@ public:
     QString backend() const;
 
     // Loads a CUDA kernel (.cu) or an assembly program (.qasm) with `launchJson` as its launch spec, or
-    // when that is empty NAME.json beside it if present, then builds it.
+    // when that is empty NAME.json beside it if present, then builds it. Unsaved edits are offered for
+    // saving first (false, nothing opened, when the user cancels).
     bool openProgram(const QString& path, const QString& launchJson = {});
+    // The document is the source and its launch spec: Save writes the source and, when the launch was
+    // edited, NAME.json beside it (each file whole or not at all). Save with no file yet asks for one.
+    bool save();
+    bool saveAs(const QString& path);  // both files at the new place; the window then edits them there
+    bool isModified() const;           // the source or the launch changed since opened or saved
+    QString filePath() const { return m_path; }
+    // The panels back where a first run puts them: every panel shown, the editor at 80 columns or more
+    // from 1280 pixels wide up.
+    void resetLayout();
     // Adds the chat panel (a dock) over the app's engine; its cards open their launches here.
     void setChatEngine(std::unique_ptr<ChatEngine> engine);
     ChatPanel* chat() const { return m_chat; }
@@ -72,7 +82,9 @@ public:
     void runBack();            // back to a breakpoint or the start
     void pause();
     bool running() const;
-    void waitIdle();                  // processes events until the run in flight (if any) has stopped and is shown
+    void waitIdle();  // processes events until the run in flight (if any) has stopped and is shown
+    // On a line without machine code the breakpoint goes to the next line with code, and the status says
+    // so (as gdb and Visual Studio do); a build moves the breakpoints of lines that lost their code.
     void toggleBreakpoint(int line);  // 0-based editor line
     // Runs the launch on a second backend beside this one (the reference when this is another, else the
     // first other backend) and stops both at the first step where their machines differ; the Backend diff
@@ -102,7 +114,25 @@ protected:
 
 private:
     void createActions();
+    void createFileMenu();
+    void createViewMenu();
+    void fillViewMenu();         // a toggle for every panel and the toolbar, and Reset layout
+    void freeEditorShortcuts();  // the editor's own key bindings that the window's actions use go
     void createDocks();
+    QDockWidget* addDock(const QString& title, QWidget* w);
+    void applyDefaultLayout();
+    void restoreLayout();  // the last run's layout, else the default once the window has its size
+    void saveLayout();
+    // Offers to save unsaved edits: false when the user cancels (the caller then does nothing).
+    bool maybeSave();
+    bool writeDocument(const QString& path, bool withLaunch);
+    void markClean();  // just opened or saved
+    void updateTitle();
+    // Builds again when the source or the launch changed since the last build; true when a program is
+    // loaded afterwards. Every Debug action that moves the session calls it first.
+    bool ensureBuilt();
+    int nextLineWithCode(int line) const;  // 1-based; 0 when no line from `line` on has code
+    void relocateBreakpoints();
     void populateExamples(QMenu* menu);
     void refresh();                   // takes the session lock: never call it holding the lock
     void refreshTokens();             // the session lock held
@@ -131,6 +161,10 @@ private:
     std::set<int> blocksAt(const std::function<bool(int line)>& atLine) const;
 
     std::unique_ptr<Session> m_session;
+    QString m_builtSource, m_builtLaunch;  // what the last build read
+    bool m_launchEdited = false;           // since opened or saved
+    bool m_rebuilt = false;                // ensureBuilt built again: the next report says so
+    std::vector<QDockWidget*> m_docks;     // every panel, for the View menu and the default layout
     Program m_program;
     MemoryMap m_map;
     QString m_path;
@@ -143,6 +177,7 @@ private:
     QListWidget* m_tokens;
     QListWidget* m_diff;
     QMenu* m_recent;
+    QMenu* m_viewMenu = nullptr;
     LaunchSpec m_launchSpec;  // the loaded launch
     QDockWidget* m_tokenDock;
     QDockWidget* m_heatmapDock;
@@ -162,6 +197,8 @@ private:
     std::unique_ptr<EngineThread> m_engine;
 };
 
-QString resourceDir();  // $QGPU_RESOURCES, else the source tree's resources/
+QString resourceDir();
+// Where a session stands, in the step list's numbering (its first step is step 0): "after step 4".
+QString positionText(int position);  // $QGPU_RESOURCES, else the source tree's resources/
 
 }  // namespace qgpu

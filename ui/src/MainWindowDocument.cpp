@@ -1,0 +1,163 @@
+// The File menu: the document (a kernel's source and its launch spec) opened, saved, and never dropped
+// with unsaved edits.
+#include "qgpu/ui/MainWindow.h"
+
+#include <Qsci/qscilexercpp.h>
+#include <Qsci/qsciscintilla.h>
+
+#include <QCloseEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+
+namespace qgpu {
+
+namespace {
+
+bool isCuda(const QString& path) { return path.endsWith(".cu"); }
+
+QString readText(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QString::fromUtf8(f.readAll());
+}
+
+QString launchPathOf(const QString& source) {
+    QFileInfo fi(source);
+    return fi.path() + "/" + fi.completeBaseName() + ".json";
+}
+
+// The whole text or nothing: QSaveFile writes beside the file and renames over it only once all is written.
+QString writeWhole(const QString& path, const QString& text) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text.toUtf8()) < 0 || !f.commit())
+        return "Cannot write " + path + ": " + f.errorString() + ". Check the folder's permissions, or Save As.";
+    return {};
+}
+
+}  // namespace
+
+void MainWindow::createFileMenu() {
+    QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&Open...", QKeySequence::Open, this, [this] {
+        QString path = QFileDialog::getOpenFileName(this, "Open a kernel", resourceDir() + "/kernels",
+                                                    "CUDA or qasm (*.cu *.qasm)");
+        if (!path.isEmpty()) openProgram(path);
+    });
+    m_recent = file->addMenu("Open &recent");
+    fillRecentMenu();
+    file->addSeparator();
+    file->addAction("&Save", QKeySequence::Save, this, [this] { save(); });
+    file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, "Save the kernel as", m_path, "CUDA or qasm (*.cu *.qasm)");
+        if (!path.isEmpty()) saveAs(path);
+    });
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, [this] { close(); });
+}
+
+bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
+    QString text = readText(path);
+    if (text.isNull()) {
+        setStatus("Cannot open " + path + ": check the path and permissions.");
+        return false;
+    }
+    if (!maybeSave()) {
+        setStatus("Kept the unsaved edits; " + QFileInfo(path).fileName() + " was not opened.");
+        return false;
+    }
+    m_path = path;
+    m_editor->setLexer(nullptr);
+    if (isCuda(path)) {
+        auto* lexer = new QsciLexerCPP(m_editor);
+        lexer->setDefaultFont(m_editor->font());
+        lexer->setFont(m_editor->font());
+        m_editor->setLexer(lexer);
+    }
+    m_editor->setText(text);
+    addRecentFile(path);
+    m_launch->setText(launchJson.isEmpty() ? readText(launchPathOf(path)) : launchJson);
+    markClean();  // a launch given with the file (a chat card's) is part of what was opened
+    return build();
+}
+
+bool MainWindow::isModified() const { return m_editor->isModified() || m_launchEdited; }
+
+bool MainWindow::save() {
+    if (m_path.isEmpty()) {
+        QString path = QFileDialog::getSaveFileName(this, "Save the kernel as", resourceDir(), "CUDA (*.cu)");
+        return !path.isEmpty() && saveAs(path);
+    }
+    return writeDocument(m_path, m_launchEdited);
+}
+
+bool MainWindow::saveAs(const QString& path) {
+    if (!writeDocument(path, true)) return false;
+    if (isCuda(path) != isCuda(m_path)) m_editor->setLexer(nullptr);  // highlighting follows on the next open
+    m_path = path;
+    addRecentFile(path);
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::writeDocument(const QString& path, bool withLaunch) {
+    QString problem = writeWhole(path, m_editor->text());
+    if (problem.isEmpty() && withLaunch) problem = writeWhole(launchPathOf(path), m_launch->text());
+    if (!problem.isEmpty()) {
+        setStatus(problem);
+        return false;
+    }
+    markClean();
+    setStatus("Saved " + path + (withLaunch ? " and its launch, " + QFileInfo(launchPathOf(path)).fileName() : ""));
+    return true;
+}
+
+void MainWindow::markClean() {
+    m_editor->setModified(false);
+    m_launchEdited = false;
+    updateTitle();
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle("qgpu studio - " + (m_path.isEmpty() ? QString("untitled") : QFileInfo(m_path).fileName()) + "[*]");
+    setWindowModified(isModified());
+}
+
+bool MainWindow::maybeSave() {
+    if (!isModified()) return true;
+    QString name = m_path.isEmpty() ? QString("The kernel") : QFileInfo(m_path).fileName();
+    auto answer =
+        QMessageBox::warning(this, "Unsaved edits", name + " has unsaved edits (its source or its launch). Save them?",
+                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!maybeSave()) return e->ignore();
+    pause();  // the window goes: the run in flight ends here, not in the middle of teardown
+    saveLayout();
+    e->accept();
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings settings("qgpu", "qgpu-studio");
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 8) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    fillRecentMenu();
+}
+
+void MainWindow::fillRecentMenu() {
+    m_recent->clear();
+    for (const QString& file : QSettings("qgpu", "qgpu-studio").value("recentFiles").toStringList())
+        m_recent->addAction(QFileInfo(file).fileName(), this, [this, file] { openProgram(file); })->setToolTip(file);
+}
+
+}  // namespace qgpu
