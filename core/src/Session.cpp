@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Encoding.h"
 #include "qgpu/core/Trace.h"
 
 namespace qgpu {
@@ -157,6 +158,14 @@ public:
     }
 
     const MachineState& snapshot() const override { return m_interp ? m_interp->state() : m_empty; }
+
+    RomImage rom() const override {  // the interpreter runs decoded blocks: their encoding is its ROM
+        RomImage image;
+        if (!m_interp) return image;
+        for (const Block& b : m_interp->program().blocks) image.words.push_back(encodeBlock(b, m_spec.slotsPerBlock));
+        image.terminatorExtra.assign(image.words.size(), 0);
+        return image;
+    }
     const std::vector<StepEvent>& history() const override { return m_history; }
     int position() const override { return m_position; }
     NextStep peek() const override { return m_interp ? m_interp->peek() : NextStep{}; }

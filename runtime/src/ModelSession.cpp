@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "qgpu/compiler/gpu/Alphabet.h"
 #include "qgpu/core/Diagnostic.h"
 
 namespace qgpu {
@@ -22,6 +23,7 @@ public:
         // The arguments placed in memory: the interpreter's initial state is the memory map filled in.
         std::vector<uint32_t> initial = Interpreter(linked, launch, spec).state().global;
         m_stepper = std::make_unique<GpuStepper>(m_model, linked, launch.grid, launch.block, initial);
+        m_rom = decodedRom(linked.blocks.size());
         m_states = {m_stepper->decode()};
         m_latest = m_stepper->recurrent();
         m_stateChanges.clear();
@@ -34,6 +36,8 @@ public:
     }
 
     bool loaded() const override { return m_stepper != nullptr; }
+
+    RomImage rom() const override { return m_rom; }
 
     void reset() override {
         requireLoaded();
@@ -156,6 +160,25 @@ private:
         std::vector<float> before;
     };
 
+    // The ROM the fed tokens wrote (they all come before the launch starts, so it never changes after
+    // load): the program's blocks, and any later block that holds a word (a stray write shows).
+    RomImage decodedRom(size_t programBlocks) const {
+        std::vector<std::array<uint64_t, 5>> held = m_stepper->decodeRom();
+        size_t blocks = programBlocks;
+        for (size_t b = programBlocks; b < held.size(); ++b)
+            for (uint64_t w : held[b])
+                if (w != 0) blocks = b + 1;
+        const uint64_t writesMask = uint64_t(15) << gpu::kWritesMaskShift;
+        RomImage image;
+        for (size_t b = 0; b < blocks && b < held.size(); ++b) {
+            std::array<uint64_t, 5> w = held[b];
+            image.terminatorExtra.push_back(w[4] & writesMask);
+            w[4] &= ~writesMask;
+            image.words.emplace_back(w.begin(), w.end());
+        }
+        return image;
+    }
+
     void requireLoaded() const {
         if (!m_stepper) throw DiagnosticError(Diagnostic{"", 0, 0, "no program is loaded; load a kernel first"});
     }
@@ -263,6 +286,7 @@ private:
 
     const GpuModel& m_model;
     std::unique_ptr<GpuStepper> m_stepper;
+    RomImage m_rom;
     std::vector<MachineState> m_states;                  // the decoded machine before any step and after each
     std::vector<std::vector<RowChange>> m_stateChanges;  // per step: the recurrent-state rows it changed
     std::vector<std::vector<float>> m_latest;            // the recurrent state after the last recorded step

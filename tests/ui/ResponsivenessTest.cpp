@@ -69,6 +69,7 @@ public:
     const std::vector<StepEvent>& history() const override { return m_ref->history(); }
     int position() const override { return m_ref->position(); }
     NextStep peek() const override { return m_ref->peek(); }
+    RomImage rom() const override { return m_ref->rom(); }
 
 private:
     std::unique_ptr<Session> m_ref = makeReferenceSession();

@@ -18,11 +18,13 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
 
 #include "qgpu/ui/ChatPanel.h"
+#include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
 
 #include "StudioTestSupport.h"
@@ -118,6 +120,36 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     window.waitIdle();  // moving is a run on the engine thread
     EXPECT_EQ(window.session().position(), 1);
     expectRegistersMatch(window, referenceAfter(window, 1).state());
+}
+
+TEST(StudioModel, TheRomAndSharedMemoryViewsReadTheModelsStateAndAgreeWithTheReference) {
+    auto model = GpuModel::build({Engine::Sparse});
+    MainWindow window, reference;
+    window.addBackend("model", [&] { return makeModelSession(*model); });
+    const QString kernel = QString(QGPU_SOURCE_DIR) + "/resources/kernels/tree_reduce.cu";
+    for (MainWindow* w : {&window, &reference}) {
+        w->resize(1280, 800);
+        w->show();
+        ASSERT_TRUE(w->openProgram(kernel)) << w->statusText().toStdString();
+    }
+    ASSERT_TRUE(window.setBackend("model")) << window.statusText().toStdString();
+    // The ROM decoded from the recurrent state holds every word the compiler produced.
+    RomView* rom = window.rom();
+    EXPECT_EQ(rom->differences(), 0);
+    EXPECT_TRUE(rom->findChild<QLabel*>("romSummary")->text().contains("decoded from its recurrent state"));
+    EXPECT_EQ(rom->table()->rowCount(), reference.rom()->table()->rowCount());
+    // Shared memory decoded from the model, step for step the interpreter's, in the step's thread block.
+    for (int n = 1; n <= 24; ++n) {
+        window.step();
+        reference.step();
+        ASSERT_EQ(window.sharedMemory()->block(), reference.sharedMemory()->block()) << "step " << n;
+        QTableWidget *got = window.sharedMemory()->table(), *want = reference.sharedMemory()->table();
+        ASSERT_EQ(got->rowCount(), 32);
+        for (int a = 0; a < 32; ++a) {
+            EXPECT_EQ(got->item(a, 0)->text(), want->item(a, 0)->text()) << "step " << n << ", s[" << a << "]";
+            EXPECT_EQ(got->item(a, 0)->background(), want->item(a, 0)->background()) << "step " << n;
+        }
+    }
 }
 
 namespace {

@@ -21,12 +21,14 @@
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Encoding.h"
 #include "qgpu/core/Trace.h"
 #include "qgpu/ui/ChatPanel.h"
 #include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/EngineThread.h"
 #include "qgpu/ui/ImGuiHost.h"
+#include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
 #include "qgpu/ui/StateViews.h"
 
@@ -40,6 +42,17 @@ constexpr int kBreakpointMargin = 1;
 bool isCuda(const QString& path) { return path.endsWith(".cu"); }
 
 QString plainText(const QString& menuText) { return QString(menuText).remove('&'); }
+
+// A __shared__ array's name as the kernel spells it: a function-local one is mangled in PTX
+// ("_ZZ11tree_reducePKiPiE1s" holds "s").
+std::string sourceName(const std::string& ptxName) {
+    if (ptxName.rfind("_ZZ", 0) != 0) return ptxName;
+    size_t e = ptxName.rfind('E');
+    size_t digits = e == std::string::npos ? e : ptxName.find_first_not_of("0123456789", e + 1);
+    if (digits == std::string::npos || digits == e + 1 || digits - e > 4) return ptxName;
+    size_t length = std::stoul(ptxName.substr(e + 1, digits - e - 1));
+    return digits + length == ptxName.size() ? ptxName.substr(digits) : ptxName;
+}
 }  // namespace
 
 QString positionText(int position) {
@@ -239,11 +252,14 @@ bool MainWindow::build() {
         Program program;
         std::string ptx;
         std::vector<LineMapEntry> lineMap;
+        std::vector<SharedMemoryView::Array> sharedArrays;
         if (isCuda(m_path)) {
             CompiledKernel k = compileKernel(m_editor->text().toStdString(), file);
             program = std::move(k.kernel.program);
             ptx = std::move(k.ptx);
             lineMap = std::move(k.kernel.lineMap);
+            for (const SharedPlacement& a : k.kernel.shared)
+                sharedArrays.push_back({QString::fromStdString(sourceName(a.name)), a.base, a.words});
         } else {
             program = assemble(m_editor->text().toStdString(), file);
         }
@@ -255,6 +271,12 @@ bool MainWindow::build() {
         // Only a successful load replaces what the window shows. On the engine thread, like every call
         // that changes the session (a backend may keep per-thread state).
         m_engine->call([&] { m_session->load(program, launch); });
+        // The words the compiler produced, for the ROM view to hold the backend's against.
+        std::vector<std::vector<uint64_t>> compiledRom;
+        for (const Block& b : linkProgram(program, launch, map, MachineSpec::standard()).blocks)
+            compiledRom.push_back(encodeBlock(b, MachineSpec::standard().slotsPerBlock));
+        m_rom->setRom(m_session->rom(), compiledRom, backend());
+        m_shared->setProgram(program.sharedWords, std::move(sharedArrays));
         m_program = std::move(program);
         m_map = std::move(map);
         m_launchSpec = std::move(launch);
@@ -297,6 +319,8 @@ void MainWindow::unload() {
     m_events->clear();
     m_tokens->clear();
     m_codeViews->clear();
+    m_rom->clear();
+    m_shared->setProgram(0, {});
 }
 
 void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {
@@ -425,6 +449,8 @@ void MainWindow::refresh() {
         m_registers->setWarp(next.warp);
     m_registers->show(s, last);
     m_memory->show(s, m_map, last);
+    m_shared->show(s, last);
+    m_rom->showWarps(s);
 
     // Recorded events never change, so the list only grows (it is cleared when a new program loads).
     if (m_events->count() > int(history.size())) m_events->clear();

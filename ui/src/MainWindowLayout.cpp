@@ -19,6 +19,7 @@
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/EngineThread.h"
 #include "qgpu/ui/ImGuiHost.h"
+#include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
 #include "qgpu/ui/StateViews.h"
 
@@ -32,9 +33,9 @@ constexpr int kLayoutVersion = 2;
 // The default layout's groups of tabbed panels: the program beside the editor, the machine below it, and
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
-const QStringList kMachinePanels = {"Registers", "Memory", "Chat"};
+const QStringList kMachinePanels = {"Registers", "Memory", "Shared memory", "Chat"};
 const QStringList kHistoryPanels = {"Steps", "Token stream", "Backend diff"};
-const QStringList kModelPanels = {"Warp divergence", "Recurrent state"};
+const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state"};
 
 }  // namespace
 
@@ -57,10 +58,14 @@ void MainWindow::createDocks() {
     });
     addDock("PTX", m_codeViews->ptxView());
     addDock("Machine blocks", m_codeViews->blockView());
+    m_rom = new RomView;
+    addDock("ROM", m_rom);
     m_registers = new RegisterView;
     addDock("Registers", m_registers);
     m_memory = new MemoryView;
     addDock("Memory", m_memory);
+    m_shared = new SharedMemoryView;
+    addDock("Shared memory", m_shared);
     m_events = new QListWidget;
     m_events->setObjectName("eventList");
     m_events->setFont(QFont("Monospace", 9));
@@ -128,15 +133,16 @@ void MainWindow::applyDefaultLayout() {
     // The first layout may have grown the window past the screen (a word-wrapped label measured narrow).
     resize(size().boundedTo(screen()->availableGeometry().size()));
     // The side column takes what the editor's 80 columns leave (a third of a narrow window at least), the
-    // bottom row 28% of the height, split in half. Sizes asked beyond the window's would grow it.
+    // bottom row 28% of the height, split in half. Sizes asked beyond the window's would grow it: the
+    // column's two groups share what the bars and their tab bars leave.
     int editorWidth = m_editor->fontMetrics().horizontalAdvance(QString(86, 'M')) + 60;
     int side = std::clamp(width() - editorWidth, width() / 3, 620);
     int bottom = height() * 28 / 100;
-    int chrome = menuBar()->height() + statusBar()->height();
+    int chrome = menuBar()->height() + statusBar()->height() + 2 * fontMetrics().height() * 2;
     for (QToolBar* bar : findChildren<QToolBar*>()) chrome += bar->height();
-    int column = std::max(0, height() - chrome - bottom - 16);
+    int column = std::max(0, height() - chrome - bottom);
     resizeDocks({program, machine}, {side, side}, Qt::Horizontal);
-    resizeDocks({program, machine}, {column * 11 / 20, column * 9 / 20}, Qt::Vertical);
+    resizeDocks({program, machine}, {column * 9 / 20, column * 7 / 20}, Qt::Vertical);
     resizeDocks({history, model}, {bottom, bottom}, Qt::Vertical);
     resizeDocks({history, model}, {width() / 2, width() / 2}, Qt::Horizontal);
 }

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 namespace qgpu {
@@ -135,6 +136,76 @@ void MemoryView::show(const MachineState& state, const MemoryMap& map, const Ste
         }
     }
     setVerticalHeaderLabels(names);
+}
+
+SharedMemoryView::SharedMemoryView(QWidget* parent) : QWidget(parent) {
+    m_block = new QSpinBox;
+    m_block->setPrefix("thread block ");
+    m_block->setObjectName("sharedBlockSelector");
+    m_note = new QLabel;
+    m_table = new QTableWidget(0, 2);
+    m_table->setObjectName("sharedTable");
+    m_table->setHorizontalHeaderLabels({"signed", "hex"});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_block);
+    top->addWidget(m_note, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addWidget(m_table);
+    connect(m_block, &QSpinBox::valueChanged, this, [this] { refresh(); });
+    // A block the user picks stays; the view follows the steps again after the next build.
+    connect(m_block, &QSpinBox::editingFinished, this, [this] { m_picked = true; });
+}
+
+void SharedMemoryView::setProgram(int words, std::vector<Array> arrays) {
+    m_words = words;
+    m_arrays = std::move(arrays);
+    m_picked = false;
+    m_state = {};
+    m_hasLast = false;
+    refresh();
+}
+
+QString SharedMemoryView::rowName(int addr) const {
+    for (const Array& a : m_arrays)
+        if (addr >= a.base && addr < a.base + a.words) return QString("%1[%2]").arg(a.name).arg(addr - a.base);
+    return QString("shared[%1]").arg(addr);
+}
+
+void SharedMemoryView::show(const MachineState& state, const StepEvent* last) {
+    m_state = state;
+    m_hasLast = last != nullptr;
+    if (last) m_last = *last;
+    m_block->setMaximum(std::max(0, int(state.shared.size()) - 1));
+    if (last && !m_picked) {
+        QSignalBlocker quiet(m_block);
+        m_block->setValue(last->cta);
+    }
+    refresh();
+}
+
+void SharedMemoryView::refresh() {
+    int cta = m_block->value();
+    bool have = cta < int(m_state.shared.size());
+    m_note->setText(m_words == 0 ? "The kernel uses no shared memory."
+                    : have       ? QString("%1 words").arg(m_words)
+                                 : QString());
+    m_table->setRowCount(have ? m_words : 0);
+    Refill refill(m_table);
+    QStringList names;
+    for (int addr = 0; have && addr < m_words && addr < int(m_state.shared[size_t(cta)].size()); ++addr) {
+        uint32_t v = m_state.shared[size_t(cta)][size_t(addr)];
+        bool changed = false;
+        if (m_hasLast)
+            for (const auto& m : m_last.memWrites)
+                changed = changed || (m.space == MemSpace::Shared && m.cta == cta && m.addr == addr);
+        names << rowName(addr);
+        m_table->setItem(addr, 0, cell(formatWord(v, NumberFormat::Signed), changed));
+        m_table->setItem(addr, 1, cell(formatWord(v, NumberFormat::Hex), changed));
+    }
+    m_table->setVerticalHeaderLabels(names);
 }
 
 }  // namespace qgpu

@@ -42,6 +42,14 @@ struct StateHead {
     std::vector<uint32_t> rowWords;      // each row's dual rails read as a word
 };
 
+// The program ROM as a backend holds it: per block, the body words then the terminator, in encodeBlock's
+// layout (docs/isa.md). `terminatorExtra`: per block, bits a backend keeps in the terminator word beside
+// the encoding (the model's writes mask), cleared from `words`; 0 where it keeps none.
+struct RomImage {
+    std::vector<std::vector<uint64_t>> words;
+    std::vector<uint64_t> terminatorExtra;
+};
+
 class Session {
 public:
     virtual ~Session() = default;
@@ -73,6 +81,9 @@ public:
     // Empty for a backend without a recurrent state.
     virtual StateLayout stateLayout() const { return {}; }
     virtual StateHead stateHead(int layer, int head) const;  // at the current step, from recorded history
+    // The ROM as this backend holds it (the model: decoded from its recurrent state); empty before load
+    // and for a backend without one.
+    virtual RomImage rom() const { return {}; }
 
     std::set<Breakpoint> breakpoints;
     bool atBreakpoint() const;  // the next step runs a block with a breakpoint

@@ -29,6 +29,8 @@ class EngineThread;
 class CodeViews;
 class RegisterView;
 class MemoryView;
+class SharedMemoryView;
+class RomView;
 class DivergenceTimeline;
 class StateHeatmap;
 class ImGuiHost;
@@ -102,6 +104,8 @@ public:
     QPlainTextEdit* launchEditor() const { return m_launch->jsonEditor(); }
     RegisterView* registers() const { return m_registers; }
     MemoryView* memory() const { return m_memory; }
+    SharedMemoryView* sharedMemory() const { return m_shared; }
+    RomView* rom() const { return m_rom; }
     QListWidget* events() const { return m_events; }
     QListWidget* tokens() const { return m_tokens; }  // the model backend's token stream
     QListWidget* diff() const { return m_diff; }      // the last backend comparison
@@ -173,6 +177,8 @@ private:
     CodeViews* m_codeViews;
     RegisterView* m_registers;
     MemoryView* m_memory;
+    SharedMemoryView* m_shared;
+    RomView* m_rom;
     QListWidget* m_events;
     QListWidget* m_tokens;
     QListWidget* m_diff;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QComboBox>
+#include <QLabel>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QWidget>
@@ -40,6 +41,36 @@ class MemoryView : public QTableWidget {
 public:
     explicit MemoryView(QWidget* parent = nullptr);
     void show(const MachineState& state, const MemoryMap& map, const StepEvent* last);
+};
+
+// One thread block's shared memory: a row per word the program uses, named after the kernel's __shared__
+// arrays where the compiler placed them; words the last step wrote are highlighted. The block follows the
+// last step's until the user picks one.
+class SharedMemoryView : public QWidget {
+    Q_OBJECT
+public:
+    struct Array {
+        QString name;
+        int base = 0, words = 0;
+    };
+    explicit SharedMemoryView(QWidget* parent = nullptr);
+    void setProgram(int words, std::vector<Array> arrays);  // words: shared words per thread block
+    void show(const MachineState& state, const StepEvent* last);
+    QTableWidget* table() const { return m_table; }
+    int block() const { return m_block->value(); }
+    void setBlock(int b) { m_block->setValue(b); }
+
+private:
+    void refresh();
+    QString rowName(int addr) const;
+    QSpinBox* m_block;
+    QLabel* m_note;
+    QTableWidget* m_table;
+    int m_words = 0;
+    std::vector<Array> m_arrays;
+    MachineState m_state;
+    StepEvent m_last;
+    bool m_hasLast = false, m_picked = false;
 };
 
 }  // namespace qgpu

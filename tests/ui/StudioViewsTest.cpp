@@ -1,0 +1,116 @@
+// Widget tests of the machine views beside the registers: the ROM as the backend holds it against the
+// compiler's words, and shared memory per thread block. Against the reference interpreter, under xcb.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QLabel>
+#include <QTableWidget>
+
+#include "StudioTestSupport.h"
+#include "qgpu/core/Encoding.h"
+#include "qgpu/ui/MainWindow.h"
+#include "qgpu/ui/RomView.h"
+#include "qgpu/ui/StateViews.h"
+
+using namespace qgpu;
+using namespace qgpu::testing;
+
+namespace {
+
+std::vector<std::vector<uint64_t>> compiledRom(MainWindow& w) {
+    Program p = assemble(w.editor()->text().toStdString());
+    LaunchSpec l = parseLaunchSpec(w.launchEditor()->toPlainText().toStdString());
+    MemoryMap map = validateLaunch(l, MachineSpec::standard());
+    std::vector<std::vector<uint64_t>> out;
+    for (const Block& b : linkProgram(p, l, map, MachineSpec::standard()).blocks) out.push_back(encodeBlock(b, 4));
+    return out;
+}
+
+QString hex64(uint64_t w) { return QString("0x%1").arg(w, 16, 16, QChar('0')); }
+
+}  // namespace
+
+TEST(StudioRom, TheRomViewShowsEveryWordTheBackendHoldsAndWhereTheWarpsAre) {
+    auto w = windowWithExample("dot_product.qasm");
+    ASSERT_TRUE(w);
+    RomView* rom = w->rom();
+    std::vector<std::vector<uint64_t>> words = compiledRom(*w);
+    ASSERT_EQ(words.size(), 2u);
+    EXPECT_EQ(rom->differences(), 0);
+    EXPECT_TRUE(rom->findChild<QLabel*>("romSummary")->text().contains("Every word is the compiler's"));
+    for (size_t b = 0; b < words.size(); ++b)
+        for (int s = 0; s < 5; ++s) {
+            int row = rom->rowOf(int(b), s);
+            ASSERT_GE(row, 0);
+            EXPECT_TRUE(rom->table()->item(row, RomView::Held)->text().startsWith(hex64(words[b][size_t(s)])));
+            EXPECT_EQ(rom->table()->item(row, RomView::Compiled)->text(), "same");
+        }
+    EXPECT_TRUE(rom->table()->item(rom->rowOf(0, 0), RomView::Instruction)->text().contains("sreg r1, tid.x"));
+    EXPECT_TRUE(rom->table()->item(rom->rowOf(0, 4), RomView::Instruction)->text().contains("jmp"));
+    EXPECT_EQ(rom->table()->item(rom->rowOf(0, 0), RomView::Warps)->text(), "w0: lanes 0 1 2");
+    w->step();  // warp 0 runs block 0 and goes on to block 1
+    EXPECT_EQ(rom->table()->item(rom->rowOf(0, 0), RomView::Warps)->text(), "");
+    EXPECT_EQ(rom->table()->item(rom->rowOf(1, 0), RomView::Warps)->text(), "w0: lanes 0 1 2");
+}
+
+TEST(StudioRom, AWordTheBackendHoldsOtherwiseIsFlagged) {
+    RomView view;
+    std::vector<std::vector<uint64_t>> compiled = {{0x11, 0, 0, 0, 0x2000000003}, {0, 0, 0, 0, 0x4}};
+    RomImage held{compiled, {0, 0}};
+    held.words[1][4] ^= uint64_t(1) << 40;  // one bit of block 1's terminator
+    view.setRom(held, compiled, "model");
+    EXPECT_EQ(view.differences(), 1);
+    QTableWidgetItem* item = view.table()->item(view.rowOf(1, 4), RomView::Compiled);
+    EXPECT_EQ(item->text(), hex64(0x4));
+    EXPECT_EQ(item->background().color(), QColor(255, 170, 170));
+    EXPECT_EQ(view.table()->item(view.rowOf(0, 0), RomView::Compiled)->text(), "same");
+    EXPECT_TRUE(view.findChild<QLabel*>("romSummary")->text().contains("1 word differs"));
+    EXPECT_TRUE(view.findChild<QLabel*>("romSummary")->text().contains("decoded from its recurrent state"));
+    EXPECT_TRUE(view.table()->item(view.rowOf(1, 4), RomView::Held)->toolTip().endsWith("0100"));
+}
+
+TEST(StudioRom, TheFieldsColumnSpellsTheWordsBits) {
+    // op 3 with the immediate, rd 2, rs1 1, imm -1 (docs/isa.md's layout).
+    uint64_t word = 3 | 1 << 6 | 2 << 7 | 1 << 11 | uint64_t(0xffffffff) << 32;
+    EXPECT_EQ(romWordFields(word), "op 3 imm rd 2 rs1 1 rs2 0 rc 0 aux 0 #-1");
+}
+
+TEST(StudioShared, SharedMemoryShowsTheStepsThreadBlockWithTheKernelsNames) {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    ASSERT_TRUE(w.openProgram(QString(QGPU_SOURCE_DIR) + "/resources/kernels/tree_reduce.cu"))
+        << w.statusText().toStdString();
+    SharedMemoryView* shared = w.sharedMemory();
+    QTableWidget* t = shared->table();
+    EXPECT_EQ(t->rowCount(), 32);  // __shared__ int s[32]
+    EXPECT_EQ(t->verticalHeaderItem(5)->text(), "s[5]");
+    // Step until a step writes shared memory; the view shows that step's thread block, the written words
+    // highlighted, every word the machine's.
+    const StepEvent* wrote = nullptr;
+    for (int n = 0; n < 200 && !wrote; ++n) {
+        w.step();
+        const StepEvent& last = w.session().history().back();
+        for (const MemWrite& m : last.memWrites)
+            if (m.space == MemSpace::Shared) wrote = &last;
+    }
+    ASSERT_TRUE(wrote);
+    const MachineState& s = w.session().snapshot();
+    EXPECT_EQ(shared->block(), wrote->cta);
+    for (int a = 0; a < 32; ++a)
+        EXPECT_EQ(t->item(a, 0)->text(), QString::number(int32_t(s.shared[size_t(wrote->cta)][size_t(a)])));
+    for (const MemWrite& m : wrote->memWrites)
+        if (m.space == MemSpace::Shared) EXPECT_EQ(t->item(m.addr, 0)->background().color(), QColor(255, 225, 120));
+    // Another block on request; it stays picked.
+    int other = 1 - wrote->cta;
+    shared->setBlock(other);
+    for (int a = 0; a < 32; ++a)
+        EXPECT_EQ(t->item(a, 0)->text(), QString::number(int32_t(s.shared[size_t(other)][size_t(a)])));
+}
+
+TEST(StudioShared, AKernelWithoutSharedMemorySaysSo) {
+    auto w = windowWithExample("dot_product.cu");
+    ASSERT_TRUE(w);
+    EXPECT_EQ(w->sharedMemory()->table()->rowCount(), 0);
+    EXPECT_TRUE(w->sharedMemory()->findChild<QLabel*>()->text().contains("no shared memory"));
+}
