@@ -345,3 +345,32 @@ TEST(StudioStatus, AFinishedLaunchIsCheckedAgainstTheExpectColumnInOneShortLine)
     w->waitIdle();
     EXPECT_TRUE(w->statusText().contains("NOT AS EXPECTED: out[1] = -5, expected 7")) << w->statusText().toStdString();
 }
+
+TEST(StudioSteps, StepsNotReachedAreDimmedAndOneClickMovesThere) {
+    auto w = windowAt(1280, 800, "../kernels/tree_reduce.cu");
+    for (int n = 0; n < 3; ++n) w->step();
+    w->stepBack();
+    w->stepBack();
+    QListWidget* steps = w->events();
+    ASSERT_EQ(steps->count(), 3);
+    EXPECT_FALSE(steps->item(0)->font().italic());
+    EXPECT_TRUE(steps->item(1)->font().italic());
+    EXPECT_TRUE(steps->item(2)->font().italic());
+    QRect r = steps->visualItemRect(steps->item(2));
+    QTest::mouseClick(steps->viewport(), Qt::LeftButton, {}, r.center());
+    w->waitIdle();
+    EXPECT_EQ(w->session().position(), 3);
+    EXPECT_FALSE(steps->item(2)->font().italic());
+}
+
+TEST(StudioSteps, AnExitedLaneShowsNoPc) {
+    auto w = windowAt(1280, 800);
+    w->run();
+    w->waitIdle();
+    QTableWidget* regs = w->registers()->table();
+    for (int lane = 0; lane < 3; ++lane) {
+        EXPECT_EQ(regs->item(lane, 1)->text(), "exited");
+        EXPECT_EQ(regs->item(lane, 0)->text(), "-");
+        EXPECT_NE(regs->item(lane, 0)->background().color(), QColor(255, 225, 120)) << "no pc changed";
+    }
+}

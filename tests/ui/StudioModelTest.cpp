@@ -150,6 +150,14 @@ TEST(StudioModel, TheRomAndSharedMemoryViewsReadTheModelsStateAndAgreeWithTheRef
             EXPECT_EQ(got->item(a, 0)->background(), want->item(a, 0)->background()) << "step " << n;
         }
     }
+    // Back one step: the tokens it wrote are shown as not reached; the current one is not.
+    window.stepBack();
+    QListWidget* tokens = window.tokens();
+    int current = tokens->currentRow();
+    ASSERT_LT(current, tokens->count() - 1);
+    EXPECT_FALSE(tokens->item(current)->font().italic());
+    EXPECT_TRUE(tokens->item(current + 1)->font().italic());
+    EXPECT_TRUE(tokens->item(tokens->count() - 1)->font().italic());
 }
 
 namespace {

@@ -55,6 +55,24 @@ std::string sourceName(const std::string& ptxName) {
 }
 }  // namespace
 
+void showReached(QListWidget* list, int first) {
+    for (int i = 0; i < list->count(); ++i) {
+        QListWidgetItem* item = list->item(i);
+        bool ahead = i >= first;
+        if (item->font().italic() == ahead) continue;
+        QFont f = item->font();
+        f.setItalic(ahead);
+        item->setFont(f);
+        // The colour a row had when reached (fed tokens are grey) comes back when it is reached again.
+        if (ahead) {
+            item->setData(Qt::UserRole, item->data(Qt::ForegroundRole));
+            item->setForeground(QColor(175, 175, 175));
+        } else {
+            item->setData(Qt::ForegroundRole, item->data(Qt::UserRole));
+        }
+    }
+}
+
 QString positionText(int position) {
     return position == 0 ? QString("at the start") : QString("after step %1").arg(position - 1);
 }
@@ -457,6 +475,7 @@ void MainWindow::refresh() {
     for (size_t i = size_t(m_events->count()); i < history.size(); ++i)
         m_events->addItem(QString::fromStdString(formatEvent(history[i], m_program, s.lanesPerWarp)).trimmed());
     if (pos > 0) m_events->setCurrentRow(pos - 1);
+    showReached(m_events, pos);
 
     m_editor->markerDeleteAll(kCurrentLineMarker);
     m_codeViews->markCurrentBlock(next.warp >= 0 ? next.block : -1);
@@ -497,6 +516,7 @@ void MainWindow::refreshTokens() {
     }
     int current = int(ts.fed.size() + ts.writtenNow) - 1;  // the last token of the current moment
     m_tokens->setCurrentRow(current);
+    showReached(m_tokens, current + 1);
     if (current >= 0) m_tokens->scrollToItem(m_tokens->item(current));
 }
 

@@ -69,25 +69,30 @@ void MainWindow::createDocks() {
     m_events = new QListWidget;
     m_events->setObjectName("eventList");
     m_events->setFont(QFont("Monospace", 9));
-    connect(m_events, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* it) { moveTo(m_events->row(it) + 1); });
+    // A click (or Enter) on a step moves the debugger to the end of that step.
+    for (auto signal : {&QListWidget::itemClicked, &QListWidget::itemActivated})
+        connect(m_events, signal, this, [this](QListWidgetItem* it) { moveTo(m_events->row(it) + 1); });
     addDock("Steps", m_events);
     m_tokens = new QListWidget;
     m_tokens->setObjectName("tokenList");
     m_tokens->setFont(QFont("Monospace", 9));
-    connect(m_tokens, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
-        // A written token moves the debugger to the end of the step that wrote it; a fed one to the start.
+    // A click (or Enter) on a written token moves the debugger to the end of the step that wrote it; on a
+    // fed one to the start.
+    auto toToken = [this](QListWidgetItem* it) {
         TokenStream ts;
         {
             auto lock = m_engine->lock();
             ts = m_session->tokens();
         }
+        if (ts.fed.empty()) return;  // the line saying this backend writes no tokens
         int row = m_tokens->row(it) - int(ts.fed.size());
         int step = 0;
         while (row >= 0 && step < int(ts.writtenAfterStep.size()) && ts.writtenAfterStep[size_t(step)] <= size_t(row))
             ++step;
         moveTo(row < 0 ? 0 : step + 1);
-    });
+    };
+    connect(m_tokens, &QListWidget::itemClicked, this, toToken);
+    connect(m_tokens, &QListWidget::itemActivated, this, toToken);
     m_tokenDock = addDock("Token stream", m_tokens);
     m_diff = new QListWidget;
     m_diff->setObjectName("diffList");

@@ -94,11 +94,17 @@ void RegisterView::refresh() {
     for (int l = 0; l < lanes; ++l) {
         int slot = w * lanes + l;
         const ThreadState& t = m_state.threads[size_t(slot)];
-        bool laneChanged = false;
+        bool pcChanged = false, statusChanged = false;
         if (m_hasLast)
-            for (const auto& c : m_last.laneChanges) laneChanged = laneChanged || c.thread == slot;
-        m_table->setItem(l, 0, cell(QString::number(t.pc), laneChanged));
-        m_table->setItem(l, 1, cell(laneStatusName(t.status), laneChanged));
+            for (const auto& c : m_last.laneChanges)
+                if (c.thread == slot) {
+                    pcChanged = pcChanged || c.pcBefore != c.pcAfter;
+                    statusChanged = statusChanged || c.statusBefore != c.statusAfter;
+                }
+        // An exited (or absent) lane has no next block: its pc means nothing.
+        bool runs = t.status == LaneStatus::Live || t.status == LaneStatus::AtBarrier;
+        m_table->setItem(l, 0, cell(runs ? QString::number(t.pc) : QString("-"), runs && pcChanged));
+        m_table->setItem(l, 1, cell(laneStatusName(t.status), statusChanged));
         for (int r = 1; r < 16; ++r) {
             bool changed = false;
             if (m_hasLast)

@@ -204,6 +204,9 @@ private:
 };
 
 QString resourceDir();
+// Shows the rows from `first` on as not reached yet (grey italics: steps or tokens ahead of the debugger
+// after it went back), the others as they were written.
+void showReached(QListWidget* list, int first);
 // Where a session stands, in the step list's numbering (its first step is step 0): "after step 4".
 QString positionText(int position);  // $QGPU_RESOURCES, else the source tree's resources/
 
