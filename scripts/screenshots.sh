@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders the studio mid-launch under Xvfb into docs/screenshots/ (needs a built tree):
+# Renders the studio mid-launch at 1280x800 under Xvfb into docs/screenshots/ (needs a built tree):
 #   studio.png        the reference interpreter on tree_reduce.cu, 12 steps in;
 #   studio-model.png  the GPU inside the model on the dot product, 1 step in: the state decoded from the
 #                     model's recurrent state and the token stream it wrote.
@@ -9,7 +9,7 @@ out="$root/docs/screenshots"
 mkdir -p "$out"
 
 shot() {  # NAME EXAMPLE STEPS BACKEND SECONDS (with the first-run window layout)
-  XDG_CONFIG_HOME=$(mktemp -d) xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" bash -c "
+  XDG_CONFIG_HOME=$(mktemp -d) xvfb-run -a -s "-screen 0 1280x800x24 -noreset" bash -c "
     export QT_QPA_PLATFORM=xcb
     '$root/build/app/qgpu-studio' '$2' --steps $3 --backend $4 &
     pid=\$!
