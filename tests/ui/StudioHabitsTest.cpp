@@ -374,3 +374,14 @@ TEST(StudioSteps, AnExitedLaneShowsNoPc) {
         EXPECT_NE(regs->item(lane, 0)->background().color(), QColor(255, 225, 120)) << "no pc changed";
     }
 }
+
+TEST(StudioSteps, TheBackendDiffVerdictGoesWithTheProgramItCompared) {
+    auto w = windowAt(1280, 800);
+    w->addBackend("second reference", [] { return makeReferenceSession(); });
+    ASSERT_TRUE(w->compareBackends());
+    w->waitIdle();
+    ASSERT_TRUE(w->diff()->item(0)->text().contains("the same machine")) << w->diff()->item(0)->text().toStdString();
+    ASSERT_TRUE(w->openProgram(kExamples + "dot_product.qasm"));
+    ASSERT_EQ(w->diff()->count(), 1);
+    EXPECT_EQ(w->diff()->item(0)->text(), kDiffHint);
+}

@@ -301,6 +301,7 @@ bool MainWindow::build() {
         m_events->clear();
         m_tokens->clear();
         m_diff->clear();  // it compared the previous program
+        m_diff->addItem(kDiffHint);
     } catch (const DiagnosticError& e) {
         unload();
         showDiagnostics(e.diagnostics());

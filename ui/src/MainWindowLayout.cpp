@@ -97,7 +97,7 @@ void MainWindow::createDocks() {
     m_diff = new QListWidget;
     m_diff->setObjectName("diffList");
     m_diff->setFont(QFont("Monospace", 9));
-    m_diff->addItem("Debug > Compare backends runs this launch on two backends side by side.");
+    m_diff->addItem(kDiffHint);
     addDock("Backend diff", m_diff);
     m_timeline = std::make_unique<DivergenceTimeline>();
     m_timelineHost = new ImGuiHost(m_timeline.get());

@@ -204,6 +204,8 @@ private:
 };
 
 QString resourceDir();
+// What the Backend diff panel says until a comparison runs.
+inline const char* const kDiffHint = "Debug > Compare backends (Ctrl+D) runs this launch on two backends side by side.";
 // Shows the rows from `first` on as not reached yet (grey italics: steps or tokens ahead of the debugger
 // after it went back), the others as they were written.
 void showReached(QListWidget* list, int first);
