@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QDir>
 #include <QLabel>
+#include <QMenu>
 #include <QTableWidget>
 
 #include "StudioTestSupport.h"
@@ -113,4 +115,24 @@ TEST(StudioShared, AKernelWithoutSharedMemorySaysSo) {
     ASSERT_TRUE(w);
     EXPECT_EQ(w->sharedMemory()->table()->rowCount(), 0);
     EXPECT_TRUE(w->sharedMemory()->findChild<QLabel*>()->text().contains("no shared memory"));
+}
+
+TEST(StudioExamples, TheKernelSuiteMenuListsEveryKernelOnceUnderItsTopic) {
+    MainWindow w;
+    QMenu* suite = nullptr;
+    for (QMenu* m : w.findChildren<QMenu*>())
+        if (m->title() == "Kernel suite") suite = m;
+    ASSERT_TRUE(suite);
+    QStringList topics, kernels;
+    for (QAction* a : suite->actions()) {
+        ASSERT_TRUE(a->menu()) << "a kernel outside a topic: " << a->text().toStdString();
+        topics << a->menu()->title();
+        for (QAction* k : a->menu()->actions()) kernels << k->text();
+    }
+    EXPECT_FALSE(topics.contains("Other")) << "resources/kernel-topics.json misses a kernel";
+    EXPECT_TRUE(topics.contains("Shared memory and barriers"));
+    QDir dir(QString(QGPU_SOURCE_DIR) + "/resources/kernels");
+    QStringList files = dir.entryList({"*.cu"}, QDir::Files, QDir::Name);
+    kernels.sort();
+    EXPECT_EQ(kernels, files) << "every suite kernel once";
 }

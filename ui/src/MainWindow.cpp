@@ -8,7 +8,11 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -235,13 +239,34 @@ bool MainWindow::setBackend(const QString& name) {
 }
 
 void MainWindow::populateExamples(QMenu* menu) {
-    for (auto [title, folder] : {std::pair{"Examples", "/examples"}, std::pair{"Kernel suite", "/kernels"}}) {
-        QMenu* sub = menu->addMenu(title);
-        QDir dir(resourceDir() + folder);
-        for (const QFileInfo& fi : dir.entryInfoList({"*.cu", "*.qasm"}, QDir::Files, QDir::Name))
-            sub->addAction(fi.fileName(), this, [this, path = fi.absoluteFilePath()] { openProgram(path); });
-        if (sub->isEmpty()) sub->addAction("(none found in " + dir.path() + ")")->setEnabled(false);
+    auto open = [this](QMenu* in, const QFileInfo& fi) {
+        in->addAction(fi.fileName(), this, [this, path = fi.absoluteFilePath()] { openProgram(path); });
+    };
+    QMenu* examples = menu->addMenu("Examples");
+    QDir exampleDir(resourceDir() + "/examples");
+    for (const QFileInfo& fi : exampleDir.entryInfoList({"*.cu", "*.qasm"}, QDir::Files, QDir::Name))
+        open(examples, fi);
+    if (examples->isEmpty()) examples->addAction("(none found in " + exampleDir.path() + ")")->setEnabled(false);
+
+    // The suite by topic (resources/kernel-topics.json); a kernel no topic lists goes under Other.
+    QMenu* suite = menu->addMenu("Kernel suite");
+    QDir kernelDir(resourceDir() + "/kernels");
+    QFile topicsFile(resourceDir() + "/kernel-topics.json");
+    QJsonObject topics;
+    if (topicsFile.open(QIODevice::ReadOnly)) topics = QJsonDocument::fromJson(topicsFile.readAll()).object();
+    QStringList listed;
+    for (const QString& topic : topics.keys()) {
+        QMenu* sub = suite->addMenu(topic);
+        for (const QJsonValue& name : topics.value(topic).toArray()) {
+            QFileInfo fi(kernelDir.filePath(name.toString() + ".cu"));
+            if (fi.exists()) open(sub, fi);
+            listed << fi.completeBaseName();
+        }
     }
+    QMenu* other = nullptr;
+    for (const QFileInfo& fi : kernelDir.entryInfoList({"*.cu"}, QDir::Files, QDir::Name))
+        if (!listed.contains(fi.completeBaseName())) open(other ? other : (other = suite->addMenu("Other")), fi);
+    if (suite->isEmpty()) suite->addAction("(none found in " + kernelDir.path() + ")")->setEnabled(false);
 }
 
 void MainWindow::setChatEngine(std::unique_ptr<ChatEngine> engine) {
