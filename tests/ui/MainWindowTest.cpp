@@ -209,6 +209,9 @@ TEST(StudioCuda, UnsupportedCudaIsExplainedAtItsLine) {
         "}\n");
     EXPECT_FALSE(w.build());
     EXPECT_TRUE(w.editor()->annotation(1).contains("selector")) << w.editor()->annotation(1).toStdString();
+    // It compiled to PTX: the PTX the message cites stays in its panel, with no machine blocks.
+    EXPECT_TRUE(w.codeViews()->ptxView()->toPlainText().contains("prmt")) << "the PTX panel went blank";
+    EXPECT_EQ(w.codeViews()->blockView()->count(), 0);
 }
 
 int main(int argc, char** argv) {

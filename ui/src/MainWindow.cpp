@@ -330,6 +330,7 @@ bool MainWindow::build() {
     } catch (const DiagnosticError& e) {
         unload();
         showDiagnostics(e.diagnostics());
+        showPtxOfFailedBuild();
         return false;
     } catch (const std::exception& e) {  // a library failure must never escape into Qt
         unload();
@@ -347,6 +348,13 @@ bool MainWindow::ensureBuilt() {
     if (m_editor->text() == m_builtSource && m_launch->text() == m_builtLaunch) return m_session->loaded();
     m_rebuilt = build();
     return m_rebuilt;
+}
+
+void MainWindow::showPtxOfFailedBuild() {
+    // A kernel that compiled but could not be lowered: its message may cite a PTX line, so the PTX stays.
+    if (!isCuda(m_path)) return;
+    CudaCompileResult r = compileCudaToPtx(m_editor->text().toStdString(), QFileInfo(m_path).fileName().toStdString());
+    if (r.ok) m_codeViews->show(Program{}, r.ptx, {});
 }
 
 void MainWindow::unload() {

@@ -158,6 +158,7 @@ private:
     void updateActions();  // the actions that move the session are off while a job runs
     void showDiagnostics(const std::vector<Diagnostic>& diags);
     void unload();
+    void showPtxOfFailedBuild();
     void setStatus(const QString& text);
     void report(StopReason r);
     std::set<Breakpoint> breakpointsFromMarkers() const;
