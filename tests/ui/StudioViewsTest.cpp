@@ -6,10 +6,13 @@
 #include <QDir>
 #include <QLabel>
 #include <QMenu>
+#include <QOpenGLWidget>
+#include <QTest>
 #include <QTableWidget>
 
 #include "StudioTestSupport.h"
 #include "qgpu/core/Encoding.h"
+#include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/MainWindow.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateViews.h"
@@ -135,4 +138,62 @@ TEST(StudioExamples, TheKernelSuiteMenuListsEveryKernelOnceUnderItsTopic) {
     QStringList files = dir.entryList({"*.cu"}, QDir::Files, QDir::Name);
     kernels.sort();
     EXPECT_EQ(kernels, files) << "every suite kernel once";
+}
+
+TEST(StudioTimeline, EveryLaneIsDrawnByWhatItDidAtEachStep) {
+    auto w = windowWithExample("branches.qasm");
+    ASSERT_TRUE(w);
+    w->run();
+    w->waitIdle();
+    DivergenceTimeline* tl = w->timeline();
+    const std::vector<StepEvent>& history = w->session().history();
+    ASSERT_EQ(tl->steps(), int(history.size()));
+    int lanes = w->session().snapshot().lanesPerWarp, waiting = 0, exited = 0;
+    std::vector<LaneStatus> status(w->session().snapshot().threads.size(), LaneStatus::Live);
+    for (size_t i = 0; i < history.size(); ++i) {
+        const StepEvent& ev = history[i];
+        for (int t = 0; t < int(status.size()); ++t) {
+            using S = DivergenceTimeline::LaneState;
+            S got = tl->laneState(int(i), t);
+            int lane = t % lanes;
+            if (t / lanes == ev.warp && (ev.maskBefore >> lane & 1))
+                EXPECT_EQ(got, S::Active) << "step " << i << " thread " << t;
+            else if (t / lanes == ev.warp && (ev.liveBefore >> lane & 1))
+                EXPECT_EQ(got, S::Waiting) << "step " << i << " thread " << t;
+            else if (status[size_t(t)] == LaneStatus::Exited)
+                EXPECT_EQ(got, S::Exited) << "step " << i << " thread " << t;
+            waiting += got == S::Waiting;
+            exited += got == S::Exited;
+        }
+        for (const LaneChange& c : ev.laneChanges) status[size_t(c.thread)] = c.statusAfter;
+    }
+    EXPECT_GT(waiting, 0) << "branches.qasm diverges";
+    EXPECT_GT(exited, 0);
+}
+
+TEST(StudioTimeline, AClickOnAColumnMovesTheDebuggerToThatStep) {
+    auto w = windowWithExample("branches.qasm");
+    ASSERT_TRUE(w);
+    w->run();
+    w->waitIdle();
+    QTest::qWait(50);  // the first-run layout sizes the panels
+    auto* host = w->findChild<QOpenGLWidget*>("timelineView");
+    ASSERT_TRUE(host);
+    ASSERT_TRUE(host->isVisible());
+    host->grabFramebuffer();  // a frame lays the grid out
+    QPoint at(int(w->timeline()->columnCentre(2)), int(w->timeline()->rowCentre(0)));
+    ASSERT_TRUE(host->rect().contains(at)) << at.x() << "," << at.y();
+    // Each input reaches ImGui in the frame after it is delivered.
+    QTest::mouseMove(host, at);
+    QApplication::processEvents();
+    host->grabFramebuffer();
+    QTest::mousePress(host, Qt::LeftButton, {}, at);
+    QApplication::processEvents();
+    host->grabFramebuffer();
+    QTest::mouseRelease(host, Qt::LeftButton, {}, at);
+    QApplication::processEvents();
+    host->grabFramebuffer();
+    QTest::qWait(100);  // the move starts after the frame that saw the click
+    w->waitIdle();
+    EXPECT_EQ(w->session().position(), 3);
 }

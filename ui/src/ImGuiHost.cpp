@@ -3,6 +3,7 @@
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QWheelEvent>
+#include <cfloat>
 
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -91,7 +92,14 @@ void ImGuiHost::mouseReleaseEvent(QMouseEvent* e) {
 
 void ImGuiHost::wheelEvent(QWheelEvent* e) {
     makeImGuiCurrent();
+    ImGui::GetIO().KeyCtrl = e->modifiers() & Qt::ControlModifier;  // Ctrl+wheel zooms
     ImGui::GetIO().MouseWheel += float(e->angleDelta().y()) / 120.0f;
+    update();
+}
+
+void ImGuiHost::leaveEvent(QEvent*) {
+    makeImGuiCurrent();
+    ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no tooltip stays behind the mouse
     update();
 }
 

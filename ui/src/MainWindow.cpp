@@ -325,6 +325,7 @@ bool MainWindow::build() {
         m_launchSpec = std::move(launch);
         m_events->clear();
         m_tokens->clear();
+        m_timeline->clear();
         m_diff->clear();  // it compared the previous program
         m_diff->addItem(kDiffHint);
     } catch (const DiagnosticError& e) {
@@ -371,6 +372,7 @@ void MainWindow::unload() {
     m_events->clear();
     m_tokens->clear();
     m_codeViews->clear();
+    m_timeline->clear();
     m_rom->clear();
     m_shared->setProgram(0, {});
 }
@@ -520,7 +522,7 @@ void MainWindow::refresh() {
             m_editor->ensureLineVisible(line - 1);
         }
     }
-    m_timeline->setData(history, pos, s.warpCount(), s.lanesPerWarp);
+    m_timeline->setData(history, pos, s);
     m_timelineHost->update();
     m_heatmap->show(*m_session, [this] { return m_engine->lock(); });
     m_heatmapHost->update();

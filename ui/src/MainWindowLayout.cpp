@@ -100,6 +100,9 @@ void MainWindow::createDocks() {
     m_diff->addItem(kDiffHint);
     addDock("Backend diff", m_diff);
     m_timeline = std::make_unique<DivergenceTimeline>();
+    m_timeline->onStepClicked = [this](int step) {  // after the frame that saw the click
+        QTimer::singleShot(0, this, [this, step] { moveTo(step + 1); });
+    };
     m_timelineHost = new ImGuiHost(m_timeline.get());
     m_timelineHost->setObjectName("timelineView");
     addDock("Warp divergence", m_timelineHost);

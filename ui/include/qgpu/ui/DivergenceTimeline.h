@@ -1,6 +1,11 @@
-// ImGui viewer: the active mask of every warp at every recorded step, divergence marked.
+// ImGui viewer: every lane of every warp (rows, grouped by warp) at every recorded step (columns), drawn by
+// what the lane did: ran the step, waited on the other path of a divergent branch, waited at a barrier, had
+// exited, or sat while another warp ran. Axes labelled, zoom (Ctrl+wheel or the slider) and scrolling both
+// ways; a click moves the debugger to the end of that step.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "qgpu/core/MachineState.h"
@@ -10,20 +15,37 @@ namespace qgpu {
 
 class DivergenceTimeline : public ImGuiViewer {
 public:
+    enum class LaneState : uint8_t { Idle, Active, Waiting, Barrier, Exited, Absent };
+
     const char* title() const override { return "Warp divergence"; }
     void draw() override;
-    // Copies what it needs; called on the GUI thread when the debugger moves.
-    void setData(const std::vector<StepEvent>& history, int position, int warps, int lanes);
+    // Copies what it needs; called on the GUI thread when the debugger moves. `now` is the machine at
+    // `position`: the lanes' statuses before the first step are worked back from it.
+    void setData(const std::vector<StepEvent>& history, int position, const MachineState& now);
+    void clear();
+    LaneState laneState(int step, int thread) const;
+    int steps() const { return int(m_steps.size()); }
+    // Called with the step a click landed on.
+    std::function<void(int step)> onStepClicked;
+    // Where a step's column and a thread's row are drawn, in the host widget's coordinates (tests click
+    // there); valid after a frame was drawn.
+    float columnCentre(int step) const;
+    float rowCentre(int thread) const;
 
 private:
-    struct Column {
-        int warp;
-        uint8_t mask;
-        uint8_t live;  // lanes live before the step: live but not active = diverged
-        int block;
+    struct Step {
+        int warp = 0, block = 0;
+        uint8_t mask = 0;
     };
-    std::vector<Column> m_columns;
-    int m_position = 0, m_warps = 1, m_lanes = 4;
+    void append(const StepEvent& ev);
+    void drawLegend();
+    void drawGrid();
+    std::vector<Step> m_steps;
+    std::vector<LaneState> m_states;        // steps x threads
+    std::vector<LaneStatus> m_statusAfter;  // each lane's status after the last appended step
+    int m_position = 0, m_threads = 0, m_lanes = 4;
+    float m_cell = 8.0f;
+    float m_gridX = 0, m_gridY = 0, m_scrollX = 0, m_scrollY = 0;  // the last frame's grid origin and scroll
 };
 
 }  // namespace qgpu

@@ -111,6 +111,7 @@ public:
     QListWidget* diff() const { return m_diff; }      // the last backend comparison
     CodeViews* codeViews() const { return m_codeViews; }
     StateHeatmap* heatmap() const { return m_heatmap.get(); }
+    DivergenceTimeline* timeline() const { return m_timeline.get(); }
     QString statusText() const;
 
 protected:
