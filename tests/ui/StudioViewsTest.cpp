@@ -106,11 +106,13 @@ TEST(StudioShared, SharedMemoryShowsTheStepsThreadBlockWithTheKernelsNames) {
         EXPECT_EQ(t->item(a, 0)->text(), QString::number(int32_t(s.shared[size_t(wrote->cta)][size_t(a)])));
     for (const MemWrite& m : wrote->memWrites)
         if (m.space == MemSpace::Shared) EXPECT_EQ(t->item(m.addr, 0)->background().color(), QColor(255, 225, 120));
-    // Another block on request; it stays picked.
+    // Another block on request; it stays picked while the debugger steps on.
     int other = 1 - wrote->cta;
     shared->setBlock(other);
     for (int a = 0; a < 32; ++a)
         EXPECT_EQ(t->item(a, 0)->text(), QString::number(int32_t(s.shared[size_t(other)][size_t(a)])));
+    for (int n = 0; n < 8; ++n) w.step();
+    EXPECT_EQ(shared->block(), other);
 }
 
 TEST(StudioShared, AKernelWithoutSharedMemorySaysSo) {

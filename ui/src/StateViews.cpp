@@ -160,9 +160,12 @@ SharedMemoryView::SharedMemoryView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
     layout->addWidget(m_table);
-    connect(m_block, &QSpinBox::valueChanged, this, [this] { refresh(); });
-    // A block the user picks stays; the view follows the steps again after the next build.
-    connect(m_block, &QSpinBox::editingFinished, this, [this] { m_picked = true; });
+    // A block the user picks stays (show() moves the box with its signals blocked); the view follows the
+    // steps again after the next build.
+    connect(m_block, &QSpinBox::valueChanged, this, [this] {
+        m_picked = true;
+        refresh();
+    });
 }
 
 void SharedMemoryView::setProgram(int words, std::vector<Array> arrays) {
@@ -184,11 +187,9 @@ void SharedMemoryView::show(const MachineState& state, const StepEvent* last) {
     m_state = state;
     m_hasLast = last != nullptr;
     if (last) m_last = *last;
+    QSignalBlocker quiet(m_block);
     m_block->setMaximum(std::max(0, int(state.shared.size()) - 1));
-    if (last && !m_picked) {
-        QSignalBlocker quiet(m_block);
-        m_block->setValue(last->cta);
-    }
+    if (last && !m_picked) m_block->setValue(last->cta);
     refresh();
 }
 
