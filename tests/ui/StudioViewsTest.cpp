@@ -178,14 +178,20 @@ TEST(StudioTimeline, AClickOnAColumnMovesTheDebuggerToThatStep) {
     ASSERT_TRUE(w);
     w->run();
     w->waitIdle();
-    QTest::qWait(50);  // the first-run layout sizes the panels
     auto* host = w->findChild<QOpenGLWidget*>("timelineView");
     ASSERT_TRUE(host);
     ASSERT_TRUE(host->isVisible());
+    // The first-run layout sizes the panels after the window shows: wait until the panel keeps its size.
+    QSize settled;
+    for (int tries = 0; tries < 40 && host->size() != settled; ++tries) {
+        settled = host->size();
+        QTest::qWait(50);
+    }
     host->grabFramebuffer();  // a frame lays the grid out
     QPoint at(int(w->timeline()->columnCentre(2)), int(w->timeline()->rowCentre(0)));
     ASSERT_TRUE(host->rect().contains(at)) << at.x() << "," << at.y();
     // Each input reaches ImGui in the frame after it is delivered.
+    QString before = w->statusText();
     QTest::mouseMove(host, at);
     QApplication::processEvents();
     host->grabFramebuffer();
@@ -195,7 +201,8 @@ TEST(StudioTimeline, AClickOnAColumnMovesTheDebuggerToThatStep) {
     QTest::mouseRelease(host, Qt::LeftButton, {}, at);
     QApplication::processEvents();
     host->grabFramebuffer();
-    QTest::qWait(100);  // the move starts after the frame that saw the click
+    // The move starts after the frame that saw the click, runs as a job, and says where it stopped.
+    EXPECT_TRUE(QTest::qWaitFor([&] { return w->statusText() != before; }, 5000));
     w->waitIdle();
     EXPECT_EQ(w->session().position(), 3);
 }

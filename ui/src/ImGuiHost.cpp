@@ -79,6 +79,7 @@ void ImGuiHost::mouseMoveEvent(QMouseEvent* e) {
 void ImGuiHost::mousePressEvent(QMouseEvent* e) {
     makeImGuiCurrent();
     int b = e->button() == Qt::LeftButton ? 0 : e->button() == Qt::RightButton ? 1 : 2;
+    ImGui::GetIO().MousePos = ImVec2(float(e->position().x()), float(e->position().y()));  // a click is where it is
     ImGui::GetIO().MouseDown[b] = true;
     update();
 }
@@ -86,6 +87,7 @@ void ImGuiHost::mousePressEvent(QMouseEvent* e) {
 void ImGuiHost::mouseReleaseEvent(QMouseEvent* e) {
     makeImGuiCurrent();
     int b = e->button() == Qt::LeftButton ? 0 : e->button() == Qt::RightButton ? 1 : 2;
+    ImGui::GetIO().MousePos = ImVec2(float(e->position().x()), float(e->position().y()));  // a click is where it is
     ImGui::GetIO().MouseDown[b] = false;
     update();
 }
