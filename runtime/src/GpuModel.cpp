@@ -389,6 +389,31 @@ GpuStepper::GpuStepper(const GpuModel& model, const Program& program, const Dim3
     m_fed = gpu::loadTokens(program, grid, block, global);
     for (size_t i = 0; i + 1 < m_fed.size(); ++i) m_model.sparse().feed(m_fed[i].id(), m_state);
     m_next = gpu::Token::fromId(m_model.sparse().greedy(m_fed.back().id(), m_state));
+    m_afterFed = m_state;
+}
+
+SparseModel::State GpuStepper::replayed(size_t written, const SparseModel::State* from, size_t fromWritten) const {
+    if (written == m_written.size()) return m_state;
+    if (!from || fromWritten > written) {
+        from = &m_afterFed;
+        fromWritten = 0;
+    }
+    SparseModel::State state = *from;
+    for (size_t i = fromWritten; i < written && i < m_written.size(); ++i)
+        m_model.sparse().feed(m_written[i].id(), state);
+    return state;
+}
+
+TokenTrace GpuStepper::trace(size_t written, SparseModel::State state) const {
+    TokenTrace out;
+    gpu::Token in = written < m_written.size() ? m_written[written] : m_next;
+    out.token = in.text();
+    out.writtenBefore = written;
+    out.next = written + 1 < m_written.size()    ? m_written[written + 1].text()
+               : written + 1 == m_written.size() ? m_next.text()
+                                                 : "";
+    out.layers = m_model.sparse().trace(in.id(), state);
+    return out;
 }
 
 gpu::Token GpuStepper::advance() {
@@ -398,8 +423,10 @@ gpu::Token GpuStepper::advance() {
     return t;
 }
 
-MachineState GpuStepper::decode() const {
-    return m_model.decodeState([&](int layer) { return m_state.recurrent[size_t(layer)]; }, m_grid, m_block);
+MachineState GpuStepper::decode() const { return decode(m_state); }
+
+MachineState GpuStepper::decode(const SparseModel::State& state) const {
+    return m_model.decodeState([&](int layer) { return state.recurrent[size_t(layer)]; }, m_grid, m_block);
 }
 
 std::vector<std::array<uint64_t, 5>> GpuStepper::decodeRom() const {

@@ -1,6 +1,8 @@
 #include "qgpu/runtime/ModelSession.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "qgpu/compiler/gpu/Alphabet.h"
 #include "qgpu/core/Diagnostic.h"
@@ -32,7 +34,9 @@ public:
         m_writtenAfterStep.clear();
         m_position = 0;
         m_pending = 0;
-        m_pendingReleased = m_showPartial = false;
+        m_pendingReleased = false;
+        m_partialAt.reset();
+        m_replay.reset();
     }
 
     bool loaded() const override { return m_stepper != nullptr; }
@@ -42,12 +46,12 @@ public:
     void reset() override {
         requireLoaded();
         m_position = 0;  // history is kept: stepping forward replays it
-        m_showPartial = false;
+        m_partialAt.reset();
     }
 
     StopReason step() override {
         requireLoaded();
-        m_showPartial = false;
+        m_partialAt.reset();
         if (m_position == int(m_history.size())) {
             if (m_states.back().run != RunState::Running) return endReason();
             while (!writeToken()) {
@@ -60,24 +64,23 @@ public:
 
     StopReason stepToken() override {
         requireLoaded();
-        if (m_position < int(m_history.size()) || m_states.back().run != RunState::Running) return step();
-        if (writeToken()) {
-            finishStep();
+        bool live = m_position == int(m_history.size());
+        if (live && m_states.back().run != RunState::Running) return endReason();
+        size_t target = shownWritten() + 1;
+        if (live && target > m_stepper->written().size() && writeToken()) finishStep();
+        if (target == stepEnd(m_position)) {  // the step's last token: the step is whole
+            m_partialAt.reset();
             ++m_position;
-            m_showPartial = false;
             return snapshot().run == RunState::Running ? StopReason::Step : endReason();
         }
-        m_partial = m_stepper->decode();
-        m_partial.steps = int(m_history.size());
-        m_partial.run = RunState::Running;
-        m_showPartial = true;
+        showPartial(target);
         return StopReason::Step;
     }
 
     StopReason stepBack() override {
         requireLoaded();
-        if (m_showPartial) {  // back before the tokens written of the next step
-            m_showPartial = false;
+        if (m_partialAt) {  // back before the tokens shown of the step in progress
+            m_partialAt.reset();
             return m_position == 0 ? StopReason::AtStart : StopReason::Step;
         }
         if (m_position == 0) return StopReason::AtStart;
@@ -85,9 +88,38 @@ public:
         return m_position == 0 ? StopReason::AtStart : StopReason::Step;
     }
 
+    StopReason stepBackToken() override {
+        requireLoaded();
+        if (!m_partialAt && m_position == 0) return StopReason::AtStart;
+        if (!m_partialAt) --m_position;  // into the previous step, before its last token
+        size_t target = (m_partialAt ? *m_partialAt : stepEnd(m_position)) - 1;
+        if (target == stepStart(m_position))
+            m_partialAt.reset();
+        else
+            showPartial(target);
+        return m_position == 0 && !m_partialAt ? StopReason::AtStart : StopReason::Step;
+    }
+
+    std::vector<ResidualField> residualFields() const override {
+        std::vector<ResidualField> out;
+        for (const circuit::Feature& f : m_model.machine().circuit.features()) {
+            ResidualField::Encoding e = f.encoding == circuit::Encoding::Bit       ? ResidualField::Encoding::Bit
+                                        : f.encoding == circuit::Encoding::ReadBit ? ResidualField::Encoding::ReadBit
+                                                                                   : ResidualField::Encoding::Integer;
+            out.push_back({f.name, f.dim, e, f.base, f.born, f.released});
+        }
+        return out;
+    }
+
+    TokenTrace tokenTrace() const override {
+        if (!m_stepper) return {};
+        size_t written = shownWritten();
+        return m_stepper->trace(written, stateAt(written));
+    }
+
     const MachineState& snapshot() const override {
         if (!m_stepper) return m_empty;
-        return showingPartial() ? m_partial : m_states[size_t(m_position)];
+        return m_partialAt ? m_partial : m_states[size_t(m_position)];
     }
     const std::vector<StepEvent>& history() const override { return m_history; }
     int position() const override { return m_position; }
@@ -110,9 +142,7 @@ public:
         for (const gpu::Token& t : m_stepper->fed()) out.fed.push_back(t.text());
         for (const gpu::Token& t : m_stepper->written()) out.written.push_back(t.text());
         out.writtenAfterStep = m_writtenAfterStep;
-        out.writtenNow = showingPartial() ? m_stepper->written().size()
-                         : m_position > 0 ? m_writtenAfterStep[size_t(m_position - 1)]
-                                          : 0;
+        out.writtenNow = shownWritten();
         if (m_states.back().run == RunState::Finished) out.written.push_back(m_stepper->next().text());  // END
         return out;
     }
@@ -137,10 +167,10 @@ public:
         size_t size = size_t(out.rows * out.cols);
         // Mid-step, the stepper's own state; else the latest recorded state, with the rows of later steps put
         // back as they were: the state at this step.
-        const auto& from = showingPartial() ? m_stepper->recurrent() : m_latest;
+        const auto& from = m_partialAt ? stateAt(*m_partialAt).recurrent : m_latest;
         auto first = from[size_t(layer)].begin() + long(size_t(head) * size);
         out.values.assign(first, first + long(size));
-        for (size_t s = m_stateChanges.size(); !showingPartial() && s-- > size_t(m_position);)
+        for (size_t s = m_stateChanges.size(); !m_partialAt && s-- > size_t(m_position);)
             for (const RowChange& c : m_stateChanges[s])
                 if (c.layer == layer && c.head == head)
                     std::copy(c.before.begin(), c.before.end(), out.values.begin() + long(size_t(c.row * out.cols)));
@@ -186,7 +216,59 @@ private:
         return m_states.back().run == RunState::Faulted ? StopReason::Faulted : StopReason::Finished;
     }
 
-    bool showingPartial() const { return m_showPartial && m_position == int(m_history.size()) && m_pending > 0; }
+    // The model's tokens written when step `step` starts and ends (a step not yet written ends later than
+    // any token so far).
+    size_t stepStart(int step) const { return step > 0 ? m_writtenAfterStep[size_t(step - 1)] : 0; }
+    size_t stepEnd(int step) const {
+        return step < int(m_history.size()) ? m_writtenAfterStep[size_t(step)] : size_t(-1);
+    }
+    size_t shownWritten() const { return m_partialAt ? *m_partialAt : stepStart(m_position); }
+
+    // Shows the machine mid-step, after the first `written` tokens of the model's.
+    void showPartial(size_t written) {
+        m_partialAt = written;
+        m_partial = m_stepper->decode(stateAt(written));
+        m_partial.steps = m_position;
+        m_partial.run = RunState::Running;
+    }
+
+    // The model's state after the first `written` tokens it wrote: its own, or replayed (and kept, so that
+    // token steps through recorded history replay one token each) from the state at the start of the step
+    // that token is in.
+    const SparseModel::State& stateAt(size_t written) const {
+        if (written == m_stepper->written().size()) return m_stepper->state();
+        if (m_replay && m_replay->first == written) return m_replay->second;
+        int step = 0;
+        while (step < int(m_history.size()) && stepEnd(step) <= written) ++step;
+        std::optional<SparseModel::State> start;
+        if (!m_replay || m_replay->first > written || m_replay->first < stepStart(step)) start = stateAtStep(step);
+        const SparseModel::State& from = start ? *start : m_replay->second;
+        size_t fromWritten = start ? stepStart(step) : m_replay->first;
+        SparseModel::State s = m_stepper->replayed(written, &from, fromWritten);
+        m_replay.emplace(written, std::move(s));
+        return m_replay->second;
+    }
+
+    // The model's state at the start of a recorded step: the recurrent state put back from the rows later
+    // steps changed. Needs the convolutions to keep no state (the machine's do not: every channel reads only
+    // the token in hand); otherwise, the whole history replayed.
+    SparseModel::State stateAtStep(int step) const {
+        const SparseModel::State& now = m_stepper->state();
+        for (const std::vector<float>& c : now.conv)
+            if (std::any_of(c.begin(), c.end(), [](float v) { return v != 0; }))
+                return m_stepper->replayed(stepStart(step));
+        SparseModel::State s;
+        s.conv = now.conv;
+        s.recurrent = m_latest;
+        s.position = int(m_stepper->fed().size() + stepStart(step));  // one per token taken in
+        const circuit::Geometry& g = m_model.machine().circuit.geometry();
+        size_t rows = size_t(g.linearKeyHeadDim), cols = size_t(g.linearValueHeadDim);
+        for (size_t at = m_stateChanges.size(); at-- > size_t(step);)
+            for (const RowChange& c : m_stateChanges[at])
+                std::copy(c.before.begin(), c.before.end(),
+                          s.recurrent[size_t(c.layer)].begin() + long((size_t(c.head) * rows + size_t(c.row)) * cols));
+        return s;
+    }
 
     // Lets the model write one token of the next step; true when the step is then whole: an EXEC with
     // lanes, its VALs, and any RELEASE and empty EXEC passes after them.
@@ -294,12 +376,14 @@ private:
     std::vector<size_t> m_writtenAfterStep;
     int m_position = 0;
     MachineState m_empty;
-    // The step being written token by token: how many tokens so far, its EXEC, whether a RELEASE came, and
-    // the machine after its last token (shown while m_showPartial).
+    // The step being written token by token: how many tokens so far, its EXEC, whether a RELEASE came.
     int m_pending = 0;
     gpu::Token m_pendingExec;
-    bool m_pendingReleased = false, m_showPartial = false;
+    bool m_pendingReleased = false;
+    // Shown mid-step (a token step): the model's tokens written at that point, and the machine decoded there.
+    std::optional<size_t> m_partialAt;
     MachineState m_partial;
+    mutable std::optional<std::pair<size_t, SparseModel::State>> m_replay;  // the last state replayed
 };
 
 }  // namespace

@@ -299,6 +299,7 @@ struct SparseModel::LayerPass {
     const Layer& l;
     const std::vector<float>& normed;
     size_t K, dk, dv, kd, group;  // conv taps; key and value head dims; all keys' width; value heads per key
+    LayerTrace* trace = nullptr;  // records the rows each head's query and key address, when given
 
     // Projection and causal conv with its state (the last K - 1 projected values per channel).
     // A channel whose projection row is empty reads 0 for ever: silu(0) = 0 and its state stays 0.
@@ -319,6 +320,15 @@ struct SparseModel::LayerPass {
             out += l.conv[ch * K + K - 1] * now;
             qkv[ch] = silu(out);
         }
+    }
+
+    // The rows a normalised query or key weighs at 1/1000 of its largest weight or more.
+    static void addressedRows(const std::vector<float>& weights, std::vector<int>& rows) {
+        float largest = 0;
+        for (float w : weights) largest = std::max(largest, std::fabs(w));
+        rows.clear();
+        for (size_t r = 0; r < weights.size(); ++r)
+            if (largest > 0 && std::fabs(weights[r]) >= largest / 1000) rows.push_back(int(r));
     }
 
     struct HeadScratch {
@@ -344,6 +354,10 @@ struct SparseModel::LayerPass {
             const float* v = qkv.data() + 2 * kd + head * dv;
             l2(qkv.data() + keyHead * dk, qScale, t.qn);
             l2(qkv.data() + kd + keyHead * dk, 1.f, t.kn);
+            if (trace) {
+                addressedRows(t.qn, trace->rowsRead[head]);
+                addressedRows(t.kn, trace->rowsWritten[head]);
+            }
             float beta = sigmoid(l.b.row(int(head), normed.data()));
             float g = -std::exp(l.aLog[head]) * softplus(l.a.row(int(head), normed.data()) + l.dtBias[head]);
             float* Sh = S.data() + head * dk * dv;
@@ -388,7 +402,17 @@ struct SparseModel::LayerPass {
     }
 };
 
-std::vector<float> SparseModel::run(int token, State& state) const {
+std::vector<LayerTrace> SparseModel::trace(int token, State& state) const {
+    std::vector<LayerTrace> layers(m_layers.size());
+    for (LayerTrace& t : layers) {
+        t.rowsRead.resize(size_t(m_config.linearNumValueHeads));
+        t.rowsWritten.resize(size_t(m_config.linearNumValueHeads));
+    }
+    run(token, state, &layers);
+    return layers;
+}
+
+std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTrace>* trace) const {
     const Qwen35Config& c = m_config;
     if (token < 0 || token >= c.vocabSize)
         throw DiagnosticError(Diagnostic{"", 0, 0, "token " + std::to_string(token) + " is outside the vocabulary"});
@@ -407,7 +431,8 @@ std::vector<float> SparseModel::run(int token, State& state) const {
         const Layer& l = m_layers[li];
         rmsNorm(x, l.inputNorm, c.rmsNormEps, normed);
         const size_t dk = size_t(c.linearKeyHeadDim), group = hv / size_t(c.linearNumKeyHeads);
-        LayerPass pass{c, l, normed, size_t(c.convKernel), dk, dv, kd, group};
+        LayerTrace* record = trace ? &(*trace)[li] : nullptr;
+        LayerPass pass{c, l, normed, size_t(c.convKernel), dk, dv, kd, group, record};
         std::fill(qkv.begin(), qkv.end(), 0.f);
         inTwo(l.channelSplit, l.liveChannels.size(),
               [&](size_t b, size_t e, int) { pass.channels(b, e, state.conv[li], qkv); });
@@ -418,12 +443,14 @@ std::vector<float> SparseModel::run(int token, State& state) const {
         for (int head : l.liveHeads)
             for (size_t j = size_t(head) * dv; j < size_t(head + 1) * dv; ++j)
                 if (mixed[j] != 0) l.outProj.scatter(int(j), mixed[j], x.data());
+        if (record) record->afterMixer = x;
         // The MLP through its non-zero neurons, scattered in neuron order.
         rmsNorm(x, l.postNorm, c.rmsNormEps, normed);
         neuronOut.assign(l.liveNeurons.size(), 0.f);
         inTwo(l.neuronSplit, l.liveNeurons.size(), [&](size_t b, size_t e, int) { pass.neurons(b, e, neuronOut); });
         for (size_t i = 0; i < neuronOut.size(); ++i)
             if (neuronOut[i] != 0) l.down.scatter(l.liveNeurons[i], neuronOut[i], x.data());
+        if (record) record->afterLayer = x;
     }
     ++state.position;
     return x;

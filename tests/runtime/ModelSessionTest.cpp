@@ -186,9 +186,10 @@ TEST(ModelSession, StepTokenShowsEachValueAsItsLastByteIsWritten) {
         byStep->step();
         const MachineState& after = byStep->snapshot();
         while (byToken->position() < step) {
+            size_t shown = byToken->tokens().writtenNow;
             byToken->stepToken();
             const MachineState& now = byToken->snapshot();
-            ASSERT_EQ(byToken->tokens().writtenNow, byToken->tokens().written.size() - (now.run == RunState::Finished));
+            ASSERT_EQ(byToken->tokens().writtenNow, shown + 1);
             if (byToken->position() == step) break;
             ++midSteps;
             for (size_t t = 0; t < now.threads.size(); ++t)
@@ -210,6 +211,86 @@ TEST(ModelSession, StepTokenShowsEachValueAsItsLastByteIsWritten) {
     }
     EXPECT_GT(midSteps, 10);
     EXPECT_EQ(byToken->snapshot().run, RunState::Finished);
+}
+
+// Token steps through recorded history, forwards after Reset and backwards, show the same machines, token for
+// token, as the token steps that wrote it.
+TEST(ModelSession, TokenStepsWalkRecordedHistoryBothWaysThroughTheSameMachines) {
+    const GpuModel& model = gpuModel(Engine::Sparse);
+    Loaded p = exampleProgram("branches");
+    auto s = makeModelSession(model);
+    s->load(p.program, p.launch);
+    struct Shown {
+        size_t written;
+        int position;
+        MachineState machine;
+    };
+    std::vector<Shown> live{{0, 0, s->snapshot()}};
+    while (s->snapshot().run == RunState::Running) {
+        s->stepToken();
+        live.push_back({s->tokens().writtenNow, s->position(), s->snapshot()});
+    }
+    ASSERT_GT(live.size(), size_t(s->position() + 10));  // steps of several tokens
+    auto expectShown = [&](const Shown& want) {
+        SCOPED_TRACE("token " + std::to_string(want.written));
+        ASSERT_EQ(s->tokens().writtenNow, want.written);
+        ASSERT_EQ(s->position(), want.position);
+        expectSameState(s->snapshot(), want.machine, want.position);
+    };
+    s->reset();
+    for (size_t i = 1; i < live.size(); ++i) {
+        s->stepToken();
+        expectShown(live[i]);
+        if (::testing::Test::HasFailure()) return;
+    }
+    for (size_t i = live.size() - 1; i-- > 0;) {
+        StopReason r = s->stepBackToken();
+        expectShown(live[i]);
+        EXPECT_EQ(r, i == 0 ? StopReason::AtStart : StopReason::Step);
+        if (::testing::Test::HasFailure()) return;
+    }
+}
+
+// The trace of the token going in names the state rows it writes: the rows that change when it goes in are
+// among them; and it names the token the model writes after it.
+TEST(ModelSession, TheTokenTraceNamesTheRowsTheTokenWrites) {
+    const GpuModel& model = gpuModel(Engine::Sparse);
+    Loaded p = exampleProgram("branches");
+    auto s = makeModelSession(model);
+    s->load(p.program, p.launch);
+    for (int i = 0; i < 5; ++i) s->step();
+    StateLayout layout = s->stateLayout();
+    int changedRows = 0;
+    for (int t = 0; t < 6; ++t) {
+        size_t at = s->tokens().writtenNow;
+        SCOPED_TRACE("token " + std::to_string(at));
+        TokenTrace trace = s->tokenTrace();
+        ASSERT_EQ(trace.layers.size(), size_t(layout.layers));
+        EXPECT_EQ(trace.writtenBefore, at);
+        ASSERT_EQ(trace.layers[0].afterLayer.size(), trace.layers[0].afterMixer.size());
+        std::vector<StateHead> before;
+        for (int l = 0; l < layout.layers; ++l)
+            for (int h = 0; h < layout.heads; ++h) before.push_back(s->stateHead(l, h));
+        s->stepToken();
+        TokenStream stream = s->tokens();
+        ASSERT_GT(stream.written.size(), at);
+        EXPECT_EQ(trace.token, stream.written[at]);
+        if (!trace.next.empty()) EXPECT_EQ(trace.next, stream.written[at + 1]);
+        for (int l = 0; l < layout.layers; ++l)
+            for (int h = 0; h < layout.heads; ++h) {
+                StateHead after = s->stateHead(l, h);
+                const StateHead& was = before[size_t(l * layout.heads + h)];
+                const std::vector<int>& written = trace.layers[size_t(l)].rowsWritten[size_t(h)];
+                for (int r = 0; r < after.rows; ++r) {
+                    auto row = [&](const StateHead& x) { return x.values.begin() + long(r * x.cols); };
+                    if (std::equal(row(was), row(was) + was.cols, row(after))) continue;
+                    ++changedRows;
+                    EXPECT_TRUE(std::binary_search(written.begin(), written.end(), r))
+                        << "layer " << l << " head " << h << " (" << after.memory << ") row " << r;
+                }
+            }
+    }
+    EXPECT_GT(changedRows, 0);
 }
 
 TEST(ModelSession, APartialBarrierFaultsAtTheSameStepWithTheSameMessage) {

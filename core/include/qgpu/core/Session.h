@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "qgpu/core/Interpreter.h"
+#include "qgpu/core/TokenTrace.h"
 
 namespace qgpu {
 
@@ -68,6 +69,8 @@ public:
     // machine mid-step, and the position moves when the step's last token is written. Where no step is being
     // written (a backend without tokens, or behind in recorded history), one whole step.
     virtual StopReason stepToken() { return step(); }
+    // Back one token (mid-step where the step has more than one); one whole step where there are no tokens.
+    virtual StopReason stepBackToken() { return stepBack(); }
     // Forward until a breakpoint (the next step's block and warp), the end, a fault or the limit.
     virtual StopReason run(int maxSteps = 1000000);
     virtual StopReason runBack();  // back until a breakpoint or the start
@@ -84,6 +87,10 @@ public:
     // The ROM as this backend holds it (the model: decoded from its recurrent state); empty before load
     // and for a backend without one.
     virtual RomImage rom() const { return {}; }
+    // What the model does, layer by layer, with the token that goes in at the point shown, and the residual's
+    // layout to decode it with; empty for a backend without a model.
+    virtual TokenTrace tokenTrace() const { return {}; }
+    virtual std::vector<ResidualField> residualFields() const { return {}; }
 
     std::set<Breakpoint> breakpoints;
     bool atBreakpoint() const;  // the next step runs a block with a breakpoint

@@ -119,6 +119,16 @@ public:
 
     // Every thread's registers, pc and status (exited, waiting at a barrier), global and shared memory.
     MachineState decode() const;
+    MachineState decode(const SparseModel::State& state) const;  // the same from a replayed state
+
+    // The model's state once the fed tokens and the first `written` tokens it wrote have gone in
+    // (written <= written().size()): the stepper's own state, or its history replayed. `from`, when given,
+    // holds the state after the first `fromWritten` (<= written) and is replayed onwards instead.
+    const SparseModel::State& state() const { return m_state; }
+    SparseModel::State replayed(size_t written, const SparseModel::State* from = nullptr, size_t fromWritten = 0) const;
+    // What the model does, layer by layer, with the token that goes in after the first `written` tokens
+    // it wrote (written()[written], or next()); `state` holds the model at that point (replayed()).
+    TokenTrace trace(size_t written, SparseModel::State state) const;
     // The raw recurrent state: per layer [heads, key dim, value dim].
     const std::vector<std::vector<float>>& recurrent() const { return m_state.recurrent; }
     // The ROM: per block, its four body words and the terminator (with the writes mask in bits 7..10,
@@ -128,7 +138,7 @@ public:
 private:
     const GpuModel& m_model;
     Dim3 m_grid, m_block;
-    SparseModel::State m_state;
+    SparseModel::State m_state, m_afterFed;  // now, and once the fed tokens had gone in
     std::vector<gpu::Token> m_fed, m_written;
     gpu::Token m_next;
 };
