@@ -115,11 +115,29 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     EXPECT_TRUE(window.diff()->item(0)->text().startsWith("model vs reference: the same machine after every one of"))
         << window.diff()->item(0)->text().toStdString();
 
-    // Clicking the first written token goes back to the end of the first step.
-    emit window.tokens()->itemActivated(window.tokens()->item(fed));
+    // Clicking a written token goes to the moment the model wrote it: the last token of step 1 ends it; the
+    // first is mid-step (its EXEC only), where the machine is still the one before the step.
+    size_t endOfFirst = window.session().tokens().writtenAfterStep[0];
+    ASSERT_GT(endOfFirst, 1u);
+    emit window.tokens()->itemActivated(window.tokens()->item(fed + int(endOfFirst) - 1));
     window.waitIdle();  // moving is a run on the engine thread
     EXPECT_EQ(window.session().position(), 1);
+    EXPECT_EQ(window.tokens()->currentRow(), fed + int(endOfFirst) - 1);
     expectRegistersMatch(window, referenceAfter(window, 1).state());
+    emit window.tokens()->itemClicked(window.tokens()->item(fed));
+    window.waitIdle();
+    EXPECT_EQ(window.session().position(), 0);
+    EXPECT_EQ(window.tokens()->currentRow(), fed);
+    expectRegistersMatch(window, referenceAfter(window, 0).state());
+    // Token steps after Reset walk the recorded tokens one at a time, and back.
+    window.reset();
+    window.stepToken();
+    window.stepToken();
+    EXPECT_EQ(window.tokens()->currentRow(), fed + 1);
+    window.stepTokenBack();
+    EXPECT_EQ(window.tokens()->currentRow(), fed);
+    window.stepTokenBack();
+    EXPECT_EQ(window.tokens()->currentRow(), fed - 1);  // the last fed token: nothing written yet
 }
 
 TEST(StudioModel, TheRomAndSharedMemoryViewsReadTheModelsStateAndAgreeWithTheReference) {

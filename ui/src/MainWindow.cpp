@@ -158,6 +158,8 @@ void MainWindow::createActions() {
     m_moveActions.push_back(add("Step token", QKeySequence("Alt+F10"), [this] { stepToken(); }));
     m_moveActions.push_back(add("Step line", QKeySequence(Qt::Key_F11), [this] { stepLine(); }));
     m_moveActions.push_back(add("Step back", QKeySequence("Shift+F10"), [this] { stepBack(); }));
+    m_moveActions.push_back(
+        debug->addAction("Step token back", QKeySequence("Alt+Shift+F10"), this, [this] { stepTokenBack(); }));
     m_moveActions.push_back(debug->addAction("Run to cursor", QKeySequence("Ctrl+F10"), this, [this] {
         int line, col;
         m_editor->getCursorPosition(&line, &col);

@@ -76,20 +76,20 @@ void MainWindow::createDocks() {
     m_tokens = new QListWidget;
     m_tokens->setObjectName("tokenList");
     m_tokens->setFont(QFont("Monospace", 9));
-    // A click (or Enter) on a written token moves the debugger to the end of the step that wrote it; on a
-    // fed one to the start.
+    // A click (or Enter) on a written token moves the debugger to the moment the model wrote it (mid-step
+    // where the token is inside one); on a fed one to the start.
     auto toToken = [this](QListWidgetItem* it) {
-        TokenStream ts;
+        size_t fed;
         {
             auto lock = m_engine->lock();
-            ts = m_session->tokens();
+            fed = m_session->tokens().fed.size();
         }
-        if (ts.fed.empty()) return;  // the line saying this backend writes no tokens
-        int row = m_tokens->row(it) - int(ts.fed.size());
-        int step = 0;
-        while (row >= 0 && step < int(ts.writtenAfterStep.size()) && ts.writtenAfterStep[size_t(step)] <= size_t(row))
-            ++step;
-        moveTo(row < 0 ? 0 : step + 1);
+        if (fed == 0) return;  // the line saying this backend writes no tokens
+        int row = m_tokens->row(it) - int(fed);
+        if (row < 0)
+            moveTo(0);
+        else
+            moveToToken(size_t(row) + 1);
     };
     connect(m_tokens, &QListWidget::itemClicked, this, toToken);
     connect(m_tokens, &QListWidget::itemActivated, this, toToken);

@@ -39,6 +39,9 @@ void MainWindow::stepToken() {
 void MainWindow::stepBack() {
     singleStep([this] { return m_session->stepBack(); });
 }
+void MainWindow::stepTokenBack() {
+    singleStep([this] { return m_session->stepBackToken(); });
+}
 void MainWindow::reset() {
     singleStep([this] {
         m_session->reset();
@@ -120,6 +123,33 @@ void MainWindow::moveTo(int position) {
         },
         [this](bool paused, const QString& error) { finishRun(StopReason::Step, paused, error); },
         QString("moving to step %1").arg(position));
+}
+
+void MainWindow::moveToToken(size_t written) {
+    pause();
+    if (!m_session->loaded()) return;
+    TokenStream ts = m_session->tokens();
+    int step = 0;  // the step the token is in: it starts before the token and ends at or after it
+    while (step < int(ts.writtenAfterStep.size()) && ts.writtenAfterStep[size_t(step)] < written) ++step;
+    size_t start = step > 0 ? ts.writtenAfterStep[size_t(step - 1)] : 0;
+    bool ends = step < int(ts.writtenAfterStep.size()) && ts.writtenAfterStep[size_t(step)] == written;
+    int boundary = ends ? step + 1 : step;
+    startJob(
+        [this, boundary, written, start, ends] {
+            int at = m_session->position();
+            size_t shown = m_session->tokens().writtenNow;
+            bool onBoundary = shown == (at > 0 ? m_session->tokens().writtenAfterStep[size_t(at - 1)] : 0);
+            if (at != boundary || !onBoundary) {  // first to the step's start (or end), a step at a time
+                if (at > boundary || (at == boundary && !onBoundary))
+                    return m_session->stepBack() == StopReason::AtStart && boundary > 0;
+                return m_session->step() != StopReason::Step;
+            }
+            if (ends) return true;
+            for (size_t t = start; t < written; ++t) m_session->stepToken();  // then token by token within it
+            return true;
+        },
+        [this](bool paused, const QString& error) { finishRun(StopReason::Step, paused, error); },
+        QString("moving to token %1").arg(written));
 }
 
 bool MainWindow::compareBackends() {

@@ -74,6 +74,9 @@ public:
     void step();
     void stepToken();  // one token of the step the model is writing (other backends: a step)
     void stepBack();
+    void stepTokenBack();  // one token back (other backends: a step)
+    // Moves to the moment the model had written `written` of its tokens (mid-step where that is inside one).
+    void moveToToken(size_t written);
     void reset();
     // The runs continue on the engine thread after they return (running() meanwhile, the Debug actions that
     // would move the session disabled); the window shows their progress and where they stop. waitIdle()
