@@ -1,13 +1,16 @@
 // qgpu-studio: the desktop debugger.
-// Usage: qgpu-studio [KERNEL.cu | PROGRAM.qasm] [--backend reference|model] [--steps N] [--host DIR]
+// Usage: qgpu-studio [KERNEL.cu | PROGRAM.qasm] [--backend reference|model] [--steps N] [--show PANEL,...]
+//                    [--host DIR]
 // (default: the CUDA dot-product kernel on the reference interpreter; --steps runs N steps after loading;
-// --host: a Qwen3.5 checkpoint for the chat panel)
+// --show brings the named panels to the front of their tab groups, e.g. "Layers,ROM"; --host: a Qwen3.5
+// checkpoint for the chat panel)
 // The runtime's headers come before Qt's: Qt defines `emit` as a macro, and the circuit has a method of
 // that name.
 #include "StudioChat.h"
 #include "qgpu/runtime/ModelSession.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QProgressDialog>
 
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("qgpu studio");
     QString path = qgpu::resourceDir() + "/examples/dot_product.cu";
     QString backend = "reference", host;
+    QStringList panels;
     qgpu::ChatHostOptions hostOptions;
     int steps = 0;
     QStringList args = app.arguments();
@@ -57,6 +61,8 @@ int main(int argc, char** argv) {
             steps = args[++i].toInt();
         else if (args[i] == "--backend" && i + 1 < args.size())
             backend = args[++i];
+        else if (args[i] == "--show" && i + 1 < args.size())
+            panels = args[++i].split(',');
         else if (args[i] == "--host" && i + 1 < args.size())
             host = args[++i];
         else if ((args[i] == "--weights" || args[i] == "--device") && i + 1 < args.size())
@@ -83,5 +89,12 @@ int main(int argc, char** argv) {
     bool ok = window.openProgram(QFileInfo(path).absoluteFilePath());
     if (ok && backend != "reference") ok = window.setBackend(backend);
     for (int i = 0; ok && i < steps; ++i) window.step();
+    for (const QString& panel : panels) {
+        auto* dock = window.findChild<QDockWidget*>(panel.trimmed());
+        if (dock)
+            dock->raise();
+        else
+            std::fprintf(stderr, "qgpu-studio: there is no panel named \"%s\"\n", panel.toUtf8().constData());
+    }
     return app.exec();
 }

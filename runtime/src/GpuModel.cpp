@@ -409,10 +409,9 @@ TokenTrace GpuStepper::trace(size_t written, SparseModel::State state) const {
     gpu::Token in = written < m_written.size() ? m_written[written] : m_next;
     out.token = in.text();
     out.writtenBefore = written;
-    out.next = written + 1 < m_written.size()    ? m_written[written + 1].text()
-               : written + 1 == m_written.size() ? m_next.text()
-                                                 : "";
-    out.layers = m_model.sparse().trace(in.id(), state);
+    int next = 0;
+    out.layers = m_model.sparse().trace(in.id(), state, &next);
+    out.next = gpu::Token::fromId(next).text();
     return out;
 }
 

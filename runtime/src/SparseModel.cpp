@@ -402,13 +402,14 @@ struct SparseModel::LayerPass {
     }
 };
 
-std::vector<LayerTrace> SparseModel::trace(int token, State& state) const {
+std::vector<LayerTrace> SparseModel::trace(int token, State& state, int* next) const {
     std::vector<LayerTrace> layers(m_layers.size());
     for (LayerTrace& t : layers) {
         t.rowsRead.resize(size_t(m_config.linearNumValueHeads));
         t.rowsWritten.resize(size_t(m_config.linearNumValueHeads));
     }
-    run(token, state, &layers);
+    std::vector<float> x = run(token, state, &layers);
+    if (next) *next = greedyAfter(x);
     return layers;
 }
 
@@ -478,8 +479,9 @@ std::vector<float> SparseModel::logits(const std::vector<float>& x) const {
     return logits;
 }
 
-int SparseModel::greedy(int token, State& state) const {
-    std::vector<float> x = run(token, state);
+int SparseModel::greedy(int token, State& state) const { return greedyAfter(run(token, state)); }
+
+int SparseModel::greedyAfter(const std::vector<float>& x) const {
     // Distinct rows come in the order of their first tokens, so the first largest row's first token is the
     // first largest token.
     size_t best = 0;

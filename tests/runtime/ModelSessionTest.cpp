@@ -275,7 +275,11 @@ TEST(ModelSession, TheTokenTraceNamesTheRowsTheTokenWrites) {
         TokenStream stream = s->tokens();
         ASSERT_GT(stream.written.size(), at);
         EXPECT_EQ(trace.token, stream.written[at]);
-        if (!trace.next.empty()) EXPECT_EQ(trace.next, stream.written[at + 1]);
+        // The token after it: written already, or the one the model writes next.
+        TokenStream further = stream.written.size() > at + 1 ? stream : (s->stepToken(), s->tokens());
+        ASSERT_GT(further.written.size(), at + 1);
+        EXPECT_EQ(trace.next, further.written[at + 1]);
+        if (further.writtenNow != stream.writtenNow) s->stepBackToken();
         for (int l = 0; l < layout.layers; ++l)
             for (int h = 0; h < layout.heads; ++h) {
                 StateHead after = s->stateHead(l, h);
@@ -291,6 +295,25 @@ TEST(ModelSession, TheTokenTraceNamesTheRowsTheTokenWrites) {
             }
     }
     EXPECT_GT(changedRows, 0);
+}
+
+// Every field of the layout decodes to clean bits where its value is final, token after token; the token's
+// own input word is the one the stream names.
+TEST(ModelSession, TheTraceDecodesThroughTheLayoutToCleanBits) {
+    const GpuModel& model = gpuModel(Engine::Sparse);
+    Loaded p = exampleProgram("branches");
+    auto s = makeModelSession(model);
+    s->load(p.program, p.launch);
+    std::vector<ResidualField> layout = s->residualFields();
+    ASSERT_GT(layout.size(), 1000u);
+    for (int t = 0; t < 40; ++t) {
+        SCOPED_TRACE("token " + std::to_string(s->tokens().writtenNow));
+        std::vector<LayerField> fields = decodeFields(layout, s->tokenTrace());
+        ASSERT_GT(fields.size(), 100u);
+        for (const LayerField& f : fields) EXPECT_TRUE(f.clean) << f.name << " (born " << f.born << "): " << f.value;
+        if (::testing::Test::HasFailure()) return;
+        s->stepToken();
+    }
 }
 
 TEST(ModelSession, APartialBarrierFaultsAtTheSameStepWithTheSameMessage) {

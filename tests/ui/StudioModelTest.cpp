@@ -15,6 +15,7 @@
 #include <fstream>
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QElapsedTimer>
@@ -24,6 +25,7 @@
 #include <QProgressBar>
 
 #include "qgpu/ui/ChatPanel.h"
+#include "qgpu/ui/LayerView.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
 
@@ -176,6 +178,73 @@ TEST(StudioModel, TheRomAndSharedMemoryViewsReadTheModelsStateAndAgreeWithTheRef
     EXPECT_FALSE(tokens->item(current)->font().italic());
     EXPECT_TRUE(tokens->item(current + 1)->font().italic());
     EXPECT_TRUE(tokens->item(tokens->count() - 1)->font().italic());
+}
+
+// The layer view decodes the token going in, layer by layer: over the tokens of a step that stores a word, a
+// layer's mixer writes that word's row of global memory; a click on a field lists its residual dims.
+TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
+    auto model = GpuModel::build({Engine::Sparse});
+    MainWindow window;
+    window.addBackend("model", [&] { return makeModelSession(*model); });
+    window.resize(1280, 800);
+    window.show();
+    ASSERT_TRUE(window.openProgram(kExamples + "branches.qasm")) << window.statusText().toStdString();
+    ASSERT_TRUE(window.setBackend("model")) << window.statusText().toStdString();
+    auto* dock = window.findChild<QDockWidget*>("Layers");
+    ASSERT_TRUE(dock);
+    dock->raise();
+    QApplication::processEvents();
+    LayerView* layers = window.layers();
+    ASSERT_TRUE(layers->isVisible());
+    // Step to the start of the first step that stores to global memory.
+    int store = -1;
+    for (int n = 0; n < 200 && store < 0; ++n) {
+        window.step();
+        const StepEvent& e = window.session().history().back();
+        for (const MemWrite& w : e.memWrites)
+            if (w.space == MemSpace::Global) store = w.addr;
+    }
+    ASSERT_GE(store, 0);
+    window.stepBack();
+    const QString wanted = QString("(global word %1)").arg(store);
+    bool seen = false;
+    int position = window.session().position();
+    while (window.session().position() == position) {
+        QTableWidget* t = layers->table();
+        ASSERT_GT(t->rowCount(), 100);
+        int fed = int(window.session().tokens().fed.size());
+        EXPECT_TRUE(layers->summary()->text().contains(window.tokens()
+                                                           ->item(fed + int(window.session().tokens().writtenNow))
+                                                           ->text()
+                                                           .section(' ', -1)
+                                                           .toHtmlEscaped()))
+            << layers->summary()->text().toStdString();
+        for (int r = 0; r < t->rowCount(); ++r)
+            if (t->item(r, LayerView::What)->text() == "mixer writes" &&
+                t->item(r, LayerView::Name)->text().startsWith("global") &&
+                t->item(r, LayerView::Value)->text().contains(wanted))
+                seen = true;
+        window.stepToken();
+    }
+    EXPECT_TRUE(seen) << "no layer wrote " << wanted.toStdString();
+    // A field's dims: one row per bit, with the residual before the layer, after its mixer and after it.
+    QTableWidget* t = layers->table();
+    int alu = -1;
+    for (int r = 0; r < t->rowCount() && alu < 0; ++r)
+        if (t->item(r, LayerView::Name)->text() == "alu" && t->item(r, LayerView::What)->text() == "writes") alu = r;
+    ASSERT_GE(alu, 0);
+    t->setCurrentCell(alu, 0);
+    EXPECT_EQ(layers->dimTable()->rowCount(), 32);
+    EXPECT_EQ(layers->dimTable()->item(0, 1)->text(), "alu.0");
+    // The filter keeps the rows that name what it says.
+    layers->findChild<QLineEdit*>("layerFilter")->setText("regs_a");
+    int shown = 0;
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (!t->isRowHidden(r)) {
+            ++shown;
+            EXPECT_TRUE(t->item(r, LayerView::Name)->text().contains("regs_a"));
+        }
+    EXPECT_GT(shown, 0);
 }
 
 namespace {

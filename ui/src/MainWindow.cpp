@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 
+#include <algorithm>
 #include <map>
 
 #include "qgpu/compiler/Frontend.h"
@@ -32,6 +33,7 @@
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/EngineThread.h"
 #include "qgpu/ui/ImGuiHost.h"
+#include "qgpu/ui/LayerView.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
 #include "qgpu/ui/StateViews.h"
@@ -376,6 +378,7 @@ void MainWindow::unload() {
     m_codeViews->clear();
     m_timeline->clear();
     m_rom->clear();
+    m_layers->showUnavailable("Nothing is loaded.");
     m_shared->setProgram(0, {});
 }
 
@@ -529,6 +532,29 @@ void MainWindow::refresh() {
     m_heatmap->show(*m_session, [this] { return m_engine->lock(); });
     m_heatmapHost->update();
     refreshTokens();
+    lock.unlock();
+    refreshLayers();
+}
+
+void MainWindow::refreshLayers() {
+    if (!m_layers->isVisible()) return;
+    auto lock = m_engine->lock();
+    if (!m_session->loaded()) return m_layers->showUnavailable("Nothing is loaded.");
+    TokenTrace trace = m_session->tokenTrace();
+    if (trace.layers.empty()) return m_layers->showUnavailable("The " + backend() + " backend runs no model.");
+    StateLayout layout = m_session->stateLayout();
+    std::map<std::string, std::vector<std::string>> labels;  // per memory, as its head labels its rows
+    auto label = [&](const std::string& memory, int row) -> std::string {
+        auto it = labels.find(memory);
+        if (it == labels.end()) {
+            auto at = std::find(layout.memories.begin(), layout.memories.end(), memory);
+            int index = int(at - layout.memories.begin());
+            it = labels.emplace(memory, m_session->stateHead(index / layout.heads, index % layout.heads).rowLabels)
+                     .first;
+        }
+        return size_t(row) < it->second.size() ? it->second[size_t(row)] : std::string();
+    };
+    m_layers->show(trace, m_session->residualFields(), layout, label);
 }
 
 void MainWindow::refreshTokens() {

@@ -19,6 +19,7 @@
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/EngineThread.h"
 #include "qgpu/ui/ImGuiHost.h"
+#include "qgpu/ui/LayerView.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
 #include "qgpu/ui/StateViews.h"
@@ -28,14 +29,14 @@ namespace qgpu {
 namespace {
 
 // saveState's version: a layout saved by a build with other panels is not restored.
-constexpr int kLayoutVersion = 2;
+constexpr int kLayoutVersion = 3;
 
 // The default layout's groups of tabbed panels: the program beside the editor, the machine below it, and
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
 const QStringList kMachinePanels = {"Registers", "Memory", "Shared memory", "Chat"};
 const QStringList kHistoryPanels = {"Steps", "Token stream", "Backend diff"};
-const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state"};
+const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state", "Layers"};
 
 }  // namespace
 
@@ -110,6 +111,11 @@ void MainWindow::createDocks() {
     m_heatmapHost = new ImGuiHost(m_heatmap.get());
     m_heatmapHost->setObjectName("heatmapView");
     m_heatmapDock = addDock("Recurrent state", m_heatmapHost);
+    m_layers = new LayerView;
+    QDockWidget* layerDock = addDock("Layers", m_layers);
+    connect(layerDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        if (shown && !running()) refreshLayers();
+    });
 }
 
 void MainWindow::applyDefaultLayout() {

@@ -32,4 +32,24 @@ struct TokenTrace {
     std::vector<LayerTrace> layers;
 };
 
+// A field of the residual: the features that share a name but for their last number (a word's bits, a one-hot
+// group: "alu.0".."alu.31" is "alu", the inputs "x0".."x31" are "x"), or one feature alone.
+struct LayerField {
+    std::string name;
+    int born = 0;        // the layer that writes it (0 for a token input: the embedding's)
+    int released = -1;   // the last layer that reads it (-1: the last layer)
+    bool input = false;  // set by the token's embedding
+    int readAt = 0;      // the residual its value is read from: after layer readAt's mixer, or all of it
+    bool readAfterMixer = false;
+    std::vector<int> index, dims;  // per feature: its number in the field (bit), its residual dim
+    std::vector<size_t> features;  // per feature: where the layout lists it
+    std::vector<float> raw;        // per feature: the residual at readAt
+    bool clean = true;             // every bit reads 0 or 1 (integers always do)
+    std::string value;             // "0x0000002a = 42", "1", "bits 3, 7", or the raw values
+};
+
+// Every field of the layout, decoded from the trace where its value is final: at the last layer that reads it
+// (after that layer's mixer when its MLP hands the dim to a new owner), or after the last layer.
+std::vector<LayerField> decodeFields(const std::vector<ResidualField>& fields, const TokenTrace& trace);
+
 }  // namespace qgpu

@@ -51,9 +51,10 @@ public:
     int greedy(int token, State& state) const;
     // Feeds one token whose next token nobody asks for (a prompt's): forward without the LM head.
     void feed(int token, State& state) const;
-    // Feeds one token as feed() does, recording every layer. A head's rows read and written are those its
-    // query and key weigh at 1/1000 of their largest weight or more (on compiled circuits, the one-hot rows).
-    std::vector<LayerTrace> trace(int token, State& state) const;
+    // Feeds one token as greedy() does, recording every layer, and sets `next` to greedy's choice when given.
+    // A head's rows read and written are those its query and key weigh at 1/1000 of their largest weight or
+    // more (on compiled circuits, the one-hot rows).
+    std::vector<LayerTrace> trace(int token, State& state, int* next = nullptr) const;
     size_t nonZeros() const;  // weights it multiplies per token, at most
     // 1, or 2: each layer's channels, heads and neurons split between this thread and a helper (the same
     // results: each unit's arithmetic does not depend on the thread). Default: 2 where $QGPU_THREADS, else
@@ -69,6 +70,7 @@ private:
     // The layers: the final residual; each layer recorded into `trace` when given.
     std::vector<float> run(int token, State& state, std::vector<LayerTrace>* trace = nullptr) const;
     std::vector<float> logits(const std::vector<float>& x) const;          // the final norm and the LM head
+    int greedyAfter(const std::vector<float>& x) const;                    // greedy's choice from the final residual
     std::vector<float> headInput(const std::vector<float>& x) const;       // the final norm on the head's dims
     std::vector<float> distinctLogits(const std::vector<float>& x) const;  // one per distinct head row
     Qwen35Config m_config;

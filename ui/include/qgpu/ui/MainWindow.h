@@ -31,6 +31,7 @@ class RegisterView;
 class MemoryView;
 class SharedMemoryView;
 class RomView;
+class LayerView;
 class DivergenceTimeline;
 class StateHeatmap;
 class ImGuiHost;
@@ -109,6 +110,7 @@ public:
     MemoryView* memory() const { return m_memory; }
     SharedMemoryView* sharedMemory() const { return m_shared; }
     RomView* rom() const { return m_rom; }
+    LayerView* layers() const { return m_layers; }
     QListWidget* events() const { return m_events; }
     QListWidget* tokens() const { return m_tokens; }  // the model backend's token stream
     QListWidget* diff() const { return m_diff; }      // the last backend comparison
@@ -142,8 +144,10 @@ private:
     int nextLineWithCode(int line) const;  // 1-based; 0 when no line from `line` on has code
     void relocateBreakpoints();
     void populateExamples(QMenu* menu);
-    void refresh();                   // takes the session lock: never call it holding the lock
-    void refreshTokens();             // the session lock held
+    void refresh();  // takes the session lock: never call it holding the lock
+    void refreshTokens();
+    void refreshLayers();  // only while the layer view is on screen: it runs the token through the model             //
+                           // the session lock held
     int sourceLine(int block) const;  // the first source line of a block's code (0: none)
     void addRecentFile(const QString& path);
     void fillRecentMenu();
@@ -184,6 +188,7 @@ private:
     MemoryView* m_memory;
     SharedMemoryView* m_shared;
     RomView* m_rom;
+    LayerView* m_layers;
     QListWidget* m_events;
     QListWidget* m_tokens;
     QListWidget* m_diff;

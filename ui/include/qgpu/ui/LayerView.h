@@ -1,0 +1,51 @@
+// The layer view: what each of the model's layers did with the token going in, decoded from the residual
+// stream and the recurrent state through the circuit's layout. One row per memory row a layer's mixer read or
+// wrote, per field a layer wrote (pc, opcode, operands, ALU result, memory address and data, the next
+// token's code) and per field it read for the last time; a click on a field lists its residual dims.
+#pragma once
+
+#include <QWidget>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "qgpu/core/Session.h"
+#include "qgpu/core/TokenTrace.h"
+
+class QLabel;
+class QLineEdit;
+class QTableWidget;
+
+namespace qgpu {
+
+class LayerView : public QWidget {
+    Q_OBJECT
+public:
+    enum Column { Layer, What, Name, Value, Dims };
+
+    explicit LayerView(QWidget* parent = nullptr);
+    // A memory row's meaning ("warp 0, lane 0, r5"), for the rows the mixers read and wrote.
+    using RowLabel = std::function<std::string(const std::string& memory, int row)>;
+    void show(const TokenTrace& trace, const std::vector<ResidualField>& layout, const StateLayout& memories,
+              const RowLabel& rowLabel);
+    void showUnavailable(const QString& why);  // a backend without a model, or nothing loaded
+    QTableWidget* table() const { return m_table; }
+    QTableWidget* dimTable() const { return m_dims; }
+    QLabel* summary() const { return m_summary; }
+    void showDims(int row);  // the residual dims of the field on a row of table() (none for a memory row)
+
+private:
+    void addRow(int layer, const QString& what, const QString& name, const QString& value, const QString& dims,
+                int field);
+    void applyFilter();
+
+    QLabel* m_summary;
+    QLineEdit* m_filter;
+    QTableWidget *m_table, *m_dims;
+    QLabel* m_dimsTitle;
+    TokenTrace m_trace;
+    std::vector<ResidualField> m_layout;
+    std::vector<LayerField> m_fields;
+};
+
+}  // namespace qgpu
