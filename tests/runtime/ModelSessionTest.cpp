@@ -74,6 +74,14 @@ void expectHeatmapsHoldTheState(const Session& s) {
     ASSERT_EQ(regs.rowWords.size(), 128u);
     for (int r = 0; r < 16; ++r) EXPECT_EQ(regs.rowWords[size_t(r)], m.threads[0].regs[size_t(r)]) << "r" << r;
     EXPECT_EQ(regs.rowLabels[5], "warp 0, lane 0, r5");
+    // The register file's copies for rc reads and for the lane's own datapath: lane 1's registers.
+    for (const char* copy : {"regs_rc10", "regs_lane10"}) {
+        StateHead lane1 = head(copy);
+        ASSERT_EQ(lane1.rowWords.size(), 128u) << copy;
+        for (int r = 0; r < 16; ++r)
+            EXPECT_EQ(lane1.rowWords[size_t(r)], m.threads[1].regs[size_t(r)]) << copy << " r" << r;
+        EXPECT_EQ(lane1.rowLabels[3], "warp 0, lane 1, r3") << copy;
+    }
     StateHead global = head("global0");
     for (int a = 0; a < 128; ++a) EXPECT_EQ(global.rowWords[size_t(a)], m.global[size_t(a)]) << "word " << a;
     EXPECT_EQ(global.rowLabels[7], "global word 7");

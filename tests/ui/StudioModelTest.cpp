@@ -15,6 +15,7 @@
 #include <fstream>
 
 #include <QApplication>
+#include <QOpenGLWidget>
 #include <QDockWidget>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -245,6 +246,64 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
             EXPECT_TRUE(t->item(r, LayerView::Name)->text().contains("regs_a"));
         }
     EXPECT_GT(shown, 0);
+}
+
+// The heatmap: heads grouped by meaning and found by a search; the rows the token going in writes are the
+// trace's and are drawn outlined; rows are labelled with what the layout keeps there.
+TEST(StudioModel, TheHeatmapGroupsItsHeadsAndOutlinesTheRowsTheTokenWrites) {
+    auto model = GpuModel::build({Engine::Sparse});
+    MainWindow window;
+    window.addBackend("model", [&] { return makeModelSession(*model); });
+    window.resize(1280, 800);
+    window.show();
+    ASSERT_TRUE(window.openProgram(kExamples + "branches.qasm")) << window.statusText().toStdString();
+    ASSERT_TRUE(window.setBackend("model")) << window.statusText().toStdString();
+    QApplication::processEvents();
+    StateHeatmap& heat = *window.heatmap();
+    ASSERT_GT(heat.layout().layers, 0);
+    // Grouped: the ROM's heads first, the register files next; a search keeps the heads that match.
+    std::vector<int> all = heat.headsMatching("");
+    ASSERT_FALSE(all.empty());
+    EXPECT_EQ(StateHeatmap::groupOf(heat.layout().memories[size_t(all.front())]), "ROM");
+    std::vector<int> shared = heat.headsMatching("SHARED");
+    EXPECT_EQ(shared.size(), 16u);
+    for (int i : shared) EXPECT_EQ(heat.layout().memories[size_t(i)].rfind("shared", 0), 0u);
+    EXPECT_EQ(heat.headsMatching("registers").size(), heat.headsMatching("regs_").size());
+    EXPECT_TRUE(heat.headsMatching("no such memory").empty());
+
+    // A few steps in, the head whose rows the next token writes: the trace's rows, outlined in yellow.
+    for (int n = 0; n < 3; ++n) window.step();
+    TokenTrace trace;
+    int layer = -1, head = -1;
+    for (int token = 0; token < 12 && layer < 0; ++token) {  // a VAL writes a register
+        if (token > 0) window.stepToken();
+        trace = window.session().tokenTrace();
+        for (int l = 0; l < int(trace.layers.size()) && layer < 0; ++l)
+            for (int h = 0; h < heat.layout().heads && layer < 0; ++h)
+                if (!trace.layers[size_t(l)].rowsWritten[size_t(h)].empty() &&
+                    StateHeatmap::groupOf(heat.layout().memories[size_t(l * heat.layout().heads + h)]) == "Registers") {
+                    layer = l;
+                    head = h;
+                }
+    }
+    ASSERT_GE(layer, 0) << "the token " << trace.token << " writes no register row";
+    heat.select(layer, head);
+    EXPECT_EQ(heat.rowsWritten(), trace.layers[size_t(layer)].rowsWritten[size_t(head)]);
+    EXPECT_EQ(heat.rowsRead(), trace.layers[size_t(layer)].rowsRead[size_t(head)]);
+    ASSERT_FALSE(heat.rowsWritten().empty());
+    EXPECT_NE(heat.head().rowLabels[size_t(heat.rowsWritten().front())].find("lane"), std::string::npos);
+    auto* host = window.findChild<QOpenGLWidget*>("heatmapView");
+    ASSERT_TRUE(host && host->isVisible());
+    QElapsedTimer settle;  // the first-run layout sizes the panels after the window shows
+    for (settle.start(); settle.elapsed() < 300;) QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QImage frame = host->grabFramebuffer();
+    int yellow = 0;
+    for (int y = 0; y < frame.height(); ++y)
+        for (int x = 0; x < frame.width(); ++x) {
+            QColor c = frame.pixelColor(x, y);
+            if (c.red() > 200 && c.green() > 170 && c.blue() < 110) ++yellow;
+        }
+    EXPECT_GT(yellow, 20) << "no written row is outlined";
 }
 
 namespace {

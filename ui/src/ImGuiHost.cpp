@@ -1,7 +1,9 @@
 #include "qgpu/ui/ImGuiHost.h"
 
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QTimer>
 #include <QWheelEvent>
 #include <cfloat>
 
@@ -17,6 +19,8 @@ ImGuiHost::ImGuiHost(ImGuiViewer* viewer, QWidget* parent) : QOpenGLWidget(paren
     ImGui::SetCurrentContext(m_ctx);
     ImGui::GetIO().IniFilename = nullptr;  // Qt saves the window layout, ImGui keeps nothing on disk
     ImGui::StyleColorsDark();
+    for (int k = 0; k < ImGuiKey_COUNT; ++k) ImGui::GetIO().KeyMap[k] = k;  // keys go in by ImGuiKey
+    setFocusPolicy(Qt::StrongFocus);                                        // search boxes take typing
     m_clock.start();
 }
 
@@ -68,12 +72,66 @@ void ImGuiHost::paintGL() {
     ImGui::End();
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // ImGui answers an input over the next frames (a popup opens the frame after the click that asked for
+    // it, a hover settles after the move): draw those too rather than wait for the next input.
+    if (m_settleFrames > 0) {
+        --m_settleFrames;
+        QTimer::singleShot(0, this, [this] { update(); });
+    }
+}
+
+namespace {
+
+// The keys ImGui's text fields and lists use, by Qt key; -1 for others.
+int imguiKey(int qtKey) {
+    switch (qtKey) {
+        case Qt::Key_Tab: return ImGuiKey_Tab;
+        case Qt::Key_Left: return ImGuiKey_LeftArrow;
+        case Qt::Key_Right: return ImGuiKey_RightArrow;
+        case Qt::Key_Up: return ImGuiKey_UpArrow;
+        case Qt::Key_Down: return ImGuiKey_DownArrow;
+        case Qt::Key_Home: return ImGuiKey_Home;
+        case Qt::Key_End: return ImGuiKey_End;
+        case Qt::Key_Delete: return ImGuiKey_Delete;
+        case Qt::Key_Backspace: return ImGuiKey_Backspace;
+        case Qt::Key_Return:
+        case Qt::Key_Enter: return ImGuiKey_Enter;
+        case Qt::Key_Escape: return ImGuiKey_Escape;
+        case Qt::Key_A: return ImGuiKey_A;
+        case Qt::Key_C: return ImGuiKey_C;
+        case Qt::Key_V: return ImGuiKey_V;
+        case Qt::Key_X: return ImGuiKey_X;
+        default: return -1;
+    }
+}
+
+}  // namespace
+
+void ImGuiHost::keyEvent(QKeyEvent* e, bool down) {
+    makeImGuiCurrent();
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyCtrl = e->modifiers() & Qt::ControlModifier;
+    io.KeyShift = e->modifiers() & Qt::ShiftModifier;
+    io.KeyAlt = e->modifiers() & Qt::AltModifier;
+    int key = imguiKey(e->key());
+    if (key >= 0) io.KeysDown[key] = down;
+    if (down && !io.KeyCtrl && !e->text().isEmpty() && e->text()[0].isPrint())
+        io.AddInputCharactersUTF8(e->text().toUtf8().constData());
+    afterInput();
+}
+
+void ImGuiHost::keyPressEvent(QKeyEvent* e) { keyEvent(e, true); }
+void ImGuiHost::keyReleaseEvent(QKeyEvent* e) { keyEvent(e, false); }
+
+void ImGuiHost::afterInput() {
+    m_settleFrames = 2;
+    update();
 }
 
 void ImGuiHost::mouseMoveEvent(QMouseEvent* e) {
     makeImGuiCurrent();
     ImGui::GetIO().MousePos = ImVec2(float(e->position().x()), float(e->position().y()));
-    update();
+    afterInput();
 }
 
 void ImGuiHost::mousePressEvent(QMouseEvent* e) {
@@ -81,7 +139,7 @@ void ImGuiHost::mousePressEvent(QMouseEvent* e) {
     int b = e->button() == Qt::LeftButton ? 0 : e->button() == Qt::RightButton ? 1 : 2;
     ImGui::GetIO().MousePos = ImVec2(float(e->position().x()), float(e->position().y()));  // a click is where it is
     ImGui::GetIO().MouseDown[b] = true;
-    update();
+    afterInput();
 }
 
 void ImGuiHost::mouseReleaseEvent(QMouseEvent* e) {
@@ -89,20 +147,20 @@ void ImGuiHost::mouseReleaseEvent(QMouseEvent* e) {
     int b = e->button() == Qt::LeftButton ? 0 : e->button() == Qt::RightButton ? 1 : 2;
     ImGui::GetIO().MousePos = ImVec2(float(e->position().x()), float(e->position().y()));  // a click is where it is
     ImGui::GetIO().MouseDown[b] = false;
-    update();
+    afterInput();
 }
 
 void ImGuiHost::wheelEvent(QWheelEvent* e) {
     makeImGuiCurrent();
     ImGui::GetIO().KeyCtrl = e->modifiers() & Qt::ControlModifier;  // Ctrl+wheel zooms
     ImGui::GetIO().MouseWheel += float(e->angleDelta().y()) / 120.0f;
-    update();
+    afterInput();
 }
 
 void ImGuiHost::leaveEvent(QEvent*) {
     makeImGuiCurrent();
     ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no tooltip stays behind the mouse
-    update();
+    afterInput();
 }
 
 }  // namespace qgpu

@@ -529,8 +529,10 @@ void MainWindow::refresh() {
     }
     m_timeline->setData(history, pos, s);
     m_timelineHost->update();
-    m_heatmap->show(*m_session, [this] { return m_engine->lock(); });
-    m_heatmapHost->update();
+    if (m_heatmapHost->isVisible()) {  // it runs the token going in through the model for the rows it uses
+        m_heatmap->show(*m_session, [this] { return m_engine->lock(); });
+        m_heatmapHost->update();
+    }
     refreshTokens();
     lock.unlock();
     refreshLayers();

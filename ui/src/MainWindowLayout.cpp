@@ -111,6 +111,9 @@ void MainWindow::createDocks() {
     m_heatmapHost = new ImGuiHost(m_heatmap.get());
     m_heatmapHost->setObjectName("heatmapView");
     m_heatmapDock = addDock("Recurrent state", m_heatmapHost);
+    connect(m_heatmapDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        if (shown && !running()) refresh();
+    });
     m_layers = new LayerView;
     QDockWidget* layerDock = addDock("Layers", m_layers);
     connect(layerDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {

@@ -241,6 +241,8 @@ std::string rowMeaning(const std::string& memory, int row) {
     auto str = [](int v) { return std::to_string(v); };
     if ((base == "regs_a" || base == "regs_b" || base == "regs_c") && n >= 0)  // bank = lane * 4 + warp / 8
         return "warp " + str(n % 4 * 8 + row / 16) + ", lane " + str(n / 4) + ", r" + str(row % 16);
+    if ((base == "regs_rc" || base == "regs_lane") && memory.size() - digits == 2)  // lane, then bank = warp / 8
+        return "warp " + str(n % 10 * 8 + row / 16) + ", lane " + str(n / 10) + ", r" + str(row % 16);
     if (base == kGlobalMemory && n >= 0) return "global word " + str(n * 128 + row);
     if (base == kSharedMemory && n >= 0) return "block " + str(n * 2 + row / 64) + ", shared word " + str(row % 64);
     if ((base == "lane" || base == "lane_next") && n >= 0)

@@ -28,14 +28,19 @@ protected:
     void mouseReleaseEvent(QMouseEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void leaveEvent(QEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void keyReleaseEvent(QKeyEvent* e) override;
 
 private:
     void makeImGuiCurrent();
+    void keyEvent(QKeyEvent* e, bool down);
+    void afterInput();  // draws the frame that shows the input, and the frames that settle it
 
     ImGuiViewer* m_viewer;
     ImGuiContext* m_ctx = nullptr;
     bool m_glReady = false;
     QElapsedTimer m_clock;
+    int m_settleFrames = 0;
 };
 
 }  // namespace qgpu

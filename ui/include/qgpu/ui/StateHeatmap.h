@@ -1,9 +1,14 @@
-// ImGui viewer: one head of the model's recurrent state as a heatmap, every row labelled with what the
-// layout keeps there (register, ROM word, memory word); hovering shows the raw value and the row's word.
+// ImGui viewer: one head of the model's recurrent state as a heatmap. Rows (the memory's rows) are labelled
+// down the left with what the layout keeps there (register, ROM word, memory word), columns along the top
+// with the bit their dual rail holds; a colour legend gives the value range. The heads are picked by group
+// (ROM, registers, global and shared memory, lanes, scratch) with a search box, and the rows the token going
+// in reads and writes are marked.
 #pragma once
 
 #include <functional>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "qgpu/core/Session.h"
 #include "qgpu/ui/ImGuiHost.h"
@@ -16,23 +21,42 @@ public:
     void draw() override;
     // Locks the session for a read of the viewer's own (the studio's engine steps it on another thread).
     using Lock = std::function<std::unique_lock<std::mutex>()>;
-    // Reads the layout and the selected head at the session's current step (the caller holds the session
-    // still meanwhile). The session must stay alive until the next show() or clear(): the viewer reads other
-    // heads from it, under `lock` when given, when the user picks one.
+    // Reads the layout, the selected head and the rows the token going in reads and writes, at the session's
+    // current step (the caller holds the session still meanwhile). The session must stay alive until the
+    // next show() or clear(): the viewer reads other heads from it, under `lock` when given, when the user
+    // picks one.
     void show(const Session& session, Lock lock = {});
     void clear();
     void select(int layer, int head);
     const StateHead& head() const { return m_head; }
     const StateLayout& layout() const { return m_layout; }
+    // The rows of the selected head the token going in reads (its query) and writes (its key).
+    const std::vector<int>& rowsRead() const;
+    const std::vector<int>& rowsWritten() const;
+
+    // The heads whose memory's group or name contains `search` (case-insensitive), as layer * heads + head,
+    // grouped in the order of memoryGroups().
+    std::vector<int> headsMatching(const std::string& search) const;
+    static const std::vector<std::string>& memoryGroups();
+    static std::string groupOf(const std::string& memory);  // "Registers" for "regs_a3"
 
 private:
+    void drawHeadPicker();
+    void drawLegend(float scale);
+    void drawCells(float scale);
+    int rowLabelEvery() const;  // label every n-th row: as often as the zoom leaves room for text
+
     const Session* m_session = nullptr;
     Lock m_lock;
     StateLayout m_layout;
     StateHead m_head;
+    // Per layer, per head: the rows the token going in reads and writes.
+    std::vector<std::vector<std::vector<int>>> m_read, m_written;
+    std::string m_token;  // the token going in
     int m_layer = 0, m_headIndex = 0;
     bool m_chosen = false;  // a head was picked (by the user, or the default on first show)
     float m_cell = 3.0f;    // zoom: pixels per state entry
+    char m_search[64] = "";
 };
 
 }  // namespace qgpu
