@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QOpenGLWidget>
 #include <QTest>
@@ -12,6 +13,7 @@
 
 #include "StudioTestSupport.h"
 #include "qgpu/core/Encoding.h"
+#include "qgpu/ui/BackendDiffView.h"
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/MainWindow.h"
 #include "qgpu/ui/RomView.h"
@@ -32,6 +34,28 @@ std::vector<std::vector<uint64_t>> compiledRom(MainWindow& w) {
 }
 
 QString hex64(uint64_t w) { return QString("0x%1").arg(w, 16, 16, QChar('0')); }
+
+// A backend that misreads its input: the reference interpreter, with the first array's first word set to 100.
+class MisreadingSession : public Session {
+public:
+    std::string backendName() const override { return "misreading"; }
+    void load(const Program& program, const LaunchSpec& launch) override {
+        LaunchSpec changed = launch;
+        changed.args.front().values.front() = 100;
+        m_in->load(program, changed);
+    }
+    bool loaded() const override { return m_in->loaded(); }
+    void reset() override { m_in->reset(); }
+    StopReason step() override { return m_in->step(); }
+    StopReason stepBack() override { return m_in->stepBack(); }
+    const MachineState& snapshot() const override { return m_in->snapshot(); }
+    const std::vector<StepEvent>& history() const override { return m_in->history(); }
+    int position() const override { return m_in->position(); }
+    NextStep peek() const override { return m_in->peek(); }
+
+private:
+    std::unique_ptr<Session> m_in = makeReferenceSession();
+};
 
 }  // namespace
 
@@ -205,4 +229,47 @@ TEST(StudioTimeline, AClickOnAColumnMovesTheDebuggerToThatStep) {
     EXPECT_TRUE(QTest::qWaitFor([&] { return w->statusText() != before; }, 5000));
     w->waitIdle();
     EXPECT_EQ(w->session().position(), 3);
+}
+
+// Where two backends part, the diff shows both machines side by side, the differing cells marked on each.
+TEST(StudioDiff, TheMachinesWhereTwoBackendsPartAreShownSideBySide) {
+    auto w = windowWithExample("dot_product.qasm");
+    ASSERT_TRUE(w);
+    w->addBackend("misreading", [] { return std::make_unique<MisreadingSession>(); });
+    ASSERT_TRUE(w->compareBackends());
+    w->waitIdle();
+    ASSERT_TRUE(w->diff()->item(0)->text().contains("first differ at step"))
+        << w->diff()->item(0)->text().toStdString();
+    BackendDiffView* view = w->diffView();
+    EXPECT_TRUE(
+        view->findChild<QLabel*>("diffTitle")->text().contains("reference on the left, misreading on the right"));
+    // The memory: a[0] is 1 on the reference and 100 on the other, marked; b[0] agrees.
+    QTableWidget* mem = view->memory();
+    int a0 = -1, b0 = -1;
+    for (int r = 0; r < mem->rowCount(); ++r) {
+        if (mem->item(r, 0)->text() == "a[0]") a0 = r;
+        if (mem->item(r, 0)->text() == "b[0]") b0 = r;
+    }
+    ASSERT_GE(a0, 0);
+    ASSERT_GE(b0, 0);
+    EXPECT_EQ(mem->item(a0, 1)->text(), "1");
+    EXPECT_EQ(mem->item(a0, 2)->text(), "100");
+    EXPECT_EQ(mem->item(a0, 1)->background().color(), QColor(255, 160, 160));
+    EXPECT_EQ(mem->item(b0, 1)->background().style(), Qt::NoBrush);
+    // The registers: both tables the same shape; each cell that differs is marked on both sides, and only those.
+    QTableWidget *left = view->registers(0), *right = view->registers(1);
+    ASSERT_EQ(left->rowCount(), right->rowCount());
+    ASSERT_GT(left->rowCount(), 0);
+    int marked = 0;
+    for (int r = 0; r < left->rowCount(); ++r)
+        for (int c = 2; c < left->columnCount(); ++c) {
+            bool differs = left->item(r, c)->text() != right->item(r, c)->text();
+            EXPECT_EQ(left->item(r, c)->background().style() != Qt::NoBrush, differs) << r << "," << c;
+            EXPECT_EQ(right->item(r, c)->background().style() != Qt::NoBrush, differs) << r << "," << c;
+            marked += differs;
+        }
+    EXPECT_EQ(marked, view->differingCells());
+    // A new comparison that agrees puts the verdict back alone.
+    ASSERT_TRUE(w->openProgram(kExamples + "branches.qasm"));
+    EXPECT_EQ(view->registers(0)->rowCount(), 0);
 }

@@ -28,6 +28,7 @@
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Encoding.h"
 #include "qgpu/core/Trace.h"
+#include "qgpu/ui/BackendDiffView.h"
 #include "qgpu/ui/ChatPanel.h"
 #include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/DivergenceTimeline.h"
@@ -332,6 +333,7 @@ bool MainWindow::build() {
         m_timeline->clear();
         m_diff->clear();  // it compared the previous program
         m_diff->addItem(kDiffHint);
+        m_diffView->clearMachines();
     } catch (const DiagnosticError& e) {
         unload();
         showDiagnostics(e.diagnostics());

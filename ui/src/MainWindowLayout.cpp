@@ -19,6 +19,7 @@
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/EngineThread.h"
 #include "qgpu/ui/ImGuiHost.h"
+#include "qgpu/ui/BackendDiffView.h"
 #include "qgpu/ui/LayerView.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
@@ -95,11 +96,10 @@ void MainWindow::createDocks() {
     connect(m_tokens, &QListWidget::itemClicked, this, toToken);
     connect(m_tokens, &QListWidget::itemActivated, this, toToken);
     m_tokenDock = addDock("Token stream", m_tokens);
-    m_diff = new QListWidget;
-    m_diff->setObjectName("diffList");
-    m_diff->setFont(QFont("Monospace", 9));
+    m_diffView = new BackendDiffView;
+    m_diff = m_diffView->verdict();
     m_diff->addItem(kDiffHint);
-    addDock("Backend diff", m_diff);
+    addDock("Backend diff", m_diffView);
     m_timeline = std::make_unique<DivergenceTimeline>();
     m_timeline->onStepClicked = [this](int step) {  // after the frame that saw the click
         QTimer::singleShot(0, this, [this, step] { moveTo(step + 1); });

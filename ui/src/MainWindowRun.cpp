@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "qgpu/ui/BackendDiffView.h"
 #include "qgpu/ui/EngineThread.h"
 
 namespace qgpu {
@@ -177,6 +178,7 @@ bool MainWindow::compareBackends() {
         return false;
     }
     m_diff->clear();
+    m_diffView->clearMachines();
     if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
     QString a = backend(), b = QString::fromStdString(c->with->backendName());
     startJob(
@@ -196,6 +198,7 @@ bool MainWindow::compareBackends() {
                                     .arg(a, b)
                                     .arg(d.step));
                 for (const std::string& line : d.differences) m_diff->addItem("  " + QString::fromStdString(line));
+                m_diffView->showMachines(a, m_session->snapshot(), b, c->with->snapshot(), m_map, d.step);
             }
             report(StopReason::Step);
             setStatus(m_diff->item(0)->text());

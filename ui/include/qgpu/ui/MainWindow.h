@@ -32,6 +32,7 @@ class MemoryView;
 class SharedMemoryView;
 class RomView;
 class LayerView;
+class BackendDiffView;
 class DivergenceTimeline;
 class StateHeatmap;
 class ImGuiHost;
@@ -113,7 +114,8 @@ public:
     LayerView* layers() const { return m_layers; }
     QListWidget* events() const { return m_events; }
     QListWidget* tokens() const { return m_tokens; }  // the model backend's token stream
-    QListWidget* diff() const { return m_diff; }      // the last backend comparison
+    QListWidget* diff() const { return m_diff; }      // the last backend comparison's verdict
+    BackendDiffView* diffView() const { return m_diffView; }
     CodeViews* codeViews() const { return m_codeViews; }
     StateHeatmap* heatmap() const { return m_heatmap.get(); }
     DivergenceTimeline* timeline() const { return m_timeline.get(); }
@@ -191,7 +193,8 @@ private:
     LayerView* m_layers;
     QListWidget* m_events;
     QListWidget* m_tokens;
-    QListWidget* m_diff;
+    QListWidget* m_diff;  // m_diffView's verdict
+    BackendDiffView* m_diffView;
     QMenu* m_recent;
     QMenu* m_viewMenu = nullptr;
     LaunchSpec m_launchSpec;  // the loaded launch
