@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
@@ -13,7 +14,9 @@
 
 #include "StudioTestSupport.h"
 #include "qgpu/core/Encoding.h"
+#include "qgpu/core/Expression.h"
 #include "qgpu/ui/BackendDiffView.h"
+#include "qgpu/ui/ChatPanel.h"
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/MainWindow.h"
 #include "qgpu/ui/RomView.h"
@@ -34,6 +37,19 @@ std::vector<std::vector<uint64_t>> compiledRom(MainWindow& w) {
 }
 
 QString hex64(uint64_t w) { return QString("0x%1").arg(w, 16, 16, QChar('0')); }
+
+// A chat engine that answers every message with one failed card: the message parsed, its error and caret.
+class ParseErrorEngine : public ChatEngine {
+public:
+    std::string hostStatus() const override { return {}; }
+    std::string send(const std::string& message, bool, const Callbacks& callbacks) override {
+        ChatCard card;
+        card.title = "gpu_eval: " + message;
+        card.response = "expected ']' at column 7\n" + expr::pointAt(message, 7);
+        callbacks.card(card);
+        return {};
+    }
+};
 
 // A backend that misreads its input: the reference interpreter, with the first array's first word set to 100.
 class MisreadingSession : public Session {
@@ -272,4 +288,23 @@ TEST(StudioDiff, TheMachinesWhereTwoBackendsPartAreShownSideBySide) {
     // A new comparison that agrees puts the verdict back alone.
     ASSERT_TRUE(w->openProgram(kExamples + "branches.qasm"));
     EXPECT_EQ(view->registers(0)->rowCount(), 0);
+}
+
+// An error card's caret stands under the column the error names, not under the first character.
+TEST(StudioChatCard, AnErrorsCaretStandsUnderItsColumn) {
+    ChatPanel chat(std::make_unique<ParseErrorEngine>());
+    chat.show();
+    chat.send("[1, 2 3]");
+    QElapsedTimer t;
+    for (t.start(); chat.busy() && t.elapsed() < 10000;) QApplication::processEvents(QEventLoop::AllEvents, 20);
+    ASSERT_FALSE(chat.busy());
+    QStringList lines = chat.transcript().split('\n');
+    int expression = -1;
+    for (int i = 0; i < lines.size(); ++i)
+        if (lines[i].endsWith("  [1, 2 3]")) expression = i;
+    ASSERT_GE(expression, 0) << chat.transcript().toStdString();
+    ASSERT_LT(expression + 1, lines.size());
+    QString caret = lines[expression + 1];
+    int start = int(lines[expression].indexOf("[1, 2 3]"));
+    EXPECT_EQ(caret.indexOf('^'), start + 6) << chat.transcript().toStdString();  // column 7: the '3'
 }
