@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Renders the studio mid-launch at 1280x800 under Xvfb into docs/screenshots/ (needs a built tree):
-#   studio.png        the reference interpreter on tree_reduce.cu, 12 steps in;
-#   studio-model.png  the GPU inside the model on the dot product, 1 step in: the state decoded from the
-#                     model's recurrent state and the token stream it wrote.
+#   studio.png          the reference interpreter on tree_reduce.cu, 12 steps in, with the divergence timeline;
+#   studio-model.png    the GPU inside the model on the dot product, 1 step in: the state decoded from the
+#                       model's recurrent state and the token stream it wrote;
+#   studio-layers.png   tree_reduce.cu in the model, 12 steps in: the layer view of the token going in;
+#   studio-heatmap.png  the same moment: a head of the recurrent state as a heatmap;
+#   studio-rom.png      the same launch: the ROM decoded from the model beside the machine blocks.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/docs/screenshots"
 mkdir -p "$out"
 
-shot() {  # NAME EXAMPLE STEPS BACKEND SECONDS (with the first-run window layout)
+shot() {  # NAME EXAMPLE STEPS BACKEND SECONDS PANELS (with the first-run window layout)
   XDG_CONFIG_HOME=$(mktemp -d) xvfb-run -a -s "-screen 0 1280x800x24 -noreset" bash -c "
     export QT_QPA_PLATFORM=xcb
-    '$root/build/app/qgpu-studio' '$2' --steps $3 --backend $4 &
+    '$root/build/app/qgpu-studio' '$2' --steps $3 --backend $4 --show '$6' &
     pid=\$!
     sleep $5
     import -window root '$out/$1'
@@ -20,5 +23,9 @@ shot() {  # NAME EXAMPLE STEPS BACKEND SECONDS (with the first-run window layout
   echo "wrote $out/$1"
 }
 
-shot studio.png "$root/resources/kernels/tree_reduce.cu" 12 reference 4
-shot studio-model.png "$root/resources/examples/dot_product.cu" 1 model 10
+tree="$root/resources/kernels/tree_reduce.cu"
+shot studio.png "$tree" 12 reference 4 "Warp divergence"
+shot studio-model.png "$root/resources/examples/dot_product.cu" 1 model 10 "Token stream,Registers"
+shot studio-layers.png "$tree" 12 model 12 "Steps,Layers"
+shot studio-heatmap.png "$tree" 12 model 12 "Token stream,Recurrent state"
+shot studio-rom.png "$tree" 12 model 12 "Steps,ROM,Machine blocks"

@@ -1,5 +1,6 @@
 #include "qgpu/ui/LayerView.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -54,7 +55,7 @@ LayerView::LayerView(QWidget* parent) : QWidget(parent) {
     m_summary->setWordWrap(true);
     m_filter = new QLineEdit;
     m_filter->setObjectName("layerFilter");
-    m_filter->setPlaceholderText("Filter by layer, field or memory (e.g. alu, regs_a, 12)");
+    m_filter->setPlaceholderText("Filter: layer, field or memory (alu, regs_a, 12)");
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, this, [this] { applyFilter(); });
     m_table = new QTableWidget(0, 5);
@@ -84,11 +85,16 @@ LayerView::LayerView(QWidget* parent) : QWidget(parent) {
     split->addWidget(m_table);
     split->addWidget(detail);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    for (QTableWidget* t : {m_table, m_dims})  // rows as tall as their text: the panel sits in a short row
+        t->verticalHeader()->setDefaultSectionSize(QFontMetrics(t->font()).height() + 4);
+    m_filter->setMaximumWidth(320);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_filter);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_filter);
+    layout->addLayout(top);
     layout->addWidget(split, 1);
     showUnavailable("Nothing is loaded.");
 }
@@ -117,8 +123,8 @@ void LayerView::show(const TokenTrace& trace, const std::vector<ResidualField>& 
     m_trace = trace;
     m_layout = layout;
     m_fields = decodeFields(layout, trace);
-    m_summary->setText(QString("Token going in: <b>%1</b> (after %2 written). The model writes after it: <b>%3</b>. "
-                               "Values are read where each field is final.")
+    m_summary->setText(QString("In: <b>%1</b> (after %2 written); out: <b>%3</b>. Each field's value is read where "
+                               "it is final.")
                            .arg(QString::fromStdString(trace.token).toHtmlEscaped())
                            .arg(trace.writtenBefore)
                            .arg(QString::fromStdString(trace.next).toHtmlEscaped()));

@@ -194,7 +194,7 @@ void StateHeatmap::drawLegend(float scale) {
     dl->AddRect(q, ImVec2(q.x + h, q.y + h), IM_COL32(250, 210, 60, 255), 0, 0, 2);
     ImGui::Dummy(ImVec2(h, h));
     ImGui::SameLine();
-    ImGui::Text("written by %s", m_token.empty() ? "the next token" : m_token.c_str());
+    ImGui::Text("written, by the token going in: %s", m_token.empty() ? "none" : m_token.c_str());
     ImGui::TextDisabled("%d rows (keys) x %d columns (values: bit i on columns 2i set, 2i+1 clear)", m_head.rows,
                         m_head.cols);
 }
