@@ -52,7 +52,8 @@ LayerView::LayerView(QWidget* parent) : QWidget(parent) {
     setObjectName("layerView");
     m_summary = new QLabel;
     m_summary->setObjectName("layerSummary");
-    m_summary->setWordWrap(true);
+    // One line that the panel's width cuts: a wrapping label would ask the dock for height it does not have.
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_filter = new QLineEdit;
     m_filter->setObjectName("layerFilter");
     m_filter->setPlaceholderText("Filter: layer, field or memory (alu, regs_a, 12)");
@@ -69,6 +70,7 @@ LayerView::LayerView(QWidget* parent) : QWidget(parent) {
     m_table->setFont(QFont("Monospace", 9));
     connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { showDims(row); });
     m_dimsTitle = new QLabel("Click a field to see its residual dims.");
+    m_dimsTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a narrow dock cuts it
     m_dims = new QTableWidget(0, 6);
     m_dims->setObjectName("layerDims");
     m_dims->setHorizontalHeaderLabels(

@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLayout>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QPlainTextEdit>
@@ -131,6 +132,9 @@ MainWindow::MainWindow(QWidget* parent)
     createViewMenu();
     freeEditorShortcuts();
     applyDefaultLayout();  // where the panels are: the restored layout replaces it, or the sizes follow
+    // The window's minimum size was last taken while the panels were still added one below another.
+    layout()->invalidate();
+    layout()->activate();
     restoreLayout();
     updateTitle();
     setStatus("Open an example (Examples menu), a CUDA kernel or a .qasm program, then Build (Ctrl+B).");
