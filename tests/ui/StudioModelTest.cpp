@@ -181,16 +181,29 @@ TEST(StudioModel, TheRomAndSharedMemoryViewsReadTheModelsStateAndAgreeWithTheRef
     EXPECT_TRUE(tokens->item(tokens->count() - 1)->font().italic());
 }
 
+namespace {
+
+// A shown 1280x800 studio with an example open on the model backend (the model outlives the window).
+struct ModelStudio {
+    std::unique_ptr<GpuModel> model = GpuModel::build({Engine::Sparse});
+    MainWindow window;
+    explicit ModelStudio(const QString& example) {
+        window.addBackend("model", [this] { return makeModelSession(*model); });
+        window.resize(1280, 800);
+        window.show();
+        EXPECT_TRUE(window.openProgram(kExamples + example)) << window.statusText().toStdString();
+        EXPECT_TRUE(window.setBackend("model")) << window.statusText().toStdString();
+    }
+};
+
+}  // namespace
+
 // The layer view decodes the token going in, layer by layer: over the tokens of a step that stores a word, a
 // layer's mixer writes that word's row of global memory; a click on a field lists its residual dims.
 TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
-    auto model = GpuModel::build({Engine::Sparse});
-    MainWindow window;
-    window.addBackend("model", [&] { return makeModelSession(*model); });
-    window.resize(1280, 800);
-    window.show();
-    ASSERT_TRUE(window.openProgram(kExamples + "branches.qasm")) << window.statusText().toStdString();
-    ASSERT_TRUE(window.setBackend("model")) << window.statusText().toStdString();
+    ModelStudio studio("branches.qasm");
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    MainWindow& window = studio.window;
     auto* dock = window.findChild<QDockWidget*>("Layers");
     ASSERT_TRUE(dock);
     dock->raise();
@@ -251,13 +264,9 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
 // The heatmap: heads grouped by meaning and found by a search; the rows the token going in writes are the
 // trace's and are drawn outlined; rows are labelled with what the layout keeps there.
 TEST(StudioModel, TheHeatmapGroupsItsHeadsAndOutlinesTheRowsTheTokenWrites) {
-    auto model = GpuModel::build({Engine::Sparse});
-    MainWindow window;
-    window.addBackend("model", [&] { return makeModelSession(*model); });
-    window.resize(1280, 800);
-    window.show();
-    ASSERT_TRUE(window.openProgram(kExamples + "branches.qasm")) << window.statusText().toStdString();
-    ASSERT_TRUE(window.setBackend("model")) << window.statusText().toStdString();
+    ModelStudio studio("branches.qasm");
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    MainWindow& window = studio.window;
     QApplication::processEvents();
     StateHeatmap& heat = *window.heatmap();
     ASSERT_GT(heat.layout().layers, 0);
