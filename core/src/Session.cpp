@@ -32,6 +32,8 @@ StateHead Session::stateHead(int layer, int head) const {
     return h;
 }
 
+std::string Session::rowMeaning(int, int, int) const { return {}; }
+
 bool Session::atBreakpoint() const {
     NextStep n = peek();
     if (n.warp < 0) return false;

@@ -90,18 +90,24 @@ std::vector<LayerField> decodeFields(const std::vector<ResidualField>& fields, c
         f.features.push_back(k);
         members[it->second].push_back(&r);
     }
+    // Where each dim's owners clear it: a read bit's slot in the MLP of the layer before it lands, any other
+    // in its own layer (circuit::Circuit::allocate).
+    std::map<int, std::vector<int>> clearedAt;
+    for (const ResidualField& r : fields)
+        clearedAt[r.dim].push_back(r.encoding == ResidualField::Encoding::ReadBit ? r.born - 1 : r.born);
     for (size_t i = 0; i < out.size(); ++i) {
         LayerField& f = out[i];
-        f.readAt = std::min(f.released < 0 ? last : f.released, last);
-        // A new owner of one of its dims born at readAt writes it in that layer's MLP at the earliest.
-        for (const ResidualField& r : fields)
-            if (r.born == f.readAt && r.born > f.born && std::count(f.dims.begin(), f.dims.end(), r.dim))
-                f.readAfterMixer = true;
-        const LayerTrace& at = trace.layers[size_t(f.readAt)];
-        const std::vector<float>& x = f.readAfterMixer ? at.afterMixer : at.afterLayer;
         std::vector<ResidualField::Encoding> encodings;
         std::vector<float> bases;
         for (const ResidualField* r : members[i]) {
+            int at = std::min(r->released < 0 ? last : r->released, last);
+            const std::vector<int>& cleared = clearedAt[r->dim];
+            int ownClear = r->encoding == ResidualField::Encoding::ReadBit ? r->born - 1 : r->born;
+            bool mixer = std::any_of(cleared.begin(), cleared.end(), [&](int c) { return c == at && c != ownClear; });
+            const LayerTrace& layer = trace.layers[size_t(at)];
+            const std::vector<float>& x = mixer ? layer.afterMixer : layer.afterLayer;
+            f.readAt.push_back(at);
+            f.readAfterMixer.push_back(mixer);
             f.raw.push_back(size_t(r->dim) < x.size() ? x[size_t(r->dim)] : 0.f);
             encodings.push_back(r->encoding);
             bases.push_back(r->base);

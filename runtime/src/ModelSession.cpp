@@ -100,6 +100,11 @@ public:
         return m_position == 0 && !m_partialAt ? StopReason::AtStart : StopReason::Step;
     }
 
+    std::string rowMeaning(int layer, int head, int row) const override {
+        std::string memory = m_model.memoryAt(layer, head);
+        return memory.empty() ? "unused" : gpu::rowMeaning(memory, row);
+    }
+
     std::vector<ResidualField> residualFields() const override {
         std::vector<ResidualField> out;
         for (const circuit::Feature& f : m_model.machine().circuit.features()) {
@@ -112,7 +117,10 @@ public:
     }
 
     TokenTrace tokenTrace() const override {
-        if (!m_stepper) return {};
+        // After the END (or a fault) no token goes in.
+        if (!m_stepper ||
+            (!m_partialAt && m_position == int(m_history.size()) && m_states.back().run != RunState::Running))
+            return {};
         size_t written = shownWritten();
         return m_stepper->trace(written, stateAt(written));
     }
@@ -165,8 +173,8 @@ public:
         out.cols = g.linearValueHeadDim;
         if (head < 0 || head >= g.linearNumValueHeads) return out;
         size_t size = size_t(out.rows * out.cols);
-        // Mid-step, the stepper's own state; else the latest recorded state, with the rows of later steps put
-        // back as they were: the state at this step.
+        // Mid-step, the state at the token shown; else the latest recorded state, with the rows of later steps
+        // put back as they were: the state at this step.
         const auto& from = m_partialAt ? stateAt(*m_partialAt).recurrent : m_latest;
         auto first = from[size_t(layer)].begin() + long(size_t(head) * size);
         out.values.assign(first, first + long(size));
@@ -176,7 +184,7 @@ public:
                     std::copy(c.before.begin(), c.before.end(), out.values.begin() + long(size_t(c.row * out.cols)));
         out.memory = m_model.memoryAt(layer, head);
         for (int r = 0; r < out.rows; ++r) {
-            out.rowLabels.push_back(out.memory.empty() ? "unused" : gpu::rowMeaning(out.memory, r));
+            out.rowLabels.push_back(rowMeaning(layer, head, r));
             out.rowWords.push_back(dualRailWord(out.values.data() + size_t(r * out.cols)));
         }
         return out;
@@ -232,9 +240,9 @@ private:
         m_partial.run = RunState::Running;
     }
 
-    // The model's state after the first `written` tokens it wrote: its own, or replayed (and kept, so that
-    // token steps through recorded history replay one token each) from the state at the start of the step
-    // that token is in.
+    // The model's state after the first `written` tokens it wrote: its own, or replayed from the state at the
+    // start of the step that token is in (the replay is kept: a token step forwards replays one token, one
+    // backwards the step up to that token).
     const SparseModel::State& stateAt(size_t written) const {
         if (written == m_stepper->written().size()) return m_stepper->state();
         if (m_replay && m_replay->first == written) return m_replay->second;

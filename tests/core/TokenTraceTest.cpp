@@ -43,16 +43,16 @@ TEST(TokenTrace, FieldsDecodeWhereTheirValueIsFinal) {
 
     const LayerField& x = field(fields, "x");
     EXPECT_EQ(x.index, (std::vector<int>{0, 1}));
-    EXPECT_EQ(x.readAt, 0);
-    EXPECT_FALSE(x.readAfterMixer);
+    EXPECT_EQ(x.readAt, (std::vector<int>{0, 0}));
+    EXPECT_EQ(x.readAfterMixer, (std::vector<bool>{false, false}));
     EXPECT_EQ(x.value, "0x00000001 = 1 (only bit 0)");  // dim 1 holds -1: true; dim 2 holds 1: false
 
     const LayerField& exec = field(fields, "t_exec");  // read in layer 2: after its MLP, dim 1 is -1
-    EXPECT_EQ(exec.readAt, 2);
+    EXPECT_EQ(exec.readAt, std::vector<int>{2});
     EXPECT_EQ(exec.value, "1");
 
     const LayerField& alu = field(fields, "alu");
-    EXPECT_EQ(alu.readAt, 2);
+    EXPECT_EQ(alu.readAt, (std::vector<int>{2, 2}));
     EXPECT_EQ(alu.value, "0x00000003 = 3");
 
     const LayerField& read = field(fields, "regs");  // read bits: 64 false, 62 true
@@ -70,12 +70,23 @@ TEST(TokenTrace, ADimThatIsNotABitSaysSoAndShowsItsValues) {
     EXPECT_EQ(fields[0].value, "not bits: 0.5");
 }
 
-TEST(TokenTrace, ADimHandedOnInALayerIsReadAfterThatLayersMixer) {
-    // "a" is read last in layer 1, whose MLP gives its dim to "b".
-    std::vector<ResidualField> layout = {{"a", 0, E::Bit, 1, 0, 1}, {"b", 0, E::Bit, 1, 1, -1}};
-    std::vector<LayerField> fields = decodeFields(layout, traceOf({{-1}, {-1}}, {{-1}, {1}}));
+TEST(TokenTrace, AReadBitWhoseSlotTheNextReadBitClearsIsReadAfterTheMixer) {
+    // "a" is read last in layer 1; "b" lands in layer 2's mixer, so layer 1's MLP clears the dim to 64.
+    std::vector<ResidualField> layout = {{"a", 0, E::ReadBit, 64, 0, 1}, {"b", 0, E::ReadBit, 64, 2, -1}};
+    std::vector<LayerField> fields = decodeFields(layout, traceOf({{62}, {62}, {62}}, {{62}, {64}, {64}}));
     const LayerField& a = field(fields, "a");
-    EXPECT_TRUE(a.readAfterMixer);
+    EXPECT_EQ(a.readAfterMixer, std::vector<bool>{true});
     EXPECT_EQ(a.value, "1");
     EXPECT_EQ(field(fields, "b").value, "0");
+}
+
+TEST(TokenTrace, EachBitOfAFieldIsReadWhereItsOwnValueIsFinal) {
+    // w.0 is read last in layer 0 and its dim goes to z in layer 1; w.1 lives on to layer 1.
+    std::vector<ResidualField> layout = {
+        {"w.0", 0, E::Bit, 1, 0, 0}, {"w.1", 1, E::Bit, 1, 0, 1}, {"z", 0, E::Bit, 1, 1, -1}};
+    std::vector<LayerField> fields = decodeFields(layout, traceOf({{-1, -1}, {-1, -1}}, {{-1, -1}, {1, -1}}));
+    const LayerField& w = field(fields, "w");
+    EXPECT_EQ(w.readAt, (std::vector<int>{0, 1}));
+    EXPECT_EQ(w.value, "0x00000003 = 3");
+    EXPECT_EQ(field(fields, "z").value, "0");
 }

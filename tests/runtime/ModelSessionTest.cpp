@@ -314,14 +314,37 @@ TEST(ModelSession, TheTraceDecodesThroughTheLayoutToCleanBits) {
     s->load(p.program, p.launch);
     std::vector<ResidualField> layout = s->residualFields();
     ASSERT_GT(layout.size(), 1000u);
+    StateLayout heads = s->stateLayout();
+    int compared = 0;
     for (int t = 0; t < 40; ++t) {
         SCOPED_TRACE("token " + std::to_string(s->tokens().writtenNow));
-        std::vector<LayerField> fields = decodeFields(layout, s->tokenTrace());
+        TokenTrace trace = s->tokenTrace();
+        std::vector<LayerField> fields = decodeFields(layout, trace);
         ASSERT_GT(fields.size(), 100u);
         for (const LayerField& f : fields) EXPECT_TRUE(f.clean) << f.name << " (born " << f.born << "): " << f.value;
         if (::testing::Test::HasFailure()) return;
         s->stepToken();
+        // A memory read (its read bits, named after the memory without its bank) is the row the query
+        // read, as the state holds it once the token has gone in (a mixer writes before it reads).
+        for (int l = 0; l < heads.layers; ++l)
+            for (int h = 0; h < heads.heads; ++h) {
+                const std::vector<int>& rows = trace.layers[size_t(l)].rowsRead[size_t(h)];
+                const std::string& memory = heads.memories[size_t(l * heads.heads + h)];
+                if (rows.size() != 1 || memory.empty()) continue;
+                std::string base = memory.substr(0, memory.find_last_not_of("0123456789") + 1);
+                auto read = std::find_if(fields.begin(), fields.end(), [&](const LayerField& f) {
+                    return f.name == base && f.born == l && f.dims.size() == 32;
+                });
+                if (read == fields.end()) continue;
+                uint32_t word = 0;
+                for (size_t i = 0; i < read->raw.size(); ++i)
+                    if (read->raw[i] == 62) word |= uint32_t(1) << read->index[i];
+                StateHead after = s->stateHead(l, h);
+                EXPECT_EQ(word, after.rowWords[size_t(rows[0])]) << memory << " row " << rows[0];
+                ++compared;
+            }
     }
+    EXPECT_GT(compared, 20);
 }
 
 TEST(ModelSession, APartialBarrierFaultsAtTheSameStepWithTheSameMessage) {

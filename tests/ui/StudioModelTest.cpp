@@ -137,9 +137,9 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     window.stepToken();
     window.stepToken();
     EXPECT_EQ(window.tokens()->currentRow(), fed + 1);
-    window.stepTokenBack();
+    window.stepBackToken();
     EXPECT_EQ(window.tokens()->currentRow(), fed);
-    window.stepTokenBack();
+    window.stepBackToken();
     EXPECT_EQ(window.tokens()->currentRow(), fed - 1);  // the last fed token: nothing written yet
 }
 
@@ -250,6 +250,11 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
     t->setCurrentCell(alu, 0);
     EXPECT_EQ(layers->dimTable()->rowCount(), 32);
     EXPECT_EQ(layers->dimTable()->item(0, 1)->text(), "alu.0");
+    // The next token keeps the same field selected.
+    window.stepToken();
+    ASSERT_GE(t->currentRow(), 0);
+    EXPECT_EQ(t->item(t->currentRow(), LayerView::Name)->text(), "alu");
+    EXPECT_EQ(layers->dimTable()->rowCount(), 32);
     // The filter keeps the rows that name what it says.
     layers->findChild<QLineEdit*>("layerFilter")->setText("regs_a");
     int shown = 0;
@@ -259,6 +264,19 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
             EXPECT_TRUE(t->item(r, LayerView::Name)->text().contains("regs_a"));
         }
     EXPECT_GT(shown, 0);
+    // Once the launch has ended, no token goes in.
+    window.run();
+    window.waitIdle();
+    EXPECT_EQ(layers->summary()->text(), "The launch has ended: no token goes in.");
+    // A click on a token mid-step, from mid-step elsewhere, goes to exactly that token.
+    window.reset();
+    for (int i = 0; i < 3; ++i) window.stepToken();
+    int fed = int(window.session().tokens().fed.size());
+    size_t target = window.session().tokens().writtenAfterStep[2] + 2;  // inside step 4
+    emit window.tokens()->itemClicked(window.tokens()->item(fed + int(target) - 1));
+    window.waitIdle();
+    EXPECT_EQ(window.session().tokens().writtenNow, target);
+    EXPECT_EQ(window.session().position(), 3);
 }
 
 // The heatmap: heads grouped by meaning and found by a search; the rows the token going in writes are the

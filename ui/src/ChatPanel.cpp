@@ -152,10 +152,11 @@ void ChatPanel::send(const QString& message) {
                                    ? QString()
                                    : QString(" <a href=\"card:%1\">open in the debugger</a>").arg(index);
                 // The response keeps its spaces: an error's caret stands under the column it names.
-                append(QString("<table border=1 cellpadding=4 width=100%><tr><td><b>%1</b> %2%3"
-                               "<pre style=\"margin:0\">%4</pre><small>%5</small></td></tr></table>")
-                           .arg(escaped(card.title), card.ok ? "" : "<font color=#b00>(failed)</font>", link,
-                                QString::fromStdString(card.response).toHtmlEscaped(), escaped(card.details)));
+                append(
+                    QString("<table border=1 cellpadding=4 width=100%><tr><td><b>%1</b> %2%3"
+                            "<pre style=\"margin:0; white-space:pre-wrap\">%4</pre><small>%5</small></td></tr></table>")
+                        .arg(escaped(card.title), card.ok ? "" : "<font color=#b00>(failed)</font>", link,
+                             QString::fromStdString(card.response).toHtmlEscaped(), escaped(card.details)));
             },
             Qt::QueuedConnection);
     };

@@ -5,7 +5,9 @@
 #include <QOpenGLContext>
 #include <QTimer>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cfloat>
+#include <iterator>
 
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -121,6 +123,15 @@ void ImGuiHost::keyEvent(QKeyEvent* e, bool down) {
 }
 
 void ImGuiHost::keyPressEvent(QKeyEvent* e) { keyEvent(e, true); }
+
+void ImGuiHost::focusOutEvent(QFocusEvent* e) {
+    QOpenGLWidget::focusOutEvent(e);
+    makeImGuiCurrent();
+    ImGuiIO& io = ImGui::GetIO();  // keys released elsewhere must not stay down here
+    std::fill(std::begin(io.KeysDown), std::end(io.KeysDown), false);
+    io.KeyCtrl = io.KeyShift = io.KeyAlt = false;
+    afterInput();
+}
 void ImGuiHost::keyReleaseEvent(QKeyEvent* e) { keyEvent(e, false); }
 
 void ImGuiHost::afterInput() {

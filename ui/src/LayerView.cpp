@@ -26,10 +26,10 @@ QString dimRange(const std::vector<int>& dims) {
     return shown.join(", ") + (dims.size() > 4 ? QString(", ... (%1)").arg(dims.size()) : "");
 }
 
-QString rowList(const std::string& memory, const std::vector<int>& rows, const LayerView::RowLabel& label) {
+QString rowList(int layer, int head, const std::vector<int>& rows, const LayerView::RowLabel& label) {
     QStringList parts;
     for (size_t i = 0; i < rows.size() && i < 3; ++i) {
-        QString meaning = QString::fromStdString(label(memory, rows[i]));
+        QString meaning = QString::fromStdString(label(layer, head, rows[i]));
         QString row = QString("row %1").arg(rows[i]);
         parts << (meaning.isEmpty() || meaning == row ? row : row + " (" + meaning + ")");
     }
@@ -71,10 +71,10 @@ LayerView::LayerView(QWidget* parent) : QWidget(parent) {
     connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { showDims(row); });
     m_dimsTitle = new QLabel("Click a field to see its residual dims.");
     m_dimsTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a narrow dock cuts it
-    m_dims = new QTableWidget(0, 6);
+    m_dims = new QTableWidget(0, 7);
     m_dims->setObjectName("layerDims");
     m_dims->setHorizontalHeaderLabels(
-        {"Dim", "Feature", "Encoding", "Before the layer", "After the mixer", "After the layer"});
+        {"Dim", "Feature", "Encoding", "Before the layer", "After the mixer", "After the layer", "Read (final)"});
     m_dims->verticalHeader()->hide();
     m_dims->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_dims->setFont(QFont("Monospace", 9));
@@ -98,7 +98,7 @@ LayerView::LayerView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
     layout->addWidget(split, 1);
-    showUnavailable("Nothing is loaded.");
+    showUnavailable("Nothing is loaded: build a program on the model backend to see its layers at work.");
 }
 
 void LayerView::showUnavailable(const QString& why) {
@@ -106,7 +106,7 @@ void LayerView::showUnavailable(const QString& why) {
     m_fields.clear();
     m_table->setRowCount(0);
     m_dims->setRowCount(0);
-    m_summary->setText(why + " The layer view shows the model's layers at work: choose the model backend.");
+    m_summary->setText(why);
 }
 
 void LayerView::addRow(int layer, const QString& what, const QString& name, const QString& value, const QString& dims,
@@ -121,7 +121,6 @@ void LayerView::addRow(int layer, const QString& what, const QString& name, cons
 
 void LayerView::show(const TokenTrace& trace, const std::vector<ResidualField>& layout, const StateLayout& memories,
                      const RowLabel& rowLabel) {
-    if (trace.layers.empty()) return showUnavailable("This backend has no layers to show.");
     m_trace = trace;
     m_layout = layout;
     m_fields = decodeFields(layout, trace);
@@ -130,7 +129,13 @@ void LayerView::show(const TokenTrace& trace, const std::vector<ResidualField>& 
                            .arg(QString::fromStdString(trace.token).toHtmlEscaped())
                            .arg(trace.writtenBefore)
                            .arg(QString::fromStdString(trace.next).toHtmlEscaped()));
-    int current = m_table->currentRow();
+    // The selected row, to select the same layer's same field again.
+    auto key = [this](int row) {
+        return row < 0 ? QString()
+                       : m_table->item(row, Layer)->text() + '|' + m_table->item(row, What)->text() + '|' +
+                             m_table->item(row, Name)->text();
+    };
+    QString selected = key(m_table->currentRow());
     m_table->setUpdatesEnabled(false);
     m_table->setRowCount(0);
     for (int l = 0; l < int(trace.layers.size()); ++l) {
@@ -140,9 +145,9 @@ void LayerView::show(const TokenTrace& trace, const std::vector<ResidualField>& 
             if (memory.empty()) continue;
             QString name = QString("%1 (head %2)").arg(QString::fromStdString(memory)).arg(h);
             if (!lt.rowsWritten[size_t(h)].empty())
-                addRow(l, "mixer writes", name, rowList(memory, lt.rowsWritten[size_t(h)], rowLabel), {}, -1);
+                addRow(l, "mixer writes", name, rowList(l, h, lt.rowsWritten[size_t(h)], rowLabel), {}, -1);
             if (!lt.rowsRead[size_t(h)].empty())
-                addRow(l, "mixer reads", name, rowList(memory, lt.rowsRead[size_t(h)], rowLabel), {}, -1);
+                addRow(l, "mixer reads", name, rowList(l, h, lt.rowsRead[size_t(h)], rowLabel), {}, -1);
         }
         for (size_t f = 0; f < m_fields.size(); ++f) {
             const LayerField& field = m_fields[f];
@@ -157,7 +162,8 @@ void LayerView::show(const TokenTrace& trace, const std::vector<ResidualField>& 
     m_table->resizeColumnsToContents();
     m_table->setUpdatesEnabled(true);
     applyFilter();
-    if (current >= 0 && current < m_table->rowCount()) m_table->setCurrentCell(current, 0);
+    for (int r = 0; !selected.isEmpty() && r < m_table->rowCount(); ++r)
+        if (key(r) == selected) m_table->setCurrentCell(r, 0);
     showDims(m_table->currentRow());
 }
 
@@ -166,19 +172,17 @@ void LayerView::showDims(int row) {
     QTableWidgetItem* first = row >= 0 ? m_table->item(row, Layer) : nullptr;
     int f = first ? first->data(kFieldRole).toInt() : -1;
     if (f < 0 || size_t(f) >= m_fields.size()) {
-        m_dimsTitle->setText(first ? "A memory row: its values are in the Recurrent state panel."
+        m_dimsTitle->setText(first ? "A memory: its rows are in the Recurrent state panel."
                                    : "Click a field to see its residual dims.");
         return;
     }
     const LayerField& field = m_fields[size_t(f)];
     int layer = first->text().toInt();
-    m_dimsTitle->setText(QString("%1 at layer %2: %3 dims; its value (%4) is read after layer %5%6")
+    m_dimsTitle->setText(QString("%1 at layer %2: %3 dims, value %4")
                              .arg(QString::fromStdString(field.name))
                              .arg(layer)
                              .arg(field.dims.size())
-                             .arg(QString::fromStdString(field.value))
-                             .arg(field.readAt)
-                             .arg(field.readAfterMixer ? "'s mixer" : ""));
+                             .arg(QString::fromStdString(field.value)));
     auto at = [](const std::vector<float>& x, int dim) {
         return size_t(dim) < x.size() ? QString::number(double(x[size_t(dim)]), 'g', 8) : QString("-");
     };
@@ -194,8 +198,12 @@ void LayerView::showDims(int row) {
                                  r ? encodingName(r->encoding) : "",
                                  before ? at(*before, dim) : "(the embedding)",
                                  at(lt.afterMixer, dim),
-                                 at(lt.afterLayer, dim)};
-        for (int c = 0; c < 6; ++c) m_dims->setItem(row, c, new QTableWidgetItem(cells[c]));
+                                 at(lt.afterLayer, dim),
+                                 QString("%1 after layer %2%3")
+                                     .arg(double(field.raw[i]))
+                                     .arg(field.readAt[i])
+                                     .arg(field.readAfterMixer[i] ? "'s mixer" : "")};
+        for (int c = 0; c < 7; ++c) m_dims->setItem(row, c, new QTableWidgetItem(cells[c]));
     }
     m_dims->resizeColumnsToContents();
 }

@@ -166,7 +166,7 @@ void MainWindow::createActions() {
     m_moveActions.push_back(add("Step line", QKeySequence(Qt::Key_F11), [this] { stepLine(); }));
     m_moveActions.push_back(add("Step back", QKeySequence("Shift+F10"), [this] { stepBack(); }));
     m_moveActions.push_back(
-        debug->addAction("Step token back", QKeySequence("Alt+Shift+F10"), this, [this] { stepTokenBack(); }));
+        debug->addAction("Step token back", QKeySequence("Alt+Shift+F10"), this, [this] { stepBackToken(); }));
     m_moveActions.push_back(debug->addAction("Run to cursor", QKeySequence("Ctrl+F10"), this, [this] {
         int line, col;
         m_editor->getCursorPosition(&line, &col);
@@ -384,7 +384,7 @@ void MainWindow::unload() {
     m_codeViews->clear();
     m_timeline->clear();
     m_rom->clear();
-    m_layers->showUnavailable("Nothing is loaded.");
+    m_layers->showUnavailable("Nothing is loaded: build a program on the model backend to see its layers at work.");
     m_shared->setProgram(0, {});
 }
 
@@ -535,34 +535,29 @@ void MainWindow::refresh() {
     }
     m_timeline->setData(history, pos, s);
     m_timelineHost->update();
-    if (m_heatmapHost->isVisible()) {  // it runs the token going in through the model for the rows it uses
-        m_heatmap->show(*m_session, [this] { return m_engine->lock(); });
+    // The token going in, run through the model once for the panels on screen that show it (not during a
+    // run: a trace costs a model step).
+    bool heatmap = m_heatmapHost->isVisible(), layers = m_layers->isVisible();
+    TokenTrace trace = (heatmap || layers) && !running() ? m_session->tokenTrace() : TokenTrace{};
+    if (heatmap) {
+        m_heatmap->show(*m_session, trace, [this] { return m_engine->lock(); });
         m_heatmapHost->update();
     }
+    if (layers) showLayers(trace);
     refreshTokens();
-    lock.unlock();
-    refreshLayers();
 }
 
-void MainWindow::refreshLayers() {
-    if (!m_layers->isVisible()) return;
-    auto lock = m_engine->lock();
-    if (!m_session->loaded()) return m_layers->showUnavailable("Nothing is loaded.");
-    TokenTrace trace = m_session->tokenTrace();
-    if (trace.layers.empty()) return m_layers->showUnavailable("The " + backend() + " backend runs no model.");
-    StateLayout layout = m_session->stateLayout();
-    std::map<std::string, std::vector<std::string>> labels;  // per memory, as its head labels its rows
-    auto label = [&](const std::string& memory, int row) -> std::string {
-        auto it = labels.find(memory);
-        if (it == labels.end()) {
-            auto at = std::find(layout.memories.begin(), layout.memories.end(), memory);
-            int index = int(at - layout.memories.begin());
-            it = labels.emplace(memory, m_session->stateHead(index / layout.heads, index % layout.heads).rowLabels)
-                     .first;
-        }
-        return size_t(row) < it->second.size() ? it->second[size_t(row)] : std::string();
-    };
-    m_layers->show(trace, m_session->residualFields(), layout, label);
+void MainWindow::showLayers(const TokenTrace& trace) {
+    if (trace.layers.empty()) {
+        bool ended = m_session->snapshot().run != RunState::Running;
+        return m_layers->showUnavailable(!m_session->tokens().fed.empty()
+                                             ? (ended ? "The launch has ended: no token goes in." : "Running...")
+                                             : "The " + backend() +
+                                                   " backend runs no model: choose the model backend.");
+    }
+    const Session& session = *m_session;
+    m_layers->show(trace, session.residualFields(), session.stateLayout(),
+                   [&session](int layer, int head, int row) { return session.rowMeaning(layer, head, row); });
 }
 
 void MainWindow::refreshTokens() {

@@ -117,7 +117,7 @@ void MainWindow::createDocks() {
     m_layers = new LayerView;
     QDockWidget* layerDock = addDock("Layers", m_layers);
     connect(layerDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
-        if (shown && !running()) refreshLayers();
+        if (shown && !running()) refresh();
     });
 }
 

@@ -40,7 +40,7 @@ void MainWindow::stepToken() {
 void MainWindow::stepBack() {
     singleStep([this] { return m_session->stepBack(); });
 }
-void MainWindow::stepTokenBack() {
+void MainWindow::stepBackToken() {
     singleStep([this] { return m_session->stepBackToken(); });
 }
 void MainWindow::reset() {
@@ -135,18 +135,21 @@ void MainWindow::moveToToken(size_t written) {
     size_t start = step > 0 ? ts.writtenAfterStep[size_t(step - 1)] : 0;
     bool ends = step < int(ts.writtenAfterStep.size()) && ts.writtenAfterStep[size_t(step)] == written;
     int boundary = ends ? step + 1 : step;
+    // First off any token the debugger shows mid-step, then to the step's start (or end) a step at a time,
+    // then token by token within it.
+    bool midStep =
+        ts.writtenNow != (m_session->position() > 0 ? ts.writtenAfterStep[size_t(m_session->position() - 1)] : 0);
     startJob(
-        [this, boundary, written, start, ends] {
-            int at = m_session->position();
-            size_t shown = m_session->tokens().writtenNow;
-            bool onBoundary = shown == (at > 0 ? m_session->tokens().writtenAfterStep[size_t(at - 1)] : 0);
-            if (at != boundary || !onBoundary) {  // first to the step's start (or end), a step at a time
-                if (at > boundary || (at == boundary && !onBoundary))
-                    return m_session->stepBack() == StopReason::AtStart && boundary > 0;
-                return m_session->step() != StopReason::Step;
+        [this, boundary, written, start, ends, midStep]() mutable {
+            if (midStep) {
+                midStep = false;
+                m_session->stepBack();  // to the start of the step shown
+                return false;
             }
-            if (ends) return true;
-            for (size_t t = start; t < written; ++t) m_session->stepToken();  // then token by token within it
+            int at = m_session->position();
+            if (at > boundary) return m_session->stepBack() == StopReason::AtStart && boundary > 0;
+            if (at < boundary) return m_session->step() != StopReason::Step;
+            for (size_t t = start; !ends && t < written; ++t) m_session->stepToken();
             return true;
         },
         [this](bool paused, const QString& error) { finishRun(StopReason::Step, paused, error); },

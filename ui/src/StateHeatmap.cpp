@@ -66,7 +66,7 @@ std::vector<int> StateHeatmap::headsMatching(const std::string& search) const {
     return out;
 }
 
-void StateHeatmap::show(const Session& session, Lock lock) {
+void StateHeatmap::show(const Session& session, const TokenTrace& trace, Lock lock) {
     m_session = &session;
     m_lock = std::move(lock);
     m_layout = session.stateLayout();
@@ -86,7 +86,6 @@ void StateHeatmap::show(const Session& session, Lock lock) {
         m_chosen = true;
     }
     m_head = session.stateHead(m_layer, m_headIndex);
-    TokenTrace trace = session.tokenTrace();
     m_token = trace.token;
     m_read.clear();
     m_written.clear();
@@ -254,7 +253,7 @@ void StateHeatmap::drawCells(float scale) {
     if (ImGui::IsItemHovered()) {
         ImVec2 mouse = ImGui::GetIO().MousePos;
         int r = int(std::floor((mouse.y - grid.y) / m_cell)), c = int(std::floor((mouse.x - grid.x) / m_cell));
-        if (r >= 0 && r < m_head.rows && mouse.x >= win.x + axisLeft) {
+        if (r >= 0 && r < m_head.rows && mouse.x >= win.x + axisLeft && mouse.y >= top + kAxisTop) {
             uint32_t word = m_head.rowWords[size_t(r)];
             bool read = std::binary_search(rowsRead().begin(), rowsRead().end(), r);
             bool written = std::binary_search(rowsWritten().begin(), rowsWritten().end(), r);

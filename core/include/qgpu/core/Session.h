@@ -65,9 +65,9 @@ public:
     virtual StopReason step() = 0;
     // Back one step from recorded history (no re-execution).
     virtual StopReason stepBack() = 0;
-    // Forward one token of the step being written (a backend with a token stream): the snapshot shows the
-    // machine mid-step, and the position moves when the step's last token is written. Where no step is being
-    // written (a backend without tokens, or behind in recorded history), one whole step.
+    // Forward one token (a backend with a token stream): the snapshot shows the machine mid-step, and the
+    // position moves when the step's last token is written (or, behind in recorded history, shown). A
+    // backend without tokens takes one whole step.
     virtual StopReason stepToken() { return step(); }
     // Back one token (mid-step where the step has more than one); one whole step where there are no tokens.
     virtual StopReason stepBackToken() { return stepBack(); }
@@ -84,6 +84,8 @@ public:
     // Empty for a backend without a recurrent state.
     virtual StateLayout stateLayout() const { return {}; }
     virtual StateHead stateHead(int layer, int head) const;  // at the current step, from recorded history
+    // What a row of a head's memory holds ("warp 0, lane 1, r3"); "" for a backend without a state.
+    virtual std::string rowMeaning(int layer, int head, int row) const;
     // The ROM as this backend holds it (the model: decoded from its recurrent state); empty before load
     // and for a backend without one.
     virtual RomImage rom() const { return {}; }

@@ -36,20 +36,21 @@ struct TokenTrace {
 // group: "alu.0".."alu.31" is "alu", the inputs "x0".."x31" are "x"), or one feature alone.
 struct LayerField {
     std::string name;
-    int born = 0;        // the layer that writes it (0 for a token input: the embedding's)
-    int released = -1;   // the last layer that reads it (-1: the last layer)
-    bool input = false;  // set by the token's embedding
-    int readAt = 0;      // the residual its value is read from: after layer readAt's mixer, or all of it
-    bool readAfterMixer = false;
+    int born = 0;                  // the layer that writes it (0 for a token input: the embedding's)
+    int released = -1;             // the last layer that reads it (-1: the last layer)
+    bool input = false;            // set by the token's embedding
     std::vector<int> index, dims;  // per feature: its number in the field (bit), its residual dim
     std::vector<size_t> features;  // per feature: where the layout lists it
-    std::vector<float> raw;        // per feature: the residual at readAt
-    bool clean = true;             // every bit reads 0 or 1 (integers always do)
-    std::string value;             // "0x0000002a = 42", "1", "bits 3, 7", or the raw values
+    // Per feature: the residual its value is read from, where it is final: after the last layer that reads
+    // it, or after that layer's mixer when its MLP clears the dim for the next owner.
+    std::vector<int> readAt;
+    std::vector<bool> readAfterMixer;
+    std::vector<float> raw;  // per feature: the residual there
+    bool clean = true;       // every bit reads 0 or 1 (integers always do)
+    std::string value;       // "0x0000002a = 42", "1", "bits 3, 7", or the raw values
 };
 
-// Every field of the layout, decoded from the trace where its value is final: at the last layer that reads it
-// (after that layer's mixer when its MLP hands the dim to a new owner), or after the last layer.
+// Every field of the layout, each feature decoded from the trace where its value is final.
 std::vector<LayerField> decodeFields(const std::vector<ResidualField>& fields, const TokenTrace& trace);
 
 }  // namespace qgpu

@@ -1,7 +1,7 @@
 // The layer view: what each of the model's layers did with the token going in, decoded from the residual
-// stream and the recurrent state through the circuit's layout. One row per memory row a layer's mixer read or
-// wrote, per field a layer wrote (pc, opcode, operands, ALU result, memory address and data, the next
-// token's code) and per field it read for the last time; a click on a field lists its residual dims.
+// stream and the recurrent state through the circuit's layout. One row per memory a layer's mixer read or
+// wrote (with the rows), per field a layer wrote (pc, opcode, operands, ALU result, memory address and data,
+// the next token's code) and per field it read for the last time; a click on a field lists its residual dims.
 #pragma once
 
 #include <QWidget>
@@ -24,11 +24,12 @@ public:
     enum Column { Layer, What, Name, Value, Dims };
 
     explicit LayerView(QWidget* parent = nullptr);
-    // A memory row's meaning ("warp 0, lane 0, r5"), for the rows the mixers read and wrote.
-    using RowLabel = std::function<std::string(const std::string& memory, int row)>;
+    // A state row's meaning ("warp 0, lane 0, r5"), for the rows the mixers read and wrote.
+    using RowLabel = std::function<std::string(int layer, int head, int row)>;
+    // `trace` must have its layers; the selected row stays on the same layer's same field.
     void show(const TokenTrace& trace, const std::vector<ResidualField>& layout, const StateLayout& memories,
               const RowLabel& rowLabel);
-    void showUnavailable(const QString& why);  // a backend without a model, or nothing loaded
+    void showUnavailable(const QString& why);  // no trace: why (a backend without a model, nothing loaded)
     QTableWidget* table() const { return m_table; }
     QTableWidget* dimTable() const { return m_dims; }
     QLabel* summary() const { return m_summary; }

@@ -76,7 +76,7 @@ public:
     void step();
     void stepToken();  // one token of the step the model is writing (other backends: a step)
     void stepBack();
-    void stepTokenBack();  // one token back (other backends: a step)
+    void stepBackToken();  // one token back (other backends: a step)
     // Moves to the moment the model had written `written` of its tokens (mid-step where that is inside one).
     void moveToToken(size_t written);
     void reset();
@@ -146,11 +146,10 @@ private:
     int nextLineWithCode(int line) const;  // 1-based; 0 when no line from `line` on has code
     void relocateBreakpoints();
     void populateExamples(QMenu* menu);
-    void refresh();  // takes the session lock: never call it holding the lock
-    void refreshTokens();
-    void refreshLayers();  // only while the layer view is on screen: it runs the token through the model             //
-                           // the session lock held
-    int sourceLine(int block) const;  // the first source line of a block's code (0: none)
+    void refresh();                            // takes the session lock: never call it holding the lock
+    void refreshTokens();                      // the session lock held
+    void showLayers(const TokenTrace& trace);  // the session lock held; an empty trace says why there is none
+    int sourceLine(int block) const;           // the first source line of a block's code (0: none)
     void addRecentFile(const QString& path);
     void fillRecentMenu();
     // Runs on the engine thread until `arrived` holds before a step (or a breakpoint, the end, the step

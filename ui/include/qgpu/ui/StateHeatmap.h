@@ -21,11 +21,11 @@ public:
     void draw() override;
     // Locks the session for a read of the viewer's own (the studio's engine steps it on another thread).
     using Lock = std::function<std::unique_lock<std::mutex>()>;
-    // Reads the layout, the selected head and the rows the token going in reads and writes, at the session's
-    // current step (the caller holds the session still meanwhile). The session must stay alive until the
-    // next show() or clear(): the viewer reads other heads from it, under `lock` when given, when the user
-    // picks one.
-    void show(const Session& session, Lock lock = {});
+    // Reads the layout and the selected head at the session's current step (the caller holds the session
+    // still meanwhile), and marks the rows `trace` (the token going in; empty: none) reads and writes. The
+    // session must stay alive until the next show() or clear(): the viewer reads other heads from it, under
+    // `lock` when given, when the user picks one.
+    void show(const Session& session, const TokenTrace& trace, Lock lock = {});
     void clear();
     void select(int layer, int head);
     const StateHead& head() const { return m_head; }
