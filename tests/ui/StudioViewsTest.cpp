@@ -1,8 +1,10 @@
 // Widget tests of the machine views beside the registers: the ROM as the backend holds it against the
 // compiler's words, and shared memory per thread block. Against the reference interpreter, under xcb.
 #include <gtest/gtest.h>
+#include <imgui.h>
 
 #include <QApplication>
+#include <QClipboard>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -17,6 +19,7 @@
 #include "qgpu/core/Expression.h"
 #include "qgpu/ui/BackendDiffView.h"
 #include "qgpu/ui/ChatPanel.h"
+#include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/MainWindow.h"
 #include "qgpu/ui/RomView.h"
@@ -49,6 +52,21 @@ public:
         callbacks.card(card);
         return {};
     }
+};
+
+// An ImGui viewer with one text field, focused on its first frame.
+class TextFieldViewer : public ImGuiViewer {
+public:
+    const char* title() const override { return "text field"; }
+    void draw() override {
+        if (m_focus) ImGui::SetKeyboardFocusHere();
+        m_focus = false;
+        ImGui::InputText("##field", text, sizeof text);
+    }
+    char text[64] = "";
+
+private:
+    bool m_focus = true;
 };
 
 // A backend that misreads its input: the reference interpreter, with the first array's first word set to 100.
@@ -307,4 +325,29 @@ TEST(StudioChatCard, AnErrorsCaretStandsUnderItsColumn) {
     QString caret = lines[expression + 1];
     int start = int(lines[expression].indexOf("[1, 2 3]"));
     EXPECT_EQ(caret.indexOf('^'), start + 6) << chat.transcript().toStdString();  // column 7: the '3'
+}
+
+// Typing reaches an ImGui text field (the heatmap's search box is one), even a key pressed and released
+// before a frame could see it down; Ctrl+V pastes the desktop's clipboard.
+TEST(StudioImGui, TypingReachesAnImGuiTextField) {
+    TextFieldViewer viewer;
+    ImGuiHost host(&viewer);
+    host.resize(300, 120);
+    host.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&host));
+    host.setFocus();
+    host.grabFramebuffer();  // the field takes the keyboard
+    host.grabFramebuffer();
+    QTest::keyClicks(&host, "regs_b");
+    host.grabFramebuffer();
+    EXPECT_STREQ(viewer.text, "regs_b");
+    QTest::keyClick(&host, Qt::Key_Backspace);  // down and up before the next frame
+    host.grabFramebuffer();
+    host.grabFramebuffer();
+    EXPECT_STREQ(viewer.text, "regs_");
+    QApplication::clipboard()->setText("a3");
+    QTest::keyClick(&host, Qt::Key_V, Qt::ControlModifier);
+    host.grabFramebuffer();
+    host.grabFramebuffer();
+    EXPECT_STREQ(viewer.text, "regs_a3");
 }

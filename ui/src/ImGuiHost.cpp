@@ -1,5 +1,7 @@
 #include "qgpu/ui/ImGuiHost.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <iterator>
+#include <string>
 
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -21,8 +24,18 @@ ImGuiHost::ImGuiHost(ImGuiViewer* viewer, QWidget* parent) : QOpenGLWidget(paren
     ImGui::SetCurrentContext(m_ctx);
     ImGui::GetIO().IniFilename = nullptr;  // Qt saves the window layout, ImGui keeps nothing on disk
     ImGui::StyleColorsDark();
-    for (int k = 0; k < ImGuiKey_COUNT; ++k) ImGui::GetIO().KeyMap[k] = k;  // keys go in by ImGuiKey
-    setFocusPolicy(Qt::StrongFocus);                                        // search boxes take typing
+    ImGuiIO& io = ImGui::GetIO();
+    for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k;  // keys go in by ImGuiKey
+    // Copy and paste go through the desktop's clipboard.
+    io.SetClipboardTextFn = [](void*, const char* text) {
+        QGuiApplication::clipboard()->setText(QString::fromUtf8(text));
+    };
+    io.GetClipboardTextFn = [](void*) -> const char* {
+        static std::string held;  // ImGui reads it before the next call (the GUI thread only)
+        held = QGuiApplication::clipboard()->text().toStdString();
+        return held.c_str();
+    };
+    setFocusPolicy(Qt::StrongFocus);  // search boxes take typing
     m_clock.start();
 }
 
@@ -74,6 +87,12 @@ void ImGuiHost::paintGL() {
     ImGui::End();
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // This frame saw every button and key pressed since the last one: the releases that waited for it come
+    // now (ImGui wants the modifiers to hold still within a frame).
+    m_downSinceFrame.clear();
+    for (bool* down : m_releaseAfterFrame) *down = false;
+    if (!m_releaseAfterFrame.empty()) m_settleFrames = std::max(m_settleFrames, 1);
+    m_releaseAfterFrame.clear();
     // ImGui answers an input over the next frames (a popup opens the frame after the click that asked for
     // it, a hover settles after the move): draw those too rather than wait for the next input.
     if (m_settleFrames > 0) {
@@ -112,17 +131,32 @@ int imguiKey(int qtKey) {
 void ImGuiHost::keyEvent(QKeyEvent* e, bool down) {
     makeImGuiCurrent();
     ImGuiIO& io = ImGui::GetIO();
-    io.KeyCtrl = e->modifiers() & Qt::ControlModifier;
-    io.KeyShift = e->modifiers() & Qt::ShiftModifier;
-    io.KeyAlt = e->modifiers() & Qt::AltModifier;
+    const Qt::KeyboardModifiers held = e->modifiers();
+    press(&io.KeyCtrl, held & Qt::ControlModifier);
+    press(&io.KeyShift, held & Qt::ShiftModifier);
+    press(&io.KeyAlt, held & Qt::AltModifier);
     int key = imguiKey(e->key());
-    if (key >= 0) io.KeysDown[key] = down;
-    if (down && !io.KeyCtrl && !e->text().isEmpty() && e->text()[0].isPrint())
+    if (key >= 0) press(&io.KeysDown[key], down);
+    if (down && !(held & Qt::ControlModifier) && !e->text().isEmpty() && e->text()[0].isPrint())
         io.AddInputCharactersUTF8(e->text().toUtf8().constData());
     afterInput();
 }
 
 void ImGuiHost::keyPressEvent(QKeyEvent* e) { keyEvent(e, true); }
+void ImGuiHost::keyReleaseEvent(QKeyEvent* e) { keyEvent(e, false); }
+
+void ImGuiHost::press(bool* state, bool down) {
+    if (down) {
+        *state = true;
+        m_downSinceFrame.push_back(state);
+        m_releaseAfterFrame.erase(std::remove(m_releaseAfterFrame.begin(), m_releaseAfterFrame.end(), state),
+                                  m_releaseAfterFrame.end());
+    } else if (std::find(m_downSinceFrame.begin(), m_downSinceFrame.end(), state) != m_downSinceFrame.end()) {
+        m_releaseAfterFrame.push_back(state);  // a quick click or key press: ImGui sees it down first
+    } else {
+        *state = false;
+    }
+}
 
 void ImGuiHost::focusOutEvent(QFocusEvent* e) {
     QOpenGLWidget::focusOutEvent(e);
@@ -130,9 +164,10 @@ void ImGuiHost::focusOutEvent(QFocusEvent* e) {
     ImGuiIO& io = ImGui::GetIO();  // keys released elsewhere must not stay down here
     std::fill(std::begin(io.KeysDown), std::end(io.KeysDown), false);
     io.KeyCtrl = io.KeyShift = io.KeyAlt = false;
+    m_downSinceFrame.clear();
+    m_releaseAfterFrame.clear();
     afterInput();
 }
-void ImGuiHost::keyReleaseEvent(QKeyEvent* e) { keyEvent(e, false); }
 
 void ImGuiHost::afterInput() {
     m_settleFrames = 2;
@@ -149,7 +184,7 @@ void ImGuiHost::mousePressEvent(QMouseEvent* e) {
     makeImGuiCurrent();
     int b = e->button() == Qt::LeftButton ? 0 : e->button() == Qt::RightButton ? 1 : 2;
     ImGui::GetIO().MousePos = ImVec2(float(e->position().x()), float(e->position().y()));  // a click is where it is
-    ImGui::GetIO().MouseDown[b] = true;
+    press(&ImGui::GetIO().MouseDown[b], true);
     afterInput();
 }
 
@@ -157,13 +192,13 @@ void ImGuiHost::mouseReleaseEvent(QMouseEvent* e) {
     makeImGuiCurrent();
     int b = e->button() == Qt::LeftButton ? 0 : e->button() == Qt::RightButton ? 1 : 2;
     ImGui::GetIO().MousePos = ImVec2(float(e->position().x()), float(e->position().y()));  // a click is where it is
-    ImGui::GetIO().MouseDown[b] = false;
+    press(&ImGui::GetIO().MouseDown[b], false);
     afterInput();
 }
 
 void ImGuiHost::wheelEvent(QWheelEvent* e) {
     makeImGuiCurrent();
-    ImGui::GetIO().KeyCtrl = e->modifiers() & Qt::ControlModifier;  // Ctrl+wheel zooms
+    press(&ImGui::GetIO().KeyCtrl, e->modifiers() & Qt::ControlModifier);  // Ctrl+wheel zooms
     ImGui::GetIO().MouseWheel += float(e->angleDelta().y()) / 120.0f;
     afterInput();
 }

@@ -3,6 +3,7 @@
 
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
+#include <vector>
 
 struct ImGuiContext;
 
@@ -35,6 +36,8 @@ protected:
 private:
     void makeImGuiCurrent();
     void keyEvent(QKeyEvent* e, bool down);
+    // Sets a button's or key's state; a release before any frame saw the press waits for the next frame.
+    void press(bool* state, bool down);
     void afterInput();  // draws the frame that shows the input, and the frames that settle it
 
     ImGuiViewer* m_viewer;
@@ -42,6 +45,7 @@ private:
     bool m_glReady = false;
     QElapsedTimer m_clock;
     int m_settleFrames = 0;
+    std::vector<bool*> m_downSinceFrame, m_releaseAfterFrame;  // in ImGui's IO: MouseDown, KeysDown
 };
 
 }  // namespace qgpu
