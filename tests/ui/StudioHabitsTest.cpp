@@ -44,6 +44,16 @@ std::unique_ptr<MainWindow> windowAt(int width, int height, const QString& examp
     return w;
 }
 
+// Presses a key in the editor of the active window (the window's shortcuts need it active: on a busy machine
+// it may not be yet); false when the window does not become active.
+bool pressInEditor(MainWindow& w, Qt::Key key, Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+    w.activateWindow();
+    if (!QTest::qWaitForWindowActive(&w)) return false;
+    w.editor()->setFocus();
+    QTest::keyClick(w.editor(), key, modifiers);
+    return true;
+}
+
 int editorColumns(const MainWindow& w) {
     QsciScintilla* e = w.editor();
     int text = e->viewport()->width() - e->marginWidth(0) - e->marginWidth(1) - e->marginWidth(2);
@@ -244,8 +254,7 @@ TEST(StudioRebuild, RunAfterAnEditRunsTheEditedKernel) {
     ASSERT_TRUE(w->editor()->text(line).contains("a[i] * b[i]"));
     w->editor()->setSelection(line, 0, line, w->editor()->lineLength(line));
     w->editor()->replaceSelectedText("    atomicAdd(&out[0], a[i] + b[i]);\n");
-    w->editor()->setFocus();
-    QTest::keyClick(w->editor(), Qt::Key_F5);
+    ASSERT_TRUE(pressInEditor(*w, Qt::Key_F5));
     w->waitIdle();
     EXPECT_TRUE(w->statusText().contains("out = [21]")) << w->statusText().toStdString();
     EXPECT_TRUE(w->statusText().contains("built again first")) << w->statusText().toStdString();
@@ -298,8 +307,7 @@ TEST(StudioBreakpoints, ABuildMovesBreakpointsOffLinesThatLostTheirCode) {
 TEST(StudioShortcuts, CtrlDComparesBackendsAndTheEditorKeepsItsText) {
     auto w = windowAt(1280, 800);
     QString before = w->editor()->text();
-    w->editor()->setFocus();
-    QTest::keyClick(w->editor(), Qt::Key_D, Qt::ControlModifier);
+    ASSERT_TRUE(pressInEditor(*w, Qt::Key_D, Qt::ControlModifier));
     EXPECT_EQ(w->editor()->text(), before) << "the editor duplicated the line";
     EXPECT_TRUE(w->statusText().contains("nothing to compare")) << w->statusText().toStdString();
 }
