@@ -389,16 +389,18 @@ GpuStepper::GpuStepper(const GpuModel& model, const Program& program, const Dim3
     m_fed = gpu::loadTokens(program, grid, block, global);
     for (size_t i = 0; i + 1 < m_fed.size(); ++i) m_model.sparse().feed(m_fed[i].id(), m_state);
     m_next = gpu::Token::fromId(m_model.sparse().greedy(m_fed.back().id(), m_state));
-    m_afterFed = m_state;
 }
 
 SparseModel::State GpuStepper::replayed(size_t written, const SparseModel::State* from, size_t fromWritten) const {
     if (written == m_written.size()) return m_state;
-    if (!from || fromWritten > written) {
-        from = &m_afterFed;
+    SparseModel::State state;
+    if (from && fromWritten <= written) {
+        state = *from;
+    } else {  // from the start: every fed token again
+        state = m_model.sparse().newState();
+        for (const gpu::Token& t : m_fed) m_model.sparse().feed(t.id(), state);
         fromWritten = 0;
     }
-    SparseModel::State state = *from;
     for (size_t i = fromWritten; i < written && i < m_written.size(); ++i)
         m_model.sparse().feed(m_written[i].id(), state);
     return state;

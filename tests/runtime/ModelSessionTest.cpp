@@ -257,6 +257,11 @@ TEST(ModelSession, TokenStepsWalkRecordedHistoryBothWaysThroughTheSameMachines) 
         EXPECT_EQ(r, i == 0 ? StopReason::AtStart : StopReason::Step);
         if (::testing::Test::HasFailure()) return;
     }
+    // The stepper's replay from the very start (every fed token again) reaches the same machines.
+    const GpuStepper* stepper = modelStepper(*s);
+    ASSERT_TRUE(stepper);
+    for (size_t i : {size_t(1), live.size() / 2, live.size() - 2})
+        expectSameState(stepper->decode(stepper->replayed(live[i].written)), live[i].machine, live[i].position);
 }
 
 // The trace of the token going in names the state rows it writes: the rows that change when it goes in are

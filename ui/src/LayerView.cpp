@@ -98,6 +98,10 @@ LayerView::LayerView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
     layout->addWidget(split, 1);
+    clear();
+}
+
+void LayerView::clear() {
     showUnavailable("Nothing is loaded: build a program on the model backend to see its layers at work.");
 }
 

@@ -384,7 +384,7 @@ void MainWindow::unload() {
     m_codeViews->clear();
     m_timeline->clear();
     m_rom->clear();
-    m_layers->showUnavailable("Nothing is loaded: build a program on the model backend to see its layers at work.");
+    m_layers->clear();
     m_shared->setProgram(0, {});
 }
 
@@ -550,7 +550,7 @@ void MainWindow::refresh() {
 void MainWindow::showLayers(const TokenTrace& trace) {
     if (trace.layers.empty()) {
         bool ended = m_session->snapshot().run != RunState::Running;
-        return m_layers->showUnavailable(!m_session->tokens().fed.empty()
+        return m_layers->showUnavailable(m_session->stateLayout().layers > 0
                                              ? (ended ? "The launch has ended: no token goes in." : "Running...")
                                              : "The " + backend() +
                                                    " backend runs no model: choose the model backend.");

@@ -138,7 +138,7 @@ public:
 private:
     const GpuModel& m_model;
     Dim3 m_grid, m_block;
-    SparseModel::State m_state, m_afterFed;  // now, and once the fed tokens had gone in
+    SparseModel::State m_state;
     std::vector<gpu::Token> m_fed, m_written;
     gpu::Token m_next;
 };

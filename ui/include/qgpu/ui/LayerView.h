@@ -29,7 +29,8 @@ public:
     // `trace` must have its layers; the selected row stays on the same layer's same field.
     void show(const TokenTrace& trace, const std::vector<ResidualField>& layout, const StateLayout& memories,
               const RowLabel& rowLabel);
-    void showUnavailable(const QString& why);  // no trace: why (a backend without a model, nothing loaded)
+    void showUnavailable(const QString& why);  // no trace: why (a backend without a model, a launch ended)
+    void clear();                              // nothing loaded
     QTableWidget* table() const { return m_table; }
     QTableWidget* dimTable() const { return m_dims; }
     QLabel* summary() const { return m_summary; }
