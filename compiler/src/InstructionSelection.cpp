@@ -16,6 +16,7 @@ Selection Selector::run() {
     for (const auto& [label, index] : m_fn.labels)
         if (index == m_fn.body.size()) enterLabel(label);
     if (!block().terminated) terminate(Opcode::Exit);
+    emitRoutines();
     for (auto& b : m_out.program.blocks)
         if (!b.terminated) {  // an unreachable block opened after a jump
             b.term.op = Opcode::Exit;
@@ -80,10 +81,11 @@ void Selector::describeParams(const std::vector<std::string>& names) {
                                              "parameter '" + name +
                                                  "' is 64 bits wide; the machine has 32-bit "
                                                  "integers only: use int or unsigned"});
-        if (!pointer && p.type != "u32" && p.type != "s32" && p.type != "b32")
+        if (!pointer && p.type != "u32" && p.type != "s32" && p.type != "b32" && p.type != "f32")
             throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
                                              "parameter '" + name + "' has PTX type ." + p.type +
-                                                 "; kernels take int/unsigned scalars and int pointers only"});
+                                                 "; kernels take int, unsigned and float scalars and pointers to "
+                                                 "them only"});
         m_out.params.push_back({name, pointer});
         m_paramIndex[p.name] = int(i);
     }
@@ -143,7 +145,7 @@ void Selector::terminate(Opcode op, int target, int elseTarget, int cond) {
 }
 
 int Selector::vreg(const std::string& name) {
-    if (name.rfind("%f", 0) == 0) fail("floating point is not supported: the machine has 32-bit integers only");
+    if (name.rfind("%fd", 0) == 0 || name.rfind("%h", 0) == 0) fail(kOtherFloat);
     auto it = m_vregs.find(name);
     if (it != m_vregs.end()) return it->second;
     return m_vregs[name] = m_nextVreg++;
@@ -159,7 +161,7 @@ VInst Selector::located(Opcode op) const {
 // The second source operand, evaluated (and any conversion emitted) before its instruction.
 B Selector::bOf(const Operand& o) {
     if (o.kind != Kind::Imm) return reg(reg32(o));
-    if (o.isFloat) fail("floating point is not supported: the machine has 32-bit integers only");
+    if (o.isFloat && (o.name.rfind("0d", 0) == 0 || o.name.rfind("0D", 0) == 0)) fail(kOtherFloat);
     return imm(o.value);
 }
 
@@ -189,7 +191,7 @@ int Selector::reg32(const Operand& o) {
 
 void Selector::statement(const ptx::Instruction& in) {
     const std::string& op = in.parts[0];
-    if (mentionsFloat(in)) fail("floating point is not supported: the machine has 32-bit integers only");
+    if (mentionsOtherFloat(in)) fail(kOtherFloat);
     for (const auto& o : in.operands)
         for (const auto& local : m_module.locals)
             if (o.name == local)
@@ -241,7 +243,6 @@ void Selector::guarded(const ptx::Instruction& in) {
 
 void Selector::requireInt32(const ptx::Instruction& in) {
     std::string t = typeOf(in);
-    if (t.size() > 1 && t[0] == 'f') fail("floating point is not supported: the machine has 32-bit integers only");
     if (t == "s64" || t == "u64" || t == "b64") fail("64-bit integer arithmetic is not supported: use int");
 }
 
@@ -251,6 +252,7 @@ void Selector::select(const ptx::Instruction& in) {
     if (op == "ld" && in.has("param")) return loadParam(in);
     if (op == "ld" || op == "st" || op == "atom" || op == "red") return memory(in);
     if (op == "shfl") return shuffle(in);
+    if (isFloatOperation(in)) return floatOperation(in);
     if (op == "membar" || op == "fence" || (op == "bar" && in.has("warp"))) return;  // lanes run in lockstep
     if (op == "cvt" && in.parts.size() > 2 && (bitsOf(in.parts[1]) < 32 || bitsOf(in.parts[2]) < 32))
         return narrowConvert(in);
@@ -342,7 +344,6 @@ void Selector::compare(const ptx::Instruction& in) {
         {"gt", Opcode::SetGtU}, {"ge", Opcode::SetGeU}, {"lo", Opcode::SetLtU}, {"ls", Opcode::SetLeU},
         {"hi", Opcode::SetGtU}, {"hs", Opcode::SetGeU}};
     std::string type = typeOf(in);
-    if (type[0] == 'f') fail("floating point is not supported: the machine has 32-bit integers only");
     const auto& table = type[0] == 's' ? sgn : uns;
     auto it = table.find(in.parts[1]);
     if (it == table.end()) fail("unsupported comparison ." + in.parts[1]);

@@ -1,4 +1,5 @@
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 
@@ -267,7 +268,11 @@ private:
         if (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-') {
             o.kind = Operand::Kind::Imm;
             if (startsWith(t, "0f") || startsWith(t, "0F") || startsWith(t, "0d") || startsWith(t, "0D")) {
-                o.isFloat = true;
+                o.isFloat = true;  // the literal's bits in hexadecimal; the text is kept to tell 0f from 0d
+                o.name = t;
+                char* end = nullptr;
+                o.value = int64_t(std::strtoull(t.c_str() + 2, &end, 16));
+                if (t.size() < 3 || *end) fail("cannot read the float literal '" + t + "'");
                 return o;
             }
             try {

@@ -65,9 +65,8 @@ void Selector::memory(const ptx::Instruction& in) {
     const Operand* data = op == "ld" ? &o.at(0) : op == "st" ? &o.at(1) : nullptr;
     bool copied = data && m_copiedWords.count(data->name);
     if ((op == "ld" || op == "st") && bitsOf(t) < 32) return narrowMemory(in);
-    if (t != "u32" && t != "s32" && t != "b32" && !copied) {
-        if (t.size() > 1 && t[0] == 'f') fail("floating point is not supported: the machine has 32-bit integers only");
-        fail("only 32-bit memory accesses are supported (found ." + t + "): use int arrays");
+    if (t != "u32" && t != "s32" && t != "b32" && t != "f32" && !copied) {
+        fail("only 32-bit memory accesses are supported (found ." + t + "): use int or float arrays");
     }
     Space space = in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : Space::Unknown;
     bool store = op == "st" || op == "red";
@@ -95,6 +94,11 @@ void Selector::memory(const ptx::Instruction& in) {
     if (in.has("v2") || in.has("v4")) fail("vector atomics are not supported");
     if (!in.has("add")) fail("only atomicAdd and atomicSub are supported");
     int value = reg32(op == "red" ? o[1] : o[2]);
+    if (t == "f32") {
+        int address = temp(), old = op == "red" ? temp() : vreg(o[0].name);
+        emit(Opcode::Add, address, base, imm(offset));
+        return floatAtomicAdd(old, address, value, shared);
+    }
     VInst v = located(shared ? Opcode::AtomShared : Opcode::AtomGlobal);
     v.rd = op == "red" ? kZeroReg : vreg(o[0].name), v.rs1 = base, v.imm = offset, v.rs2 = value;
     block().body.push_back(v);

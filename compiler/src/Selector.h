@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,9 +34,14 @@ struct Wide {
 
 inline bool isWideReg(const std::string& name) { return name.rfind("%rd", 0) == 0 || name.rfind("%SP", 0) == 0; }
 
-inline bool mentionsFloat(const ptx::Instruction& in) {
+inline constexpr const char* kOtherFloat =
+    "double and half precision are not supported: the machine computes in 32-bit float; use float and write "
+    "literals as 0.5f";
+
+// Floats other than f32: the machine has no double or half precision.
+inline bool mentionsOtherFloat(const ptx::Instruction& in) {
     for (const auto& p : in.parts)
-        if (p == "f16" || p == "f32" || p == "f64" || p == "bf16" || p == "f16x2") return true;
+        if (p == "f16" || p == "f64" || p == "bf16" || p == "f16x2" || p == "bf16x2") return true;
     return false;
 }
 
@@ -194,6 +200,25 @@ private:
 
     void shuffle(const ptx::Instruction& in);
 
+    // ---- floats (SelectionFloat.cpp) ---------------------------------------------------------------
+    static bool isFloatOperation(const ptx::Instruction& in);
+    void floatOperation(const ptx::Instruction& in);
+    void floatCompare(const ptx::Instruction& in);
+    void floatConvert(const ptx::Instruction& in);
+    void floatAtomicAdd(int rd, int address, int value, bool shared);
+
+    // A routine: machine code emitted once, after the kernel's own, and entered from each use. Its
+    // arguments and result live in registers of its own; the return index says which use to go back to.
+    using RoutineBody = std::function<void(Emitter& e, int rd, const std::vector<int>& args)>;
+    struct Routine {
+        RoutineBody body;
+        int entry = -1, result = -1, returnIndex = -1;
+        std::vector<int> args, returns;
+    };
+    // rd = the routine `name` applied to args (body writes it the first time the routine is used).
+    void callRoutine(const std::string& name, RoutineBody body, int rd, const std::vector<int>& args);
+    void emitRoutines();
+
     const ptx::Module& m_module;
     const ptx::Function& m_fn;
     std::string m_cudaFile;
@@ -203,6 +228,7 @@ private:
     std::map<std::string, Wide> m_wide;
     std::map<std::string, int64_t> m_constants;
     std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs;
+    std::map<std::string, Routine> m_routines;
     int m_nextVreg = 0, m_cur = 0;
     const ptx::Instruction* m_in = nullptr;
 };

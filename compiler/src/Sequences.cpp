@@ -2,22 +2,12 @@
 
 #include <algorithm>
 
+#include "SequenceHelpers.h"
+
 namespace qgpu::lowering {
 namespace {
 
 constexpr uint32_t kIntMin = 0x80000000u;
-
-// Small helpers that return the register they write.
-int op(Emitter& e, Opcode o, int a, B b) {
-    int t = e.temp();
-    e.emit(o, t, a, b);
-    return t;
-}
-int mov(Emitter& e, B b) { return op(e, Opcode::Mov, kZeroReg, b); }
-void copy(Emitter& e, int rd, int from) { e.emit(Opcode::Mov, rd, kZeroReg, reg(from)); }
-
-// b as a register (an immediate gets a mov).
-int inRegister(Emitter& e, B b) { return b.isImm ? mov(e, b) : b.reg; }
 
 // The unsigned shift-subtract division of n by d (d != 0): the quotient (unless only the remainder is
 // wanted) and the remainder. The divisor is first doubled while it fits under n / 2, so the second loop

@@ -72,3 +72,44 @@ static __device__ __forceinline__ uint2 make_uint2(unsigned x, unsigned y) { ret
 static __device__ __forceinline__ uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
     return uint4{x, y, z, w};
 }
+
+// Single-precision float: IEEE-754 binary32, every operation exact to its PTX definition (each lowers to a
+// routine of integer machine instructions; docs/qgpu-cuda.md lists what a kernel may use).
+static __device__ __forceinline__ float fminf(float a, float b) { return __nvvm_fmin_f(a, b); }
+static __device__ __forceinline__ float fmaxf(float a, float b) { return __nvvm_fmax_f(a, b); }
+static __device__ __forceinline__ float fabsf(float a) { return __builtin_fabsf(a); }
+static __device__ __forceinline__ float floorf(float a) { return __builtin_floorf(a); }
+static __device__ __forceinline__ float ceilf(float a) { return __builtin_ceilf(a); }
+static __device__ __forceinline__ float truncf(float a) { return __builtin_truncf(a); }
+static __device__ __forceinline__ float rintf(float a) { return __builtin_rintf(a); }
+static __device__ __forceinline__ float nearbyintf(float a) { return __builtin_nearbyintf(a); }
+static __device__ __forceinline__ float __fadd_rn(float a, float b) { return __nvvm_add_rn_f(a, b); }
+static __device__ __forceinline__ float __fadd_rz(float a, float b) { return __nvvm_add_rz_f(a, b); }
+static __device__ __forceinline__ float __fadd_rd(float a, float b) { return __nvvm_add_rm_f(a, b); }
+static __device__ __forceinline__ float __fadd_ru(float a, float b) { return __nvvm_add_rp_f(a, b); }
+static __device__ __forceinline__ float __fmul_rn(float a, float b) { return __nvvm_mul_rn_f(a, b); }
+static __device__ __forceinline__ float __fmul_rz(float a, float b) { return __nvvm_mul_rz_f(a, b); }
+static __device__ __forceinline__ float __fmul_rd(float a, float b) { return __nvvm_mul_rm_f(a, b); }
+static __device__ __forceinline__ float __fmul_ru(float a, float b) { return __nvvm_mul_rp_f(a, b); }
+static __device__ __forceinline__ int __float2int_rn(float a) { return __nvvm_f2i_rn(a); }
+static __device__ __forceinline__ int __float2int_rz(float a) { return __nvvm_f2i_rz(a); }
+static __device__ __forceinline__ int __float2int_rd(float a) { return __nvvm_f2i_rm(a); }
+static __device__ __forceinline__ int __float2int_ru(float a) { return __nvvm_f2i_rp(a); }
+static __device__ __forceinline__ unsigned __float2uint_rn(float a) { return __nvvm_f2ui_rn(a); }
+static __device__ __forceinline__ unsigned __float2uint_rz(float a) { return __nvvm_f2ui_rz(a); }
+static __device__ __forceinline__ unsigned __float2uint_rd(float a) { return __nvvm_f2ui_rm(a); }
+static __device__ __forceinline__ unsigned __float2uint_ru(float a) { return __nvvm_f2ui_rp(a); }
+static __device__ __forceinline__ float __int2float_rn(int a) { return __nvvm_i2f_rn(a); }
+static __device__ __forceinline__ float __int2float_rz(int a) { return __nvvm_i2f_rz(a); }
+static __device__ __forceinline__ float __int2float_rd(int a) { return __nvvm_i2f_rm(a); }
+static __device__ __forceinline__ float __int2float_ru(int a) { return __nvvm_i2f_rp(a); }
+static __device__ __forceinline__ float __uint2float_rn(unsigned a) { return __nvvm_ui2f_rn(a); }
+static __device__ __forceinline__ float __uint2float_rz(unsigned a) { return __nvvm_ui2f_rz(a); }
+static __device__ __forceinline__ float __uint2float_rd(unsigned a) { return __nvvm_ui2f_rm(a); }
+static __device__ __forceinline__ float __uint2float_ru(unsigned a) { return __nvvm_ui2f_rp(a); }
+static __device__ __forceinline__ int __float_as_int(float a) { return __builtin_bit_cast(int, a); }
+static __device__ __forceinline__ unsigned __float_as_uint(float a) { return __builtin_bit_cast(unsigned, a); }
+static __device__ __forceinline__ float __int_as_float(int a) { return __builtin_bit_cast(float, a); }
+static __device__ __forceinline__ float __uint_as_float(unsigned a) { return __builtin_bit_cast(float, a); }
+// Lanes add in lane order, one at a time (docs/isa.md); a warp's adds never interleave with another's.
+static __device__ __forceinline__ float atomicAdd(float* p, float v) { return __nvvm_atom_add_gen_f(p, v); }

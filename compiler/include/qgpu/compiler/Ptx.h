@@ -17,7 +17,7 @@ struct Operand {
     Kind kind = Kind::Imm;
     std::string name;      // register (%r1), symbol, special (%tid.x), label; address base
     int64_t value = 0;     // immediate, or address offset
-    bool isFloat = false;  // a 0f/0d float literal (the machine has no floating point)
+    bool isFloat = false;  // a 0f/0d float literal: value holds its bits, name its text
 };
 
 struct Instruction {

@@ -1,0 +1,347 @@
+#include "FloatSequences.h"
+
+#include "SequenceHelpers.h"
+
+namespace qgpu::lowering {
+namespace {
+
+constexpr uint32_t kSign = 0x80000000u, kMagnitude = 0x7fffffffu, kInfinity = 0x7f800000u;
+constexpr uint32_t kMaxFinite = 0x7f7fffffu, kHidden = 0x800000u, kFraction = 0x7fffffu;
+constexpr uint32_t kTwoTo23 = 0x4b000000u;  // the float 2^23: from here on every float is an integer
+
+// Working values: a significand as a fixed-point number w in [2^30, 2^31) (24 significand bits, a round
+// bit and six bits whose lowest ORs in everything shifted out below it), with the value
+// w * 2^(exponent - 157), so that exponent is the biased exponent of the result.
+constexpr int kWorkingShift = 7;                          // w's bits below the significand's lowest
+constexpr int kExponentOfOne = 127 + 23 + kWorkingShift;  // 157: the exponent of an integer w
+
+int exponentField(Emitter& e, int x) { return op(e, Opcode::Shr, op(e, Opcode::Shl, x, imm(1)), imm(24)); }
+
+// The 24-bit significand: the fraction with the hidden bit when the exponent field is not 0.
+int significand(Emitter& e, int x, int field) {
+    int hidden = op(e, Opcode::Shl, op(e, Opcode::MinU, field, imm(1)), imm(23));
+    return op(e, Opcode::Or, op(e, Opcode::And, x, imm(kFraction)), reg(hidden));
+}
+
+// x, or a zero of x's sign when x is subnormal and the instruction flushes (.ftz).
+int flushInput(Emitter& e, int x, bool flush) {
+    if (!flush) return x;
+    int tiny = op(e, Opcode::SetLtU, op(e, Opcode::And, x, imm(kMagnitude)), imm(kHidden));
+    return sel(e, tiny, op(e, Opcode::And, x, imm(kSign)), reg(x));
+}
+
+int isNan(Emitter& e, int x) { return op(e, Opcode::SetGtU, op(e, Opcode::And, x, imm(kMagnitude)), imm(kInfinity)); }
+
+// rd = value, or the canonical NaN where nan is 1.
+void canonicalIfNan(Emitter& e, int rd, int nan, int value) {
+    e.emit(Opcode::Sel, rd, value, imm(kCanonicalNan), op(e, Opcode::SetEq, nan, imm(0)));
+}
+
+// x >> k with the bits shifted out ORed into bit 0 (from k = 32 on only that bit is left).
+int shiftRightSticky(Emitter& e, int x, int k) {
+    int mask = op(e, Opcode::Sub, op(e, Opcode::Shl, mov(e, imm(1)), reg(k)), imm(1));
+    int sticky = op(e, Opcode::SetNe, op(e, Opcode::And, x, reg(mask)), imm(0));
+    return op(e, Opcode::Or, op(e, Opcode::Shr, x, reg(k)), reg(sticky));
+}
+
+// 1 where the rounding moves a value of this sign (0 or the sign bit) away from zero: .rp a positive
+// value, .rm a negative one.
+int roundsAway(Emitter& e, int sign, Rounding rounding) {
+    return op(e, rounding == Rounding::Up ? Opcode::SetEq : Opcode::SetNe, sign, imm(0));
+}
+
+// w (with kWorkingShift fraction bits, below 2^31) plus what makes w >> kWorkingShift rounded as asked.
+int roundFixedPoint(Emitter& e, int w, int sign, Rounding rounding) {
+    if (rounding == Rounding::Zero) return w;
+    if (rounding == Rounding::Nearest) {  // half - 1, plus 1 when the kept lowest bit is odd: ties to even
+        int odd = op(e, Opcode::And, op(e, Opcode::Shr, w, imm(kWorkingShift)), imm(1));
+        return op(e, Opcode::Add, w, reg(op(e, Opcode::Add, odd, imm(0x3f))));
+    }
+    int away = roundsAway(e, sign, rounding);  // anything below the kept bits rounds up
+    int increment = op(e, Opcode::And, op(e, Opcode::Sub, kZeroReg, reg(away)), imm(0x7f));
+    return op(e, Opcode::Add, w, reg(increment));
+}
+
+// rd = the float sign | w * 2^(exponent - 157), rounded. An exponent below 1 first shifts w into the
+// subnormal range; past 254 (or by a rounding carry) the result overflows to infinity, or to the largest
+// finite float where the rounding goes towards zero.
+void roundPack(Emitter& e, int rd, int sign, int exponent, int w, FloatMode mode) {
+    int below = op(e, Opcode::Max, op(e, Opcode::Sub, mov(e, imm(1)), reg(exponent)), imm(0));
+    w = shiftRightSticky(e, w, below);
+    int biased = op(e, Opcode::Max, exponent, imm(1));
+    int sig = op(e, Opcode::Shr, roundFixedPoint(e, w, sign, mode.rounding), imm(kWorkingShift));
+    // (biased - 1) << 23 plus a significand with its hidden bit set is the encoding: a rounding carry into
+    // bit 24 raises the exponent by one, and a subnormal (biased 1, no hidden bit) gets field 0.
+    int field = op(e, Opcode::Shl, op(e, Opcode::Sub, biased, imm(1)), imm(23));
+    int packed = op(e, Opcode::Add, field, reg(sig));
+    B limit = mode.rounding == Rounding::Nearest ? imm(kInfinity)
+              : mode.rounding == Rounding::Zero
+                  ? imm(kMaxFinite)
+                  : reg(op(e, Opcode::Add, roundsAway(e, sign, mode.rounding), imm(kMaxFinite)));
+    packed = op(e, Opcode::MinU, packed, limit);
+    if (mode.flush) packed = sel(e, op(e, Opcode::SetLtU, packed, imm(kHidden)), kZeroReg, reg(packed));
+    e.emit(Opcode::Or, rd, packed, reg(sign));
+}
+
+// z (not 0) as w in [2^30, 2^31) with the same value: bit 31 shifts right once (the lost bit kept as
+// sticky), a smaller z shifts left by its leading zeros - 1.
+struct Normalized {
+    int w, exponent;
+};
+Normalized normalize(Emitter& e, int z, B exponent) {
+    int zeros = e.temp();
+    leadingZeros(e, zeros, z);
+    int right = op(e, Opcode::Or, op(e, Opcode::Shr, z, imm(1)), reg(op(e, Opcode::And, z, imm(1))));
+    int left = op(e, Opcode::Shl, z, reg(op(e, Opcode::Sub, zeros, imm(1))));
+    int w = sel(e, op(e, Opcode::SetEq, zeros, imm(0)), right, reg(left));
+    int base = exponent.isImm ? mov(e, imm(exponent.value + 1)) : op(e, Opcode::Add, exponent.reg, imm(1));
+    return {w, op(e, Opcode::Sub, base, reg(zeros))};
+}
+
+// rd = v (unsigned, exact or rounded) as a float with the given sign; 0 gives a zero of that sign.
+void packInteger(Emitter& e, int rd, int sign, int v, FloatMode mode) {
+    int zero = e.newBlock(), nonzero = e.newBlock(), done = e.newBlock();
+    e.branch(op(e, Opcode::SetEq, v, imm(0)), zero, nonzero);
+    e.enter(zero);
+    copy(e, rd, sign);
+    e.jump(done);
+    e.enter(nonzero);
+    Normalized n = normalize(e, v, imm(kExponentOfOne));
+    roundPack(e, rd, sign, n.exponent, n.w, mode);
+    e.jump(done);
+    e.enter(done);
+}
+
+// A subnormal's fraction m (not 0) moved up to bit 23 and its exponent field (0) set to 1 - the shift;
+// then the hidden bit, which a normal significand lacked until now. m and field are updated in place.
+void normalizeSignificand(Emitter& e, int m, int field) {
+    int subnormal = e.newBlock(), join = e.newBlock();
+    e.branch(op(e, Opcode::SetEq, field, imm(0)), subnormal, join);
+    e.enter(subnormal);
+    int zeros = e.temp();
+    leadingZeros(e, zeros, m);
+    int shift = op(e, Opcode::Sub, zeros, imm(8));
+    e.emit(Opcode::Shl, m, m, reg(shift));
+    e.emit(Opcode::Sub, field, mov(e, imm(1)), reg(shift));
+    e.jump(join);
+    e.enter(join);
+    e.emit(Opcode::Or, m, m, imm(kHidden));
+}
+
+// |x| as fixed point with kWorkingShift fraction bits, for |x| < 2^23: the significand shifted right by
+// 150 - field with sticky.
+int smallMagnitude(Emitter& e, int x, int field) {
+    int scaled = op(e, Opcode::Shl, significand(e, x, field), imm(kWorkingShift));
+    return shiftRightSticky(e, scaled, op(e, Opcode::Sub, mov(e, imm(150)), reg(field)));
+}
+
+// The float's order as a signed integer, -0 equal to +0: sign ? -|x| : |x|.
+int orderKey(Emitter& e, int x) {
+    int sign = op(e, Opcode::Sra, x, imm(31));
+    return op(e, Opcode::Sub, op(e, Opcode::Xor, op(e, Opcode::And, x, imm(kMagnitude)), reg(sign)), reg(sign));
+}
+uint32_t orderKey(uint32_t bits) { return bits & kSign ? 0u - (bits & kMagnitude) : bits; }
+
+// The float's order as a signed integer with -0 below +0: a negative float's magnitude bits flipped.
+int totalOrderKey(Emitter& e, int x) {
+    return op(e, Opcode::Xor, x, reg(op(e, Opcode::Shr, op(e, Opcode::Sra, x, imm(31)), imm(1))));
+}
+
+}  // namespace
+
+uint32_t flushedBits(uint32_t bits, bool flush) { return flush && (bits & kMagnitude) < kHidden ? bits & kSign : bits; }
+
+void floatAdd(Emitter& e, int rd, int a, int b, FloatMode mode) {
+    a = flushInput(e, a, mode.flush);
+    b = flushInput(e, b, mode.flush);
+    int absA = op(e, Opcode::And, a, imm(kMagnitude)), absB = op(e, Opcode::And, b, imm(kMagnitude));
+    int special = e.newBlock(), finite = e.newBlock(), done = e.newBlock();
+    e.branch(op(e, Opcode::SetGeU, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity)), special, finite);
+
+    e.enter(special);  // an infinity or a NaN: NaN also for infinities of opposite signs
+    int nan = op(e, Opcode::SetGtU, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity));
+    nan = op(e, Opcode::Or, nan, reg(op(e, Opcode::SetEq, op(e, Opcode::Xor, a, reg(b)), imm(kSign))));
+    canonicalIfNan(e, rd, nan, sel(e, op(e, Opcode::SetEq, absA, imm(kInfinity)), a, reg(b)));
+    e.jump(done);
+
+    e.enter(finite);  // x is the operand of larger magnitude; y's significand is aligned to x's
+    int swap = op(e, Opcode::SetLtU, absA, reg(absB));
+    int x = sel(e, swap, b, reg(a)), y = sel(e, swap, a, reg(b));
+    int ex = exponentField(e, x), ey = exponentField(e, y);
+    int mx = op(e, Opcode::Shl, significand(e, x, ex), imm(kWorkingShift));
+    int my = op(e, Opcode::Shl, significand(e, y, ey), imm(kWorkingShift));
+    ex = op(e, Opcode::Max, ex, imm(1));
+    my = shiftRightSticky(e, my, op(e, Opcode::Sub, ex, reg(op(e, Opcode::Max, ey, imm(1)))));
+    int differ = op(e, Opcode::Shr, op(e, Opcode::Xor, x, reg(y)), imm(31));
+    int negated =
+        op(e, Opcode::Add, op(e, Opcode::Xor, my, reg(op(e, Opcode::Sub, kZeroReg, reg(differ)))), reg(differ));
+    int z = op(e, Opcode::Add, mx, reg(negated));
+    int sign = op(e, Opcode::And, x, imm(kSign));
+    int zero = e.newBlock(), nonzero = e.newBlock();
+    e.branch(op(e, Opcode::SetEq, z, imm(0)), zero, nonzero);
+
+    e.enter(zero);  // exact cancellation gives +0 (-0 rounding down); zeros of one sign keep it
+    e.emit(Opcode::Sel, rd, mov(e, imm(mode.rounding == Rounding::Down ? kSign : 0)), reg(sign), differ);
+    e.jump(done);
+
+    e.enter(nonzero);
+    int w = e.temp(), exponent = e.temp();
+    int small = e.newBlock(), large = e.newBlock(), pack = e.newBlock();
+    e.branch(op(e, Opcode::SetLtU, z, imm(1u << 30)), small, large);
+    e.enter(large);  // no cancellation: at most a carry into bit 31
+    int carry = op(e, Opcode::Shr, z, imm(31));
+    e.emit(Opcode::Or, w, op(e, Opcode::Shr, z, reg(carry)), reg(op(e, Opcode::And, z, reg(carry))));
+    e.emit(Opcode::Add, exponent, ex, reg(carry));
+    e.jump(pack);
+    e.enter(small);  // cancellation (exact: y was shifted by at most one place) or subnormal operands
+    Normalized n = normalize(e, z, reg(ex));
+    copy(e, w, n.w);
+    copy(e, exponent, n.exponent);
+    e.jump(pack);
+    e.enter(pack);
+    roundPack(e, rd, sign, exponent, w, mode);
+    e.jump(done);
+    e.enter(done);
+}
+
+void floatMultiply(Emitter& e, int rd, int a, int b, FloatMode mode) {
+    a = flushInput(e, a, mode.flush);
+    b = flushInput(e, b, mode.flush);
+    int sign = op(e, Opcode::And, op(e, Opcode::Xor, a, reg(b)), imm(kSign));
+    int absA = op(e, Opcode::And, a, imm(kMagnitude)), absB = op(e, Opcode::And, b, imm(kMagnitude));
+    int special = e.newBlock(), finite = e.newBlock(), zero = e.newBlock(), nonzero = e.newBlock();
+    int done = e.newBlock();
+    e.branch(op(e, Opcode::SetGeU, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity)), special, finite);
+
+    e.enter(special);  // an infinity or a NaN: NaN also for infinity times zero
+    int nan = op(e, Opcode::SetGtU, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity));
+    nan = op(e, Opcode::Or, nan, reg(op(e, Opcode::SetEq, op(e, Opcode::MinU, absA, reg(absB)), imm(0))));
+    canonicalIfNan(e, rd, nan, op(e, Opcode::Or, sign, imm(kInfinity)));
+    e.jump(done);
+
+    e.enter(finite);
+    e.branch(op(e, Opcode::SetEq, op(e, Opcode::MinU, absA, reg(absB)), imm(0)), zero, nonzero);
+    e.enter(zero);
+    copy(e, rd, sign);
+    e.jump(done);
+
+    e.enter(nonzero);
+    int ea = exponentField(e, a), eb = exponentField(e, b);
+    int ma = op(e, Opcode::And, a, imm(kFraction)), mb = op(e, Opcode::And, b, imm(kFraction));
+    normalizeSignificand(e, ma, ea);
+    normalizeSignificand(e, mb, eb);
+    // The 48-bit product of two 24-bit significands from 12-bit halves: p = high * 2^24 + low.
+    int al = op(e, Opcode::And, ma, imm(0xfff)), ah = op(e, Opcode::Shr, ma, imm(12));
+    int bl = op(e, Opcode::And, mb, imm(0xfff)), bh = op(e, Opcode::Shr, mb, imm(12));
+    int middle = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bl)), reg(op(e, Opcode::Mul, al, reg(bh))));
+    int low = op(e, Opcode::Add, op(e, Opcode::Mul, al, reg(bl)),
+                 reg(op(e, Opcode::Shl, op(e, Opcode::And, middle, imm(0xfff)), imm(12))));
+    int high = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bh)), reg(op(e, Opcode::Shr, middle, imm(12))));
+    high = op(e, Opcode::Add, high, reg(op(e, Opcode::Shr, low, imm(24))));
+    low = op(e, Opcode::And, low, imm(0xffffff));
+    // p is in [2^46, 2^48): w = p >> (16 + top) where top is p's bit 47.
+    int top = op(e, Opcode::Shr, high, imm(23));
+    int shift = op(e, Opcode::Add, top, imm(16));
+    int w = op(e, Opcode::Shr, op(e, Opcode::Shl, high, imm(8)), reg(top));
+    w = op(e, Opcode::Or, w, reg(shiftRightSticky(e, low, shift)));
+    int exponent = op(e, Opcode::Add, op(e, Opcode::Add, ea, reg(eb)), reg(top));
+    roundPack(e, rd, sign, op(e, Opcode::Sub, exponent, imm(127)), w, mode);
+    e.jump(done);
+    e.enter(done);
+}
+
+void intToFloat(Emitter& e, int rd, int a, bool isSigned, Rounding rounding) {
+    int sign = kZeroReg, magnitude = a;
+    if (isSigned) {  // |INT_MIN| is 2^31, an unsigned magnitude
+        sign = op(e, Opcode::And, a, imm(kSign));
+        int all = op(e, Opcode::Sra, a, imm(31));
+        magnitude = op(e, Opcode::Sub, op(e, Opcode::Xor, a, reg(all)), reg(all));
+    }
+    packInteger(e, rd, sign, magnitude, {rounding, false});
+}
+
+void floatToInt(Emitter& e, int rd, int a, bool isSigned, Rounding rounding, bool flush) {
+    a = flushInput(e, a, flush);
+    int field = exponentField(e, a), sign = op(e, Opcode::And, a, imm(kSign));
+    int magnitude = e.temp(), huge = e.temp();
+    int large = e.newBlock(), small = e.newBlock(), join = e.newBlock();
+    e.branch(op(e, Opcode::SetGeU, field, imm(150)), large, small);
+    e.enter(large);  // |a| >= 2^23 is an integer; from 2^32 on (field 159), infinities and NaNs included, huge
+    e.emit(Opcode::Shl, magnitude, significand(e, a, field), reg(op(e, Opcode::Sub, field, imm(150))));
+    e.emit(Opcode::SetGeU, huge, field, imm(159));
+    e.jump(join);
+    e.enter(small);
+    e.emit(Opcode::Shr, magnitude, roundFixedPoint(e, smallMagnitude(e, a, field), sign, rounding), imm(kWorkingShift));
+    e.emit(Opcode::Mov, huge, kZeroReg, imm(0));
+    e.jump(join);
+    e.enter(join);
+    int nan = isNan(e, a), value;
+    if (isSigned) {  // saturate to INT_MAX, or to INT_MIN for a negative value
+        int limit = op(e, Opcode::Add, op(e, Opcode::SetNe, sign, imm(0)), imm(0x7fffffff));
+        int capped = sel(e, huge, limit, reg(op(e, Opcode::MinU, magnitude, reg(limit))));
+        int all = op(e, Opcode::Sra, a, imm(31));
+        value = op(e, Opcode::Sub, op(e, Opcode::Xor, capped, reg(all)), reg(all));
+    } else {  // saturate to UINT_MAX; any negative value to 0
+        value = sel(e, huge, mov(e, imm(0xffffffff)), reg(magnitude));
+        nan = op(e, Opcode::Or, nan, reg(op(e, Opcode::SetNe, sign, imm(0))));
+    }
+    e.emit(Opcode::Sel, rd, kZeroReg, reg(value), nan);
+}
+
+void roundToIntegral(Emitter& e, int rd, int a, Rounding rounding, bool flush) {
+    a = flushInput(e, a, flush);
+    int absA = op(e, Opcode::And, a, imm(kMagnitude));
+    int whole = e.newBlock(), fraction = e.newBlock(), done = e.newBlock();
+    e.branch(op(e, Opcode::SetGeU, absA, imm(kTwoTo23)), whole, fraction);
+    e.enter(whole);  // an integer already, an infinity or a NaN
+    canonicalIfNan(e, rd, op(e, Opcode::SetGtU, absA, imm(kInfinity)), a);
+    e.jump(done);
+    e.enter(fraction);  // the rounded magnitude is at most 2^23, so converting it back is exact
+    int field = exponentField(e, a), sign = op(e, Opcode::And, a, imm(kSign));
+    int rounded = roundFixedPoint(e, smallMagnitude(e, a, field), sign, rounding);
+    packInteger(e, rd, sign, op(e, Opcode::Shr, rounded, imm(kWorkingShift)), {});
+    e.jump(done);
+    e.enter(done);
+}
+
+void floatCompare(Emitter& e, int rd, int a, B b, FloatCompare compare, bool flush) {
+    a = flushInput(e, a, flush);
+    int unordered;
+    B keyB;
+    if (b.isImm) {
+        uint32_t bits = flushedBits(b.value, flush);
+        keyB = imm(orderKey(bits));
+        unordered = (bits & kMagnitude) > kInfinity ? mov(e, imm(1)) : isNan(e, a);
+    } else {
+        int bReg = flushInput(e, b.reg, flush);
+        keyB = reg(orderKey(e, bReg));
+        unordered = op(e, Opcode::Or, isNan(e, a), reg(isNan(e, bReg)));
+    }
+    if (compare == FloatCompare::Nan) return copy(e, rd, unordered);
+    if (compare == FloatCompare::Num) return e.emit(Opcode::Xor, rd, unordered, imm(1));
+    static const Opcode opcodes[] = {Opcode::SetEq, Opcode::SetNe, Opcode::SetLt,
+                                     Opcode::SetLe, Opcode::SetGt, Opcode::SetGe};
+    int index = int(compare), ordered = index < 6;
+    int holds = op(e, opcodes[index % 6], orderKey(e, a), keyB);
+    if (ordered) return e.emit(Opcode::Sel, rd, kZeroReg, reg(holds), unordered);
+    e.emit(Opcode::Or, rd, holds, reg(unordered));
+}
+
+void floatMinMax(Emitter& e, int rd, int a, B b, bool isMax, bool flush) {
+    a = flushInput(e, a, flush);
+    int bReg = flushInput(e, inRegister(e, b), flush);
+    int pickA = op(e, isMax ? Opcode::SetGt : Opcode::SetLt, totalOrderKey(e, a), reg(totalOrderKey(e, bReg)));
+    int nanA = isNan(e, a), nanB = isNan(e, bReg);
+    int result = sel(e, pickA, a, reg(bReg));
+    result = sel(e, nanA, bReg, reg(result));  // one NaN: the other operand
+    result = sel(e, nanB, a, reg(result));
+    canonicalIfNan(e, rd, op(e, Opcode::And, nanA, reg(nanB)), result);
+}
+
+void floatSign(Emitter& e, int rd, int a, bool absolute, bool flush) {
+    a = flushInput(e, a, flush);
+    int result = absolute ? op(e, Opcode::And, a, imm(kMagnitude)) : op(e, Opcode::Xor, a, imm(kSign));
+    canonicalIfNan(e, rd, isNan(e, a), result);
+}
+
+}  // namespace qgpu::lowering

@@ -1,0 +1,48 @@
+// IEEE-754 binary32 arithmetic as machine-instruction sequences: the machine has 32-bit integer opcodes
+// only, so every PTX float instruction becomes integer code exact to its PTX definition (docs/lowering.md
+// lists the costs). The long operations are routine bodies: the selector emits each once per kernel and
+// calls it from every use. Private to the compiler library.
+#pragma once
+
+#include <cstdint>
+
+#include "Sequences.h"
+
+namespace qgpu::lowering {
+
+// PTX's rounding modifiers: .rn/.rni, .rz/.rzi, .rm/.rmi, .rp/.rpi.
+enum class Rounding { Nearest, Zero, Down, Up };
+
+// How a float instruction rounds, and whether it flushes subnormal inputs and results to a zero of the
+// same sign (.ftz; a result is subnormal when its rounded exponent field is 0).
+struct FloatMode {
+    Rounding rounding = Rounding::Nearest;
+    bool flush = false;
+};
+
+// The one NaN every float operation writes (PTX's canonical NaN); moves, loads, stores and selp keep bits.
+constexpr uint32_t kCanonicalNan = 0x7fffffffu;
+
+// setp's float comparisons: ordered ones are false when an operand is NaN, the `u` ones true.
+enum class FloatCompare { Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+
+// Routine bodies: they end in the block where control continues, with the result in rd.
+void floatAdd(Emitter& e, int rd, int a, int b, FloatMode mode);
+void floatMultiply(Emitter& e, int rd, int a, int b, FloatMode mode);
+// cvt.f32.s32/u32.
+void intToFloat(Emitter& e, int rd, int a, bool isSigned, Rounding rounding);
+// cvt.s32/u32.f32 with the integer rounding modifiers: saturating, NaN gives 0.
+void floatToInt(Emitter& e, int rd, int a, bool isSigned, Rounding rounding, bool flush);
+// cvt.rni/rzi/rmi/rpi.f32.f32: the integral value in the rounding's direction, as a float.
+void roundToIntegral(Emitter& e, int rd, int a, Rounding rounding, bool flush);
+
+// Short sequences, written where they are used.
+void floatCompare(Emitter& e, int rd, int a, B b, FloatCompare compare, bool flush);
+void floatMinMax(Emitter& e, int rd, int a, B b, bool isMax, bool flush);
+// neg.f32 and abs.f32: the sign bit flipped or cleared; a NaN becomes the canonical NaN.
+void floatSign(Emitter& e, int rd, int a, bool absolute, bool flush);
+
+// A float immediate's bits after .ftz's flush of a subnormal.
+uint32_t flushedBits(uint32_t bits, bool flush);
+
+}  // namespace qgpu::lowering
