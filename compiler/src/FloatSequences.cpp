@@ -83,19 +83,21 @@ void roundPack(Emitter& e, int rd, int sign, int exponent, int w, FloatMode mode
     e.emit(Opcode::Or, rd, packed, reg(sign));
 }
 
-// z (not 0) as w in [2^30, 2^31) with the same value: bit 31 shifts right once (the lost bit kept as
-// sticky), a smaller z shifts left by its leading zeros - 1.
-struct Normalized {
-    int w, exponent;
-};
-Normalized normalize(Emitter& e, int z, B exponent) {
-    int zeros = e.temp();
-    leadingZeros(e, zeros, z);
-    int right = op(e, Opcode::Or, op(e, Opcode::Shr, z, imm(1)), reg(op(e, Opcode::And, z, imm(1))));
-    int left = op(e, Opcode::Shl, z, reg(op(e, Opcode::Sub, zeros, imm(1))));
-    int w = sel(e, op(e, Opcode::SetEq, zeros, imm(0)), right, reg(left));
-    int base = exponent.isImm ? mov(e, imm(exponent.value + 1)) : op(e, Opcode::Add, exponent.reg, imm(1));
-    return {w, op(e, Opcode::Sub, base, reg(zeros))};
+// z (not 0, below 2^(top + 1)) shifted left until bit `top` is set, the exponent lowered to match; both
+// are updated in place. Loops of one shift per iteration: by 8 while that fits, then by 1, so a
+// normalisation costs a handful of iterations and most cost none.
+void normalizeUp(Emitter& e, int z, int exponent, int top) {
+    for (int step : {8, 1}) {
+        int test = e.newBlock(), shift = e.newBlock(), done = e.newBlock();
+        e.jump(test);
+        e.enter(test);
+        e.branch(op(e, Opcode::SetLtU, z, imm(int64_t(1) << (top + 1 - step))), shift, done);
+        e.enter(shift);
+        e.emit(Opcode::Shl, z, z, imm(step));
+        e.emit(Opcode::Sub, exponent, exponent, imm(step));
+        e.jump(test);
+        e.enter(done);
+    }
 }
 
 // rd = v (unsigned, exact or rounded) as a float with the given sign; 0 gives a zero of that sign.
@@ -105,27 +107,14 @@ void packInteger(Emitter& e, int rd, int sign, int v, FloatMode mode) {
     e.enter(zero);
     copy(e, rd, sign);
     e.jump(done);
-    e.enter(nonzero);
-    Normalized n = normalize(e, v, imm(kExponentOfOne));
-    roundPack(e, rd, sign, n.exponent, n.w, mode);
+    e.enter(nonzero);  // bit 31 shifts right once (the lost bit kept as sticky), anything smaller up to bit 30
+    int top = op(e, Opcode::Shr, v, imm(31));
+    int w = op(e, Opcode::Or, op(e, Opcode::Shr, v, reg(top)), reg(op(e, Opcode::And, v, reg(top))));
+    int exponent = op(e, Opcode::Add, top, imm(kExponentOfOne));
+    normalizeUp(e, w, exponent, 30);
+    roundPack(e, rd, sign, exponent, w, mode);
     e.jump(done);
     e.enter(done);
-}
-
-// A subnormal's fraction m (not 0) moved up to bit 23 and its exponent field (0) set to 1 - the shift;
-// then the hidden bit, which a normal significand lacked until now. m and field are updated in place.
-void normalizeSignificand(Emitter& e, int m, int field) {
-    int subnormal = e.newBlock(), join = e.newBlock();
-    e.branch(op(e, Opcode::SetEq, field, imm(0)), subnormal, join);
-    e.enter(subnormal);
-    int zeros = e.temp();
-    leadingZeros(e, zeros, m);
-    int shift = op(e, Opcode::Sub, zeros, imm(8));
-    e.emit(Opcode::Shl, m, m, reg(shift));
-    e.emit(Opcode::Sub, field, mov(e, imm(1)), reg(shift));
-    e.jump(join);
-    e.enter(join);
-    e.emit(Opcode::Or, m, m, imm(kHidden));
 }
 
 // |x| as fixed point with kWorkingShift fraction bits, for |x| < 2^23: the significand shifted right by
@@ -194,9 +183,9 @@ void floatAdd(Emitter& e, int rd, int a, int b, FloatMode mode) {
     e.emit(Opcode::Add, exponent, ex, reg(carry));
     e.jump(pack);
     e.enter(small);  // cancellation (exact: y was shifted by at most one place) or subnormal operands
-    Normalized n = normalize(e, z, reg(ex));
-    copy(e, w, n.w);
-    copy(e, exponent, n.exponent);
+    copy(e, w, z);
+    copy(e, exponent, ex);
+    normalizeUp(e, w, exponent, 30);
     e.jump(pack);
     e.enter(pack);
     roundPack(e, rd, sign, exponent, w, mode);
@@ -226,10 +215,13 @@ void floatMultiply(Emitter& e, int rd, int a, int b, FloatMode mode) {
     e.jump(done);
 
     e.enter(nonzero);
-    int ea = exponentField(e, a), eb = exponentField(e, b);
-    int ma = op(e, Opcode::And, a, imm(kFraction)), mb = op(e, Opcode::And, b, imm(kFraction));
-    normalizeSignificand(e, ma, ea);
-    normalizeSignificand(e, mb, eb);
+    // Significands with the hidden bit; a subnormal's is shifted up to bit 23 and its exponent lowered.
+    int ea = exponentField(e, a), ma = significand(e, a, ea);
+    ea = op(e, Opcode::Max, ea, imm(1));
+    normalizeUp(e, ma, ea, 23);
+    int eb = exponentField(e, b), mb = significand(e, b, eb);
+    int exponent = op(e, Opcode::Add, ea, reg(op(e, Opcode::Max, eb, imm(1))));
+    normalizeUp(e, mb, exponent, 23);
     // The 48-bit product of two 24-bit significands from 12-bit halves: p = high * 2^24 + low.
     int al = op(e, Opcode::And, ma, imm(0xfff)), ah = op(e, Opcode::Shr, ma, imm(12));
     int bl = op(e, Opcode::And, mb, imm(0xfff)), bh = op(e, Opcode::Shr, mb, imm(12));
@@ -244,7 +236,7 @@ void floatMultiply(Emitter& e, int rd, int a, int b, FloatMode mode) {
     int shift = op(e, Opcode::Add, top, imm(16));
     int w = op(e, Opcode::Shr, op(e, Opcode::Shl, high, imm(8)), reg(top));
     w = op(e, Opcode::Or, w, reg(shiftRightSticky(e, low, shift)));
-    int exponent = op(e, Opcode::Add, op(e, Opcode::Add, ea, reg(eb)), reg(top));
+    exponent = op(e, Opcode::Add, exponent, reg(top));
     roundPack(e, rd, sign, op(e, Opcode::Sub, exponent, imm(127)), w, mode);
     e.jump(done);
     e.enter(done);

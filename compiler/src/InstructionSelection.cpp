@@ -86,7 +86,8 @@ void Selector::describeParams(const std::vector<std::string>& names) {
                                              "parameter '" + name + "' has PTX type ." + p.type +
                                                  "; kernels take int, unsigned and float scalars and pointers to "
                                                  "them only"});
-        m_out.params.push_back({name, pointer});
+        bool isFloat = i < types.size() ? types[i].find("float") != std::string::npos : p.type == "f32";
+        m_out.params.push_back({name, pointer, isFloat});
         m_paramIndex[p.name] = int(i);
     }
 }

@@ -1,6 +1,10 @@
 #include "qgpu/core/Launch.h"
 
+#include <bit>
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "qgpu/core/Diagnostic.h"
@@ -23,6 +27,32 @@ int32_t toWord(const Json& v, const std::string& file, const std::string& where)
     if (tooBig || x < INT32_MIN || x > int64_t(UINT32_MAX))
         failAt(file, where + " = " + v.dump() + " does not fit in 32 bits");
     return int32_t(uint32_t(x));
+}
+
+// A float's bits from a JSON number (rounded to the nearest float) or "nan", "inf", "-inf"; every NaN is
+// the machine's canonical one.
+int32_t toFloatWord(const Json& v, const std::string& file, const std::string& where) {
+    if (v.is_string()) {
+        std::string s = v.get<std::string>();
+        if (s == "nan") return 0x7fffffff;
+        if (s == "inf" || s == "-inf") return std::bit_cast<int32_t>(s == "inf" ? INFINITY : -INFINITY);
+    } else if (v.is_number()) {
+        double d = v.get<double>();
+        if (std::fabs(d) <= 3.4028235677973366e38) return std::bit_cast<int32_t>(float(d));
+        failAt(file, where + " = " + v.dump() + " is beyond the largest float; write \"inf\" for infinity");
+    }
+    failAt(file, where + " must be a number, \"nan\", \"inf\" or \"-inf\", found " + v.dump());
+}
+
+int32_t toValue(const Json& v, bool isFloat, const std::string& file, const std::string& where) {
+    return isFloat ? toFloatWord(v, file, where) : toWord(v, file, where);
+}
+
+Json valueJson(int32_t word, bool isFloat) {
+    if (!isFloat) return word;
+    float f = std::bit_cast<float>(word);
+    if (!std::isfinite(f)) return formatWord(word, true);
+    return std::stod(formatWord(word, true));  // the shortest decimal that reads back to f
 }
 
 // One dimension of a grid or block: a whole number from 1 to kMaxDim (no 32-bit wrap-around: 2^31 is
@@ -75,10 +105,16 @@ KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
     int kinds = int(a.contains("array")) + int(a.contains("zeros")) + int(a.contains("scalar"));
     if (kinds != 1) failAt(file, where + " needs exactly one of \"array\", \"zeros\" or \"scalar\"");
     for (auto it = a.begin(); it != a.end(); ++it)
-        if (it.key() != "name" && it.key() != "array" && it.key() != "zeros" && it.key() != "scalar")
+        if (it.key() != "name" && it.key() != "array" && it.key() != "zeros" && it.key() != "scalar" &&
+            it.key() != "type")
             failAt(file, where + ": unknown field \"" + it.key() + "\"");
+    if (a.contains("type")) {
+        if (a["type"] != "float" && a["type"] != "int")
+            failAt(file, where + ".type must be \"int\" or \"float\", found " + a["type"].dump());
+        arg.isFloat = a["type"] == "float";
+    }
     if (a.contains("scalar")) {
-        arg.values = {toWord(a["scalar"], file, where + ".scalar")};
+        arg.values = {toValue(a["scalar"], arg.isFloat, file, where + ".scalar")};
     } else if (a.contains("zeros")) {
         int32_t n = toWord(a["zeros"], file, where + ".zeros");
         if (n < 1) failAt(file, where + ".zeros must be at least 1");
@@ -87,10 +123,11 @@ KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
         arg.values.assign(size_t(n), 0);
     } else {
         const Json& arr = a["array"];
-        if (!arr.is_array() || arr.empty()) failAt(file, where + ".array must be a non-empty array of integers");
+        if (!arr.is_array() || arr.empty())
+            failAt(file, where + ".array must be a non-empty array of " + (arg.isFloat ? "floats" : "integers"));
         arg.isArray = true;
         for (size_t i = 0; i < arr.size(); ++i)
-            arg.values.push_back(toWord(arr[i], file, where + ".array[" + std::to_string(i) + "]"));
+            arg.values.push_back(toValue(arr[i], arg.isFloat, file, where + ".array[" + std::to_string(i) + "]"));
     }
     return arg;
 }
@@ -107,6 +144,11 @@ void checkArguments(const std::vector<ProgramParam>& params, const LaunchSpec& l
             err("argument " + std::to_string(i) + " is named \"" + launch.args[i].name +
                 "\" but the kernel's parameter " + std::to_string(i) + " is '" + params[i].name +
                 "'; give the arguments the kernel's names, in its order");
+        else if (params[i].isFloat != launch.args[i].isFloat)
+            err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") holds " +
+                (launch.args[i].isFloat ? "floats" : "ints") + " but the kernel's parameter '" + params[i].name +
+                "' is " +
+                (params[i].isFloat ? "a float: add \"type\": \"float\"" : "an int: drop \"type\": \"float\""));
         else if (params[i].isArray != launch.args[i].isArray)
             err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") is " +
                 (launch.args[i].isArray ? "an array" : "a scalar") + " but the kernel's parameter '" + params[i].name +
@@ -115,6 +157,20 @@ void checkArguments(const std::vector<ProgramParam>& params, const LaunchSpec& l
 }
 
 }  // namespace
+
+std::string formatWord(int32_t word, bool isFloat) {
+    if (!isFloat) return std::to_string(word);
+    float f = std::bit_cast<float>(word);
+    if (std::isnan(f)) {  // a NaN other than the canonical one shows its bits
+        char bits[16];
+        std::snprintf(bits, sizeof bits, "%08x", uint32_t(word));
+        return uint32_t(word) == 0x7fffffffu ? "nan" : "nan(0x" + std::string(bits) + ")";
+    }
+    if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
+    char text[32];
+    auto end = std::to_chars(text, text + sizeof text, f).ptr;
+    return std::string(text, end);
+}
 
 const KernelArg* LaunchSpec::arg(const std::string& name) const {
     for (const auto& a : args)
@@ -157,11 +213,12 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
             if (!a || !a->isArray)
                 failAt(file, "\"expect\" names \"" + it.key() + "\", which is not an array argument");
             if (!it.value().is_array() || it.value().size() != a->values.size())
-                failAt(file,
-                       "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " integers");
+                failAt(file, "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) +
+                                 (a->isFloat ? " floats" : " integers"));
             std::vector<int32_t> v;
             for (size_t i = 0; i < it.value().size(); ++i)
-                v.push_back(toWord(it.value()[i], file, "expect." + it.key() + "[" + std::to_string(i) + "]"));
+                v.push_back(
+                    toValue(it.value()[i], a->isFloat, file, "expect." + it.key() + "[" + std::to_string(i) + "]"));
             spec.expect.push_back({it.key(), std::move(v)});
         }
     }
@@ -173,17 +230,26 @@ std::string launchSpecToJson(const LaunchSpec& launch) {
     j["grid"] = dimJson(launch.grid);
     j["block"] = dimJson(launch.block);
     j["args"] = Json::array();
+    auto values = [](const std::vector<int32_t>& words, bool isFloat) {
+        Json out = Json::array();
+        for (int32_t w : words) out.push_back(valueJson(w, isFloat));
+        return out;
+    };
     for (const auto& a : launch.args) {
         Json o{{"name", a.name}};
+        if (a.isFloat) o["type"] = "float";
         if (a.isArray)
-            o["array"] = a.values;
+            o["array"] = values(a.values, a.isFloat);
         else
-            o["scalar"] = a.values.at(0);
+            o["scalar"] = valueJson(a.values.at(0), a.isFloat);
         j["args"].push_back(o);
     }
     if (!launch.expect.empty()) {
         j["expect"] = Json::object();
-        for (const auto& [name, values] : launch.expect) j["expect"][name] = values;
+        for (const auto& [name, words] : launch.expect) {
+            const KernelArg* a = launch.arg(name);
+            j["expect"][name] = values(words, a && a->isFloat);
+        }
     }
     return j.dump();
 }
@@ -205,7 +271,7 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
     MemoryMap map;
     for (const auto& a : launch.args) {
         if (!a.isArray) continue;
-        map.arrays.push_back({a.name, map.usedWords, int(a.values.size())});
+        map.arrays.push_back({a.name, map.usedWords, int(a.values.size()), a.isFloat});
         map.usedWords += int(a.values.size());
     }
     check(map.usedWords <= spec.globalWords, "the arrays need " + std::to_string(map.usedWords) +

@@ -59,7 +59,7 @@ std::string formatArrays(const MachineState& state, const MemoryMap& map) {
     for (const auto& p : map.arrays) {
         out += p.name + " = [";
         auto v = readArray(state, p);
-        for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+        for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + formatWord(v[i], p.isFloat);
         out += "]\n";
     }
     return out;
@@ -70,7 +70,7 @@ std::string summarizeArrays(const MachineState& state, const MemoryMap& map, siz
     for (const auto& p : map.arrays) {
         auto v = readArray(state, p);
         out += (out.empty() ? "" : "  ") + p.name + " = [";
-        for (size_t i = 0; i < v.size() && i < values; ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+        for (size_t i = 0; i < v.size() && i < values; ++i) out += (i ? ", " : "") + formatWord(v[i], p.isFloat);
         out += v.size() > values ? ", ... (" + std::to_string(v.size()) + " words)]" : "]";
     }
     return out;
@@ -93,8 +93,8 @@ std::vector<std::string> expectationMismatches(const MachineState& state, const 
         }
         for (size_t i = 0; i < got.size(); ++i)
             if (got[i] != expected[i]) {
-                out.push_back(name + "[" + std::to_string(i) + "] = " + std::to_string(got[i]) + ", expected " +
-                              std::to_string(expected[i]));
+                out.push_back(name + "[" + std::to_string(i) + "] = " + formatWord(got[i], p->isFloat) + ", expected " +
+                              formatWord(expected[i], p->isFloat));
                 break;
             }
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles every kernel of the suite for the device as the studio does (Clang, sm_75, qgpu_cuda.h, -O2)
-# and checks that its PTX stays inside the machine: no floating point, no mad.hi or 24-bit multiplies, no
+# and checks that its PTX stays inside the machine: no float but f32 (and no fma, div or sqrt), no mad.hi or 24-bit multiplies, no
 # calls, no local memory, no generic-space accesses (narrow and 64-bit accesses are parts of int words or
 # int2-like struct copies, which the lowering handles), no jump tables or global data, shared
 # memory within 64 words, no inline asm/exit/trap (what Clang makes of unreachable code), exactly one entry named like the file. Prints a size table (PTX instructions
@@ -34,7 +34,7 @@ printf '%-24s %6s %6s  %s\n' kernel instrs blocks notes
 for name in "${names[@]}"; do
   ptx="$tmp/$name.ptx"
   if ! "$clang" -x cuda --cuda-device-only --cuda-gpu-arch=sm_75 -nocudainc -nocudalib --cuda-path=/nonexistent \
-      --cuda-feature=+ptx70 -O2 -include "$header" -S "$dir/$name.cu" -o "$ptx" 2>"$tmp/err"; then
+      --cuda-feature=+ptx70 -O2 -ffp-contract=off -include "$header" -S "$dir/$name.cu" -o "$ptx" 2>"$tmp/err"; then
     echo "FAIL $name: does not compile"; sed 's/^/    /' "$tmp/err"; fail=1; continue
   fi
   [[ -s "$tmp/err" ]] && { echo "WARN $name: compiler warnings"; sed 's/^/    /' "$tmp/err"; }
@@ -46,7 +46,8 @@ for name in "${names[@]}"; do
   [[ "$entry" == "$name" || "$entry" == "_Z${#name}${name}"* ]] || problems+=("entry $entry is not $name")
   # Instruction lines: a tab, an optional predicate guard, an opcode.
   body=$(grep -E $'^\t(@!?%p[0-9]+ )?[a-z]' "$ptx")
-  grep -qE '\.(f16|f32|f64|bf16)\b' "$ptx" && problems+=("floating point")
+  grep -qE '\.(f16|f64|bf16)\b' "$ptx" && problems+=("floating point other than f32")
+  grep -qE $'^\t(@!?%p[0-9]+ )?(fma|div|sqrt|rcp|ex2|lg2)\\.[a-z.]*f32' "$ptx" && problems+=("f32 fma, div or sqrt")
   grep -qE 'mad\.hi|mul24|mad24' <<<"$body" && problems+=("mad.hi/mul24")
   grep -qE $'^\t(@!?%p[0-9]+ )?call' <<<"$body" && problems+=("call")
   grep -q '\.local' "$ptx" && problems+=("local memory")

@@ -15,6 +15,9 @@
 
 #include <atomic>
 #include <bit>
+#include <cfenv>
+#include <climits>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -104,6 +107,91 @@ inline unsigned __byte_perm(unsigned a, unsigned b, unsigned s) {
     return r;
 }
 
+// ---- single-precision float, as the PTX instructions define it ----
+// The host's own IEEE-754 arithmetic in the rounding mode an intrinsic names; NaN results are made canonical
+// when the arrays are read back. Kernels compile with -ffp-contract=off, like the device's.
+namespace detail {
+template <class F>
+auto rounded(int mode, F f) {
+    std::fesetround(mode);
+    auto r = f();
+    std::fesetround(FE_TONEAREST);
+    return r;
+}
+inline bool isNan(float x) { return x != x; }
+// cvt.rzi/rni/rmi/rpi.s32/u32.f32: NaN gives 0, values beyond the type saturate.
+inline double integral(float x, int mode) {
+    double d = x;
+    return mode == FE_TONEAREST    ? std::nearbyint(d)
+           : mode == FE_TOWARDZERO ? std::trunc(d)
+           : mode == FE_DOWNWARD   ? std::floor(d)
+                                   : std::ceil(d);
+}
+inline int toInt(float x, int mode) {
+    if (isNan(x)) return 0;
+    double d = integral(x, mode);
+    return d >= 2147483647.0 ? INT_MAX : d <= -2147483648.0 ? INT_MIN : int(d);
+}
+inline unsigned toUnsigned(float x, int mode) {
+    if (isNan(x)) return 0;
+    double d = integral(x, mode);
+    return d >= 4294967295.0 ? UINT_MAX : d <= 0 ? 0u : unsigned(d);
+}
+// min.f32/max.f32: a NaN operand gives the other one; -0 is below +0.
+inline float minMax(float a, float b, bool isMax) {
+    if (isNan(a)) return b;
+    if (isNan(b)) return a;
+    if (a == b) return std::signbit(a) != isMax ? a : b;
+    return (a < b) != isMax ? a : b;
+}
+}  // namespace detail
+
+inline float fminf(float a, float b) { return detail::minMax(a, b, false); }
+inline float fmaxf(float a, float b) { return detail::minMax(a, b, true); }
+inline float fabsf(float a) { return std::fabs(a); }
+inline float floorf(float a) { return std::floor(a); }
+inline float ceilf(float a) { return std::ceil(a); }
+inline float truncf(float a) { return std::trunc(a); }
+inline float rintf(float a) { return std::nearbyint(a); }
+inline float nearbyintf(float a) { return std::nearbyint(a); }
+#define QGPU_HOST_ROUNDED(suffix, mode)                                                    \
+    inline float __fadd_##suffix(float a, float b) {                                       \
+        return detail::rounded(mode, [&] {                                                 \
+            volatile float x = a, y = b;                                                   \
+            return float(x + y);                                                           \
+        });                                                                                \
+    }                                                                                      \
+    inline float __fmul_##suffix(float a, float b) {                                       \
+        return detail::rounded(mode, [&] {                                                 \
+            volatile float x = a, y = b;                                                   \
+            return float(x * y);                                                           \
+        });                                                                                \
+    }                                                                                      \
+    inline int __float2int_##suffix(float a) { return detail::toInt(a, mode); }            \
+    inline unsigned __float2uint_##suffix(float a) { return detail::toUnsigned(a, mode); } \
+    inline float __int2float_##suffix(int a) {                                             \
+        return detail::rounded(mode, [&] {                                                 \
+            volatile int x = a;                                                            \
+            return float(x);                                                               \
+        });                                                                                \
+    }                                                                                      \
+    inline float __uint2float_##suffix(unsigned a) {                                       \
+        return detail::rounded(mode, [&] {                                                 \
+            volatile unsigned x = a;                                                       \
+            return float(x);                                                               \
+        });                                                                                \
+    }
+QGPU_HOST_ROUNDED(rn, FE_TONEAREST)
+QGPU_HOST_ROUNDED(rz, FE_TOWARDZERO)
+QGPU_HOST_ROUNDED(rd, FE_DOWNWARD)
+QGPU_HOST_ROUNDED(ru, FE_UPWARD)
+#undef QGPU_HOST_ROUNDED
+inline int __float_as_int(float a) { return std::bit_cast<int>(a); }
+inline unsigned __float_as_uint(float a) { return std::bit_cast<unsigned>(a); }
+inline float __int_as_float(int a) { return std::bit_cast<float>(a); }
+inline float __uint_as_float(unsigned a) { return std::bit_cast<float>(a); }
+inline float atomicAdd(float* p, float v) { return std::atomic_ref<float>(*p).fetch_add(v); }
+
 struct alignas(8) int2 {
     int x, y;
 };
@@ -147,14 +235,15 @@ P kernelArgument(const qgpu::KernelArg& arg, int32_t* memory, int base, size_t i
     using T = std::remove_cv_t<P>;
     if constexpr (std::is_pointer_v<T>) {
         using E = std::remove_cv_t<std::remove_pointer_t<T>>;
-        static_assert(std::is_same_v<E, int> || std::is_same_v<E, unsigned>,
-                      "kernel pointer parameters must be int* or unsigned* (const or not)");
-        if (!arg.isArray) badArgument(arg, index, true);
+        static_assert(std::is_same_v<E, int> || std::is_same_v<E, unsigned> || std::is_same_v<E, float>,
+                      "kernel pointer parameters must be int*, unsigned* or float* (const or not)");
+        if (!arg.isArray || arg.isFloat != std::is_same_v<E, float>) badArgument(arg, index, true);
         return reinterpret_cast<T>(memory + base);
     } else {
-        static_assert(std::is_same_v<T, int> || std::is_same_v<T, unsigned>,
-                      "kernel scalar parameters must be int or unsigned");
-        if (arg.isArray) badArgument(arg, index, false);
+        static_assert(std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, float>,
+                      "kernel scalar parameters must be int, unsigned or float");
+        if (arg.isArray || arg.isFloat != std::is_same_v<T, float>) badArgument(arg, index, false);
+        if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(arg.values.at(0));
         return T(arg.values.at(0));
     }
 }
@@ -222,7 +311,43 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::make_int2;        \
     using qgpu_cuda::make_int4;        \
     using qgpu_cuda::make_uint2;       \
-    using qgpu_cuda::make_uint4;
+    using qgpu_cuda::make_uint4;       \
+    using qgpu_cuda::fminf;            \
+    using qgpu_cuda::fmaxf;            \
+    using qgpu_cuda::fabsf;            \
+    using qgpu_cuda::floorf;           \
+    using qgpu_cuda::ceilf;            \
+    using qgpu_cuda::truncf;           \
+    using qgpu_cuda::rintf;            \
+    using qgpu_cuda::nearbyintf;       \
+    using qgpu_cuda::__fadd_rn;        \
+    using qgpu_cuda::__fadd_rz;        \
+    using qgpu_cuda::__fadd_rd;        \
+    using qgpu_cuda::__fadd_ru;        \
+    using qgpu_cuda::__fmul_rn;        \
+    using qgpu_cuda::__fmul_rz;        \
+    using qgpu_cuda::__fmul_rd;        \
+    using qgpu_cuda::__fmul_ru;        \
+    using qgpu_cuda::__float2int_rn;   \
+    using qgpu_cuda::__float2int_rz;   \
+    using qgpu_cuda::__float2int_rd;   \
+    using qgpu_cuda::__float2int_ru;   \
+    using qgpu_cuda::__float2uint_rn;  \
+    using qgpu_cuda::__float2uint_rz;  \
+    using qgpu_cuda::__float2uint_rd;  \
+    using qgpu_cuda::__float2uint_ru;  \
+    using qgpu_cuda::__int2float_rn;   \
+    using qgpu_cuda::__int2float_rz;   \
+    using qgpu_cuda::__int2float_rd;   \
+    using qgpu_cuda::__int2float_ru;   \
+    using qgpu_cuda::__uint2float_rn;  \
+    using qgpu_cuda::__uint2float_rz;  \
+    using qgpu_cuda::__uint2float_rd;  \
+    using qgpu_cuda::__uint2float_ru;  \
+    using qgpu_cuda::__float_as_int;   \
+    using qgpu_cuda::__float_as_uint;  \
+    using qgpu_cuda::__int_as_float;   \
+    using qgpu_cuda::__uint_as_float;
 
 // Defines the runner the registry (HostExecutor.cpp) calls for kernel `name` of namespace qgpu_host_<name>.
 #define QGPU_HOST_REGISTER(name)                                                    \

@@ -93,9 +93,8 @@ int writeExpect(const fs::path& dir, const std::vector<std::string>& names) {
             qgpu::LaunchSpec spec = loadSpec(file, text);
             Arrays result = runOnHost(name, spec);
             Json j = Json::parse(text);
-            Json expect = Json::object();
-            for (const auto& [array, values] : result) expect[array] = values;
-            j["expect"] = expect;  // replaces in place, or appends at the end
+            spec.expect.assign(result.begin(), result.end());  // written as the launch format writes values
+            j["expect"] = Json::parse(qgpu::launchSpecToJson(spec))["expect"];  // replaces in place, or appends
             std::string out = format(j);
             if (out != text) {
                 std::ofstream(file, std::ios::binary) << out;
@@ -111,9 +110,9 @@ int writeExpect(const fs::path& dir, const std::vector<std::string>& names) {
     return failures ? 1 : 0;
 }
 
-std::string show(const std::vector<int32_t>& v) {
+std::string show(const std::vector<int32_t>& v, bool isFloat) {
     std::string s = "[";
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + qgpu::formatWord(v[i], isFloat);
     return s + "]";
 }
 
@@ -127,19 +126,21 @@ int check(const fs::path& dir, const std::vector<std::string>& names) {
             Arrays result = runOnHost(name, spec);
             std::vector<std::string> problems;
             for (const auto& [array, got] : result) {
+                bool isFloat = spec.arg(array)->isFloat;
                 const std::vector<int32_t>* want = nullptr;
                 for (const auto& [n, v] : spec.expect)
                     if (n == array) want = &v;
                 if (!want) {
-                    problems.push_back("\"" + array + "\" has no \"expect\"; host gives " + show(got));
+                    problems.push_back("\"" + array + "\" has no \"expect\"; host gives " + show(got, isFloat));
                     continue;
                 }
                 if (*want == got) continue;
-                std::string p = "\"" + array + "\":\n    expect " + show(*want) + "\n    host   " + show(got);
+                std::string p =
+                    "\"" + array + "\":\n    expect " + show(*want, isFloat) + "\n    host   " + show(got, isFloat);
                 for (size_t i = 0; i < got.size(); ++i)
                     if (got[i] != (*want)[i])
-                        p += "\n    [" + std::to_string(i) + "] expect " + std::to_string((*want)[i]) + ", host " +
-                             std::to_string(got[i]);
+                        p += "\n    [" + std::to_string(i) + "] expect " + qgpu::formatWord((*want)[i], isFloat) +
+                             ", host " + qgpu::formatWord(got[i], isFloat);
                 problems.push_back(p);
             }
             if (problems.empty()) {
@@ -182,7 +183,7 @@ int main(int argc, char** argv) {
             std::string text;
             qgpu::LaunchSpec spec = loadSpec(argv[3], text);
             for (const auto& [name, values] : runOnHost(argv[2], spec))
-                std::cout << name << " " << show(values) << "\n";
+                std::cout << name << " " << show(values, spec.arg(name)->isFloat) << "\n";
             return 0;
         }
     } catch (const std::exception& e) {

@@ -151,6 +151,7 @@ struct Block {
 struct ProgramParam {
     std::string name;
     bool isArray = false;  // a pointer parameter takes an array argument, others a scalar
+    bool isFloat = false;  // float or float*
 };
 
 struct Program {

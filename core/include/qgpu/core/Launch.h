@@ -23,13 +23,19 @@ struct KernelArg {
     std::string name;
     bool isArray = false;
     std::vector<int32_t> values;  // array contents, or one value for a scalar
+    bool isFloat = false;         // "type": "float": the words are IEEE-754 binary32 bits
 };
 
 struct ArrayPlacement {
     std::string name;
     int base = 0;  // word address in global memory
     int size = 0;  // words
+    bool isFloat = false;
 };
+
+// A word as a person reads it: an int, or for a float the shortest decimal that reads back to the same
+// bits ("nan", "inf", "-inf", "-0" included).
+std::string formatWord(int32_t word, bool isFloat);
 
 struct LaunchSpec {
     Dim3 grid;
