@@ -242,6 +242,253 @@ void floatMultiply(Emitter& e, int rd, int a, int b, FloatMode mode) {
     e.enter(done);
 }
 
+namespace {
+
+// A 64-bit value as two registers, high and low word.
+struct Wide64 {
+    int hi, lo;
+};
+
+// v >> d (0 <= d <= 63) with the bits shifted out ORed into bit 0.
+Wide64 shiftRightSticky64(Emitter& e, Wide64 v, int d) {
+    int rest = op(e, Opcode::Sub, mov(e, imm(32)), reg(d));  // 32 - d: wraps past 31 for d > 32, giving 0 below
+    int lo = op(e, Opcode::Or, op(e, Opcode::Shr, v.lo, reg(d)), reg(op(e, Opcode::Shl, v.hi, reg(rest))));
+    int beyond = op(e, Opcode::Max, op(e, Opcode::Sub, d, imm(32)), imm(0));  // d - 32, from d = 32 on
+    lo = op(e, Opcode::Or, lo,
+            reg(op(e, Opcode::Shr, v.hi, reg(sel(e, op(e, Opcode::SetGeU, d, imm(32)), beyond, imm(32))))));
+    int lostLow = op(e, Opcode::And, v.lo, reg(op(e, Opcode::Sub, op(e, Opcode::Shl, mov(e, imm(1)), reg(d)), imm(1))));
+    int lostHigh =
+        op(e, Opcode::And, v.hi, reg(op(e, Opcode::Sub, op(e, Opcode::Shl, mov(e, imm(1)), reg(beyond)), imm(1))));
+    int sticky = op(e, Opcode::SetNe, op(e, Opcode::Or, lostLow, reg(lostHigh)), imm(0));
+    return {op(e, Opcode::Shr, v.hi, reg(d)), op(e, Opcode::Or, lo, reg(sticky))};
+}
+
+// v (not 0, below 2^62) shifted left in place until bit 61 is set, the exponent lowered to match: by 8
+// while that fits, then by 1.
+void normalizeUp64(Emitter& e, Wide64 v, int exponent) {
+    for (int step : {8, 1}) {
+        int test = e.newBlock(), shift = e.newBlock(), done = e.newBlock();
+        e.jump(test);
+        e.enter(test);
+        e.branch(op(e, Opcode::SetLtU, v.hi, imm(int64_t(1) << (30 - step))), shift, done);
+        e.enter(shift);
+        e.emit(Opcode::Shl, v.hi, v.hi, imm(step));
+        e.emit(Opcode::Or, v.hi, v.hi, reg(op(e, Opcode::Shr, v.lo, imm(32 - step))));
+        e.emit(Opcode::Shl, v.lo, v.lo, imm(step));
+        e.emit(Opcode::Sub, exponent, exponent, imm(step));
+        e.jump(test);
+        e.enter(done);
+    }
+}
+
+}  // namespace
+
+void floatFusedMultiplyAdd(Emitter& e, int rd, int a, int b, int c, FloatMode mode) {
+    a = flushInput(e, a, mode.flush);
+    b = flushInput(e, b, mode.flush);
+    c = flushInput(e, c, mode.flush);
+    int signP = op(e, Opcode::And, op(e, Opcode::Xor, a, reg(b)), imm(kSign));
+    int absA = op(e, Opcode::And, a, imm(kMagnitude)), absB = op(e, Opcode::And, b, imm(kMagnitude));
+    int absC = op(e, Opcode::And, c, imm(kMagnitude));
+    int special = e.newBlock(), finite = e.newBlock(), zeroProduct = e.newBlock(), product = e.newBlock();
+    int done = e.newBlock();
+    int largest = op(e, Opcode::MaxU, op(e, Opcode::MaxU, absA, reg(absB)), reg(absC));
+    e.branch(op(e, Opcode::SetGeU, largest, imm(kInfinity)), special, finite);
+
+    e.enter(special);  // NaN for a NaN, infinity times zero, or infinities of opposite signs meeting
+    int productInfinite = op(e, Opcode::SetEq, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity));
+    int nan = op(e, Opcode::SetGtU, largest, imm(kInfinity));
+    nan = op(e, Opcode::Or, nan,
+             reg(op(e, Opcode::And, productInfinite,
+                    reg(op(e, Opcode::SetEq, op(e, Opcode::MinU, absA, reg(absB)), imm(0))))));
+    int opposite = op(e, Opcode::And, op(e, Opcode::SetEq, absC, imm(kInfinity)),
+                      reg(op(e, Opcode::SetNe, signP, reg(op(e, Opcode::And, c, imm(kSign))))));
+    nan = op(e, Opcode::Or, nan, reg(op(e, Opcode::And, productInfinite, reg(opposite))));
+    canonicalIfNan(e, rd, nan, sel(e, productInfinite, op(e, Opcode::Or, signP, imm(kInfinity)), reg(c)));
+    e.jump(done);
+
+    e.enter(finite);
+    e.branch(op(e, Opcode::SetEq, op(e, Opcode::MinU, absA, reg(absB)), imm(0)), zeroProduct, product);
+    e.enter(zeroProduct);  // c, or a zero: zeros of one sign keep it, of opposite signs give +0 (-0 down)
+    int cZero = op(e, Opcode::SetEq, absC, imm(0));
+    int sameSign = op(e, Opcode::SetEq, signP, reg(op(e, Opcode::And, c, imm(kSign))));
+    int zero = sel(e, sameSign, signP, imm(mode.rounding == Rounding::Down ? kSign : 0));
+    e.emit(Opcode::Sel, rd, zero, reg(c), cZero);
+    e.jump(done);
+
+    e.enter(product);  // the exact product: 48 bits from 12-bit halves, moved so that its top is bit 47
+    int ea = exponentField(e, a), ma = significand(e, a, ea);
+    ea = op(e, Opcode::Max, ea, imm(1));
+    normalizeUp(e, ma, ea, 23);
+    int eb = exponentField(e, b), mb = significand(e, b, eb);
+    int exponentP = op(e, Opcode::Add, ea, reg(op(e, Opcode::Max, eb, imm(1))));
+    normalizeUp(e, mb, exponentP, 23);
+    int al = op(e, Opcode::And, ma, imm(0xfff)), ah = op(e, Opcode::Shr, ma, imm(12));
+    int bl = op(e, Opcode::And, mb, imm(0xfff)), bh = op(e, Opcode::Shr, mb, imm(12));
+    int middle = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bl)), reg(op(e, Opcode::Mul, al, reg(bh))));
+    int low = op(e, Opcode::Add, op(e, Opcode::Mul, al, reg(bl)),
+                 reg(op(e, Opcode::Shl, op(e, Opcode::And, middle, imm(0xfff)), imm(12))));
+    int high = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bh)), reg(op(e, Opcode::Shr, middle, imm(12))));
+    high = op(e, Opcode::Add, high, reg(op(e, Opcode::Shr, low, imm(24))));
+    low = op(e, Opcode::And, low, imm(0xffffff));
+    int top = op(e, Opcode::Shr, high, imm(23)), up = op(e, Opcode::Xor, top, imm(1));
+    high = op(e, Opcode::Or, op(e, Opcode::Shl, high, reg(up)),
+              reg(op(e, Opcode::Shr, low, reg(op(e, Opcode::Add, top, imm(23))))));
+    low = op(e, Opcode::And, op(e, Opcode::Shl, low, reg(up)), imm(0xffffff));
+    exponentP = op(e, Opcode::Add, op(e, Opcode::Sub, exponentP, imm(127)), reg(top));
+    // Both operands in a 64-bit window with their top bit at bit 61, so a sum's carry fits; each exponent
+    // is that of the window's bits 61..31 read as w.
+    Wide64 p{op(e, Opcode::Or, op(e, Opcode::Shl, high, imm(6)), reg(op(e, Opcode::Shr, low, imm(18)))),
+             op(e, Opcode::Shl, low, imm(14))};
+    int addendHi = e.temp(), exponentC = e.temp(), addend = e.newBlock(), join = e.newBlock();
+    e.emit(Opcode::Mov, addendHi, kZeroReg, imm(0));       // the addend's low word is 0
+    e.emit(Opcode::Mov, exponentC, kZeroReg, imm(-1000));  // a zero addend: far below, shifted out whole
+    e.branch(op(e, Opcode::SetEq, op(e, Opcode::And, c, imm(kMagnitude)), imm(0)), join, addend);
+    e.enter(addend);
+    int ec = exponentField(e, c), mc = significand(e, c, ec);
+    e.emit(Opcode::Max, exponentC, ec, imm(1));
+    normalizeUp(e, mc, exponentC, 23);
+    e.emit(Opcode::Shl, addendHi, mc, imm(6));
+    e.jump(join);
+
+    e.enter(join);  // the larger in magnitude keeps its place, the other shifts right by the difference
+    int swap = op(e, Opcode::SetGt, exponentC, reg(exponentP));
+    int signC = op(e, Opcode::And, c, imm(kSign));
+    // The result's sign (bit 31) and whether the operands' signs differ (bit 0), in one register.
+    int signs = op(e, Opcode::Or, sel(e, swap, signC, reg(signP)), reg(op(e, Opcode::SetNe, signP, reg(signC))));
+    int exponent = op(e, Opcode::Max, exponentP, reg(exponentC));
+    int distance = op(e, Opcode::MinU,
+                      op(e, Opcode::Max, op(e, Opcode::Sub, exponentP, reg(exponentC)),
+                         reg(op(e, Opcode::Sub, exponentC, reg(exponentP)))),
+                      imm(63));
+    Wide64 big{sel(e, swap, addendHi, reg(p.hi)), sel(e, swap, kZeroReg, reg(p.lo))};
+    Wide64 small{sel(e, swap, p.hi, reg(addendHi)), sel(e, swap, p.lo, imm(0))};
+    small = shiftRightSticky64(e, small, distance);
+    int differ = op(e, Opcode::And, signs, imm(1)), sign = op(e, Opcode::And, signs, imm(kSign));
+    // big + small or big - small: the negated small is its two's complement, its borrow the carry's
+    int negate = op(e, Opcode::Sub, kZeroReg, reg(differ));
+    int smallLo = op(e, Opcode::Add, op(e, Opcode::Xor, small.lo, reg(negate)), reg(differ));
+    int smallHi = op(e, Opcode::Xor, small.hi, reg(negate));
+    smallHi = op(e, Opcode::Add, smallHi, reg(op(e, Opcode::And, differ, reg(op(e, Opcode::SetEq, small.lo, imm(0))))));
+    Wide64 sum{e.temp(), op(e, Opcode::Add, big.lo, reg(smallLo))};
+    e.emit(Opcode::Add, sum.hi, big.hi, reg(smallHi));
+    e.emit(Opcode::Add, sum.hi, sum.hi, reg(op(e, Opcode::SetLtU, sum.lo, reg(big.lo))));
+    // A difference below zero (equal exponents, the smaller on top) is negated, and so is the sign.
+    int negative = op(e, Opcode::Shr, sum.hi, imm(31)), flip = op(e, Opcode::Sub, kZeroReg, reg(negative));
+    e.emit(Opcode::Xor, sum.lo, sum.lo, reg(flip));
+    e.emit(Opcode::Xor, sum.hi, sum.hi, reg(flip));
+    e.emit(Opcode::Add, sum.lo, sum.lo, reg(negative));
+    e.emit(Opcode::Add, sum.hi, sum.hi, reg(op(e, Opcode::And, negative, reg(op(e, Opcode::SetEq, sum.lo, imm(0))))));
+    e.emit(Opcode::Xor, sign, sign, reg(op(e, Opcode::Shl, negative, imm(31))));
+    int cancelled = e.newBlock(), nonzero = e.newBlock(), pack = e.newBlock();
+    e.branch(op(e, Opcode::SetEq, op(e, Opcode::Or, sum.hi, reg(sum.lo)), imm(0)), cancelled, nonzero);
+    e.enter(cancelled);  // exact cancellation gives +0 (-0 rounding down)
+    e.emit(Opcode::Mov, rd, kZeroReg, imm(mode.rounding == Rounding::Down ? kSign : 0));
+    e.jump(done);
+    e.enter(nonzero);  // a carry into bit 62 shifts right once (sticky kept); a cancellation shifts left
+    int carry = op(e, Opcode::Shr, sum.hi, imm(30));
+    e.emit(Opcode::Or, sum.lo, op(e, Opcode::Shr, sum.lo, reg(carry)),
+           reg(op(e, Opcode::Or, op(e, Opcode::Shl, sum.hi, reg(op(e, Opcode::Sub, mov(e, imm(32)), reg(carry)))),
+                  reg(op(e, Opcode::And, sum.lo, reg(carry))))));
+    e.emit(Opcode::Shr, sum.hi, sum.hi, reg(carry));
+    e.emit(Opcode::Add, exponent, exponent, reg(carry));
+    normalizeUp64(e, sum, exponent);
+    int w = op(e, Opcode::Or, op(e, Opcode::Shl, sum.hi, imm(1)), reg(op(e, Opcode::Shr, sum.lo, imm(31))));
+    w = op(e, Opcode::Or, w, reg(op(e, Opcode::SetNe, op(e, Opcode::And, sum.lo, imm(kMagnitude)), imm(0))));
+    e.jump(pack);
+    e.enter(pack);
+    roundPack(e, rd, sign, exponent, w, mode);
+    e.jump(done);
+    e.enter(done);
+}
+
+void floatDivide(Emitter& e, int rd, int a, int b, FloatMode mode) {
+    a = flushInput(e, a, mode.flush);
+    b = flushInput(e, b, mode.flush);
+    int sign = op(e, Opcode::And, op(e, Opcode::Xor, a, reg(b)), imm(kSign));
+    int absA = op(e, Opcode::And, a, imm(kMagnitude)), absB = op(e, Opcode::And, b, imm(kMagnitude));
+    int special = e.newBlock(), finite = e.newBlock(), done = e.newBlock();
+    int edge = op(e, Opcode::SetGeU, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity));
+    edge = op(e, Opcode::Or, edge, reg(op(e, Opcode::SetEq, op(e, Opcode::MinU, absA, reg(absB)), imm(0))));
+    e.branch(edge, special, finite);
+
+    e.enter(special);  // a NaN, an infinity or a zero: NaN for 0/0 and inf/inf, inf for x/0 and inf/y, else 0
+    int nan = op(e, Opcode::SetGtU, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity));
+    int same = op(e, Opcode::SetEq, absA, reg(absB));
+    int both =
+        op(e, Opcode::And, same,
+           reg(op(e, Opcode::Or, op(e, Opcode::SetEq, absA, imm(0)), reg(op(e, Opcode::SetEq, absA, imm(kInfinity))))));
+    nan = op(e, Opcode::Or, nan, reg(both));
+    int infinite =
+        op(e, Opcode::Or, op(e, Opcode::SetEq, absA, imm(kInfinity)), reg(op(e, Opcode::SetEq, absB, imm(0))));
+    canonicalIfNan(e, rd, nan, sel(e, infinite, op(e, Opcode::Or, sign, imm(kInfinity)), reg(sign)));
+    e.jump(done);
+
+    e.enter(finite);  // significands in [2^23, 2^24); the dividend's doubled when below the divisor's
+    int ea = exponentField(e, a), ma = significand(e, a, ea);
+    ea = op(e, Opcode::Max, ea, imm(1));
+    normalizeUp(e, ma, ea, 23);
+    int eb = exponentField(e, b), mb = significand(e, b, eb);
+    eb = op(e, Opcode::Max, eb, imm(1));
+    normalizeUp(e, mb, eb, 23);
+    int below = op(e, Opcode::SetLtU, ma, reg(mb));
+    e.emit(Opcode::Shl, ma, ma, reg(below));
+    int exponent = op(e, Opcode::Sub, op(e, Opcode::Sub, ea, reg(eb)), reg(below));
+    // Long division, one quotient bit per iteration: the first bit is 1, so 31 bits have been made when
+    // the quotient reaches 2^30. The remainder stays below twice the divisor.
+    int quotient = mov(e, imm(0)), loop = e.newBlock(), end = e.newBlock();
+    e.jump(loop);
+    e.enter(loop);
+    int fits = op(e, Opcode::SetGeU, ma, reg(mb));
+    e.emit(Opcode::Sel, ma, op(e, Opcode::Sub, ma, reg(mb)), reg(ma), fits);
+    e.emit(Opcode::Shl, ma, ma, imm(1));
+    e.emit(Opcode::Add, quotient, op(e, Opcode::Shl, quotient, imm(1)), reg(fits));
+    e.branch(op(e, Opcode::SetLtU, quotient, imm(1u << 30)), loop, end);
+    e.enter(end);
+    int w = op(e, Opcode::Or, quotient, reg(op(e, Opcode::SetNe, ma, imm(0))));
+    roundPack(e, rd, sign, op(e, Opcode::Add, exponent, imm(127)), w, mode);
+    e.jump(done);
+    e.enter(done);
+}
+
+void floatSquareRoot(Emitter& e, int rd, int a, FloatMode mode) {
+    a = flushInput(e, a, mode.flush);
+    int special = e.newBlock(), finite = e.newBlock(), done = e.newBlock();
+    // Zeros, +inf, NaNs and negative numbers: the value itself, or NaN for a NaN or a number below -0.
+    int positive = op(e, Opcode::SetLtU, a, imm(kInfinity));  // +0 .. the largest float
+    e.branch(op(e, Opcode::And, positive, reg(op(e, Opcode::SetNe, a, imm(0)))), finite, special);
+    e.enter(special);
+    int nan = op(e, Opcode::SetGtU, a, imm(kInfinity));  // a NaN of either sign, or any negative but -0
+    canonicalIfNan(e, rd, op(e, Opcode::And, nan, reg(op(e, Opcode::SetNe, a, imm(kSign)))), a);
+    e.jump(done);
+
+    e.enter(finite);  // a = m * 2^(field - 150), m in [2^23, 2^24); m << p (1 or 2) makes the power even
+    int field = exponentField(e, a), m = significand(e, a, field);
+    field = op(e, Opcode::Max, field, imm(1));
+    normalizeUp(e, m, field, 23);
+    int p = op(e, Opcode::Sub, mov(e, imm(2)), reg(op(e, Opcode::And, field, imm(1))));
+    int source = op(e, Opcode::Shl, op(e, Opcode::Shl, m, reg(p)), imm(6));  // m's 26 bits at the top
+    int exponent = op(e, Opcode::Add, op(e, Opcode::Sra, op(e, Opcode::Sub, field, reg(p)), imm(1)), imm(64));
+    // Digit by digit, two bits of m * 2^24 per iteration: 25 root bits, the first 1, so the root
+    // reaches 2^24 at the end. The remainder stays below 2^26.
+    int root = mov(e, imm(0)), remainder = mov(e, imm(0)), loop = e.newBlock(), end = e.newBlock();
+    e.jump(loop);
+    e.enter(loop);
+    e.emit(Opcode::Shl, remainder, remainder, imm(2));
+    e.emit(Opcode::Or, remainder, remainder, reg(op(e, Opcode::Shr, source, imm(30))));
+    e.emit(Opcode::Shl, source, source, imm(2));
+    int trial = op(e, Opcode::Or, op(e, Opcode::Shl, root, imm(2)), imm(1));
+    int fits = op(e, Opcode::SetGeU, remainder, reg(trial));
+    e.emit(Opcode::Sel, remainder, op(e, Opcode::Sub, remainder, reg(trial)), reg(remainder), fits);
+    e.emit(Opcode::Add, root, op(e, Opcode::Shl, root, imm(1)), reg(fits));
+    e.branch(op(e, Opcode::SetLtU, root, imm(1u << 24)), loop, end);
+    e.enter(end);
+    int w = op(e, Opcode::Or, op(e, Opcode::Shl, root, imm(6)), reg(op(e, Opcode::SetNe, remainder, imm(0))));
+    roundPack(e, rd, kZeroReg, exponent, w, mode);
+    e.jump(done);
+    e.enter(done);
+}
+
 void intToFloat(Emitter& e, int rd, int a, bool isSigned, Rounding rounding) {
     int sign = kZeroReg, magnitude = a;
     if (isSigned) {  // |INT_MIN| is 2^31, an unsigned magnitude

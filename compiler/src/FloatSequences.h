@@ -29,6 +29,11 @@ enum class FloatCompare { Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, 
 // Routine bodies: they end in the block where control continues, with the result in rd.
 void floatAdd(Emitter& e, int rd, int a, int b, FloatMode mode);
 void floatMultiply(Emitter& e, int rd, int a, int b, FloatMode mode);
+// fma.f32: a * b + c with one rounding (the exact product and sum in a 64-bit window).
+void floatFusedMultiplyAdd(Emitter& e, int rd, int a, int b, int c, FloatMode mode);
+// div.rn/rz/rm/rp.f32 and sqrt: correctly rounded, by long division and digit-by-digit square root.
+void floatDivide(Emitter& e, int rd, int a, int b, FloatMode mode);
+void floatSquareRoot(Emitter& e, int rd, int a, FloatMode mode);
 // cvt.f32.s32/u32.
 void intToFloat(Emitter& e, int rd, int a, bool isSigned, Rounding rounding);
 // cvt.s32/u32.f32 with the integer rounding modifiers: saturating, NaN gives 0.

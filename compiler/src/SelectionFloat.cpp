@@ -49,12 +49,27 @@ void Selector::floatOperation(const ptx::Instruction& in) {
             "approximate float instructions (-ffast-math, __expf, __fdividef, ...) are not supported: the "
             "machine computes every float result exactly rounded; use +, -, * and the functions in "
             "docs/qgpu-cuda.md");
-    if (op == "div" || op == "sqrt" || op == "fma")
-        fail(op + ".f32 is not supported yet: the machine has float +, -, *, comparisons and conversions");
     FloatMode mode{roundingOf(in).value_or(Rounding::Nearest), in.has("ftz")};
     if (op == "neg" || op == "abs") {
         if (o.size() != 2) fail("expected 2 operands");
         return floatSign(*this, vreg(o[0].name), reg32(o[1]), op == "abs", mode.flush);
+    }
+    if (op == "fma" || op == "mad") {  // mad.rn.f32 is fma.rn.f32
+        if (o.size() != 4) fail("expected 4 operands");
+        int a = reg32(o[1]), b = reg32(o[2]), c = reg32(o[3]);
+        return callRoutine("fma.f32" + suffix(mode),
+                           [mode](Emitter& e, int rd, const std::vector<int>& args) {
+                               floatFusedMultiplyAdd(e, rd, args[0], args[1], args[2], mode);
+                           },
+                           vreg(o[0].name), {a, b, c});
+    }
+    if (op == "sqrt") {
+        if (o.size() != 2) fail("expected 2 operands");
+        int a = reg32(o[1]);
+        return callRoutine(
+            "sqrt.f32" + suffix(mode),
+            [mode](Emitter& e, int rd, const std::vector<int>& args) { floatSquareRoot(e, rd, args[0], mode); },
+            vreg(o[0].name), {a});
     }
     if (o.size() != 3) fail("expected 3 operands");
     if (op == "min" || op == "max") {
@@ -62,19 +77,18 @@ void Selector::floatOperation(const ptx::Instruction& in) {
         B b = bOf(o[2]);
         return floatMinMax(*this, vreg(o[0].name), a, b, op == "max", mode.flush);
     }
-    if (op != "add" && op != "sub" && op != "mul") fail("unsupported float instruction '" + in.opcode + "'");
+    if (op != "add" && op != "sub" && op != "mul" && op != "div")
+        fail("unsupported float instruction '" + in.opcode + "'");
     int a = reg32(o[1]), b = reg32(o[2]);
     if (op == "sub") {  // a - b is a + (-b) exactly, NaNs included
         int negated = temp();
         emit(Opcode::Xor, negated, b, imm(0x80000000u));
         b = negated;
     }
-    bool multiply = op == "mul";
-    callRoutine((multiply ? "mul.f32" : "add.f32") + suffix(mode),
-                [multiply, mode](Emitter& e, int rd, const std::vector<int>& args) {
-                    if (multiply) return floatMultiply(e, rd, args[0], args[1], mode);
-                    floatAdd(e, rd, args[0], args[1], mode);
-                },
+    using Body = void (*)(Emitter&, int, int, int, FloatMode);
+    Body body = op == "mul" ? &floatMultiply : op == "div" ? &floatDivide : &floatAdd;
+    callRoutine((op == "sub" ? "add" : op) + ".f32" + suffix(mode),
+                [body, mode](Emitter& e, int rd, const std::vector<int>& args) { body(e, rd, args[0], args[1], mode); },
                 vreg(o[0].name), {a, b});
 }
 

@@ -87,6 +87,22 @@ static __device__ __forceinline__ float __fadd_rn(float a, float b) { return __n
 static __device__ __forceinline__ float __fadd_rz(float a, float b) { return __nvvm_add_rz_f(a, b); }
 static __device__ __forceinline__ float __fadd_rd(float a, float b) { return __nvvm_add_rm_f(a, b); }
 static __device__ __forceinline__ float __fadd_ru(float a, float b) { return __nvvm_add_rp_f(a, b); }
+static __device__ __forceinline__ float sqrtf(float a) { return __nvvm_sqrt_rn_f(a); }
+static __device__ __forceinline__ float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+static __device__ __forceinline__ float __fmaf_rn(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
+static __device__ __forceinline__ float __fmaf_rz(float a, float b, float c) { return __nvvm_fma_rz_f(a, b, c); }
+static __device__ __forceinline__ float __fmaf_rd(float a, float b, float c) { return __nvvm_fma_rm_f(a, b, c); }
+static __device__ __forceinline__ float __fmaf_ru(float a, float b, float c) { return __nvvm_fma_rp_f(a, b, c); }
+static __device__ __forceinline__ float __fsqrt_rn(float a) { return __nvvm_sqrt_rn_f(a); }
+static __device__ __forceinline__ float __fsqrt_rz(float a) { return __nvvm_sqrt_rz_f(a); }
+static __device__ __forceinline__ float __fsqrt_rd(float a) { return __nvvm_sqrt_rm_f(a); }
+static __device__ __forceinline__ float __fsqrt_ru(float a) { return __nvvm_sqrt_rp_f(a); }
+static __device__ __forceinline__ float __fdiv_rn(float a, float b) { return __nvvm_div_rn_f(a, b); }
+static __device__ __forceinline__ float __fdiv_rz(float a, float b) { return __nvvm_div_rz_f(a, b); }
+static __device__ __forceinline__ float __fdiv_rd(float a, float b) { return __nvvm_div_rm_f(a, b); }
+static __device__ __forceinline__ float __fdiv_ru(float a, float b) { return __nvvm_div_rp_f(a, b); }
+// Fast-math forms, refused by the compiler with a message: the machine rounds every float result exactly.
+static __device__ __forceinline__ float __fdividef(float a, float b) { return __nvvm_div_approx_f(a, b); }
 static __device__ __forceinline__ float __fmul_rn(float a, float b) { return __nvvm_mul_rn_f(a, b); }
 static __device__ __forceinline__ float __fmul_rz(float a, float b) { return __nvvm_mul_rz_f(a, b); }
 static __device__ __forceinline__ float __fmul_rd(float a, float b) { return __nvvm_mul_rm_f(a, b); }

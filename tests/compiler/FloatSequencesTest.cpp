@@ -81,11 +81,12 @@ void expectEach(const Outcome& r, const std::vector<uint32_t>& a, const std::vec
 
 }  // namespace
 
-TEST(FloatSequences, AddSubtractAndMultiplyRoundCorrectlyInEveryModeWithAndWithoutFlush) {
+TEST(FloatSequences, ArithmeticRoundsCorrectlyInEveryModeWithAndWithoutFlush) {
     const std::pair<const char*, std::function<float(float, float)>> ops[] = {
         {"add", [](float x, float y) { return x + y; }},
         {"sub", [](float x, float y) { return x - y; }},
-        {"mul", [](float x, float y) { return x * y; }}};
+        {"mul", [](float x, float y) { return x * y; }},
+        {"div", [](float x, float y) { return x / y; }}};
     for (uint32_t seed : {1u, 2u}) {
         auto a = floats(seed), b = partners(seed, a);
         for (const auto& [name, f] : ops)
@@ -96,6 +97,30 @@ TEST(FloatSequences, AddSubtractAndMultiplyRoundCorrectlyInEveryModeWithAndWitho
                     expectEach(
                         r, a, b, [&](uint32_t x, uint32_t y) { return host(f, x, y, mode, flush); }, text);
                 }
+        auto c = floats(seed + 2000);
+        for (size_t i = 0; i < c.size(); i += 3) c[i] = bitsOf(-(asFloat(a[i]) * asFloat(b[i])));  // cancellations
+        for (int mode = 0; mode < 4; ++mode)
+            for (bool flush : {false, true}) {
+                std::string text = std::string("fma.") + kModes[mode] + (flush ? ".ftz" : "") + ".f32";
+                Outcome r = run(ptxKernel(text + " %r4, %r1, %r2, %r3"), a, b, c);
+                for (size_t i = 0; i < a.size(); ++i) {
+                    uint32_t z = c[i];
+                    auto fused = [&](float x, float y) {
+                        volatile float w = asFloat(flush && (z & 0x7fffffff) < 0x800000 ? z & kSign : z);
+                        return std::fma(x, y, float(w));
+                    };
+                    EXPECT_EQ(r.out[i], host(fused, a[i], b[i], mode, flush))
+                        << std::hex << text << " of 0x" << a[i] << ", 0x" << b[i] << ", 0x" << z;
+                }
+            }
+        auto root = [](float x, float) { return std::sqrt(x); };
+        for (int mode = 0; mode < 4; ++mode)
+            for (bool flush : {false, true}) {
+                std::string text = std::string("sqrt.") + kModes[mode] + (flush ? ".ftz" : "") + ".f32";
+                Outcome r = run(ptxKernel(text + " %r4, %r1"), a, b, a);
+                expectEach(
+                    r, a, b, [&](uint32_t x, uint32_t) { return host(root, x, 0, mode, flush); }, text);
+            }
     }
 }
 
@@ -232,4 +257,21 @@ TEST(FloatSequences, CudaKernelSharesEachRoutineBetweenItsUses) {
             return bitsOf(s + h);
         },
         "expression");
+}
+
+TEST(FloatSequences, AtomicAddsApplyInLaneOrderWarpAfterWarp) {
+    // 1e8 + 1 rounds back to 1e8 (floats there are 8 apart), so each order of these adds gives its own sum.
+    const float pattern[] = {1e8f, 1.0f, -1e8f, 1.0f, 3.0f, -2e8f, 0.5f, 2e8f};
+    std::vector<uint32_t> a(kThreads), zero(kThreads, 0);
+    for (int i = 0; i < kThreads; ++i) a[size_t(i)] = std::bit_cast<uint32_t>(pattern[i % 8] * float(1 + i / 8));
+    CompiledKernel k = compileKernel(
+        "__global__ void k(const float* a, const float* b, const float* c, float* out) {\n"
+        "  atomicAdd(&out[blockIdx.x * 32], a[blockIdx.x * blockDim.x + threadIdx.x]);\n}\n",
+        "k.cu");
+    Outcome r = run(k.kernel.program, a, zero, zero, true);
+    for (int block = 0; block < kThreads / 32; ++block) {
+        volatile float sum = 0.0f;  // threads of a block in order: lanes of warp 0, then warp 1, ...
+        for (int t = 0; t < 32; ++t) sum = sum + asFloat(a[size_t(block * 32 + t)]);
+        EXPECT_EQ(r.out[size_t(block * 32)], bitsOf(sum)) << "block " << block;
+    }
 }

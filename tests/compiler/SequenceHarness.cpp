@@ -30,16 +30,21 @@ std::vector<uint32_t> operands(uint32_t seed, std::vector<uint32_t> edges) {
 
 // Runs `program` over arrays a, b, c (one word per thread) into `out`.
 Outcome run(const Program& program, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
-            const std::vector<uint32_t>& c) {
+            const std::vector<uint32_t>& c, bool isFloat) {
     std::string json = R"({"grid": 4, "block": 32, "args": [{"name": "a", "array": )" + array(a) +
                        R"(}, {"name": "b", "array": )" + array(b) + R"(}, {"name": "c", "array": )" + array(c) +
                        R"(}, {"name": "out", "zeros": 128}]})";
     LaunchSpec launch = parseLaunchSpec(json, "launch.json");
+    for (auto& arg : launch.args) arg.isFloat = isFloat;  // the words are the floats' bits
     MachineSpec spec = MachineSpec::standard();
     MemoryMap map = validateLaunch(launch, spec);
     Interpreter interp(linkProgram(program, launch, map, spec), launch, spec);
     Outcome r;
-    while (!interp.done()) {
+    for (int steps = 0; !interp.done(); ++steps) {
+        if (steps == 1000000) {
+            ADD_FAILURE() << "the launch did not end within a million warp steps";
+            break;
+        }
         StepEvent ev = interp.step();
         EXPECT_TRUE(ev.fault.empty()) << ev.fault;
         if (!ev.fault.empty()) break;
@@ -56,7 +61,7 @@ Outcome runCuda(const std::string& expression, const std::string& type, const st
                       "* out) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  " + type +
                       " x = a[i], y = b[i];\n  out[i] = " + expression + ";\n}\n";
     CompiledKernel k = compileKernel(src, "k.cu");
-    return run(k.kernel.program, a, b, std::vector<uint32_t>(kThreads, 0));
+    return run(k.kernel.program, a, b, std::vector<uint32_t>(kThreads, 0), type == "float");
 }
 
 // A kernel in PTX: out[i] = OP(a[i], b[i], c[i]) for the given instruction text over %r1..%r3 into %r4.

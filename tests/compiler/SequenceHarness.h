@@ -20,9 +20,9 @@ struct Outcome {
     std::vector<std::string> warnings;
 };
 
-// Runs `program` over arrays a, b, c (one word per thread) into `out`.
+// Runs `program` over arrays a, b, c (one word per thread) into `out`; float kernels take float arrays.
 Outcome run(const Program& program, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
-            const std::vector<uint32_t>& c);
+            const std::vector<uint32_t>& c, bool isFloat = false);
 
 // A CUDA kernel computing out[i] = expression over x = a[i], y = b[i] of the given type.
 Outcome runCuda(const std::string& expression, const std::string& type, const std::vector<uint32_t>& a,

@@ -91,7 +91,26 @@ TEST(Launch, MalformedJson) {
 
 TEST(Launch, UnknownFields) {
     expectParseError(R"({"block": 4, "threads": 4})", "unknown field \"threads\"");
-    expectParseError(R"({"block": 4, "args": [{"name":"a","array":[1],"type":"int"}]})", "unknown field \"type\"");
+    expectParseError(R"({"block": 4, "args": [{"name":"a","array":[1],"kind":"int"}]})", "unknown field \"kind\"");
+}
+
+TEST(Launch, FloatArgumentsReadNumbersAndSpecialValues) {
+    LaunchSpec spec = parseLaunchSpec(
+        R"({"block": 4, "args": [{"name":"x","type":"float","array":[1.5, -0.0, "nan", "-inf", 0.1]},
+                                 {"name":"s","type":"float","scalar":3}]})");
+    ASSERT_EQ(spec.args.size(), 2u);
+    EXPECT_TRUE(spec.args[0].isFloat);
+    EXPECT_EQ(spec.args[0].values,
+              (std::vector<int32_t>{0x3fc00000, int32_t(0x80000000), 0x7fffffff, int32_t(0xff800000), 0x3dcccccd}));
+    EXPECT_EQ(spec.args[1].values, std::vector<int32_t>{0x40400000});
+    EXPECT_EQ(formatWord(0x3dcccccd, true), "0.1");
+    EXPECT_EQ(formatWord(int32_t(0x80000000), true), "-0");
+    EXPECT_EQ(formatWord(0x7fc00000, true), "nan(0x7fc00000)");
+    LaunchSpec again = parseLaunchSpec(launchSpecToJson(spec));
+    EXPECT_EQ(again.args[0].values, spec.args[0].values);  // written as floats, read back to the same bits
+    expectParseError(R"({"block": 4, "args": [{"name":"x","type":"float","array":["one"]}]})", "\"nan\"");
+    expectParseError(R"({"block": 4, "args": [{"name":"x","type":"float","array":[1e39]}]})", "largest float");
+    expectParseError(R"({"block": 4, "args": [{"name":"x","type":"double","array":[1]}]})", "\"float\"");
 }
 
 TEST(Launch, MissingBlock) {

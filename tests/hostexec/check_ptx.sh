@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles every kernel of the suite for the device as the studio does (Clang, sm_75, qgpu_cuda.h, -O2)
-# and checks that its PTX stays inside the machine: no float but f32 (and no fma, div or sqrt), no mad.hi or 24-bit multiplies, no
+# and checks that its PTX stays inside the machine: no float but f32 (and no approximate forms), no mad.hi or 24-bit multiplies, no
 # calls, no local memory, no generic-space accesses (narrow and 64-bit accesses are parts of int words or
 # int2-like struct copies, which the lowering handles), no jump tables or global data, shared
 # memory within 64 words, no inline asm/exit/trap (what Clang makes of unreachable code), exactly one entry named like the file. Prints a size table (PTX instructions
@@ -47,7 +47,7 @@ for name in "${names[@]}"; do
   # Instruction lines: a tab, an optional predicate guard, an opcode.
   body=$(grep -E $'^\t(@!?%p[0-9]+ )?[a-z]' "$ptx")
   grep -qE '\.(f16|f64|bf16)\b' "$ptx" && problems+=("floating point other than f32")
-  grep -qE $'^\t(@!?%p[0-9]+ )?(fma|div|sqrt|rcp|ex2|lg2)\\.[a-z.]*f32' "$ptx" && problems+=("f32 fma, div or sqrt")
+  grep -qE $'^\t(@!?%p[0-9]+ )?(rcp|ex2|lg2|[a-z]+\\.approx)\\.[a-z.]*f32' "$ptx" && problems+=("an approximate f32 form")
   grep -qE 'mad\.hi|mul24|mad24' <<<"$body" && problems+=("mad.hi/mul24")
   grep -qE $'^\t(@!?%p[0-9]+ )?call' <<<"$body" && problems+=("call")
   grep -q '\.local' "$ptx" && problems+=("local memory")

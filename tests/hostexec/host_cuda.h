@@ -154,6 +154,8 @@ inline float ceilf(float a) { return std::ceil(a); }
 inline float truncf(float a) { return std::trunc(a); }
 inline float rintf(float a) { return std::nearbyint(a); }
 inline float nearbyintf(float a) { return std::nearbyint(a); }
+inline float sqrtf(float a) { return std::sqrt(a); }
+inline float fmaf(float a, float b, float c) { return std::fma(a, b, c); }
 #define QGPU_HOST_ROUNDED(suffix, mode)                                                    \
     inline float __fadd_##suffix(float a, float b) {                                       \
         return detail::rounded(mode, [&] {                                                 \
@@ -165,6 +167,24 @@ inline float nearbyintf(float a) { return std::nearbyint(a); }
         return detail::rounded(mode, [&] {                                                 \
             volatile float x = a, y = b;                                                   \
             return float(x * y);                                                           \
+        });                                                                                \
+    }                                                                                      \
+    inline float __fdiv_##suffix(float a, float b) {                                       \
+        return detail::rounded(mode, [&] {                                                 \
+            volatile float x = a, y = b;                                                   \
+            return float(x / y);                                                           \
+        });                                                                                \
+    }                                                                                      \
+    inline float __fsqrt_##suffix(float a) {                                               \
+        return detail::rounded(mode, [&] {                                                 \
+            volatile float x = a;                                                          \
+            return std::sqrt(float(x));                                                    \
+        });                                                                                \
+    }                                                                                      \
+    inline float __fmaf_##suffix(float a, float b, float c) {                              \
+        return detail::rounded(mode, [&] {                                                 \
+            volatile float x = a, y = b, z = c;                                            \
+            return std::fma(float(x), float(y), float(z));                                 \
         });                                                                                \
     }                                                                                      \
     inline int __float2int_##suffix(float a) { return detail::toInt(a, mode); }            \
@@ -324,6 +344,20 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::__fadd_rz;        \
     using qgpu_cuda::__fadd_rd;        \
     using qgpu_cuda::__fadd_ru;        \
+    using qgpu_cuda::sqrtf;            \
+    using qgpu_cuda::fmaf;             \
+    using qgpu_cuda::__fmaf_rn;        \
+    using qgpu_cuda::__fmaf_rz;        \
+    using qgpu_cuda::__fmaf_rd;        \
+    using qgpu_cuda::__fmaf_ru;        \
+    using qgpu_cuda::__fdiv_rn;        \
+    using qgpu_cuda::__fdiv_rz;        \
+    using qgpu_cuda::__fdiv_rd;        \
+    using qgpu_cuda::__fdiv_ru;        \
+    using qgpu_cuda::__fsqrt_rn;       \
+    using qgpu_cuda::__fsqrt_rz;       \
+    using qgpu_cuda::__fsqrt_rd;       \
+    using qgpu_cuda::__fsqrt_ru;       \
     using qgpu_cuda::__fmul_rn;        \
     using qgpu_cuda::__fmul_rz;        \
     using qgpu_cuda::__fmul_rd;        \

@@ -10,3 +10,7 @@ TEST(GpuSuite, SeveralWarpsAndThreadBlocks) {
     for (const char* name : {"multi_block", "op_matmul", "guard_partial", "atomic_counter", "outer_product"})
         EXPECT_TRUE(expectSuiteKernel(gpuModel(Engine::Sparse), name)) << name;
 }
+
+TEST(GpuSuite, FloatArithmeticOnSpecialValues) {
+    EXPECT_TRUE(expectSuiteKernel(gpuModel(Engine::Sparse), "float_special"));
+}
