@@ -117,6 +117,29 @@ void packInteger(Emitter& e, int rd, int sign, int v, FloatMode mode) {
     e.enter(done);
 }
 
+// The exact product of two finite nonzero floats' significands, high * 2^24 + low in [2^46, 2^48) (24-bit
+// words, from 12-bit halves), and the sum of their exponents; a subnormal's significand is first shifted
+// up to bit 23 and its exponent lowered.
+struct Product {
+    int high, low, exponent;
+};
+Product exactProduct(Emitter& e, int a, int b) {
+    int ea = exponentField(e, a), ma = significand(e, a, ea);
+    ea = op(e, Opcode::Max, ea, imm(1));
+    normalizeUp(e, ma, ea, 23);
+    int eb = exponentField(e, b), mb = significand(e, b, eb);
+    int exponent = op(e, Opcode::Add, ea, reg(op(e, Opcode::Max, eb, imm(1))));
+    normalizeUp(e, mb, exponent, 23);
+    int al = op(e, Opcode::And, ma, imm(0xfff)), ah = op(e, Opcode::Shr, ma, imm(12));
+    int bl = op(e, Opcode::And, mb, imm(0xfff)), bh = op(e, Opcode::Shr, mb, imm(12));
+    int middle = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bl)), reg(op(e, Opcode::Mul, al, reg(bh))));
+    int low = op(e, Opcode::Add, op(e, Opcode::Mul, al, reg(bl)),
+                 reg(op(e, Opcode::Shl, op(e, Opcode::And, middle, imm(0xfff)), imm(12))));
+    int high = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bh)), reg(op(e, Opcode::Shr, middle, imm(12))));
+    high = op(e, Opcode::Add, high, reg(op(e, Opcode::Shr, low, imm(24))));
+    return {high, op(e, Opcode::And, low, imm(0xffffff)), exponent};
+}
+
 // |x| as fixed point with kWorkingShift fraction bits, for |x| < 2^23: the significand shifted right by
 // 150 - field with sticky.
 int smallMagnitude(Emitter& e, int x, int field) {
@@ -215,22 +238,7 @@ void floatMultiply(Emitter& e, int rd, int a, int b, FloatMode mode) {
     e.jump(done);
 
     e.enter(nonzero);
-    // Significands with the hidden bit; a subnormal's is shifted up to bit 23 and its exponent lowered.
-    int ea = exponentField(e, a), ma = significand(e, a, ea);
-    ea = op(e, Opcode::Max, ea, imm(1));
-    normalizeUp(e, ma, ea, 23);
-    int eb = exponentField(e, b), mb = significand(e, b, eb);
-    int exponent = op(e, Opcode::Add, ea, reg(op(e, Opcode::Max, eb, imm(1))));
-    normalizeUp(e, mb, exponent, 23);
-    // The 48-bit product of two 24-bit significands from 12-bit halves: p = high * 2^24 + low.
-    int al = op(e, Opcode::And, ma, imm(0xfff)), ah = op(e, Opcode::Shr, ma, imm(12));
-    int bl = op(e, Opcode::And, mb, imm(0xfff)), bh = op(e, Opcode::Shr, mb, imm(12));
-    int middle = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bl)), reg(op(e, Opcode::Mul, al, reg(bh))));
-    int low = op(e, Opcode::Add, op(e, Opcode::Mul, al, reg(bl)),
-                 reg(op(e, Opcode::Shl, op(e, Opcode::And, middle, imm(0xfff)), imm(12))));
-    int high = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bh)), reg(op(e, Opcode::Shr, middle, imm(12))));
-    high = op(e, Opcode::Add, high, reg(op(e, Opcode::Shr, low, imm(24))));
-    low = op(e, Opcode::And, low, imm(0xffffff));
+    auto [high, low, exponent] = exactProduct(e, a, b);
     // p is in [2^46, 2^48): w = p >> (16 + top) where top is p's bit 47.
     int top = op(e, Opcode::Shr, high, imm(23));
     int shift = op(e, Opcode::Add, top, imm(16));
@@ -317,20 +325,7 @@ void floatFusedMultiplyAdd(Emitter& e, int rd, int a, int b, int c, FloatMode mo
     e.jump(done);
 
     e.enter(product);  // the exact product: 48 bits from 12-bit halves, moved so that its top is bit 47
-    int ea = exponentField(e, a), ma = significand(e, a, ea);
-    ea = op(e, Opcode::Max, ea, imm(1));
-    normalizeUp(e, ma, ea, 23);
-    int eb = exponentField(e, b), mb = significand(e, b, eb);
-    int exponentP = op(e, Opcode::Add, ea, reg(op(e, Opcode::Max, eb, imm(1))));
-    normalizeUp(e, mb, exponentP, 23);
-    int al = op(e, Opcode::And, ma, imm(0xfff)), ah = op(e, Opcode::Shr, ma, imm(12));
-    int bl = op(e, Opcode::And, mb, imm(0xfff)), bh = op(e, Opcode::Shr, mb, imm(12));
-    int middle = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bl)), reg(op(e, Opcode::Mul, al, reg(bh))));
-    int low = op(e, Opcode::Add, op(e, Opcode::Mul, al, reg(bl)),
-                 reg(op(e, Opcode::Shl, op(e, Opcode::And, middle, imm(0xfff)), imm(12))));
-    int high = op(e, Opcode::Add, op(e, Opcode::Mul, ah, reg(bh)), reg(op(e, Opcode::Shr, middle, imm(12))));
-    high = op(e, Opcode::Add, high, reg(op(e, Opcode::Shr, low, imm(24))));
-    low = op(e, Opcode::And, low, imm(0xffffff));
+    auto [high, low, exponentP] = exactProduct(e, a, b);
     int top = op(e, Opcode::Shr, high, imm(23)), up = op(e, Opcode::Xor, top, imm(1));
     high = op(e, Opcode::Or, op(e, Opcode::Shl, high, reg(up)),
               reg(op(e, Opcode::Shr, low, reg(op(e, Opcode::Add, top, imm(23))))));
