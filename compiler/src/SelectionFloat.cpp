@@ -47,7 +47,7 @@ void Selector::floatOperation(const ptx::Instruction& in) {
         op == "rsqrt" || op == "tanh")
         fail(
             "approximate float instructions (-ffast-math, __expf, __fdividef, ...) are not supported: the "
-            "machine computes every float result exactly rounded; use +, -, * and the functions in "
+            "machine computes every float result exactly rounded; use +, -, *, /, sqrtf, fmaf and the functions in "
             "docs/qgpu-cuda.md");
     FloatMode mode{roundingOf(in).value_or(Rounding::Nearest), in.has("ftz")};
     if (op == "neg" || op == "abs") {
