@@ -118,7 +118,7 @@ Json gpuTools(ChatMode mode) {
                  {"description",
                   "grid and block (a number or [x, y, z]) and args in the kernel's parameter order: "
                   "{\"name\": .., \"array\": [..]} or {\"name\": .., \"zeros\": n} for pointers, "
-                  "{\"name\": .., \"scalar\": v} for ints"}}}})});
+                  "{\"name\": .., \"scalar\": v} for scalars; add \"type\": \"float\" for float arguments"}}}})});
 }
 
 std::string gpuSystemPrompt(ChatMode mode) {
