@@ -117,6 +117,18 @@ void packInteger(Emitter& e, int rd, int sign, int v, FloatMode mode) {
     e.enter(done);
 }
 
+// The operands of a two-operand instruction after .ftz's flush, with their magnitudes and the sign of
+// their product or quotient.
+struct Operands {
+    int a, b, sign, absA, absB;
+};
+Operands prepare(Emitter& e, int a, int b, bool flush) {
+    a = flushInput(e, a, flush);
+    b = flushInput(e, b, flush);
+    return {a, b, op(e, Opcode::And, op(e, Opcode::Xor, a, reg(b)), imm(kSign)), op(e, Opcode::And, a, imm(kMagnitude)),
+            op(e, Opcode::And, b, imm(kMagnitude))};
+}
+
 // The exact product of two finite nonzero floats' significands, high * 2^24 + low in [2^46, 2^48) (24-bit
 // words, from 12-bit halves), and the sum of their exponents; a subnormal's significand is first shifted
 // up to bit 23 and its exponent lowered.
@@ -216,11 +228,8 @@ void floatAdd(Emitter& e, int rd, int a, int b, FloatMode mode) {
     e.enter(done);
 }
 
-void floatMultiply(Emitter& e, int rd, int a, int b, FloatMode mode) {
-    a = flushInput(e, a, mode.flush);
-    b = flushInput(e, b, mode.flush);
-    int sign = op(e, Opcode::And, op(e, Opcode::Xor, a, reg(b)), imm(kSign));
-    int absA = op(e, Opcode::And, a, imm(kMagnitude)), absB = op(e, Opcode::And, b, imm(kMagnitude));
+void floatMultiply(Emitter& e, int rd, int a0, int b0, FloatMode mode) {
+    auto [a, b, sign, absA, absB] = prepare(e, a0, b0, mode.flush);
     int special = e.newBlock(), finite = e.newBlock(), zero = e.newBlock(), nonzero = e.newBlock();
     int done = e.newBlock();
     e.branch(op(e, Opcode::SetGeU, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity)), special, finite);
@@ -291,12 +300,9 @@ void normalizeUp64(Emitter& e, Wide64 v, int exponent) {
 
 }  // namespace
 
-void floatFusedMultiplyAdd(Emitter& e, int rd, int a, int b, int c, FloatMode mode) {
-    a = flushInput(e, a, mode.flush);
-    b = flushInput(e, b, mode.flush);
+void floatFusedMultiplyAdd(Emitter& e, int rd, int a0, int b0, int c, FloatMode mode) {
+    auto [a, b, signP, absA, absB] = prepare(e, a0, b0, mode.flush);
     c = flushInput(e, c, mode.flush);
-    int signP = op(e, Opcode::And, op(e, Opcode::Xor, a, reg(b)), imm(kSign));
-    int absA = op(e, Opcode::And, a, imm(kMagnitude)), absB = op(e, Opcode::And, b, imm(kMagnitude));
     int absC = op(e, Opcode::And, c, imm(kMagnitude));
     int special = e.newBlock(), finite = e.newBlock(), zeroProduct = e.newBlock(), product = e.newBlock();
     int done = e.newBlock();
@@ -375,7 +381,7 @@ void floatFusedMultiplyAdd(Emitter& e, int rd, int a, int b, int c, FloatMode mo
     e.emit(Opcode::Add, sum.lo, sum.lo, reg(negative));
     e.emit(Opcode::Add, sum.hi, sum.hi, reg(op(e, Opcode::And, negative, reg(op(e, Opcode::SetEq, sum.lo, imm(0))))));
     e.emit(Opcode::Xor, sign, sign, reg(op(e, Opcode::Shl, negative, imm(31))));
-    int cancelled = e.newBlock(), nonzero = e.newBlock(), pack = e.newBlock();
+    int cancelled = e.newBlock(), nonzero = e.newBlock();
     e.branch(op(e, Opcode::SetEq, op(e, Opcode::Or, sum.hi, reg(sum.lo)), imm(0)), cancelled, nonzero);
     e.enter(cancelled);  // exact cancellation gives +0 (-0 rounding down)
     e.emit(Opcode::Mov, rd, kZeroReg, imm(mode.rounding == Rounding::Down ? kSign : 0));
@@ -390,18 +396,13 @@ void floatFusedMultiplyAdd(Emitter& e, int rd, int a, int b, int c, FloatMode mo
     normalizeUp64(e, sum, exponent);
     int w = op(e, Opcode::Or, op(e, Opcode::Shl, sum.hi, imm(1)), reg(op(e, Opcode::Shr, sum.lo, imm(31))));
     w = op(e, Opcode::Or, w, reg(op(e, Opcode::SetNe, op(e, Opcode::And, sum.lo, imm(kMagnitude)), imm(0))));
-    e.jump(pack);
-    e.enter(pack);
     roundPack(e, rd, sign, exponent, w, mode);
     e.jump(done);
     e.enter(done);
 }
 
-void floatDivide(Emitter& e, int rd, int a, int b, FloatMode mode) {
-    a = flushInput(e, a, mode.flush);
-    b = flushInput(e, b, mode.flush);
-    int sign = op(e, Opcode::And, op(e, Opcode::Xor, a, reg(b)), imm(kSign));
-    int absA = op(e, Opcode::And, a, imm(kMagnitude)), absB = op(e, Opcode::And, b, imm(kMagnitude));
+void floatDivide(Emitter& e, int rd, int a0, int b0, FloatMode mode) {
+    auto [a, b, sign, absA, absB] = prepare(e, a0, b0, mode.flush);
     int special = e.newBlock(), finite = e.newBlock(), done = e.newBlock();
     int edge = op(e, Opcode::SetGeU, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity));
     edge = op(e, Opcode::Or, edge, reg(op(e, Opcode::SetEq, op(e, Opcode::MinU, absA, reg(absB)), imm(0))));
