@@ -149,7 +149,10 @@ void layoutBlocks(const VProgram& p, int slots, Program& out, std::vector<LineMa
             Block blk;
             blk.label = "b" + std::to_string(out.blocks.size());
             int index = int(out.blocks.size());
-            for (size_t i = k * size_t(slots); i < std::min(vb.body.size(), (k + 1) * size_t(slots)); ++i) {
+            size_t first = k * size_t(slots);
+            blk.floatRegisters =
+                first < vb.body.size() ? vb.body[first].floatRegistersBefore : vb.term.floatRegistersBefore;
+            for (size_t i = first; i < std::min(vb.body.size(), (k + 1) * size_t(slots)); ++i) {
                 blk.body.push_back(toInstruction(vb.body[i]));
                 blk.bodyLocs.push_back(vb.body[i].loc);
                 lineMap.push_back({index, int(blk.body.size() - 1), vb.body[i].loc.line, vb.body[i].ptxLine});

@@ -7,6 +7,20 @@
 
 namespace qgpu::ptx {
 
+bool Function::isFloatRegister(const std::string& name) const {
+    for (const std::string& declared : floatRegisters) {
+        if (declared.back() != '<') {
+            if (name == declared) return true;
+            continue;
+        }
+        std::string prefix = declared.substr(0, declared.size() - 1);
+        if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+            name.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+            return true;
+    }
+    return false;
+}
+
 bool Instruction::has(const std::string& part) const {
     for (size_t i = 1; i < parts.size(); ++i)
         if (parts[i] == part) return true;
@@ -115,8 +129,9 @@ private:
             m_fn->labels[line.substr(0, line.size() - 1)] = m_fn->body.size();
             return;
         }
-        if (startsWith(line, ".reg") || startsWith(line, ".pragma") || startsWith(line, ".maxntid") ||
-            startsWith(line, ".reqntid") || startsWith(line, ".minnctapersm"))
+        if (startsWith(line, ".reg")) return registers(line);
+        if (startsWith(line, ".pragma") || startsWith(line, ".maxntid") || startsWith(line, ".reqntid") ||
+            startsWith(line, ".minnctapersm"))
             return;
         if (startsWith(line, ".shared") || startsWith(line, ".global") || startsWith(line, ".const") ||
             startsWith(line, ".extern") || startsWith(line, ".local") || startsWith(line, ".visible .global"))
@@ -290,6 +305,22 @@ private:
     }
 
     // An instruction may span lines (Clang writes call sequences that way); it ends at ';'.
+    // `.reg .f32 %f<12>;` or `.reg .f32 %x, %y;`: the function's float registers (other types need no record).
+    void registers(const std::string& line) {
+        std::istringstream words(line.substr(4));
+        std::string type, names;
+        words >> type;
+        if (type != ".f32" || !m_fn) return;
+        std::getline(words, names);
+        std::istringstream list(names);
+        for (std::string name; std::getline(list, name, ',');) {
+            name.erase(0, name.find_first_not_of(" \t"));
+            name = name.substr(0, name.find_first_of(" \t;"));
+            if (size_t open = name.find('<'); open != std::string::npos) name = name.substr(0, open + 1);
+            if (!name.empty()) m_fn->floatRegisters.push_back(name);
+        }
+    }
+
     void instruction(const std::string& text) {
         if (m_pending.empty()) m_pendingLine = m_line;
         m_pending += (m_pending.empty() ? "" : " ") + text;

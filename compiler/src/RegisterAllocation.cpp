@@ -126,6 +126,66 @@ std::map<int, int> colour(const Graph& g, int k) {
     return colours;
 }
 
+// The values that are floats: PTX .f32 registers, and registers every definition of which copies a float
+// (a routine's argument registers, say).
+RegSet floatValues(const VProgram& p) {
+    RegSet floats = p.floatVregs;
+    for (bool changed = true; changed;) {
+        changed = false;
+        std::map<int, bool> copiesOfFloats;
+        for (const VBlock& blk : p.blocks)
+            for (const VInst& v : blk.body)
+                if (v.rd != kZeroReg) {
+                    bool copy = isCopy(v) && floats.count(v.rs2);
+                    auto [it, fresh] = copiesOfFloats.emplace(v.rd, copy);
+                    if (!fresh) it->second = it->second && copy;
+                }
+        for (const auto& [r, copy] : copiesOfFloats)
+            if (copy && floats.insert(r).second) changed = true;
+    }
+    return floats;
+}
+
+// Marks, before every instruction, the machine registers holding a float (for the debugger's views): a
+// register holds one from a definition of a float value until its next definition, and where paths meet,
+// when no path reaching there defined it as something else.
+void markFloatRegisters(VProgram& p, const std::map<int, int>& colours) {
+    struct Defined {
+        uint16_t floats = 0, others = 0;  // registers some path defined as a float / as anything else
+        bool operator!=(const Defined& o) const { return floats != o.floats || others != o.others; }
+        uint16_t floatsOnly() const { return uint16_t(floats & ~others); }
+    };
+    RegSet floats = floatValues(p);
+    auto define = [&](Defined& d, const VInst& v) {
+        if (v.rd == kZeroReg) return;
+        auto bit = uint16_t(1u << colours.at(v.rd));
+        bool isFloat = floats.count(v.rd) > 0;
+        d.floats = uint16_t(isFloat ? d.floats | bit : d.floats & ~bit);
+        d.others = uint16_t(isFloat ? d.others & ~bit : d.others | bit);
+    };
+    size_t n = p.blocks.size();
+    std::vector<Defined> in(n);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t b = 0; b < n; ++b) {
+            Defined d = in[b];
+            for (const VInst& v : p.blocks[b].body) define(d, v);
+            for (int s : p.blocks[b].successors()) {
+                Defined merged{uint16_t(in[size_t(s)].floats | d.floats), uint16_t(in[size_t(s)].others | d.others)};
+                if (merged != in[size_t(s)]) in[size_t(s)] = merged, changed = true;
+            }
+        }
+    }
+    for (size_t b = 0; b < n; ++b) {
+        Defined d = in[b];
+        for (VInst& v : p.blocks[b].body) {
+            v.floatRegistersBefore = d.floatsOnly();
+            define(d, v);
+        }
+        p.blocks[b].term.floatRegistersBefore = d.floatsOnly();
+    }
+}
+
 }  // namespace
 
 int allocateRegisters(VProgram& p, int registers, const std::string& cudaFile) {
@@ -141,6 +201,7 @@ int allocateRegisters(VProgram& p, int registers, const std::string& cudaFile) {
     auto map = [&](int& r) {
         if (r != kZeroReg) r = colours.at(r);
     };
+    markFloatRegisters(p, colours);
     int used = 0;
     for (const auto& [r, c] : colours) used = std::max(used, c);
     for (auto& blk : p.blocks) {

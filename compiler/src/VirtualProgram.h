@@ -2,6 +2,8 @@
 // of basic blocks with any number of instructions. Private to the compiler library.
 #pragma once
 
+#include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@ struct VInst {
     uint8_t aux = 0;
     SourceLoc loc;  // CUDA line
     int ptxLine = 0;
+    uint16_t floatRegistersBefore = 0;  // after allocation: machine registers holding a float before it
 
     std::vector<int> uses() const;  // virtual registers read (rs2 only when !useImm)
     bool hasSideEffects() const;    // stores, atomics, shuffles are kept even when rd is dead
@@ -37,6 +40,7 @@ struct VBlock {
 struct VProgram {
     std::vector<VBlock> blocks;  // block 0 is the entry
     int vregCount = 0;
+    std::set<int> floatVregs;  // virtual registers of PTX .f32 registers
 };
 
 }  // namespace qgpu::lowering

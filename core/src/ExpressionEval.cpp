@@ -17,8 +17,13 @@ int count(const std::vector<int>& shape) {
     return n;
 }
 
-KernelArg array(const std::string& name, const std::vector<int32_t>& values) { return {name, true, values}; }
-KernelArg zeros(const std::string& name, int n) { return {name, true, std::vector<int32_t>(size_t(n))}; }
+KernelArg array(const std::string& name, const Value& v) { return {name, true, v.values, v.isFloat}; }
+KernelArg array(const std::string& name, const std::vector<int32_t>& values, bool isFloat) {
+    return {name, true, values, isFloat};
+}
+KernelArg zeros(const std::string& name, int n, bool isFloat) {
+    return {name, true, std::vector<int32_t>(size_t(n)), isFloat};
+}
 KernelArg scalar(const std::string& name, int32_t v) { return {name, false, {v}}; }
 
 // A 1-D launch for the grid-stride kernels: one thread block, whole warps, at most 32 threads.
@@ -65,10 +70,16 @@ void coverTwoDimensional(LaunchSpec& launch, int rows, int cols) {
 
 std::vector<int32_t> fill(int32_t v, int n) { return std::vector<int32_t>(size_t(n), v); }
 
+// The ready-made kernel for an operation on integers (`op_<base>`) or floats (`op_f_<base>`).
+std::string kernelFor(const std::string& base, bool isFloat) { return (isFloat ? "op_f_" : "op_") + base; }
+
+constexpr int32_t kFloatMinusOne = int32_t(0xbf800000u);  // -1.0f
+
 }  // namespace
 
 KernelLaunch planLaunch(const Node& node, const std::vector<Value>& in) {
     const Value& a = in.at(0);
+    bool fp = a.isFloat;
     int n = count(node.shape);
     switch (node.op) {
         case Op::Add:
@@ -76,53 +87,61 @@ KernelLaunch planLaunch(const Node& node, const std::vector<Value>& in) {
         case Op::Mul: {
             const Value& b = in.at(1);
             bool aScalar = a.shape.empty() && !b.shape.empty(), bScalar = b.shape.empty() && !a.shape.empty();
-            if (node.op != Op::Sub && (aScalar || bScalar)) {
+            // Integer sums and products with a scalar side have kernels of their own; the float kernels
+            // are element-wise only.
+            if (!fp && node.op != Op::Sub && (aScalar || bScalar)) {
                 const Value& arr = aScalar ? b : a;
                 int32_t s = (aScalar ? a : b).values.at(0);
                 std::string kernel = node.op == Op::Add ? "op_scalar_add" : "op_scalar_mul";
-                return perElement(kernel, {array("a", arr.values), scalar("s", s), zeros("out", n)}, n);
+                return perElement(kernel, {array("a", arr), scalar("s", s), zeros("out", n, fp)}, n);
             }
-            // Equal shapes, or a difference with a scalar side: the scalar is laid out as an array of n.
+            // Equal shapes, or a scalar side laid out as an array of n.
             std::vector<int32_t> av = aScalar ? fill(a.values.at(0), n) : a.values;
             std::vector<int32_t> bv = bScalar ? fill(b.values.at(0), n) : b.values;
-            std::string kernel = node.op == Op::Add ? "op_ew_add" : node.op == Op::Sub ? "op_ew_sub" : "op_ew_mul";
-            return perElement(kernel, {array("a", av), array("b", bv), zeros("out", n)}, n);
+            std::string kernel = node.op == Op::Add ? "ew_add" : node.op == Op::Sub ? "ew_sub" : "ew_mul";
+            return perElement(kernelFor(kernel, fp), {array("a", av, fp), array("b", bv, fp), zeros("out", n, fp)}, n);
         }
         case Op::Negate:
-            return perElement("op_scalar_mul", {array("a", a.values), scalar("s", -1), zeros("out", n)}, n);
+            if (fp)  // -x as x * -1.0: exact, and -0.0 for 0
+                return perElement("op_f_ew_mul",
+                                  {array("a", a), array("b", fill(kFloatMinusOne, n), true), zeros("out", n, true)}, n);
+            return perElement("op_scalar_mul", {array("a", a), scalar("s", -1), zeros("out", n, false)}, n);
         case Op::Sum: {
             int m = count(a.shape);
-            return perElement("op_sum", {array("a", a.values), zeros("out", 1)}, m);
+            return perElement(kernelFor("sum", fp), {array("a", a), zeros("out", 1, fp)}, m);
         }
         case Op::Max: {
             int m = count(a.shape);
-            return oneDimensional("op_max", {array("a", a.values), zeros("out", 1), scalar("n", m)}, m);
+            return oneDimensional(kernelFor("max", fp), {array("a", a), zeros("out", 1, fp), scalar("n", m)}, m);
         }
         case Op::Dot:
         case Op::MatMul: {
             const Value& b = in.at(1);
             if (a.shape.size() == 1 && b.shape.size() == 1) {
                 int m = a.shape[0];
-                return perElement("op_dot", {array("a", a.values), array("b", b.values), zeros("out", 1)}, m);
+                return perElement(kernelFor("dot", fp), {array("a", a), array("b", b), zeros("out", 1, fp)}, m);
             }
-            if (a.shape.size() == 2 && b.shape.size() == 1) {
+            if (a.shape.size() == 2 && b.shape.size() == 1 && !fp) {
                 int rows = a.shape[0], cols = a.shape[1];
-                return oneDimensional("op_matvec",
-                                      {array("m", a.values), array("v", b.values), zeros("out", rows),
-                                       scalar("rows", rows), scalar("cols", cols)},
-                                      rows);
+                return oneDimensional(
+                    "op_matvec",
+                    {array("m", a), array("v", b), zeros("out", rows, fp), scalar("rows", rows), scalar("cols", cols)},
+                    rows);
             }
-            int rows = a.shape.size() == 2 ? a.shape[0] : 1, inner = b.shape[0], cols = b.shape[1];
-            KernelLaunch k{"op_matmul", {}, "out"};
-            k.launch.args = {array("a", a.values), array("b", b.values),   zeros("out", rows * cols),
+            // A float matrix-vector product is a matrix product with one column (a float row loop over a
+            // grid-stride loop needs more registers than the machine has).
+            int rows = a.shape.size() == 2 ? a.shape[0] : 1, inner = b.shape[0];
+            int cols = b.shape.size() == 2 ? b.shape[1] : 1;
+            KernelLaunch k{kernelFor("matmul", fp), {}, "out"};
+            k.launch.args = {array("a", a),        array("b", b),          zeros("out", rows * cols, fp),
                              scalar("rows", rows), scalar("inner", inner), scalar("cols", cols)};
             coverTwoDimensional(k.launch, rows, cols);
             return k;
         }
-        case Op::Transpose: {
+        case Op::Transpose: {  // moves words: the integer kernel moves float bits unchanged
             int rows = a.shape[0], cols = a.shape[1];
             KernelLaunch k{"op_transpose", {}, "out"};
-            k.launch.args = {array("in", a.values), zeros("out", rows * cols), scalar("rows", rows),
+            k.launch.args = {array("in", a.values, false), zeros("out", rows * cols, false), scalar("rows", rows),
                              scalar("cols", cols)};
             coverTwoDimensional(k.launch, rows, cols);
             return k;
@@ -142,7 +161,7 @@ Value run(const Node& node, KernelRunner& runner, std::vector<LaunchRecord>& log
     MemoryMap map = validateLaunch(k.launch, MachineSpec::standard());
     KernelOutcome outcome = runner.run(k);
     const ArrayPlacement* out = map.find(k.output);
-    Value result{node.shape, {}};
+    Value result{node.shape, {}, node.isFloat};
     for (int i = 0; i < count(node.shape); ++i)
         result.values.push_back(int32_t(outcome.global.at(size_t(out->base + i))));
     log.push_back({node.source, std::move(k), std::move(outcome), result});

@@ -1,6 +1,9 @@
 // The expression language's parser and shape checker (grammar: docs/expressions.md).
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <charconv>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,7 +30,37 @@ struct Token {
     enum Kind { Number, Name, Punct, End } kind = End;
     std::string text;
     int column = 1;
+    bool isFloat = false;  // a number with a '.' or an exponent
 };
+
+bool isDigit(const std::string& s, size_t i) { return i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); }
+
+// 12, 1.5, .5, 2., 1e-3, 6.02E23: digits with an optional fraction and exponent; `i` moves past it.
+Token number(const std::string& s, size_t& i) {
+    Token t{Token::Number, "", int(i) + 1};
+    size_t j = i;
+    auto digits = [&] {
+        while (isDigit(s, j)) ++j;
+    };
+    digits();
+    if (j < s.size() && s[j] == '.') {
+        t.isFloat = true;
+        ++j;
+        digits();
+    }
+    if (j < s.size() && (s[j] == 'e' || s[j] == 'E')) {
+        size_t k = j + 1;
+        if (k < s.size() && (s[k] == '+' || s[k] == '-')) ++k;
+        if (!isDigit(s, k))
+            fail(int(j) + 1, "expected the exponent's digits after '" + s.substr(i, k - i) + "', e.g. 1e-3");
+        t.isFloat = true;
+        j = k;
+        digits();
+    }
+    t.text = s.substr(i, j - i);
+    i = j;
+    return t;
+}
 
 std::vector<Token> lex(const std::string& s) {
     if (s.size() > kMaxCharacters)
@@ -40,15 +73,8 @@ std::vector<Token> lex(const std::string& s) {
         int column = int(i) + 1;
         if (std::isspace(c)) {
             ++i;
-        } else if (std::isdigit(c)) {
-            size_t j = i;
-            while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
-            if (j < s.size() && (s[j] == '.' || s[j] == 'e' || s[j] == 'E') && j + 1 < s.size() &&
-                std::isdigit(static_cast<unsigned char>(s[j + 1])))
-                fail(column, "the GPU computes on 32-bit integers: write whole numbers, not '" +
-                                 s.substr(i, j + 2 - i) + "...'");
-            out.push_back({Token::Number, s.substr(i, j - i), column});
-            i = j;
+        } else if (std::isdigit(c) || (c == '.' && isDigit(s, i + 1))) {
+            out.push_back(number(s, i));
         } else if (std::isalpha(c) || c == '_') {
             size_t j = i;
             while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
@@ -59,7 +85,7 @@ std::vector<Token> lex(const std::string& s) {
             ++i;
         } else {
             fail(column, std::string("unexpected character '") + char(c) +
-                             "': write integers, [ ] arrays, + - * @, ( ) and dot sum max transpose");
+                             "': write numbers, [ ] arrays, + - * @, ( ) and dot sum max transpose");
         }
     }
     out.push_back({Token::End, "", int(s.size()) + 1});
@@ -154,10 +180,39 @@ std::string abbreviate(const std::string& s) {
     return trim(s.substr(0, kKeep)) + " ... " + trim(s.substr(s.size() - kKeep));
 }
 
+// An integer literal used with a float reads as a float, as C converts constants.
+void makeFloat(Node& literal) {
+    for (int32_t& word : literal.literal.values) {
+        float f = float(word);
+        std::memcpy(&word, &f, sizeof word);
+    }
+    literal.literal.isFloat = true;
+    literal.isFloat = true;
+}
+
+// The result type of `n` (float or integer), which is its operands': an integer literal beside a float
+// becomes a float; a computed integer beside a float is an error at the operator (the GPU converts nothing
+// the host could otherwise have to compute).
+bool checkType(Node& n) {
+    if (n.op == Op::Literal) return n.literal.isFloat;
+    bool anyFloat = false;
+    for (const auto& o : n.operands) anyFloat = anyFloat || o->isFloat;
+    if (!anyFloat) return false;
+    for (auto& o : n.operands) {
+        if (o->isFloat) continue;
+        if (o->op != Op::Literal)
+            fail(n.column, std::string(opName(n.op)) + " mixes floats with the integers of '" + abbreviate(o->source) +
+                               "': write that side's numbers as floats (2.0 for 2) to compute it in floats");
+        makeFloat(*o);
+    }
+    return true;
+}
+
 // Checks that the launch computing `n` fits the machine (memory, threads) before anything runs.
 void checkFits(const Node& n) {
     std::vector<Value> zeros;
-    for (const auto& o : n.operands) zeros.push_back(Value{o->shape, std::vector<int32_t>(size_t(words(o->shape)))});
+    for (const auto& o : n.operands)
+        zeros.push_back(Value{o->shape, std::vector<int32_t>(size_t(words(o->shape))), o->isFloat});
     KernelLaunch k = planLaunch(n, zeros);
     try {
         validateLaunch(k.launch, MachineSpec::standard());
@@ -195,6 +250,7 @@ private:
         const Token& last = m_tokens[m_pos - 1];
         n->source = m_text.substr(size_t(from), size_t(last.column - 1 + int(last.text.size()) - from));
         n->shape = checkShape(*n);
+        n->isFloat = checkType(*n);
         if (n->op != Op::Literal) {
             if (++m_operations > kMaxOperations)
                 fail(n->column, "the expression runs more than " + std::to_string(kMaxOperations) +
@@ -254,7 +310,7 @@ private:
         Token minus = take();
         if (peek().kind == Token::Number) {  // a negative literal, not an operation
             auto n = makeNode(Op::Literal, minus.column);
-            n->literal = Value{{}, {integer(take(), true)}};
+            n->literal = literal({{take(), true}}, {});
             return finish(std::move(n), start);
         }
         auto n = makeNode(Op::Negate, minus.column);
@@ -283,12 +339,14 @@ private:
         const Token& t = peek();
         if (t.kind == Token::Number) {
             auto n = makeNode(Op::Literal, t.column);
-            n->literal = Value{{}, {integer(take(), false)}};
+            n->literal = literal({{take(), false}}, {});
             return finish(std::move(n), start);
         }
         if (at("[")) {
             auto n = makeNode(Op::Literal, t.column);
-            n->literal = arrayLiteral();
+            std::vector<Element> elements;
+            std::vector<int> shape = arrayLiteral(elements);
+            n->literal = literal(elements, shape);
             return finish(std::move(n), start);
         }
         if (at("(")) {
@@ -331,7 +389,22 @@ private:
         return finish(std::move(n), start);
     }
 
-    int32_t integer(const Token& t, bool negative) {
+    struct Element {
+        Token number;
+        bool negative = false;
+    };
+
+    // The literal's words: floats when any element is written as one (the others then read as floats
+    // too, as C converts constants), integers otherwise.
+    static Value literal(const std::vector<Element>& elements, std::vector<int> shape) {
+        Value v{std::move(shape), {}, false};
+        for (const Element& e : elements) v.isFloat = v.isFloat || e.number.isFloat;
+        for (const Element& e : elements)
+            v.values.push_back(v.isFloat ? floatBits(e.number, e.negative) : integer(e.number, e.negative));
+        return v;
+    }
+
+    static int32_t integer(const Token& t, bool negative) {
         // Up to 2^31 so that -2147483648 is a literal too.
         long long v = 0;
         for (char c : t.text) {
@@ -340,34 +413,60 @@ private:
         }
         if (v > (negative ? (1LL << 31) : (1LL << 31) - 1))
             fail(t.column, "'" + std::string(negative ? "-" : "") + t.text +
-                               "' does not fit a 32-bit integer (-2147483648 to 2147483647)");
+                               "' does not fit a 32-bit integer (-2147483648 to 2147483647); write it as a float "
+                               "(" +
+                               t.text + ".0) to compute in floats");
         return int32_t(negative ? -v : v);
     }
 
-    int32_t element() {
+    // Whether a decimal too far out of binary32's range is below one (and so rounds to 0) rather than above.
+    static bool belowOne(const std::string& text) {
+        double d = 0;
+        auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), d);
+        if (error == std::errc()) return std::fabs(d) < 1;
+        size_t e = text.find_first_of("eE");  // beyond double's range too: the exponent decides
+        return e != std::string::npos ? text[e + 1] == '-' : text[0] == '0' || text[0] == '.';
+    }
+
+    // The binary32 nearest the decimal (ties to even), as its bits; -0.0 keeps its sign.
+    static int32_t floatBits(const Token& t, bool negative) {
+        float f = 0;
+        auto [end, error] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), f);
+        if (error == std::errc::result_out_of_range)
+            fail(t.column, "'" + t.text + "' " +
+                               (belowOne(t.text) ? "is too small for a 32-bit float (the smallest is 1e-45; write 0)"
+                                                 : "does not fit a 32-bit float (the largest is 3.4028235e38)"));
+        if (error != std::errc() || end != t.text.data() + t.text.size())
+            fail(t.column, "'" + t.text + "' is not a number: write e.g. 1.5, .5 or 2e-3");
+        uint32_t bits = 0;
+        std::memcpy(&bits, &f, sizeof bits);
+        return int32_t(negative ? bits ^ 0x80000000u : bits);
+    }
+
+    Element element() {
         bool negative = at("-");
         if (negative) take();
         if (peek().kind != Token::Number)
-            fail(peek().column, "expected an integer as an array element, found " + describe(peek()) +
+            fail(peek().column, "expected a number as an array element, found " + describe(peek()) +
                                     " (compute with operators outside the brackets)");
-        return integer(take(), negative);
+        return {take(), negative};
     }
 
-    // [1, 2, 3] or [[1, 2], [3, 4]]: integer literals only, rows of equal length.
-    Value arrayLiteral() {
+    // [1, 2, 3] or [[1, 2], [3, 4]]: number literals only, rows of equal length. Appends the elements
+    // row-major and returns the shape.
+    std::vector<int> arrayLiteral(std::vector<Element>& elements) {
         int open = peek().column;
         take();
         if (at("]")) fail(peek().column, "an array needs at least one element");
-        Value v;
+        size_t first = elements.size();
         if (!at("[")) {
             for (;;) {
-                v.values.push_back(element());
+                elements.push_back(element());
                 if (at("]")) break;
                 expect(",", "or ']' after an array element");
             }
             take();
-            v.shape = {int(v.values.size())};
-            return v;
+            return {int(elements.size() - first)};
         }
         int rows = 0, cols = -1;
         for (;;) {
@@ -376,20 +475,18 @@ private:
                                         " of the matrix opened at column " + std::to_string(open) + ", found " +
                                         describe(peek()));
             int rowColumn = peek().column;
-            Value row = arrayLiteral();
-            if (row.shape.size() != 1) fail(rowColumn, "arrays nest two deep at most: a matrix is a list of rows");
-            if (cols >= 0 && row.shape[0] != cols)
-                fail(rowColumn, "row " + std::to_string(rows + 1) + " has " + std::to_string(row.shape[0]) +
+            std::vector<int> row = arrayLiteral(elements);
+            if (row.size() != 1) fail(rowColumn, "arrays nest two deep at most: a matrix is a list of rows");
+            if (cols >= 0 && row[0] != cols)
+                fail(rowColumn, "row " + std::to_string(rows + 1) + " has " + std::to_string(row[0]) +
                                     " elements; row 1 has " + std::to_string(cols));
-            cols = row.shape[0];
+            cols = row[0];
             ++rows;
-            v.values.insert(v.values.end(), row.values.begin(), row.values.end());
             if (at("]")) break;
             expect(",", "or ']' after a matrix row");
         }
         take();
-        v.shape = {rows, cols};
-        return v;
+        return {rows, cols};
     }
 
     std::string m_text;
@@ -408,12 +505,18 @@ std::string formatShape(const std::vector<int>& shape) {
 }
 
 std::string formatValue(const Value& v) {
+    // A float reads as one: 2.0, not 2.
+    auto word = [&](int32_t w) {
+        std::string text = formatWord(w, v.isFloat);
+        if (v.isFloat && text.find_first_not_of("-0123456789") == std::string::npos) text += ".0";
+        return text;
+    };
     auto list = [&](size_t from, int n) {
         std::string s = "[";
-        for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(v.values[from + size_t(i)]);
+        for (int i = 0; i < n; ++i) s += (i ? ", " : "") + word(v.values[from + size_t(i)]);
         return s + "]";
     };
-    if (v.shape.empty()) return std::to_string(v.values.at(0));
+    if (v.shape.empty()) return word(v.values.at(0));
     if (v.shape.size() == 1) return list(0, v.shape[0]);
     std::string s = "[";
     for (int r = 0; r < v.shape[0]; ++r) s += (r ? ", " : "") + list(size_t(r * v.shape[1]), v.shape[1]);

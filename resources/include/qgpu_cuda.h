@@ -127,5 +127,19 @@ static __device__ __forceinline__ int __float_as_int(float a) { return __builtin
 static __device__ __forceinline__ unsigned __float_as_uint(float a) { return __builtin_bit_cast(unsigned, a); }
 static __device__ __forceinline__ float __int_as_float(int a) { return __builtin_bit_cast(float, a); }
 static __device__ __forceinline__ float __uint_as_float(unsigned a) { return __builtin_bit_cast(float, a); }
+// Float shuffles move the float's 32 bits unchanged (NaN payloads included).
+static __device__ __forceinline__ float __shfl_sync(unsigned mask, float v, int lane, int width = warpSize) {
+    return __int_as_float(__shfl_sync(mask, __float_as_int(v), lane, width));
+}
+static __device__ __forceinline__ float __shfl_up_sync(unsigned mask, float v, unsigned delta, int width = warpSize) {
+    return __int_as_float(__shfl_up_sync(mask, __float_as_int(v), delta, width));
+}
+static __device__ __forceinline__ float __shfl_down_sync(unsigned mask, float v, unsigned delta,
+                                                         int width = warpSize) {
+    return __int_as_float(__shfl_down_sync(mask, __float_as_int(v), delta, width));
+}
+static __device__ __forceinline__ float __shfl_xor_sync(unsigned mask, float v, int laneMask, int width = warpSize) {
+    return __int_as_float(__shfl_xor_sync(mask, __float_as_int(v), laneMask, width));
+}
 // Lanes add in lane order, one at a time (docs/isa.md); a warp's adds never interleave with another's.
 static __device__ __forceinline__ float atomicAdd(float* p, float v) { return __nvvm_atom_add_gen_f(p, v); }

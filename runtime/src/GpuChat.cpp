@@ -101,13 +101,13 @@ void runKernel(ToolRun& run, ProgramRunner& runner) {
 
 Json gpuTools(ChatMode mode) {
     if (mode == ChatMode::Normal)
-        return Json::array(
-            {tool(kEvalTool,
-                  "Evaluates an integer array expression on the GPU inside your own layers and returns "
-                  "its value.",
-                  {{"expression",
-                    {{"type", "string"},
-                     {"description", "e.g. [1, 2, 3] @ [4, 5, 6] or sum([[1, 2], [3, 4]] @ [5, 6])"}}}})});
+        return Json::array({tool(
+            kEvalTool,
+            "Evaluates an integer or float array expression on the GPU inside your own layers and "
+            "returns its value.",
+            {{"expression",
+              {{"type", "string"},
+               {"description", "e.g. [1, 2, 3] @ [4, 5, 6], sum([[1, 2], [3, 4]] @ [5, 6]) or [0.5, 1.25] * 3.0"}}}})});
     return Json::array(
         {tool(kKernelTool,
               "Compiles a CUDA kernel and runs one launch of it on the GPU inside your own layers; returns every "
@@ -123,12 +123,13 @@ Json gpuTools(ChatMode mode) {
 
 std::string gpuSystemPrompt(ChatMode mode) {
     if (mode == ChatMode::Normal)
-        return "A GPU runs inside your own layers. For arithmetic on integers, vectors and matrices, call gpu_eval "
+        return "A GPU runs inside your own layers. For arithmetic on numbers, vectors and matrices, call gpu_eval "
                "with an expression and answer with the value it returns; do not compute it yourself.\n"
-               "Expressions: integers (7, -3), vectors [1, 2, 3], matrices as rows [[1, 2], [3, 4]]; + - * "
+               "Expressions: numbers (7, -3, 2.5, 1e-3), vectors [1, 2, 3], matrices as rows [[1, 2], [3, 4]]; + - * "
                "elementwise (a scalar on one side applies to every element); @ for dot, matrix-vector and "
-               "matrix-matrix products; dot(a, b), sum(x), max(x), transpose(m) or m.T; parentheses. 32-bit "
-               "integers only: no fractions, no division.";
+               "matrix-matrix products; dot(a, b), sum(x), max(x), transpose(m) or m.T; parentheses. Values are "
+               "32-bit integers, or 32-bit floats when written with a '.' or an exponent (then whole numbers "
+               "beside them are floats too); no division.";
     return std::string(
                "A GPU runs inside your own layers. To compute something, write a CUDA kernel and call "
                "run_cuda_kernel with its source and launch; answer from the arrays it returns. If it "

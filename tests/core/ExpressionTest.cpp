@@ -1,6 +1,8 @@
 // The expression language's parser, shape checks and launch plans (evaluation: tests/compiler).
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Expression.h"
 
@@ -70,13 +72,14 @@ TEST(Expression, ShapesFollowTheOperations) {
 TEST(Expression, SyntaxErrorsNameTheColumnAndWhatWasExpected) {
     expectError("", 1, "empty expression");
     expectError("[1, 2", 6, "expected ',' or ']'");
-    expectError("[1, 2,]", 7, "expected an integer");
+    expectError("[1, 2,]", 7, "expected a number");
     expectError("[1 2]", 4, "expected ',' or ']'");
     expectError("[]", 2, "at least one element");
     expectError("(1 + 2", 7, "expected ')' to close the '('");
     expectError("1 +", 4, "found the end of the expression");
     expectError("[1, 2] [3]", 8, "expected an operator");
-    expectError("1.5 * [2]", 1, "32-bit integers");
+    expectError("1e * [2]", 2, "expected the exponent's digits after '1e'");
+    expectError("[1.5e+]", 5, "exponent's digits");
     expectError("[1, 2] / 2", 8, "unexpected character '/'");
     expectError("mean([1, 2])", 1, "unknown function 'mean'");
     expectError("dot([1, 2])", 11, "expected ','");
@@ -86,7 +89,44 @@ TEST(Expression, SyntaxErrorsNameTheColumnAndWhatWasExpected) {
     expectError("[[[1]]]", 2, "nest two deep");
     expectError("2147483648", 1, "does not fit a 32-bit integer");
     expectError("[[1, 2]].X", 10, "expected 'T'");
-    expectError("[1, x]", 5, "expected an integer");
+    expectError("[1, x]", 5, "expected a number");
+}
+
+namespace {
+int32_t bitsOf(float f) { return std::bit_cast<int32_t>(f); }
+}  // namespace
+
+TEST(Expression, FloatLiteralsAreTheNearestBinary32) {
+    EXPECT_EQ(parse("1.5")->literal, (Value{{}, {bitsOf(1.5f)}, true}));
+    EXPECT_EQ(parse("-0.0")->literal, (Value{{}, {bitsOf(-0.0f)}, true}));
+    EXPECT_EQ(parse("0.1")->literal.values[0], bitsOf(0.1f));                // rounded to nearest
+    EXPECT_EQ(parse("16777217.0")->literal.values[0], bitsOf(16777216.0f));  // a tie, to even
+    EXPECT_EQ(parse("1e-45")->literal.values[0], 1);                         // the smallest subnormal
+    EXPECT_EQ(parse(".5")->literal.values[0], bitsOf(0.5f));
+    EXPECT_EQ(parse("2.")->literal.values[0], bitsOf(2.0f));
+    EXPECT_EQ(parse("6.02E23")->literal.values[0], bitsOf(6.02e23f));
+    // One float element makes the whole array float, its whole numbers converted as C converts constants.
+    EXPECT_EQ(parse("[1, 2.5, -3]")->literal, (Value{{3}, {bitsOf(1.0f), bitsOf(2.5f), bitsOf(-3.0f)}, true}));
+    EXPECT_EQ(parse("[[1, 2], [3, 4e0]]")->literal.isFloat, true);
+    EXPECT_FALSE(parse("[[1, 2], [3, 4]]")->literal.isFloat);
+    expectError("1e39", 1, "does not fit a 32-bit float");
+    expectError("[1, -3.5e38]", 6, "does not fit a 32-bit float");
+    expectError("1e-50", 1, "too small for a 32-bit float");
+}
+
+TEST(Expression, IntegerLiteralsBesideFloatsAreFloatsAndComputedIntegersAreRefused) {
+    auto n = parse("[1.5, 2.5] * 2 + 1");
+    EXPECT_TRUE(n->isFloat);
+    EXPECT_EQ(n->operands[1]->literal, (Value{{}, {bitsOf(1.0f)}, true}));
+    EXPECT_EQ(n->operands[0]->operands[1]->literal, (Value{{}, {bitsOf(2.0f)}, true}));
+    EXPECT_TRUE(parse("sum([0.5]) + max([1.0])")->isFloat);
+    EXPECT_TRUE(parse("-[[0.5, 1]].T @ [[1, 2]]")->isFloat);
+    EXPECT_FALSE(parse("[1, 2] @ [3, 4]")->isFloat);
+    expectError("sum([1, 2]) * 1.5", 13, "'*' mixes floats with the integers of 'sum([1, 2])'");
+    expectError("[0.5, 1] @ ([1, 2] + [3, 4])", 10, "write that side's numbers as floats");
+    // A float array reads any whole number as the nearest float.
+    EXPECT_EQ(parse("[2147483648, 1.0]")->literal.values[0], bitsOf(2147483648.0f));
+    expectError("2147483648", 1, "write it as a float (2147483648.0)");
 }
 
 TEST(Expression, ShapeErrorsNameBothShapes) {
@@ -148,6 +188,25 @@ TEST(Expression, LaunchPlansUseTheReadyMadeKernels) {
     EXPECT_GE(mm.launch.grid.x * mm.launch.block.x, 2);
     EXPECT_GE(mm.launch.grid.y * mm.launch.block.y, 2);
     EXPECT_EQ(plan("[[1, 2, 3]].T").kernel, "op_transpose");
+    // Floats run the op_f_ kernels with float arguments; a scalar side is laid out as an array.
+    KernelLaunch fdot = plan("[1.5, 2] @ [3, 4]");
+    EXPECT_EQ(fdot.kernel, "op_f_dot_small");
+    EXPECT_TRUE(fdot.launch.args[0].isFloat && fdot.launch.args[1].isFloat && fdot.launch.args[2].isFloat);
+    KernelLaunch fscale = plan("[0.5, 1.5] * 2");
+    EXPECT_EQ(fscale.kernel, "op_f_ew_mul_small");
+    EXPECT_EQ(fscale.launch.args[1].values, (std::vector<int32_t>{bitsOf(2.0f), bitsOf(2.0f)}));
+    std::string longerFloats = longer.substr(0, longer.size() - 1) + ", 0.5]";
+    EXPECT_EQ(plan("sum(" + longerFloats + ")").kernel, "op_f_sum");
+    EXPECT_EQ(plan(longerFloats + " + 0.5").kernel, "op_f_ew_add");
+    KernelLaunch fmv = plan("[[1.0, 2], [3, 4], [5, 6]] @ [1, 2]");  // a matrix product with one column
+    EXPECT_EQ(fmv.kernel, "op_f_matmul");
+    EXPECT_EQ(fmv.launch.args[5].values, (std::vector<int32_t>{1}));
+    EXPECT_EQ(plan("[[1.0, 2], [3, 4]] @ [[1, 2], [3, 4]]").kernel, "op_f_matmul");
+    EXPECT_EQ(plan("max([1.0])").kernel, "op_f_max");
+    KernelLaunch fneg = plan("-[2.5]");  // -x as x * -1.0
+    EXPECT_EQ(fneg.kernel, "op_f_ew_mul_small");
+    EXPECT_EQ(fneg.launch.args[1].values, (std::vector<int32_t>{bitsOf(-1.0f)}));
+    EXPECT_EQ(plan("[[1.0, 2]].T").kernel, "op_transpose");  // moves the bits
     EXPECT_EQ(plan("max([1])").kernel, "op_max");
     EXPECT_EQ(plan("-[1]").launch.args[1].values, (std::vector<int32_t>{-1}));
 }
@@ -156,6 +215,9 @@ TEST(Expression, FormatsValuesAsTheyAreWritten) {
     EXPECT_EQ(formatValue(Value{{}, {-3}}), "-3");
     EXPECT_EQ(formatValue(Value{{2}, {1, 2}}), "[1, 2]");
     EXPECT_EQ(formatValue(Value{{2, 2}, {1, 2, 3, 4}}), "[[1, 2], [3, 4]]");
+    EXPECT_EQ(formatValue(Value{{3}, {bitsOf(2.0f), bitsOf(-0.0f), bitsOf(0.1f)}, true}), "[2.0, -0.0, 0.1]");
+    EXPECT_EQ(formatValue(Value{{}, {bitsOf(1e20f)}, true}), "1e+20");
+    EXPECT_EQ(formatValue(Value{{}, {0x7fffffff}, true}), "nan");
     EXPECT_EQ(formatShape({2, 3}), "2x3 matrix");
     EXPECT_EQ(pointAt("[1, 2", 6), "  [1, 2\n       ^");
 }

@@ -210,6 +210,18 @@ inline int __float_as_int(float a) { return std::bit_cast<int>(a); }
 inline unsigned __float_as_uint(float a) { return std::bit_cast<unsigned>(a); }
 inline float __int_as_float(int a) { return std::bit_cast<float>(a); }
 inline float __uint_as_float(unsigned a) { return std::bit_cast<float>(a); }
+inline float __shfl_sync(unsigned mask, float v, int lane, int width = warpSize) {
+    return __int_as_float(__shfl_sync(mask, __float_as_int(v), lane, width));
+}
+inline float __shfl_up_sync(unsigned mask, float v, unsigned delta, int width = warpSize) {
+    return __int_as_float(__shfl_up_sync(mask, __float_as_int(v), delta, width));
+}
+inline float __shfl_down_sync(unsigned mask, float v, unsigned delta, int width = warpSize) {
+    return __int_as_float(__shfl_down_sync(mask, __float_as_int(v), delta, width));
+}
+inline float __shfl_xor_sync(unsigned mask, float v, int laneMask, int width = warpSize) {
+    return __int_as_float(__shfl_xor_sync(mask, __float_as_int(v), laneMask, width));
+}
 inline float atomicAdd(float* p, float v) { return std::atomic_ref<float>(*p).fetch_add(v); }
 
 struct alignas(8) int2 {

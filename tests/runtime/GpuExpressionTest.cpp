@@ -51,4 +51,10 @@ TEST(GpuExpression, ExpressionsRunInTheModelExactly) {
     EXPECT_EQ(e.launches.size(), 3u);
     ReferenceKernelRunner onInterpreter(library());
     EXPECT_EQ(expr::evaluate(nested, onInterpreter).value, e.value);
+
+    // Floats in fp32 on the GPU: three products added by atomicAdd in lane order, each rounded.
+    expr::Evaluation f = expr::evaluate("[0.5, 1.5, 2.25] @ [4, 0.1, 3]", onModel);
+    EXPECT_EQ(expr::formatValue(f.value), "8.9");
+    EXPECT_EQ(f.value, expr::evaluate("[0.5, 1.5, 2.25] @ [4, 0.1, 3]", onInterpreter).value);
+    std::printf("float dot product of 3: %zu tokens\n", f.launches.at(0).outcome.tokens);
 }

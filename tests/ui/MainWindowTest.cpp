@@ -47,7 +47,7 @@ TEST_F(StudioTest, SteppingShowsTheInterpretersRegistersAndMemory) {
     Interpreter ref = referenceAfter(*window, 1000);
     const ArrayPlacement* out = ref.memoryMap().find("out");
     ASSERT_TRUE(out);
-    QTableWidget* mem = window->memory();
+    QTableWidget* mem = window->memory()->table();
     bool found = false;
     for (int row = 0; row < mem->rowCount(); ++row)
         if (mem->verticalHeaderItem(row)->text() == "out[0]") {

@@ -97,7 +97,7 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
         EXPECT_TRUE(window.tokens()->item(fed + int(i))->text().endsWith(QString::fromStdString(ref.stream[i].text())))
             << i << ": " << window.tokens()->item(fed + int(i))->text().toStdString();
     // The memory view shows the arrays the interpreter ends with.
-    QTableWidget* mem = window.memory();
+    QTableWidget* mem = window.memory()->table();
     int outRow = -1;
     for (int row = 0; row < mem->rowCount(); ++row)
         if (mem->verticalHeaderItem(row)->text() == "out[0]") outRow = row;

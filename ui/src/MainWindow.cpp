@@ -329,6 +329,7 @@ bool MainWindow::build() {
             compiledRom.push_back(encodeBlock(b, MachineSpec::standard().slotsPerBlock));
         m_rom->setRom(m_session->rom(), compiledRom, backend());
         m_shared->setProgram(program.sharedWords, std::move(sharedArrays));
+        m_registers->setProgram(program);
         m_program = std::move(program);
         m_map = std::move(map);
         m_launchSpec = std::move(launch);
@@ -386,6 +387,7 @@ void MainWindow::unload() {
     m_rom->clear();
     m_layers->clear();
     m_shared->setProgram(0, {});
+    m_registers->setProgram({});
 }
 
 void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {

@@ -38,13 +38,25 @@ private:
 
 }  // namespace
 
-QString formatWord(uint32_t v, NumberFormat f) {
+QString formatWord(uint32_t v, NumberFormat f, bool isFloat) {
     switch (f) {
+        case NumberFormat::AsTyped: return formatWord(v, isFloat ? NumberFormat::Float : NumberFormat::Signed);
         case NumberFormat::Signed: return QString::number(int32_t(v));
         case NumberFormat::Unsigned: return QString::number(v);
         case NumberFormat::Hex: return QString("0x%1").arg(v, 8, 16, QChar('0'));
+        case NumberFormat::Float: return QString::fromStdString(formatWord(int32_t(v), true));
     }
     return {};
+}
+
+QComboBox* numberFormatBox(const QString& objectName) {
+    auto* box = new QComboBox;
+    box->setObjectName(objectName);
+    box->addItems({"as typed", "signed", "unsigned", "hex", "float"});
+    box->setToolTip(
+        "How words show: as typed shows floats (PTX .f32, float arrays) as floats, other words as "
+        "signed integers");
+    return box;
 }
 
 RegisterView::RegisterView(QWidget* parent) : QWidget(parent) {
@@ -52,8 +64,7 @@ RegisterView::RegisterView(QWidget* parent) : QWidget(parent) {
     m_warp = new QSpinBox;
     m_warp->setPrefix("warp ");
     m_warp->setObjectName("warpSelector");
-    m_format = new QComboBox;
-    m_format->addItems({"signed", "unsigned", "hex"});
+    m_format = numberFormatBox("registerFormat");
     top->addWidget(m_warp);
     top->addWidget(m_format);
     top->addStretch();
@@ -69,6 +80,11 @@ RegisterView::RegisterView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_table);
     connect(m_warp, &QSpinBox::valueChanged, this, [this] { refresh(); });
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+}
+
+void RegisterView::setProgram(const Program& program) {
+    m_floatRegisters.clear();
+    for (const Block& b : program.blocks) m_floatRegisters.push_back(b.floatRegisters);
 }
 
 void RegisterView::show(const MachineState& state, const StepEvent* last) {
@@ -105,56 +121,84 @@ void RegisterView::refresh() {
         bool runs = t.status == LaneStatus::Live || t.status == LaneStatus::AtBarrier;
         m_table->setItem(l, 0, cell(runs ? QString::number(t.pc) : QString("-"), runs && pcChanged));
         m_table->setItem(l, 1, cell(laneStatusName(t.status), statusChanged));
+        uint16_t floats =
+            runs && t.pc >= 0 && size_t(t.pc) < m_floatRegisters.size() ? m_floatRegisters[size_t(t.pc)] : 0;
         for (int r = 1; r < 16; ++r) {
             bool changed = false;
             if (m_hasLast)
                 for (const auto& rw : m_last.regWrites) changed = changed || (rw.thread == slot && rw.reg == r);
-            m_table->setItem(l, r + 1, cell(formatWord(t.regs[size_t(r)], fmt), changed));
+            bool isFloat = (floats >> r) & 1;
+            QTableWidgetItem* item = cell(formatWord(t.regs[size_t(r)], fmt, isFloat), changed);
+            if (isFloat)
+                item->setToolTip(
+                    QString("a float here (PTX .f32); bits %1").arg(formatWord(t.regs[size_t(r)], NumberFormat::Hex)));
+            m_table->setItem(l, r + 1, item);
         }
     }
 }
 
-MemoryView::MemoryView(QWidget* parent) : QTableWidget(0, 3, parent) {
-    setObjectName("memoryTable");
-    setHorizontalHeaderLabels({"address", "signed", "hex"});
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
+    m_format = numberFormatBox("memoryFormat");
+    m_table = new QTableWidget(0, 3);
+    m_table->setObjectName("memoryTable");
+    m_table->setHorizontalHeaderLabels({"address", "value", "hex"});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_format);
+    top->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addWidget(m_table);
+    connect(m_format, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
 }
 
 void MemoryView::show(const MachineState& state, const MemoryMap& map, const StepEvent* last) {
+    m_state = state;
+    m_map = map;
+    m_hasLast = last != nullptr;
+    if (last) m_last = *last;
+    refresh();
+}
+
+void MemoryView::refresh() {
+    NumberFormat fmt = NumberFormat(m_format->currentIndex());
     int rows = 0;
-    for (const auto& a : map.arrays) rows += a.size;
-    setRowCount(rows);
-    Refill refill(this);
+    for (const auto& a : m_map.arrays) rows += a.size;
+    m_table->setRowCount(rows);
+    Refill refill(m_table);
     QStringList names;
     int row = 0;
-    for (const auto& a : map.arrays) {
+    for (const auto& a : m_map.arrays) {
         for (int i = 0; i < a.size; ++i, ++row) {
             int addr = a.base + i;
-            uint32_t v = state.global[size_t(addr)];
+            uint32_t v = size_t(addr) < m_state.global.size() ? m_state.global[size_t(addr)] : 0;
             bool changed = false;
-            if (last)
-                for (const auto& m : last->memWrites)
+            if (m_hasLast)
+                for (const auto& m : m_last.memWrites)
                     changed = changed || (m.space == MemSpace::Global && m.addr == addr);
             names << QString("%1[%2]").arg(QString::fromStdString(a.name)).arg(i);
-            setItem(row, 0, cell(QString::number(addr), changed));
-            setItem(row, 1, cell(formatWord(v, NumberFormat::Signed), changed));
-            setItem(row, 2, cell(formatWord(v, NumberFormat::Hex), changed));
+            m_table->setItem(row, 0, cell(QString::number(addr), changed));
+            m_table->setItem(row, 1, cell(formatWord(v, fmt, a.isFloat), changed));
+            m_table->setItem(row, 2, cell(formatWord(v, NumberFormat::Hex), changed));
         }
     }
-    setVerticalHeaderLabels(names);
+    m_table->setVerticalHeaderLabels(names);
 }
 
 SharedMemoryView::SharedMemoryView(QWidget* parent) : QWidget(parent) {
     m_block = new QSpinBox;
     m_block->setPrefix("thread block ");
     m_block->setObjectName("sharedBlockSelector");
+    m_format = numberFormatBox("sharedFormat");
     m_note = new QLabel;
     m_table = new QTableWidget(0, 2);
     m_table->setObjectName("sharedTable");
-    m_table->setHorizontalHeaderLabels({"signed", "hex"});
+    m_table->setHorizontalHeaderLabels({"value", "hex"});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* top = new QHBoxLayout;
     top->addWidget(m_block);
+    top->addWidget(m_format);
     top->addWidget(m_note, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -166,6 +210,7 @@ SharedMemoryView::SharedMemoryView(QWidget* parent) : QWidget(parent) {
         m_picked = true;
         refresh();
     });
+    connect(m_format, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
 }
 
 void SharedMemoryView::setProgram(int words, std::vector<Array> arrays) {
@@ -195,6 +240,7 @@ void SharedMemoryView::show(const MachineState& state, const StepEvent* last) {
 
 void SharedMemoryView::refresh() {
     int cta = m_block->value();
+    NumberFormat fmt = NumberFormat(m_format->currentIndex());
     bool have = cta < int(m_state.shared.size());
     m_note->setText(m_words == 0 ? "The kernel uses no shared memory."
                     : have       ? QString("%1 words").arg(m_words)
@@ -209,7 +255,7 @@ void SharedMemoryView::refresh() {
             for (const auto& m : m_last.memWrites)
                 changed = changed || (m.space == MemSpace::Shared && m.cta == cta && m.addr == addr);
         names << rowName(addr);
-        m_table->setItem(addr, 0, cell(formatWord(v, NumberFormat::Signed), changed));
+        m_table->setItem(addr, 0, cell(formatWord(v, fmt), changed));
         m_table->setItem(addr, 1, cell(formatWord(v, NumberFormat::Hex), changed));
     }
     m_table->setVerticalHeaderLabels(names);

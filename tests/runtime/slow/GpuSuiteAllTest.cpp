@@ -2,7 +2,6 @@
 // interpreter record for record, register for register, word for word, and the spec's expected arrays.
 // And the dense LibTorch path writes the fast path's stream on every kernel.
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 
 #include "../GpuTestSupport.h"
@@ -36,24 +35,22 @@ TEST(GpuSuiteAll, EveryKernelTheModelRunsIsExact) {
 // The fast path's stream, fed whole through the dense path in one prefill: at every position the model
 // writes, the dense argmax is the fast path's next token. By induction over the positions, greedy decoding on
 // the dense path writes the same stream (decoding runs the recurrent delta rule, the prefill the chunked one;
-// the circuit is exact on both, GpuModelDense).
-TEST(GpuSuiteAll, TheDensePathWritesTheFastPathsStreamOnEveryKernel) {
-    auto model = GpuModel::build({Engine::Sparse, Engine::Dense});
-    size_t tokens = 0;
-    auto start = std::chrono::steady_clock::now();
-    for (const std::string& name : suiteKernels()) {
-        SCOPED_TRACE(name);
-        auto [launch, map, program] = loadSuiteKernel(name);
-        std::vector<uint32_t> global = gpu::referenceLaunch(program, launch).initialGlobal;
-        GpuLaunch fast = model->run(program, launch.grid, launch.block, global, 100000, Engine::Sparse);
-        ASSERT_TRUE(fast.ended);
-        std::vector<gpu::Token> stream = fast.fed;
-        stream.insert(stream.end(), fast.written.begin(), fast.written.end());
-        std::vector<int> dense = model->teacherForced(stream, Engine::Dense);
-        for (size_t t = fast.fed.size() - 1; t + 1 < stream.size(); ++t)
-            ASSERT_EQ(gpu::Token::fromId(dense[t]).text(), stream[t + 1].text()) << "position " << t;
-        tokens += stream.size();
-    }
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("%zu tokens of the whole suite, both paths, in %.0f s\n", tokens, seconds);
+// the circuit is exact on both, GpuModelDense). One test per kernel, so a filter can pick a few
+// (--gtest_filter='*DensePath*float_*').
+class TheDensePathWritesTheFastPathsStream : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TheDensePathWritesTheFastPathsStream, OnTheSuiteKernel) {
+    static std::unique_ptr<GpuModel> model = GpuModel::build({Engine::Sparse, Engine::Dense});
+    auto [launch, map, program] = loadSuiteKernel(GetParam());
+    std::vector<uint32_t> global = gpu::referenceLaunch(program, launch).initialGlobal;
+    GpuLaunch fast = model->run(program, launch.grid, launch.block, global, 100000, Engine::Sparse);
+    ASSERT_TRUE(fast.ended);
+    std::vector<gpu::Token> stream = fast.fed;
+    stream.insert(stream.end(), fast.written.begin(), fast.written.end());
+    std::vector<int> dense = model->teacherForced(stream, Engine::Dense);
+    for (size_t t = fast.fed.size() - 1; t + 1 < stream.size(); ++t)
+        ASSERT_EQ(gpu::Token::fromId(dense[t]).text(), stream[t + 1].text()) << "position " << t;
 }
+
+INSTANTIATE_TEST_SUITE_P(GpuSuiteAll, TheDensePathWritesTheFastPathsStream, ::testing::ValuesIn(suiteKernels()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });

@@ -51,6 +51,9 @@ struct Function {
     std::vector<Instruction> body;
     std::map<std::string, size_t> labels;  // label -> index of the instruction it precedes
     int ptxLine = 0;
+    std::vector<std::string> floatRegisters;  // `.reg .f32` declarations: "%f<" for a range %f<N>, or a name
+
+    bool isFloatRegister(const std::string& name) const;  // declared .f32 (%f7 by "%f<", %x by "%x")
 };
 
 struct Module {

@@ -1,4 +1,4 @@
-// The normal-mode expression language: integer arrays and the operations the ready-made kernels
+// The normal-mode expression language: integer or fp32 arrays and the operations the ready-made kernels
 // in resources/kernels/op_*.cu compute, e.g. `[1, 2, 3] @ [4, 5, 6]` or `sum([[1, 2], [3, 4]] @ [5, 6])`.
 // The grammar, the shapes and the kernel each operation runs: docs/expressions.md.
 //
@@ -16,14 +16,16 @@
 
 namespace qgpu::expr {
 
-// A scalar (shape {}), vector ({n}) or matrix ({rows, cols}) of 32-bit integers, row-major.
+// A scalar (shape {}), vector ({n}) or matrix ({rows, cols}) of 32-bit words, row-major: integers, or the
+// bits of IEEE-754 binary32 floats.
 struct Value {
     std::vector<int> shape;
     std::vector<int32_t> values;
+    bool isFloat = false;
 
-    bool operator==(const Value& o) const { return shape == o.shape && values == o.values; }
+    bool operator==(const Value& o) const { return shape == o.shape && values == o.values && isFloat == o.isFloat; }
 };
-std::string formatValue(const Value& v);                 // 32, [1, 2, 3], [[1, 2], [3, 4]]
+std::string formatValue(const Value& v);                 // 32, [1.5, 2, 3], [[1, 2], [3, 4]]
 std::string formatShape(const std::vector<int>& shape);  // scalar, vector of 3, 2x3 matrix
 
 enum class Op { Literal, Add, Sub, Mul, MatMul, Negate, Dot, Sum, Max, Transpose };
@@ -35,6 +37,7 @@ struct Node {
     Value literal;       // Op::Literal only
     std::vector<std::unique_ptr<Node>> operands;
     std::vector<int> shape;  // checked result shape
+    bool isFloat = false;    // checked result type (an operation's operands have its type)
 };
 
 // Parses and shape-checks `text`. Throws DiagnosticError naming the column (file `<expression>`, line 1),

@@ -145,6 +145,7 @@ struct Block {
     Instruction terminator;
     std::vector<SourceLoc> bodyLocs;  // parallel to body (may be empty)
     SourceLoc terminatorLoc;
+    uint16_t floatRegisters = 0;  // bit r: register r holds a float (PTX .f32) as the block begins; from CUDA only
 };
 
 // A kernel parameter, known when the program comes from CUDA: launches must match them in order.

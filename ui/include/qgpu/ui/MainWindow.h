@@ -104,6 +104,7 @@ public:
 
     // For reading while no run is in flight (running() false): the engine thread steps it meanwhile.
     Session& session() { return *m_session; }
+    const Program& program() const { return m_program; }  // as last built (before linking)
     QsciScintilla* editor() const { return m_editor; }
     LaunchPanel* launchPanel() const { return m_launch; }
     QPlainTextEdit* launchEditor() const { return m_launch->jsonEditor(); }
