@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "ExpressionTestSupport.h"
 #include "qgpu/compiler/OpKernels.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Expression.h"
@@ -13,15 +14,7 @@ using namespace qgpu::expr;
 
 namespace {
 
-OpKernelLibrary& library() {
-    static OpKernelLibrary lib(QGPU_SOURCE_DIR "/resources/kernels");
-    return lib;
-}
-
-Evaluation run(const std::string& text) {
-    ReferenceKernelRunner runner(library());
-    return evaluate(text, runner);
-}
+Evaluation run(const std::string& text) { return testing::evaluateOnInterpreter(text); }
 
 int32_t wrap(int64_t v) { return int32_t(uint32_t(uint64_t(v))); }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "ExpressionTestSupport.h"
 #include "qgpu/compiler/OpKernels.h"
 #include "qgpu/core/Expression.h"
 
@@ -15,15 +16,7 @@ using namespace qgpu::expr;
 
 namespace {
 
-OpKernelLibrary& library() {
-    static OpKernelLibrary lib(QGPU_SOURCE_DIR "/resources/kernels");
-    return lib;
-}
-
-Evaluation run(const std::string& text) {
-    ReferenceKernelRunner runner(library());
-    return evaluate(text, runner);
-}
+Evaluation run(const std::string& text) { return testing::evaluateOnInterpreter(text); }
 
 int32_t bits(float f) { return std::isnan(f) ? 0x7fffffff : std::bit_cast<int32_t>(f); }
 float value(int32_t word) { return std::bit_cast<float>(word); }
