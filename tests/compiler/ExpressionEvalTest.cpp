@@ -14,7 +14,7 @@ using namespace qgpu::expr;
 
 namespace {
 
-Evaluation run(const std::string& text) { return testing::evaluateOnInterpreter(text); }
+Evaluation run(const std::string& text) { return qgpu::testing::evaluateOnInterpreter(text); }
 
 int32_t wrap(int64_t v) { return int32_t(uint32_t(uint64_t(v))); }
 

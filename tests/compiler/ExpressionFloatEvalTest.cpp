@@ -16,7 +16,7 @@ using namespace qgpu::expr;
 
 namespace {
 
-Evaluation run(const std::string& text) { return testing::evaluateOnInterpreter(text); }
+Evaluation run(const std::string& text) { return qgpu::testing::evaluateOnInterpreter(text); }
 
 int32_t bits(float f) { return std::isnan(f) ? 0x7fffffff : std::bit_cast<int32_t>(f); }
 float value(int32_t word) { return std::bit_cast<float>(word); }
