@@ -505,12 +505,7 @@ std::string formatShape(const std::vector<int>& shape) {
 }
 
 std::string formatValue(const Value& v) {
-    // A float reads as one: 2.0, not 2.
-    auto word = [&](int32_t w) {
-        std::string text = formatWord(w, v.isFloat);
-        if (v.isFloat && text.find_first_not_of("-0123456789") == std::string::npos) text += ".0";
-        return text;
-    };
+    auto word = [&](int32_t w) { return v.isFloat ? formatFloatLiteral(w) : std::to_string(w); };
     auto list = [&](size_t from, int n) {
         std::string s = "[";
         for (int i = 0; i < n; ++i) s += (i ? ", " : "") + word(v.values[from + size_t(i)]);

@@ -52,7 +52,13 @@ Json valueJson(int32_t word, bool isFloat) {
     if (!isFloat) return word;
     float f = std::bit_cast<float>(word);
     if (!std::isfinite(f)) return formatWord(word, true);
-    return std::stod(formatWord(word, true));  // the shortest decimal that reads back to f
+    // The shortest decimal that reads back to f, as the double nearest it: the JSON writer prints that
+    // double as the same short decimal. from_chars, unlike stod, ignores the locale (the studio's may
+    // write decimal commas).
+    std::string text = formatWord(word, true);
+    double d = 0;
+    std::from_chars(text.data(), text.data() + text.size(), d);
+    return d;
 }
 
 // One dimension of a grid or block: a whole number from 1 to kMaxDim (no 32-bit wrap-around: 2^31 is
@@ -170,6 +176,12 @@ std::string formatWord(int32_t word, bool isFloat) {
     char text[32];
     auto end = std::to_chars(text, text + sizeof text, f).ptr;
     return std::string(text, end);
+}
+
+std::string formatFloatLiteral(int32_t word) {
+    std::string text = formatWord(word, true);
+    if (text.find_first_not_of("-0123456789") == std::string::npos) text += ".0";
+    return text;
 }
 
 const KernelArg* LaunchSpec::arg(const std::string& name) const {

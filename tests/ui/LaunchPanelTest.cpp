@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <bit>
+#include <cmath>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSpinBox>
@@ -119,4 +121,40 @@ TEST_F(LaunchPanelTest, AddedArgumentsAreZeroArrays) {
     ASSERT_EQ(edited.args.size(), 4u);
     EXPECT_EQ(edited.args[3].values, std::vector<int32_t>{0});
     EXPECT_TRUE(panel->valid());
+}
+
+TEST_F(LaunchPanelTest, FloatArgumentsShowAsFloatsAndKeepTheirTypeThroughFormEdits) {
+    window->launchEditor()->setPlainText(
+        R"({"block": 4, "args": [{"name": "x", "type": "float", "array": [1.5, -0.0, "nan", 1e30]},
+            {"name": "s", "type": "float", "scalar": 0.1}, {"name": "y", "type": "float", "zeros": 4}],
+            "expect": {"y": [2, "inf", -3.25, 0]}})");
+    ASSERT_EQ(panel->arguments()->rowCount(), 3);
+    auto type = [&](int row) {
+        return qobject_cast<QComboBox*>(panel->arguments()->cellWidget(row, LaunchPanel::Type))->currentText();
+    };
+    EXPECT_EQ(type(0), "float");
+    EXPECT_EQ(cell(0, LaunchPanel::Values), "1.5, -0, nan, 1e+30");
+    EXPECT_EQ(cell(1, LaunchPanel::Values), "0.1");
+    EXPECT_EQ(cell(2, LaunchPanel::Values), "4");  // a zeros array's length
+    EXPECT_EQ(cell(2, LaunchPanel::Expect), "2, inf, -3.25, 0");
+    // Any edit of the form rewrites the JSON: the floats keep their type and their bits.
+    panel->blockBox(0)->setValue(8);
+    LaunchSpec before = parseLaunchSpec(
+        R"({"block": 8, "args": [{"name": "x", "type": "float", "array": [1.5, -0.0, "nan", 1e30]},
+            {"name": "s", "type": "float", "scalar": 0.1}, {"name": "y", "type": "float", "zeros": 4}],
+            "expect": {"y": [2, "inf", -3.25, 0]}})");
+    LaunchSpec after = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
+    ASSERT_EQ(after.args.size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+        EXPECT_TRUE(after.args[i].isFloat) << i;
+        EXPECT_EQ(after.args[i].values, before.args[i].values) << i;
+    }
+    EXPECT_EQ(after.expect, before.expect);
+    panel->arguments()->item(0, LaunchPanel::Values)->setText("1, 2.5e-3, -inf, x");
+    EXPECT_EQ(panel->verdict(), "argument x, values: 'x' is not a 32-bit float (write e.g. 1.5, -2e-3, nan or inf)");
+    panel->arguments()->item(0, LaunchPanel::Values)->setText("1, 2.5e-3, -inf, .5");
+    EXPECT_TRUE(panel->valid()) << panel->verdict().toStdString();
+    EXPECT_EQ(parseLaunchSpec(window->launchEditor()->toPlainText().toStdString()).args[0].values,
+              (std::vector<int32_t>{std::bit_cast<int32_t>(1.0f), std::bit_cast<int32_t>(2.5e-3f),
+                                    std::bit_cast<int32_t>(-INFINITY), std::bit_cast<int32_t>(0.5f)}));
 }

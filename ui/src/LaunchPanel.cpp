@@ -16,6 +16,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <bit>
+#include <charconv>
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Launch.h"
@@ -25,10 +27,33 @@ namespace qgpu {
 namespace {
 
 const QStringList kKinds = {"array", "zeros", "scalar"};
+const QStringList kTypes = {"int", "float"};
 
-// "1, 2, -3" (commas or spaces) as JSON numbers; false with `problem` set when a word is no 32-bit integer.
-bool words(const QString& text, const QString& where, QStringList& out, QString* problem) {
+// A float word as JSON: the nearest float's shortest decimal, or "nan", "inf", "-inf"; empty when the word
+// is no float.
+QString floatJson(const QString& word) {
+    QString w = word.toLower();
+    if (w == "nan" || w == "inf" || w == "-inf") return "\"" + w + "\"";
+    std::string text = w.toStdString();
+    float f = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), f);
+    if (error != std::errc() || end != text.data() + text.size()) return {};
+    return QString::fromStdString(formatFloatLiteral(std::bit_cast<int32_t>(f)));
+}
+
+// "1, 2, -3" (commas or spaces) as JSON values; false with `problem` set when a word is no 32-bit integer
+// (for floats: no float that fits binary32).
+bool words(const QString& text, const QString& where, bool isFloat, QStringList& out, QString* problem) {
     for (const QString& w : text.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) {
+        if (isFloat) {
+            QString json = floatJson(w);
+            if (json.isEmpty()) {
+                *problem = where + ": '" + w + "' is not a 32-bit float (write e.g. 1.5, -2e-3, nan or inf)";
+                return false;
+            }
+            out << json;
+            continue;
+        }
         bool ok = false;
         qlonglong v = w.toLongLong(&ok, 0);
         if (!ok || v < INT32_MIN || v > UINT32_MAX) {
@@ -50,10 +75,17 @@ QString cell(const QTableWidget* t, int row, int column) {
     return item ? item->text().trimmed() : QString();
 }
 
-QString joined(const std::vector<int32_t>& values) {
+QString joined(const std::vector<int32_t>& values, bool isFloat) {
     QStringList s;
-    for (int32_t v : values) s << QString::number(v);
+    for (int32_t v : values) s << QString::fromStdString(formatWord(v, isFloat));
     return s.join(", ");
+}
+
+QComboBox* choices(const QStringList& items, int current) {
+    auto* box = new QComboBox;
+    box->addItems(items);
+    box->setCurrentIndex(current);
+    return box;
 }
 
 }  // namespace
@@ -73,15 +105,16 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
         }
         shapes->addRow(boxes == &m_grid ? "Grid (blocks)" : "Block (threads)", row);
     }
-    m_args = new QTableWidget(0, 4);
+    m_args = new QTableWidget(0, 5);
     m_args->setObjectName("launchArguments");
-    m_args->setHorizontalHeaderLabels({"Argument", "Kind", "Values", "Expect"});
+    m_args->setHorizontalHeaderLabels({"Argument", "Kind", "Type", "Values", "Expect"});
     m_args->horizontalHeader()->setSectionResizeMode(Values, QHeaderView::Stretch);
     m_args->verticalHeader()->hide();
     // Room for three arguments before it scrolls.
     m_args->setMinimumHeight(m_args->horizontalHeader()->sizeHint().height() +
                              3 * m_args->verticalHeader()->defaultSectionSize() + 4);
     m_args->setToolTip(
+        "Type: int, or float for float and float* parameters (values then read as floats: 1.5, -2e-3, nan, inf).\n"
         "Values: an array's words (commas or spaces), a zeros array's length, or a scalar.\n"
         "Expect: the words an array should hold after the launch (optional; checked by Run).");
     connect(m_args, &QTableWidget::itemChanged, this, &LaunchPanel::formEdited);
@@ -138,25 +171,36 @@ void LaunchPanel::addArgument() {
         m_args->setItem(row, Name, new QTableWidgetItem(QString("arg%1").arg(row)));
         m_args->setItem(row, Values, new QTableWidgetItem("1"));
         m_args->setItem(row, Expect, new QTableWidgetItem(""));
-        auto* kind = new QComboBox;
-        kind->addItems(kKinds);
-        kind->setCurrentIndex(1);
-        connect(kind, &QComboBox::currentIndexChanged, this, &LaunchPanel::formEdited);
-        m_args->setCellWidget(row, Kind, kind);
+        setChoices(row, 1, 0);
     }
     formEdited();
+}
+
+void LaunchPanel::setChoices(int row, int kind, int type) {
+    auto* kindBox = choices(kKinds, kind);
+    auto* typeBox = choices(kTypes, type);
+    for (QComboBox* box : {kindBox, typeBox})
+        connect(box, &QComboBox::currentIndexChanged, this, &LaunchPanel::formEdited);
+    m_args->setCellWidget(row, Kind, kindBox);
+    m_args->setCellWidget(row, Type, typeBox);
+}
+
+QString LaunchPanel::choice(int row, Column column, const QString& otherwise) const {
+    auto* box = qobject_cast<QComboBox*>(m_args->cellWidget(row, column));
+    return box ? box->currentText() : otherwise;
 }
 
 QString LaunchPanel::formJson(QString* problem) const {
     QStringList args, expect;
     for (int row = 0; row < m_args->rowCount(); ++row) {
         QString name = cell(m_args, row, Name);
-        auto* kindBox = qobject_cast<QComboBox*>(m_args->cellWidget(row, Kind));
-        QString kind = kindBox ? kindBox->currentText() : "array";
+        QString kind = choice(row, Kind, "array");
+        bool isFloat = choice(row, Type, "int") == "float";
         QString where = "argument " + (name.isEmpty() ? QString("%1").arg(row + 1) : name);
         QStringList values, expected;
-        if (!words(cell(m_args, row, Values), where + ", values", values, problem) ||
-            !words(cell(m_args, row, Expect), where + ", expect", expected, problem))
+        // A zeros array's value is its length, an integer whatever its type.
+        if (!words(cell(m_args, row, Values), where + ", values", isFloat && kind != "zeros", values, problem) ||
+            !words(cell(m_args, row, Expect), where + ", expect", isFloat, expected, problem))
             return {};
         if (kind != "array" && values.size() != 1) {
             *problem = where + ": a " + kind + " takes one number" + (kind == "zeros" ? " (the length)" : "");
@@ -164,7 +208,8 @@ QString LaunchPanel::formJson(QString* problem) const {
         }
         QString quoted = "\"" + QString(name).replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
         QString value = kind == "array" ? "[" + values.join(", ") + "]" : values[0];
-        args << QString("    {\"name\": %1, \"%2\": %3}").arg(quoted, kind, value);
+        args << QString("    {\"name\": %1, %2\"%3\": %4}")
+                    .arg(quoted, isFloat ? "\"type\": \"float\", " : "", kind, value);
         if (!expected.isEmpty()) expect << QString("%1: [%2]").arg(quoted, expected.join(", "));
     }
     QString json = "{\n  \"grid\": " + dimJson(m_grid) + ",\n  \"block\": " + dimJson(m_block) + ",\n  \"args\": [\n" +
@@ -218,16 +263,13 @@ void LaunchPanel::fillForm(const LaunchSpec& launch) {
         int row = m_args->rowCount();
         m_args->insertRow(row);
         bool zeros = a.isArray && std::all_of(a.values.begin(), a.values.end(), [](int32_t v) { return v == 0; });
-        auto* kind = new QComboBox;
-        kind->addItems(kKinds);
-        kind->setCurrentIndex(!a.isArray ? 2 : zeros ? 1 : 0);
-        connect(kind, &QComboBox::currentIndexChanged, this, &LaunchPanel::formEdited);
-        m_args->setCellWidget(row, Kind, kind);
+        setChoices(row, !a.isArray ? 2 : zeros ? 1 : 0, a.isFloat ? 1 : 0);
         m_args->setItem(row, Name, new QTableWidgetItem(QString::fromStdString(a.name)));
-        m_args->setItem(row, Values, new QTableWidgetItem(zeros ? QString::number(a.values.size()) : joined(a.values)));
+        m_args->setItem(row, Values,
+                        new QTableWidgetItem(zeros ? QString::number(a.values.size()) : joined(a.values, a.isFloat)));
         QString expected;
         for (const auto& [name, values] : launch.expect)
-            if (name == a.name) expected = joined(values);
+            if (name == a.name) expected = joined(values, a.isFloat);
         m_args->setItem(row, Expect, new QTableWidgetItem(expected));
     }
 }

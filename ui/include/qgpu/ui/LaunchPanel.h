@@ -18,9 +18,10 @@ struct LaunchSpec;
 class LaunchPanel : public QWidget {
     Q_OBJECT
 public:
-    // The table's columns: the argument's name, its kind (array, zeros, scalar), its values (an array's
-    // words, a zeros array's length, a scalar), and the words an array should hold afterwards (optional).
-    enum Column { Name, Kind, Values, Expect };
+    // The table's columns: the argument's name, its kind (array, zeros, scalar), its type (int or float),
+    // its values (an array's words, a zeros array's length, a scalar), and the words an array should hold
+    // afterwards (optional).
+    enum Column { Name, Kind, Type, Values, Expect };
 
     explicit LaunchPanel(QWidget* parent = nullptr);
     QString text() const;               // the launch as JSON: what Build parses
@@ -41,7 +42,9 @@ private:
     void formEdited();  // the form into JSON
     void jsonEdited();  // the JSON into the form, when it parses
     void fillForm(const LaunchSpec& launch);
-    void check();  // the verdict line
+    void setChoices(int row, int kind, int type);  // the row's kind and type boxes, at those indexes
+    QString choice(int row, Column column, const QString& otherwise) const;  // a box's text
+    void check();                                                            // the verdict line
     QString formJson(QString* problem) const;
 
     std::array<QSpinBox*, 3> m_grid{}, m_block{};
