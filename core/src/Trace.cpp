@@ -28,6 +28,27 @@ std::string locatedFault(const Program& program, int block, const std::string& f
     return program.sourceFile + ":" + std::to_string(line) + ": " + fault;
 }
 
+namespace {
+
+// A register's word as the debugger reads it: a float where the compiler marks the register as holding one
+// at `block`'s start.
+std::string registerWord(uint32_t word, const Program& program, int block, int reg) {
+    bool isFloat =
+        block >= 0 && block < int(program.blocks.size()) && ((program.blocks[size_t(block)].floatRegisters >> reg) & 1);
+    return formatWord(int32_t(word), isFloat);
+}
+
+// Where a lane of the step goes next (a lane whose pc did not change looped to the same block); -1 once it
+// has exited.
+int nextBlock(const StepEvent& ev, int thread) {
+    for (const LaneChange& c : ev.laneChanges)
+        if (c.thread == thread)
+            return c.statusAfter == LaneStatus::Live || c.statusAfter == LaneStatus::AtBarrier ? c.pcAfter : -1;
+    return ev.block;
+}
+
+}  // namespace
+
 std::string formatEvent(const StepEvent& ev, const Program& program, int lanes) {
     std::string label = ev.block < int(program.blocks.size()) ? program.blocks[size_t(ev.block)].label : "?";
     std::string out = "step " + std::to_string(ev.step) + ": warp " + std::to_string(ev.warp) + " block " +
@@ -37,7 +58,8 @@ std::string formatEvent(const StepEvent& ev, const Program& program, int lanes) 
     out += "\n";
     for (const auto& w : ev.regWrites)
         out += "    t" + std::to_string(w.thread) + ".r" + std::to_string(w.reg) + " = " +
-               std::to_string(int32_t(w.after)) + " (was " + std::to_string(int32_t(w.before)) + ")\n";
+               registerWord(w.after, program, nextBlock(ev, w.thread), w.reg) + " (was " +
+               registerWord(w.before, program, ev.block, w.reg) + ")\n";
     for (const auto& w : ev.memWrites)
         out += std::string("    ") +
                (w.space == MemSpace::Global ? "global" : "shared[cta " + std::to_string(w.cta) + "]") + "[" +

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QListWidget>
+#include <QRegularExpression>
 #include <QTableWidget>
 
 #include "StudioTestSupport.h"
@@ -79,6 +81,11 @@ TEST(StudioFloats, RegistersHoldingAFloatWhereTheLaneStandsShowAsFloats) {
     }
     EXPECT_GT(floatCells, 0);
     EXPECT_TRUE(sawA0) << "a[0] loaded into a register of lane 0 shows as 1.5";
+    // The step list says so too: lane 0's load of a[0] reads "= 1.5 (was 0)".
+    bool listed = false;
+    for (int i = 0; i < w->events()->count(); ++i)
+        listed = listed || w->events()->item(i)->text().contains(QRegularExpression("t0\\.r\\d+ = 1\\.5 \\(was 0\\)"));
+    EXPECT_TRUE(listed);
     // Another format shows every register that way.
     w->registers()->setFormat(NumberFormat::Hex);
     EXPECT_TRUE(regs->item(0, 2)->text().startsWith("0x"));
