@@ -304,7 +304,6 @@ private:
         return o;
     }
 
-    // An instruction may span lines (Clang writes call sequences that way); it ends at ';'.
     // `.reg .f32 %f<12>;` or `.reg .f32 %x, %y;`: the function's float registers (other types need no record).
     void registers(const std::string& line) {
         std::istringstream words(line.substr(4));
@@ -321,6 +320,7 @@ private:
         }
     }
 
+    // An instruction may span lines (Clang writes call sequences that way); it ends at ';'.
     void instruction(const std::string& text) {
         if (m_pending.empty()) m_pendingLine = m_line;
         m_pending += (m_pending.empty() ? "" : " ") + text;

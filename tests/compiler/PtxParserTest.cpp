@@ -127,3 +127,27 @@ TEST(PtxParser, APrototypeEndsItsParameterList) {
     ptx::Module m = ptx::parse(".func(;\n.param . _\n", "proto.ptx");
     EXPECT_TRUE(m.functions.empty());
 }
+
+TEST(PtxParser, RecordsTheFunctionsFloatRegisters) {
+    ptx::Module m = ptx::parse(R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<5>;
+	.reg .f32 %f<12>;
+	.reg .f32 %acc, %x;
+	ret;
+}
+)");
+    const ptx::Function& f = m.functions.at(0);
+    EXPECT_TRUE(f.isFloatRegister("%f1"));
+    EXPECT_TRUE(f.isFloatRegister("%f11"));
+    EXPECT_TRUE(f.isFloatRegister("%acc"));
+    EXPECT_TRUE(f.isFloatRegister("%x"));
+    EXPECT_FALSE(f.isFloatRegister("%f"));
+    EXPECT_FALSE(f.isFloatRegister("%fd1"));
+    EXPECT_FALSE(f.isFloatRegister("%r1"));
+    EXPECT_FALSE(f.isFloatRegister("%p1"));
+}
