@@ -149,6 +149,7 @@ int Selector::vreg(const std::string& name) {
     if (name.rfind("%fd", 0) == 0 || name.rfind("%h", 0) == 0) fail(kOtherFloat);
     auto it = m_vregs.find(name);
     if (it != m_vregs.end()) return it->second;
+    m_out.program.ptxVregs.insert(m_nextVreg);
     if (m_fn.isFloatRegister(name)) m_out.program.floatVregs.insert(m_nextVreg);
     return m_vregs[name] = m_nextVreg++;
 }

@@ -43,11 +43,13 @@ std::string formatLowered(const LoweredKernel& k) {
         out += "; shared " + s.name + " at " + std::to_string(s.base) + ", " + std::to_string(s.words) + " words\n";
     if (p.sharedWords) out += ".shared " + std::to_string(p.sharedWords) + "\n";
     for (const auto& b : p.blocks) {
-        out += b.label + ":";
-        std::string floats;
+        std::string label = b.label + ":", floats;
         for (int r = 1; r < 16; ++r)
             if (b.floatRegisters & (1u << r)) floats += (floats.empty() ? "" : ", ") + ("r" + std::to_string(r));
-        out += (floats.empty() ? "" : "                                  ; floats: " + floats) + std::string("\n");
+        if (!floats.empty())
+            label +=
+                std::string(label.size() < 40 ? 40 - label.size() : 1, ' ') + "; floats: " + floats;  // as "; line"
+        out += label + "\n";
         for (size_t i = 0; i < b.body.size(); ++i) {
             std::string text = "    " + disassemble(b.body[i], &p);
             int line = i < b.bodyLocs.size() ? b.bodyLocs[i].line : 0;

@@ -126,8 +126,9 @@ std::map<int, int> colour(const Graph& g, int k) {
     return colours;
 }
 
-// The values that are floats: PTX .f32 registers, and registers every definition of which copies a float
-// (a routine's argument registers, say).
+// The values that are floats: PTX .f32 registers, and temporaries every definition of which copies a float
+// (a routine's argument registers, say). A PTX register keeps its declared type: `mov.b32 %r1, %f1`
+// (__float_as_int) makes an integer.
 RegSet floatValues(const VProgram& p) {
     RegSet floats = p.floatVregs;
     for (bool changed = true; changed;) {
@@ -135,7 +136,7 @@ RegSet floatValues(const VProgram& p) {
         std::map<int, bool> copiesOfFloats;
         for (const VBlock& blk : p.blocks)
             for (const VInst& v : blk.body)
-                if (v.rd != kZeroReg) {
+                if (v.rd != kZeroReg && !p.ptxVregs.count(v.rd)) {
                     bool copy = isCopy(v) && floats.count(v.rs2);
                     auto [it, fresh] = copiesOfFloats.emplace(v.rd, copy);
                     if (!fresh) it->second = it->second && copy;

@@ -40,7 +40,8 @@ struct VBlock {
 struct VProgram {
     std::vector<VBlock> blocks;  // block 0 is the entry
     int vregCount = 0;
-    std::set<int> floatVregs;  // virtual registers of PTX .f32 registers
+    std::set<int> ptxVregs;    // virtual registers of PTX registers (the others are the selector's temporaries)
+    std::set<int> floatVregs;  // those of PTX .f32 registers
 };
 
 }  // namespace qgpu::lowering

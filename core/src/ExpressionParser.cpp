@@ -26,6 +26,18 @@ constexpr int kMaxOperations = 100;  // launches one expression runs
     throw DiagnosticError(Diagnostic{kFile, 1, column, message});
 }
 
+// Long sources shortened for messages: their start and end.
+std::string abbreviate(const std::string& s) {
+    constexpr size_t kKeep = 24;
+    if (s.size() <= 2 * kKeep + 5) return s;
+    auto trim = [](std::string t) {
+        t.erase(0, t.find_first_not_of(' '));
+        t.erase(t.find_last_not_of(' ') + 1);
+        return t;
+    };
+    return trim(s.substr(0, kKeep)) + " ... " + trim(s.substr(s.size() - kKeep));
+}
+
 struct Token {
     enum Kind { Number, Name, Punct, End } kind = End;
     std::string text;
@@ -52,7 +64,8 @@ Token number(const std::string& s, size_t& i) {
         size_t k = j + 1;
         if (k < s.size() && (s[k] == '+' || s[k] == '-')) ++k;
         if (!isDigit(s, k))
-            fail(int(j) + 1, "expected the exponent's digits after '" + s.substr(i, k - i) + "', e.g. 1e-3");
+            fail(int(j) + 1,
+                 "expected the exponent's digits after '" + abbreviate(s.substr(i, k - i)) + "', e.g. 1e-3");
         t.isFloat = true;
         j = k;
         digits();
@@ -166,18 +179,6 @@ std::vector<int> checkShape(const Node& n) {
         case Op::Literal: break;
     }
     return n.literal.shape;
-}
-
-// Long sources shortened for messages: their start and end.
-std::string abbreviate(const std::string& s) {
-    constexpr size_t kKeep = 24;
-    if (s.size() <= 2 * kKeep + 5) return s;
-    auto trim = [](std::string t) {
-        t.erase(0, t.find_first_not_of(' '));
-        t.erase(t.find_last_not_of(' ') + 1);
-        return t;
-    };
-    return trim(s.substr(0, kKeep)) + " ... " + trim(s.substr(s.size() - kKeep));
 }
 
 // An integer literal used with a float reads as a float, as C converts constants.
@@ -399,8 +400,12 @@ private:
     static Value literal(const std::vector<Element>& elements, std::vector<int> shape) {
         Value v{std::move(shape), {}, false};
         for (const Element& e : elements) v.isFloat = v.isFloat || e.number.isFloat;
-        for (const Element& e : elements)
-            v.values.push_back(v.isFloat ? floatBits(e.number, e.negative) : integer(e.number, e.negative));
+        for (const Element& e : elements) {
+            // An integer -0 is 0, as in C; a float -0.0 keeps its sign.
+            bool negative =
+                e.negative && (e.number.isFloat || e.number.text.find_first_not_of('0') != std::string::npos);
+            v.values.push_back(v.isFloat ? floatBits(e.number, negative) : integer(e.number, e.negative));
+        }
         return v;
     }
 
@@ -411,21 +416,27 @@ private:
             v = v * 10 + (c - '0');
             if (v > (1LL << 31)) break;
         }
-        if (v > (negative ? (1LL << 31) : (1LL << 31) - 1))
-            fail(t.column, "'" + std::string(negative ? "-" : "") + t.text +
-                               "' does not fit a 32-bit integer (-2147483648 to 2147483647); write it as a float "
-                               "(" +
-                               t.text + ".0) to compute in floats");
+        if (v > (negative ? (1LL << 31) : (1LL << 31) - 1)) {
+            std::string written = (negative ? "-" : "") + abbreviate(t.text);
+            fail(t.column, "'" + written + "' does not fit a 32-bit integer (-2147483648 to 2147483647); write " +
+                               written + ".0 to compute in floats");
+        }
         return int32_t(negative ? -v : v);
     }
 
-    // Whether a decimal too far out of binary32's range is below one (and so rounds to 0) rather than above.
+    // Whether a decimal beyond binary32's range is below one (it rounds to 0) rather than above: the power
+    // of ten of its leading digit (1.5e3: 3, 0.02: -2), the exponent saturating.
     static bool belowOne(const std::string& text) {
-        double d = 0;
-        auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), d);
-        if (error == std::errc()) return std::fabs(d) < 1;
-        size_t e = text.find_first_of("eE");  // beyond double's range too: the exponent decides
-        return e != std::string::npos ? text[e + 1] == '-' : text[0] == '0' || text[0] == '.';
+        size_t e = std::min(text.find_first_of("eE"), text.size());
+        long exponent = 0;
+        for (size_t i = e + 1; i < text.size(); ++i)
+            if (std::isdigit(static_cast<unsigned char>(text[i])))
+                exponent = std::min(exponent * 10 + (text[i] - '0'), 1000000000L);
+        if (e + 1 < text.size() && text[e + 1] == '-') exponent = -exponent;
+        size_t point = std::min(text.find('.'), e), first = text.find_first_of("123456789");
+        if (first >= e) return true;  // all zeros
+        long lead = first < point ? long(point - first) - 1 : -long(first - point);
+        return lead + exponent < 0;
     }
 
     // The binary32 nearest the decimal (ties to even), as its bits; -0.0 keeps its sign.
@@ -433,11 +444,11 @@ private:
         float f = 0;
         auto [end, error] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), f);
         if (error == std::errc::result_out_of_range)
-            fail(t.column, "'" + t.text + "' " +
+            fail(t.column, "'" + abbreviate(t.text) + "' " +
                                (belowOne(t.text) ? "is too small for a 32-bit float (the smallest is 1e-45; write 0)"
                                                  : "does not fit a 32-bit float (the largest is 3.4028235e38)"));
         if (error != std::errc() || end != t.text.data() + t.text.size())
-            fail(t.column, "'" + t.text + "' is not a number: write e.g. 1.5, .5 or 2e-3");
+            fail(t.column, "'" + abbreviate(t.text) + "' is not a number: write e.g. 1.5, .5 or 2e-3");
         uint32_t bits = 0;
         std::memcpy(&bits, &f, sizeof bits);
         return int32_t(negative ? bits ^ 0x80000000u : bits);

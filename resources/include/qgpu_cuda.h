@@ -127,6 +127,19 @@ static __device__ __forceinline__ int __float_as_int(float a) { return __builtin
 static __device__ __forceinline__ unsigned __float_as_uint(float a) { return __builtin_bit_cast(unsigned, a); }
 static __device__ __forceinline__ float __int_as_float(int a) { return __builtin_bit_cast(float, a); }
 static __device__ __forceinline__ float __uint_as_float(unsigned a) { return __builtin_bit_cast(float, a); }
+// Unsigned shuffles (an unsigned argument would be ambiguous between the int and float forms).
+static __device__ __forceinline__ unsigned __shfl_sync(unsigned mask, unsigned v, int lane, int width = warpSize) {
+    return (unsigned)__shfl_sync(mask, (int)v, lane, width);
+}
+static __device__ __forceinline__ unsigned __shfl_up_sync(unsigned mask, unsigned v, unsigned delta, int width = warpSize) {
+    return (unsigned)__shfl_up_sync(mask, (int)v, delta, width);
+}
+static __device__ __forceinline__ unsigned __shfl_down_sync(unsigned mask, unsigned v, unsigned delta, int width = warpSize) {
+    return (unsigned)__shfl_down_sync(mask, (int)v, delta, width);
+}
+static __device__ __forceinline__ unsigned __shfl_xor_sync(unsigned mask, unsigned v, int laneMask, int width = warpSize) {
+    return (unsigned)__shfl_xor_sync(mask, (int)v, laneMask, width);
+}
 // Float shuffles move the float's 32 bits unchanged (NaN payloads included).
 static __device__ __forceinline__ float __shfl_sync(unsigned mask, float v, int lane, int width = warpSize) {
     return __int_as_float(__shfl_sync(mask, __float_as_int(v), lane, width));

@@ -112,6 +112,13 @@ TEST(Expression, FloatLiteralsAreTheNearestBinary32) {
     expectError("1e39", 1, "does not fit a 32-bit float");
     expectError("[1, -3.5e38]", 6, "does not fit a 32-bit float");
     expectError("1e-50", 1, "too small for a 32-bit float");
+    std::string zeros(400, '0');
+    expectError("1" + zeros + "e-5", 1, "does not fit a 32-bit float");  // beyond double's range too
+    expectError("0." + zeros + "1", 1, "too small for a 32-bit float");
+    expectError("[1.5, 2" + zeros + "]", 7, "'200000000000000000000000 ... 000000000000000000000000' does not fit");
+    // An integer -0 beside floats is 0, as in C; a float -0.0 keeps its sign.
+    EXPECT_EQ(parse("[-0, 1.5]")->literal.values[0], bitsOf(0.0f));
+    EXPECT_EQ(parse("[-0.0, 1]")->literal.values[0], bitsOf(-0.0f));
 }
 
 TEST(Expression, IntegerLiteralsBesideFloatsAreFloatsAndComputedIntegersAreRefused) {
@@ -126,7 +133,8 @@ TEST(Expression, IntegerLiteralsBesideFloatsAreFloatsAndComputedIntegersAreRefus
     expectError("[0.5, 1] @ ([1, 2] + [3, 4])", 10, "write that side's numbers as floats");
     // A float array reads any whole number as the nearest float.
     EXPECT_EQ(parse("[2147483648, 1.0]")->literal.values[0], bitsOf(2147483648.0f));
-    expectError("2147483648", 1, "write it as a float (2147483648.0)");
+    expectError("2147483648", 1, "write 2147483648.0 to compute in floats");
+    expectError("-2147483649", 2, "write -2147483649.0 to compute in floats");
 }
 
 TEST(Expression, ShapeErrorsNameBothShapes) {

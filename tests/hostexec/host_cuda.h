@@ -210,6 +210,19 @@ inline int __float_as_int(float a) { return std::bit_cast<int>(a); }
 inline unsigned __float_as_uint(float a) { return std::bit_cast<unsigned>(a); }
 inline float __int_as_float(int a) { return std::bit_cast<float>(a); }
 inline float __uint_as_float(unsigned a) { return std::bit_cast<float>(a); }
+// Unsigned shuffles (an unsigned argument would be ambiguous between the int and float forms).
+inline unsigned __shfl_sync(unsigned mask, unsigned v, int lane, int width = warpSize) {
+    return (unsigned)__shfl_sync(mask, (int)v, lane, width);
+}
+inline unsigned __shfl_up_sync(unsigned mask, unsigned v, unsigned delta, int width = warpSize) {
+    return (unsigned)__shfl_up_sync(mask, (int)v, delta, width);
+}
+inline unsigned __shfl_down_sync(unsigned mask, unsigned v, unsigned delta, int width = warpSize) {
+    return (unsigned)__shfl_down_sync(mask, (int)v, delta, width);
+}
+inline unsigned __shfl_xor_sync(unsigned mask, unsigned v, int laneMask, int width = warpSize) {
+    return (unsigned)__shfl_xor_sync(mask, (int)v, laneMask, width);
+}
 inline float __shfl_sync(unsigned mask, float v, int lane, int width = warpSize) {
     return __int_as_float(__shfl_sync(mask, __float_as_int(v), lane, width));
 }

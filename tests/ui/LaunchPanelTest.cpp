@@ -152,6 +152,11 @@ TEST_F(LaunchPanelTest, FloatArgumentsShowAsFloatsAndKeepTheirTypeThroughFormEdi
     EXPECT_EQ(after.expect, before.expect);
     panel->arguments()->item(0, LaunchPanel::Values)->setText("1, 2.5e-3, -inf, x");
     EXPECT_EQ(panel->verdict(), "argument x, values: 'x' is not a 32-bit float (write e.g. 1.5, -2e-3, nan or inf)");
+    panel->arguments()->item(0, LaunchPanel::Values)->setText("1, Infinity, -nan, nan(7)");  // from_chars's forms
+    EXPECT_TRUE(panel->valid()) << panel->verdict().toStdString();
+    EXPECT_EQ(
+        parseLaunchSpec(window->launchEditor()->toPlainText().toStdString()).args[0].values,
+        (std::vector<int32_t>{std::bit_cast<int32_t>(1.0f), std::bit_cast<int32_t>(INFINITY), 0x7fffffff, 0x7fffffff}));
     panel->arguments()->item(0, LaunchPanel::Values)->setText("1, 2.5e-3, -inf, .5");
     EXPECT_TRUE(panel->valid()) << panel->verdict().toStdString();
     EXPECT_EQ(parseLaunchSpec(window->launchEditor()->toPlainText().toStdString()).args[0].values,

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cmath>
 
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Launch.h"
@@ -38,6 +39,8 @@ QString floatJson(const QString& word) {
     float f = 0;
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), f);
     if (error != std::errc() || end != text.data() + text.size()) return {};
+    if (std::isnan(f)) return "\"nan\"";  // from_chars also reads "infinity", "-nan" and "nan(...)"
+    if (std::isinf(f)) return f > 0 ? "\"inf\"" : "\"-inf\"";
     return QString::fromStdString(formatFloatLiteral(std::bit_cast<int32_t>(f)));
 }
 

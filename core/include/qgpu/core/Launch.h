@@ -36,8 +36,8 @@ struct ArrayPlacement {
 // A word as a person reads it: an int, or for a float the shortest decimal that reads back to the same
 // bits ("nan", "inf", "-inf", "-0" included).
 std::string formatWord(int32_t word, bool isFloat);
-// A float as a literal that reads back as a float: formatWord's text with ".0" on whole numbers (2.0, -0.0,
-// 1e+20, inf, nan).
+// A float as a literal: formatWord's text with ".0" on whole numbers (2.0, -0.0, 1e+20); a finite one reads
+// back as the same float wherever decimals are read (inf and nan stay words).
 std::string formatFloatLiteral(int32_t word);
 
 struct LaunchSpec {

@@ -13,7 +13,8 @@ namespace qgpu {
 std::string maskString(uint8_t mask, int lanes);
 const char* laneStatusName(LaneStatus s);  // "absent", "live", "barrier", "exited"  // "1101" with lane 0 first
 // One line per event, then indented writes and warnings; a register the compiler marks as holding a float
-// (Block::floatRegisters) shows its words as floats.
+// (Block::floatRegisters: at the start of the lane's next block) shows its words as floats. A lane's writes in
+// the block it exits from show as integers: no block follows to say.
 std::string formatEvent(const StepEvent& ev, const Program& program, int lanesPerWarp);
 std::vector<int32_t> readArray(const MachineState& state, const ArrayPlacement& placement);
 // The source line of `block`'s terminator (0 when unknown).
