@@ -42,19 +42,18 @@ std::string formatLowered(const LoweredKernel& k) {
     for (const auto& s : k.shared)
         out += "; shared " + s.name + " at " + std::to_string(s.base) + ", " + std::to_string(s.words) + " words\n";
     if (p.sharedWords) out += ".shared " + std::to_string(p.sharedWords) + "\n";
+    // A listing line with a comment in the column after the instructions.
+    auto commented = [](const std::string& text, const std::string& comment) {
+        return text + std::string(text.size() < 40 ? 40 - text.size() : 1, ' ') + "; " + comment + "\n";
+    };
     for (const auto& b : p.blocks) {
-        std::string label = b.label + ":", floats;
+        std::string floats;
         for (int r = 1; r < 16; ++r)
             if (b.floatRegisters & (1u << r)) floats += (floats.empty() ? "" : ", ") + ("r" + std::to_string(r));
-        if (!floats.empty())
-            label +=
-                std::string(label.size() < 40 ? 40 - label.size() : 1, ' ') + "; floats: " + floats;  // as "; line"
-        out += label + "\n";
+        out += floats.empty() ? b.label + ":\n" : commented(b.label + ":", "floats: " + floats);
         for (size_t i = 0; i < b.body.size(); ++i) {
-            std::string text = "    " + disassemble(b.body[i], &p);
             int line = i < b.bodyLocs.size() ? b.bodyLocs[i].line : 0;
-            out += text + std::string(text.size() < 40 ? 40 - text.size() : 1, ' ') + "; line " + std::to_string(line) +
-                   "\n";
+            out += commented("    " + disassemble(b.body[i], &p), "line " + std::to_string(line));
         }
         out += "    " + disassemble(b.terminator, &p) + "\n";
     }

@@ -1,9 +1,9 @@
 // The expression language's parser and shape checker (grammar: docs/expressions.md).
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <charconv>
-#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -183,10 +183,7 @@ std::vector<int> checkShape(const Node& n) {
 
 // An integer literal used with a float reads as a float, as C converts constants.
 void makeFloat(Node& literal) {
-    for (int32_t& word : literal.literal.values) {
-        float f = float(word);
-        std::memcpy(&word, &f, sizeof word);
-    }
+    for (int32_t& word : literal.literal.values) word = std::bit_cast<int32_t>(float(word));
     literal.literal.isFloat = true;
     literal.isFloat = true;
 }
@@ -449,8 +446,7 @@ private:
                                                  : "does not fit a 32-bit float (the largest is 3.4028235e38)"));
         if (error != std::errc() || end != t.text.data() + t.text.size())
             fail(t.column, "'" + abbreviate(t.text) + "' is not a number: write e.g. 1.5, .5 or 2e-3");
-        uint32_t bits = 0;
-        std::memcpy(&bits, &f, sizeof bits);
+        auto bits = std::bit_cast<uint32_t>(f);
         return int32_t(negative ? bits ^ 0x80000000u : bits);
     }
 
