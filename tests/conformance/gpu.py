@@ -2,7 +2,8 @@
 runs suite launches from their fed tokens. Greedy: `generate` with transformers' own cache must write the
 interpreter's stream token for token; with --batch, launches of similar length decode together, left-padded
 under an attention mask as transformers batches prompts. Teacher-forced: the fed tokens and the whole stream in one forward
-pass (the chunked delta rule) must predict every record."""
+pass (the chunked delta rule) must predict every record. --max-tokens leaves the longest launches to a run
+without it, and names them."""
 import json
 import pathlib
 import time
@@ -16,6 +17,8 @@ def extra(p):
     p.add_argument("--mode", choices=["greedy", "teacher"], required=True)
     p.add_argument("--dtype", choices=["f32", "bf16"], default="f32", help="the checkpoint's weights")
     p.add_argument("--kernels", help="comma-separated suite kernels (default: all)")
+    p.add_argument("--max-tokens", type=int, help="only launches of at most this many tokens, fed and written "
+                                                  "(default: every launch)")
     p.add_argument("--batch", type=int, default=1, help="greedy: launches decoded together (default 1)")
     p.add_argument("--checkpoint", required=True, help="the build-gpu checkpoint (written if missing or older "
                                                        "than --qgpu)")
@@ -57,6 +60,18 @@ def teacher_forced(model, fed, records):
     return logits[:-1].argmax(dim=-1).tolist()
 
 
+def within_budget(launches, max_tokens):
+    """The launches of at most `max_tokens` tokens (all when None); prints the names of the others."""
+    if max_tokens is None:
+        return launches
+    size = {name: len(launch["fed"]) + len(launch["records"]) for name, launch in launches.items()}
+    longer = sorted((name for name in launches if size[name] > max_tokens), key=size.get)
+    if longer:
+        print(f"{len(longer)} launches longer than {max_tokens} tokens are left to a run without --max-tokens: "
+              + ", ".join(f"{name} ({size[name]})" for name in longer))
+    return {name: launch for name, launch in launches.items() if size[name] <= max_tokens}
+
+
 def first_difference(written, records):
     for i, (a, b) in enumerate(zip(written, records)):
         if a != b:
@@ -71,7 +86,7 @@ def main():
     ckpt = oracle.gpu_checkpoint(args.qgpu, pathlib.Path(args.checkpoint), args.dtype)
     kernels = ["--kernels", args.kernels] if args.kernels else []
     oracle.run(args.driver, "launches", "--out", work / "launches.json", *kernels)
-    launches = json.loads((work / "launches.json").read_text())
+    launches = within_budget(json.loads((work / "launches.json").read_text()), args.max_tokens)
 
     start = time.monotonic()
     model, cls = oracle.load_hf(ckpt)
