@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "HelperThread.h"
+#include "RowBlocks.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/runtime/TorchSetup.h"
 
@@ -70,8 +71,9 @@ struct Sparse {
     void scatter(int c, float x, float* y) const {
         for (int i = start[size_t(c)]; i < start[size_t(c) + 1]; ++i) y[column[size_t(i)]] += value[size_t(i)] * x;
     }
-    // Four partial sums, so that the gathers overlap instead of waiting on one chain of adds. (The circuit's sums
-    // are exact, so their order does not matter; on other weights this is one more float rounding order.)
+    // Four partial sums, entry j of the row into sum j % 4, so that the gathers overlap instead of waiting on
+    // one chain of adds; RowBlocks sums the same way. (The circuit's sums are exact, so their order does not
+    // matter; on other weights this is one more float rounding order.)
     float row(int r, const float* x) const {
         const int* c = column.data();
         const float* v = value.data();
@@ -83,8 +85,13 @@ struct Sparse {
             s2 += v[i + 2] * x[c[i + 2]];
             s3 += v[i + 3] * x[c[i + 3]];
         }
-        for (; i < end; ++i) s0 += v[i] * x[c[i]];
+        if (i < end) s0 += v[i] * x[c[i]];
+        if (i + 1 < end) s1 += v[i + 1] * x[c[i + 1]];
+        if (i + 2 < end) s2 += v[i + 2] * x[c[i + 2]];
         return (s0 + s1) + (s2 + s3);
+    }
+    RowBlocks blocks(const std::vector<int>& rows, int zeroColumn) const {
+        return RowBlocks::of(start, column, value, rows, zeroColumn);
     }
     bool empty(int r) const { return start[size_t(r)] == start[size_t(r) + 1]; }
 };
@@ -97,16 +104,41 @@ float silu(float x) {
     if (x > 18.f) return x;
     return x / (1.f + std::exp(-x));
 }
+// silu of kLanes values: a blend where the formula needs no exp (on compiled circuits, every value), else
+// lane by lane.
+void siluLanes(const float* in, float* out) {
+    int formula = 0;
+    for (size_t l = 0; l < RowBlocks::kLanes; ++l) {
+        const bool low = in[l] < -89.f;  // bitwise ors, no branches: the compiler vectorises the loop
+        formula |= int(!((in[l] == 0) | low | (in[l] > 18.f)));
+        out[l] = low ? -0.f : in[l];
+    }
+    if (formula)
+        for (size_t l = 0; l < RowBlocks::kLanes; ++l) out[l] = silu(in[l]);
+}
 float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
 float softplus(float x) { return x > 20.f ? x : std::log1p(std::exp(x)); }
 
-// Zero-centred RMSNorm of a whole vector into `out`.
+// The sum of squares in eight interleaved partial sums (element i into sum i % 8, which the compiler keeps
+// in one vector register), added pairwise. The circuit's residual holds integers whose squares sum exactly,
+// so the order does not matter there; LibTorch's order differs again.
+float sumOfSquares(const std::vector<float>& x) {
+    constexpr size_t L = 8;
+    float part[L] = {};
+    size_t i = 0;
+    for (; i + L <= x.size(); i += L)
+        for (size_t l = 0; l < L; ++l) part[l] += x[i + l] * x[i + l];
+    for (size_t l = 0; i < x.size(); ++i, ++l) part[l] += x[i] * x[i];
+    return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+}
+
+// Zero-centred RMSNorm of a whole vector into `out`, which gets one more element, +0, past the end: the
+// column that RowBlocks' padding reads.
 void rmsNorm(const std::vector<float>& x, const std::vector<float>& w, float eps, std::vector<float>& out) {
-    float sum = 0;
-    for (float v : x) sum += v * v;
-    float scale = 1.f / std::sqrt(sum / float(x.size()) + eps);
-    out.resize(x.size());
+    float scale = 1.f / std::sqrt(sumOfSquares(x) / float(x.size()) + eps);
+    out.resize(x.size() + 1);
     for (size_t i = 0; i < x.size(); ++i) out[i] = x[i] * scale * (1.f + w[i]);
+    out[x.size()] = 0.f;
 }
 
 // logits += head^T y, head dim-major; each logit summed in dim order. No aliasing: the compiler vectorises it.
@@ -118,30 +150,32 @@ void headProducts(const float* __restrict column, const std::vector<float>& y, s
     }
 }
 
-// The index that divides `units` into two runs of about equal cost.
-template <typename Cost>
-size_t balancedSplit(const std::vector<int>& units, Cost cost) {
-    size_t total = 0, sum = 0, i = 0;
-    for (int u : units) total += cost(u);
-    while (i < units.size() && 2 * sum < total) sum += cost(units[i++]);
-    return i;
-}
-
 }  // namespace
 
 struct SparseModel::Layer {
     std::vector<float> inputNorm, postNorm, conv, dtBias, aLog, linearNorm;
     Sparse qkv, z, b, a, gate, up;
-    Sparse outProj, down;           // by columns
-    std::vector<int> liveChannels;  // qkv rows with a non-zero weight
-    std::vector<bool> pastTaps;     // per channel: its conv reads earlier tokens (a non-zero earlier tap)
-    std::vector<int> liveNeurons;   // MLP neurons with a non-zero gate (silu(0) = 0: the others write nothing)
+    Sparse outProj, down;             // by columns
+    RowBlocks qkvBlocks, gateBlocks;  // the live channels' and neurons' rows of qkv and gate
+    std::vector<float> blockTap;      // per qkvBlocks lane: its channel's conv tap on the current token
+    std::vector<uint8_t> blockPast;   // per qkvBlocks block: a channel of it reads earlier tokens
+    std::vector<int> liveChannels;    // qkv rows with a non-zero weight
+    std::vector<bool> pastTaps;       // per channel: its conv reads earlier tokens (a non-zero earlier tap)
+    std::vector<int> liveNeurons;     // MLP neurons with a non-zero gate (silu(0) = 0: the others write nothing)
     // Heads whose query or key has a live channel. The others never write (their key is 0) and read 0,
     // so their state stays 0 and their output is 0: they are skipped.
     std::vector<int> liveHeads;
-    // Where two threads divide the live channels, heads and neurons: about half the weights each.
-    size_t channelSplit = 0, headSplit = 0, neuronSplit = 0;
+    std::vector<float> constantDecay;  // per value head whose a row is empty: its decay, the same every token
+    // Where two threads divide the live heads: half each. (The blocks say where they divide theirs.)
+    size_t headSplit = 0;
 };
+
+namespace {
+// A head's state decay exp(g), g = -exp(A_log) * softplus(a + dt_bias), for the a projection's value `a`.
+float headDecay(const SparseModel::Layer& l, size_t head, float a) {
+    return std::exp(-std::exp(l.aLog[head]) * softplus(a + l.dtBias[head]));
+}
+}  // namespace
 
 SparseModel::~SparseModel() = default;
 
@@ -250,10 +284,21 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
             }
             if (live) l.liveHeads.push_back(int(head));
         }
-        auto rowSize = [](const Sparse& m, int r) { return size_t(m.start[size_t(r) + 1] - m.start[size_t(r)]); };
-        l.channelSplit = balancedSplit(l.liveChannels, [&](int ch) { return 1 + rowSize(l.qkv, ch); });
-        l.headSplit = balancedSplit(l.liveHeads, [](int) { return size_t(1); });
-        l.neuronSplit = balancedSplit(l.liveNeurons, [&](int n) { return 1 + rowSize(l.gate, n) + rowSize(l.up, n); });
+        l.qkvBlocks = l.qkv.blocks(l.liveChannels, int(h));
+        l.gateBlocks = l.gate.blocks(l.liveNeurons, int(h));
+        for (size_t b = 0; b < l.qkvBlocks.blocks(); ++b) {
+            bool past = false;
+            for (size_t lane = 0; lane < RowBlocks::kLanes; ++lane) {
+                const size_t ch = size_t(l.qkvBlocks.rows(b)[lane]);
+                const bool used = lane < l.qkvBlocks.count(b);
+                l.blockTap.push_back(used ? l.conv[ch * size_t(c.convKernel) + size_t(c.convKernel) - 1] : 0.f);
+                past = past || (used && l.pastTaps[ch]);
+            }
+            l.blockPast.push_back(past);
+        }
+        l.headSplit = l.liveHeads.size() / 2;
+        for (int64_t head = 0; head < hv; ++head)  // an empty row's sum is +0, as Sparse::row gives it
+            l.constantDecay.push_back(headDecay(l, size_t(head), 0.f));
         m->m_layers.push_back(std::move(l));
     }
     m->setThreads(configuredThreads());
@@ -301,25 +346,33 @@ struct SparseModel::LayerPass {
     size_t K, dk, dv, kd, group;  // conv taps; key and value head dims; all keys' width; value heads per key
     LayerTrace* trace = nullptr;  // records the rows each head's query and key address, when given
 
-    // Projection and causal conv with its state (the last K - 1 projected values per channel).
+    // Projection and causal conv with its state (the last K - 1 projected values per channel), over the live
+    // channels of qkv's blocks [begin, end).
     // A channel whose projection row is empty reads 0 for ever: silu(0) = 0 and its state stays 0.
     // One whose earlier taps are all 0 needs no state: 0 + 0 * past is +0 (past is finite), as the sum
     // with the state would give.
     void channels(size_t begin, size_t end, std::vector<float>& conv, std::vector<float>& qkv) const {
-        for (size_t i = begin; i < end; ++i) {
-            const int channel = l.liveChannels[i];
-            const size_t ch = size_t(channel);
-            float now = l.qkv.row(channel, normed.data());
-            float out = 0;
-            if (l.pastTaps[ch]) {
-                float* past = conv.data() + ch * (K - 1);
-                for (size_t k = 0; k + 1 < K; ++k) out += l.conv[ch * K + k] * past[k];
-                for (size_t k = 0; k + 2 < K; ++k) past[k] = past[k + 1];
-                past[K - 2] = now;
-            }
-            out += l.conv[ch * K + K - 1] * now;
-            qkv[ch] = silu(out);
-        }
+        constexpr size_t L = RowBlocks::kLanes;
+        l.qkvBlocks.each(begin, end, normed.data(), [&](const int* rows, size_t count, const float* now, size_t b) {
+            alignas(32) float out[L], act[L];
+            const float* tap = l.blockTap.data() + b * L;
+            for (size_t lane = 0; lane < L; ++lane) out[lane] = 0.f + tap[lane] * now[lane];
+            if (l.blockPast[b])
+                for (size_t lane = 0; lane < count; ++lane)
+                    if (l.pastTaps[size_t(rows[lane])]) out[lane] = withPast(size_t(rows[lane]), now[lane], conv);
+            siluLanes(out, act);
+            for (size_t lane = 0; lane < count; ++lane) qkv[size_t(rows[lane])] = act[lane];
+        });
+    }
+
+    // A channel's conv output with its earlier taps, shifting `now` into its state.
+    float withPast(size_t ch, float now, std::vector<float>& conv) const {
+        float* past = conv.data() + ch * (K - 1);
+        float out = 0;
+        for (size_t k = 0; k + 1 < K; ++k) out += l.conv[ch * K + k] * past[k];
+        for (size_t k = 0; k + 2 < K; ++k) past[k] = past[k + 1];
+        past[K - 2] = now;
+        return out + l.conv[ch * K + K - 1] * now;
     }
 
     // The rows a normalised query or key weighs at 1/1000 of its largest weight or more.
@@ -331,8 +384,13 @@ struct SparseModel::LayerPass {
             if (largest > 0 && std::fabs(weights[r]) >= largest / 1000) rows.push_back(int(r));
     }
 
+    // A head's state decay, exp(g), for the a projection's value `a` on this token.
+    float decayOf(size_t head, float a) const { return headDecay(l, head, a); }
+
     struct HeadScratch {
         std::vector<float> qn, kn, kS, delta;
+        std::vector<int> qRows, kRows;  // where qn and kn are not zero, ascending
+        size_t qCount = 0, kCount = 0;
     };
 
     // The gated delta rule of each head, on the state rows its key and query touch only, and its gated
@@ -340,49 +398,64 @@ struct SparseModel::LayerPass {
     void heads(size_t begin, size_t end, const std::vector<float>& qkv, std::vector<float>& S,
                std::vector<float>& mixed, HeadScratch& t) const {
         const float qScale = float(1.0 / std::sqrt(double(dk)));
-        auto l2 = [&](const float* vec, float scale, std::vector<float>& out) {
+        // The normalised vector and the rows where it is not zero. The sum of squares and every later loop over
+        // the rows skip the zeros (a query or key is one-hot on compiled circuits): adding +0 to a sum that
+        // starts at +0 changes nothing, and a zero row weighs nothing.
+        auto l2 = [&](const float* vec, float scale, std::vector<float>& out, std::vector<int>& rows, size_t& count) {
+            count = 0;
+            for (size_t i = 0; i < dk; ++i) {  // without branches: the rows are where a store lands and stays
+                rows[count] = int(i);
+                count += vec[i] != 0;
+            }
             float sum = 0;
-            for (size_t i = 0; i < dk; ++i) sum += vec[i] * vec[i];
+            for (size_t n = 0; n < count; ++n) sum += vec[rows[n]] * vec[rows[n]];
             float r = 1.f / std::sqrt(sum + 1e-6f);
             out.assign(vec, vec + dk);
             for (float& e : out) e = e * r * scale;
+            size_t kept = 0;  // a non-zero element that rounds to zero once scaled weighs nothing either
+            for (size_t n = 0; n < count; ++n)
+                if (out[size_t(rows[n])] != 0) rows[kept++] = rows[n];
+            count = kept;
         };
         t.kS.resize(dv);
         t.delta.resize(dv);
+        t.qRows.resize(dk);
+        t.kRows.resize(dk);
         for (size_t i = begin; i < end; ++i) {
             const size_t head = size_t(l.liveHeads[i]), keyHead = head / group;
             const float* v = qkv.data() + 2 * kd + head * dv;
-            l2(qkv.data() + keyHead * dk, qScale, t.qn);
-            l2(qkv.data() + kd + keyHead * dk, 1.f, t.kn);
+            l2(qkv.data() + keyHead * dk, qScale, t.qn, t.qRows, t.qCount);
+            l2(qkv.data() + kd + keyHead * dk, 1.f, t.kn, t.kRows, t.kCount);
             if (trace) {
                 addressedRows(t.qn, trace->rowsRead[head]);
                 addressedRows(t.kn, trace->rowsWritten[head]);
             }
             float beta = sigmoid(l.b.row(int(head), normed.data()));
-            float g = -std::exp(l.aLog[head]) * softplus(l.a.row(int(head), normed.data()) + l.dtBias[head]);
             float* Sh = S.data() + head * dk * dv;
-            float decay = std::exp(g);
+            float decay =
+                l.a.empty(int(head)) ? l.constantDecay[head] : decayOf(head, l.a.row(int(head), normed.data()));
             if (decay != 1.f)
                 for (size_t e = 0; e < dk * dv; ++e) Sh[e] *= decay;
             std::fill(t.kS.begin(), t.kS.end(), 0.f);
-            bool writes = false;
-            for (size_t r = 0; r < dk; ++r)
-                if (t.kn[r] != 0) {
-                    writes = true;
-                    for (size_t j = 0; j < dv; ++j) t.kS[j] += t.kn[r] * Sh[r * dv + j];
-                }
-            if (writes) {
+            for (size_t n = 0; n < t.kCount; ++n) {
+                const size_t r = size_t(t.kRows[n]);
+                for (size_t j = 0; j < dv; ++j) t.kS[j] += t.kn[r] * Sh[r * dv + j];
+            }
+            if (t.kCount > 0) {
                 for (size_t j = 0; j < dv; ++j) t.delta[j] = beta * (v[j] - t.kS[j]);
-                for (size_t r = 0; r < dk; ++r)
-                    if (t.kn[r] != 0)
-                        for (size_t j = 0; j < dv; ++j) Sh[r * dv + j] += t.kn[r] * t.delta[j];
+                for (size_t n = 0; n < t.kCount; ++n) {
+                    const size_t r = size_t(t.kRows[n]);
+                    for (size_t j = 0; j < dv; ++j) Sh[r * dv + j] += t.kn[r] * t.delta[j];
+                }
             }
             float* o = mixed.data() + head * dv;
-            for (size_t r = 0; r < dk; ++r)
-                if (t.qn[r] != 0)
-                    for (size_t j = 0; j < dv; ++j) o[j] += t.qn[r] * Sh[r * dv + j];
+            for (size_t n = 0; n < t.qCount; ++n) {
+                const size_t r = size_t(t.qRows[n]);
+                for (size_t j = 0; j < dv; ++j) o[j] += t.qn[r] * Sh[r * dv + j];
+            }
             float sum = 0;
-            for (size_t j = 0; j < dv; ++j) sum += o[j] * o[j];
+            for (size_t j = 0; j < dv; ++j)
+                if (o[j] != 0) sum += o[j] * o[j];
             float scale = 1.f / std::sqrt(sum / float(dv) + c.rmsNormEps);
             for (size_t j = 0; j < dv; ++j) {
                 if (o[j] == 0) continue;
@@ -392,13 +465,15 @@ struct SparseModel::LayerPass {
         }
     }
 
-    // Each live neuron's SwiGLU output (0 without the up row when the gate is 0); the caller scatters them.
+    // The SwiGLU output of each live neuron of gate's blocks [begin, end) into out[neuron] (0 without the up
+    // row when the gate is 0); the caller scatters them.
     void neurons(size_t begin, size_t end, std::vector<float>& out) const {
-        for (size_t i = begin; i < end; ++i) {
-            const int n = l.liveNeurons[i];
-            float g = silu(l.gate.row(n, normed.data()));
-            out[i] = g == 0 ? 0.f : g * l.up.row(n, normed.data());
-        }
+        l.gateBlocks.each(begin, end, normed.data(), [&](const int* rows, size_t count, const float* gate, size_t) {
+            alignas(32) float g[RowBlocks::kLanes];
+            siluLanes(gate, g);
+            for (size_t lane = 0; lane < count; ++lane)
+                if (g[lane] != 0) out[size_t(rows[lane])] = g[lane] * l.up.row(rows[lane], normed.data());
+        });
     }
 };
 
@@ -435,7 +510,7 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
         LayerTrace* record = trace ? &(*trace)[li] : nullptr;
         LayerPass pass{c, l, normed, size_t(c.convKernel), dk, dv, kd, group, record};
         std::fill(qkv.begin(), qkv.end(), 0.f);
-        inTwo(l.channelSplit, l.liveChannels.size(),
+        inTwo(l.qkvBlocks.halfway(), l.qkvBlocks.blocks(),
               [&](size_t b, size_t e, int) { pass.channels(b, e, state.conv[li], qkv); });
         std::fill(mixed.begin(), mixed.end(), 0.f);
         inTwo(l.headSplit, l.liveHeads.size(),
@@ -447,10 +522,11 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
         if (record) record->afterMixer = x;
         // The MLP through its non-zero neurons, scattered in neuron order.
         rmsNorm(x, l.postNorm, c.rmsNormEps, normed);
-        neuronOut.assign(l.liveNeurons.size(), 0.f);
-        inTwo(l.neuronSplit, l.liveNeurons.size(), [&](size_t b, size_t e, int) { pass.neurons(b, e, neuronOut); });
-        for (size_t i = 0; i < neuronOut.size(); ++i)
-            if (neuronOut[i] != 0) l.down.scatter(l.liveNeurons[i], neuronOut[i], x.data());
+        neuronOut.assign(size_t(c.intermediateSize), 0.f);
+        inTwo(l.gateBlocks.halfway(), l.gateBlocks.blocks(),
+              [&](size_t b, size_t e, int) { pass.neurons(b, e, neuronOut); });
+        for (int n : l.liveNeurons)
+            if (neuronOut[size_t(n)] != 0) l.down.scatter(n, neuronOut[size_t(n)], x.data());
         if (record) record->afterLayer = x;
     }
     ++state.position;
