@@ -274,10 +274,13 @@ ResidualWindow residualWindow(const Checkpoint& ck, const SpliceLayout& L, bool 
 // single-threaded, and the rest is a pass over memory per tensor.
 constexpr int kLoadThreads = 2;
 
-// Calls work(i) for every i in [0, count) on `threads` threads; the first exception is rethrown here.
+// Calls work(i) for every i in [0, count) on `threads` threads. After an exception no new i starts; the
+// exception of the lowest i is rethrown here, so a checkpoint with several faults reports the same one
+// every time (every lower i had started, and ran to its end).
 void forEachOnThreads(size_t count, int threads, const std::function<void(size_t)>& work) {
     std::atomic<size_t> next{0};
     std::exception_ptr error;
+    size_t errorAt = count;
     std::mutex errorMutex;
     auto loop = [&] {
         for (size_t i; (i = next++) < count;) {
@@ -285,7 +288,10 @@ void forEachOnThreads(size_t count, int threads, const std::function<void(size_t
                 work(i);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(errorMutex);
-                if (!error) error = std::current_exception();
+                if (i < errorAt) {
+                    error = std::current_exception();
+                    errorAt = i;
+                }
                 next = count;
             }
         }

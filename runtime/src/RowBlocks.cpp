@@ -1,6 +1,9 @@
 #include "RowBlocks.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -12,72 +15,142 @@ namespace {
 
 constexpr size_t L = RowBlocks::kLanes;
 
+// A weight as stored: a float, or the upper half of one (bfloat16) where every weight fits.
+float widen(float w) { return w; }
+float widen(uint16_t upper) { return std::bit_cast<float>(uint32_t(upper) << 16); }
+
 // Eight rows' sums over `slots` slots (a multiple of 4), lane by lane. Both versions below compute exactly
 // this, in this order; neither contracts a multiply and an add into fma (the file is built with
-// -ffp-contract=off), so they give the same bits.
-void blockSumsPortable(const int* column, const float* value, size_t slots, const float* x, float* sum) {
+// -ffp-contract=off), so they give the same bits. (`shared` says which slots read one column in every lane:
+// the AVX2 version loads that once instead of gathering it.)
+template <typename Weight>
+void blockSumsPortable(const uint16_t* column, const Weight* value, const uint8_t*, size_t slots, const float* x,
+                       float* sum) {
     float s0[L] = {}, s1[L] = {}, s2[L] = {}, s3[L] = {};
     for (size_t j = 0; j < slots; j += 4, column += 4 * L, value += 4 * L)
         for (size_t l = 0; l < L; ++l) {
-            s0[l] += value[l] * x[column[l]];
-            s1[l] += value[L + l] * x[column[L + l]];
-            s2[l] += value[2 * L + l] * x[column[2 * L + l]];
-            s3[l] += value[3 * L + l] * x[column[3 * L + l]];
+            s0[l] += widen(value[l]) * x[column[l]];
+            s1[l] += widen(value[L + l]) * x[column[L + l]];
+            s2[l] += widen(value[2 * L + l]) * x[column[2 * L + l]];
+            s3[l] += widen(value[3 * L + l]) * x[column[3 * L + l]];
         }
     for (size_t l = 0; l < L; ++l) sum[l] = (s0[l] + s1[l]) + (s2[l] + s3[l]);
 }
 
 #if defined(__x86_64__)
-// The eight lanes in one AVX2 register: a gather, a multiply and an add per slot.
-__attribute__((target("avx2"))) void blockSumsAvx2(const int* column, const float* value, size_t slots, const float* x,
-                                                   float* sum) {
+__attribute__((target("avx2"), always_inline)) inline __m256 loadWeights(const float* value) {
+    return _mm256_loadu_ps(value);
+}
+__attribute__((target("avx2"), always_inline)) inline __m256 loadWeights(const uint16_t* value) {
+    const __m256i wide = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(value)));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
+}
+
+// The eight lanes of x a slot reads: one load where they share a column (most slots of a circuit's blocks),
+// else a gather, which costs several times more.
+__attribute__((target("avx2"), always_inline)) inline __m256 loadInputs(const uint16_t* column, bool shared,
+                                                                        const float* x) {
+    if (shared) return _mm256_broadcast_ss(x + column[0]);
+    const __m256i at = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(column)));
+    return _mm256_i32gather_ps(x, at, 4);
+}
+
+// The eight lanes in one AVX2 register: a load, a multiply and an add per slot.
+template <typename Weight>
+__attribute__((target("avx2"), always_inline)) inline void blockSumsAvx2(const uint16_t* column, const Weight* value,
+                                                                         const uint8_t* shared, size_t slots,
+                                                                         const float* x, float* sum) {
     __m256 s[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
     for (size_t j = 0; j < slots; j += 4, column += 4 * L, value += 4 * L)
         for (size_t k = 0; k < 4; ++k) {
-            const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(column + k * L));
-            const __m256 product = _mm256_mul_ps(_mm256_loadu_ps(value + k * L), _mm256_i32gather_ps(x, at, 4));
-            s[k] = _mm256_add_ps(s[k], product);
+            const __m256 inputs = loadInputs(column + k * L, shared[j + k], x);
+            s[k] = _mm256_add_ps(s[k], _mm256_mul_ps(loadWeights(value + k * L), inputs));
         }
     _mm256_storeu_ps(sum, _mm256_add_ps(_mm256_add_ps(s[0], s[1]), _mm256_add_ps(s[2], s[3])));
 }
 #endif
 
-using BlockSums = void (*)(const int*, const float*, size_t, const float*, float*);
-
-BlockSums chooseBlockSums() {
-#if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2")) return blockSumsAvx2;
-#endif
-    return blockSumsPortable;
+// The sums of `count` blocks into out, kLanes a block, by one of the versions above (each loop is compiled
+// for the instructions of the version it inlines).
+template <typename Weight>
+void blocksSumsPortable(const RowBlocks::Block* block, size_t count, const uint16_t* column, const Weight* value,
+                        const uint8_t* shared, const float* x, float* out) {
+    for (size_t b = 0; b < count; ++b, ++block, out += L)
+        blockSumsPortable(column + block->offset, value + block->offset, shared, block->slots, x, out);
 }
 
-const BlockSums blockSums = chooseBlockSums();
+#if defined(__x86_64__)
+template <typename Weight>
+__attribute__((target("avx2"))) void blocksSumsAvx2(const RowBlocks::Block* block, size_t count, const uint16_t* column,
+                                                    const Weight* value, const uint8_t* shared, const float* x,
+                                                    float* out) {
+    for (size_t b = 0; b < count; ++b, ++block, out += L)
+        blockSumsAvx2(column + block->offset, value + block->offset, shared + block->offset / L, block->slots, x, out);
+}
+#endif
+
+template <typename Weight>
+using BlockSums = void (*)(const RowBlocks::Block*, size_t, const uint16_t*, const Weight*, const uint8_t*,
+                           const float*, float*);
+
+template <typename Weight>
+BlockSums<Weight> chooseBlockSums() {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2")) return blocksSumsAvx2<Weight>;
+#endif
+    return blocksSumsPortable<Weight>;
+}
+
+const BlockSums<float> floatSums = chooseBlockSums<float>();
+const BlockSums<uint16_t> bfloatSums = chooseBlockSums<uint16_t>();
+
+bool fitsBfloat16(float w) { return std::bit_cast<uint32_t>(w) << 16 == 0; }
 
 }  // namespace
 
 RowBlocks RowBlocks::of(const std::vector<int>& start, const std::vector<int>& column, const std::vector<float>& value,
-                        const std::vector<int>& rows, int zeroColumn) {
+                        const std::vector<int>& rows, int zeroColumn, Order rowOrder) {
     auto length = [&](int r) { return start[size_t(r) + 1] - start[size_t(r)]; };
-    std::vector<int> order = rows;  // shortest first, so that a block's rows need about the same slots
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return length(a) < length(b); });
+    std::vector<int> order = rows;
+    if (rowOrder == Order::ByLength)
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return length(a) < length(b); });
+    if (zeroColumn > 65535) throw std::invalid_argument("row blocks hold columns below 65,536 only");
     RowBlocks blocks;
     for (size_t first = 0; first < order.size(); first += kLanes) {
         Block block;
-        block.count = std::min(kLanes, order.size() - first);
-        std::copy_n(order.begin() + long(first), block.count, block.rows);
-        const size_t longest = size_t(length(order[first + block.count - 1]));
+        const size_t count = std::min(kLanes, order.size() - first);
+        for (size_t lane = 0; lane < kLanes; ++lane) blocks.m_lanes.push_back(lane < count ? order[first + lane] : -1);
+        size_t longest = 0;
+        for (size_t lane = 0; lane < count; ++lane) longest = std::max(longest, size_t(length(order[first + lane])));
+        bool consecutive = count == kLanes;
+        for (size_t lane = 1; lane < count; ++lane)
+            consecutive = consecutive && order[first + lane] == order[first] + int(lane);
+        blocks.m_consecutive.push_back(consecutive);
         block.slots = std::max<size_t>(4, (longest + 3) / 4 * 4);
         block.offset = blocks.m_columns.size();
-        blocks.m_columns.resize(block.offset + block.slots * kLanes, zeroColumn);
+        blocks.m_columns.resize(block.offset + block.slots * kLanes, uint16_t(zeroColumn));
         blocks.m_values.resize(block.offset + block.slots * kLanes, 0.f);
-        for (size_t lane = 0; lane < block.count; ++lane) {
-            const int r = block.rows[lane];
+        for (size_t lane = 0; lane < count; ++lane) {
+            const int r = order[first + lane];
             for (int i = start[size_t(r)], j = 0; i < start[size_t(r) + 1]; ++i, ++j) {
-                blocks.m_columns[block.offset + size_t(j) * kLanes + lane] = column[size_t(i)];
+                blocks.m_columns[block.offset + size_t(j) * kLanes + lane] = uint16_t(column[size_t(i)]);
                 blocks.m_values[block.offset + size_t(j) * kLanes + lane] = value[size_t(i)];
             }
         }
         blocks.m_blocks.push_back(block);
+    }
+    for (size_t b = 0; b < blocks.m_blocks.size(); ++b) {
+        const size_t count =
+            size_t(std::count_if(blocks.m_lanes.begin() + long(b * kLanes),
+                                 blocks.m_lanes.begin() + long((b + 1) * kLanes), [](int r) { return r >= 0; }));
+        for (size_t j = 0; j < blocks.m_blocks[b].slots; ++j) {
+            const uint16_t* at = blocks.m_columns.data() + blocks.m_blocks[b].offset + j * kLanes;
+            blocks.m_shared.push_back(std::all_of(at, at + count, [&](uint16_t c) { return c == at[0]; }));
+        }
+    }
+    if (std::all_of(blocks.m_values.begin(), blocks.m_values.end(), fitsBfloat16)) {
+        for (float w : blocks.m_values) blocks.m_bfloats.push_back(uint16_t(std::bit_cast<uint32_t>(w) >> 16));
+        blocks.m_values = {};
     }
     size_t total = 0, sum = 0;
     for (const Block& block : blocks.m_blocks) total += block.slots;
@@ -86,8 +159,11 @@ RowBlocks RowBlocks::of(const std::vector<int>& start, const std::vector<int>& c
     return blocks;
 }
 
-void RowBlocks::sums(const Block& block, const float* x, float* sum) const {
-    blockSums(m_columns.data() + block.offset, m_values.data() + block.offset, block.slots, x, sum);
+void RowBlocks::sums(size_t begin, size_t end, const float* x, float* out) const {
+    if (m_bfloats.empty())
+        floatSums(m_blocks.data() + begin, end - begin, m_columns.data(), m_values.data(), m_shared.data(), x, out);
+    else
+        bfloatSums(m_blocks.data() + begin, end - begin, m_columns.data(), m_bfloats.data(), m_shared.data(), x, out);
 }
 
 }  // namespace qgpu

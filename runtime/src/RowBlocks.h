@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace qgpu {
@@ -17,39 +18,35 @@ public:
 
     // The rows `rows` (row ids, each at most once) of the matrix whose row r has the columns
     // column[start[r]..start[r+1]) with weights value[...]; x[zeroColumn] must be +0 when computing.
+    // In the order given, or with byLength shortest first (less padding where lengths vary).
+    // Columns are stored in 16 bits: std::invalid_argument for a zeroColumn above 65,535.
+    enum class Order { AsGiven, ByLength };
     static RowBlocks of(const std::vector<int>& start, const std::vector<int>& column, const std::vector<float>& value,
-                        const std::vector<int>& rows, int zeroColumn);
+                        const std::vector<int>& rows, int zeroColumn, Order order);
 
     size_t blocks() const { return m_blocks.size(); }
     // The block index that divides the blocks into two runs of about equal work.
     size_t halfway() const { return m_halfway; }
-    // use(rows, count, sums, block) for each block of [begin, end): its rows (kLanes, of which the first
-    // `count` are in use) and their sums over x.
-    template <typename Use>
-    void each(size_t begin, size_t end, const float* x, Use&& use) const {
-        alignas(32) float sum[kLanes];
-        for (size_t b = begin; b < end; ++b) {
-            const Block& block = m_blocks[b];
-            sums(block, x, sum);
-            use(block.rows, block.count, sum, b);
-        }
-    }
-    // A block's rows; a lane past its count holds row 0 (whose sums are not to be used).
-    const int* rows(size_t block) const { return m_blocks[block].rows; }
-    size_t count(size_t block) const { return m_blocks[block].count; }
+    // The sums over x of the rows of blocks [begin, end): out[(b - begin) * kLanes + lane].
+    void sums(size_t begin, size_t end, const float* x, float* out) const;
+    // Each lane's row, block after block, kLanes a block; -1 for a lane past the rows (its sum is +0).
+    const std::vector<int>& lanes() const { return m_lanes; }
+    // Whether a block's lanes hold kLanes consecutive rows, ascending.
+    bool consecutive(size_t block) const { return m_consecutive[block]; }
+
+    struct Block {
+        size_t offset = 0;  // into m_columns, m_values or m_bfloats: slots * kLanes entries
+        size_t slots = 0;   // a multiple of 4
+    };
 
 private:
-    struct Block {
-        size_t offset = 0;  // into m_columns and m_values: slots * kLanes entries
-        size_t slots = 0;   // a multiple of 4
-        size_t count = 0;   // rows in use, up to kLanes
-        int rows[kLanes] = {};
-    };
-    void sums(const Block& block, const float* x, float* sum) const;
-
     std::vector<Block> m_blocks;
-    std::vector<int> m_columns;
-    std::vector<float> m_values;
+    std::vector<int> m_lanes;
+    std::vector<uint8_t> m_consecutive;
+    std::vector<uint16_t> m_columns;
+    std::vector<float> m_values;      // the weights, or when every one is a bfloat16 value (low half 0),
+    std::vector<uint16_t> m_bfloats;  // their upper halves instead: half the bytes to stream per token
+    std::vector<uint8_t> m_shared;    // per slot (offset / kLanes + j): every row in use reads one column
     size_t m_halfway = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "qgpu/runtime/SparseModel.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -10,6 +11,10 @@
 #include "RowBlocks.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/runtime/TorchSetup.h"
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace qgpu {
 
@@ -90,8 +95,8 @@ struct Sparse {
         if (i + 2 < end) s2 += v[i + 2] * x[c[i + 2]];
         return (s0 + s1) + (s2 + s3);
     }
-    RowBlocks blocks(const std::vector<int>& rows, int zeroColumn) const {
-        return RowBlocks::of(start, column, value, rows, zeroColumn);
+    RowBlocks blocks(const std::vector<int>& rows, int zeroColumn, RowBlocks::Order order) const {
+        return RowBlocks::of(start, column, value, rows, zeroColumn, order);
     }
     bool empty(int r) const { return start[size_t(r)] == start[size_t(r) + 1]; }
 };
@@ -104,17 +109,19 @@ float silu(float x) {
     if (x > 18.f) return x;
     return x / (1.f + std::exp(-x));
 }
-// silu of kLanes values: a blend where the formula needs no exp (on compiled circuits, every value), else
-// lane by lane.
-void siluLanes(const float* in, float* out) {
+// silu of n values in place: a blend where the formula needs no exp (on compiled circuits, every value),
+// else value by value.
+__attribute__((target_clones("avx2", "default"))) void siluAll(float* v, size_t n) {
     int formula = 0;
-    for (size_t l = 0; l < RowBlocks::kLanes; ++l) {
-        const bool low = in[l] < -89.f;  // bitwise ors, no branches: the compiler vectorises the loop
-        formula |= int(!((in[l] == 0) | low | (in[l] > 18.f)));
-        out[l] = low ? -0.f : in[l];
+    for (size_t i = 0; i < n; ++i) {
+        const bool low = v[i] < -89.f;  // bitwise ors, no branches: the compiler vectorises the loop
+        formula |= int(!((v[i] == 0) | low | (v[i] > 18.f)));
     }
-    if (formula)
-        for (size_t l = 0; l < RowBlocks::kLanes; ++l) out[l] = silu(in[l]);
+    if (formula) {
+        for (size_t i = 0; i < n; ++i) v[i] = silu(v[i]);
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) v[i] = v[i] < -89.f ? -0.f : v[i];
 }
 float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
 float softplus(float x) { return x > 20.f ? x : std::log1p(std::exp(x)); }
@@ -130,6 +137,23 @@ float sumOfSquares(const std::vector<float>& x) {
         for (size_t l = 0; l < L; ++l) part[l] += x[i + l] * x[i + l];
     for (size_t l = 0; i < x.size(); ++i, ++l) part[l] += x[i] * x[i];
     return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+}
+
+// The indices i < n where v[i] != 0 (NaN included, -0 not), ascending, into `at`; returns their count.
+// Eight at a time: on compiled circuits most groups of eight are all zero.
+size_t nonZeroIndices(const float* v, size_t n, int* at) {
+    size_t count = 0, i = 0;
+#if defined(__SSE2__)
+    const __m128 zero = _mm_setzero_ps();
+    for (; i + 8 <= n; i += 8) {
+        unsigned mask = unsigned(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(v + i), zero))) |
+                        unsigned(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(v + i + 4), zero))) << 4;
+        for (; mask; mask &= mask - 1) at[count++] = int(i) + std::countr_zero(mask);
+    }
+#endif
+    for (; i < n; ++i)
+        if (v[i] != 0) at[count++] = int(i);
+    return count;
 }
 
 // Zero-centred RMSNorm of a whole vector into `out`, which gets one more element, +0, past the end: the
@@ -157,7 +181,7 @@ struct SparseModel::Layer {
     Sparse qkv, z, b, a, gate, up;
     Sparse outProj, down;             // by columns
     RowBlocks qkvBlocks, gateBlocks;  // the live channels' and neurons' rows of qkv and gate
-    std::vector<float> blockTap;      // per qkvBlocks lane: its channel's conv tap on the current token
+    std::vector<float> laneTap;       // per qkvBlocks lane: its channel's conv tap on the current token (0 unused)
     std::vector<uint8_t> blockPast;   // per qkvBlocks block: a channel of it reads earlier tokens
     std::vector<int> liveChannels;    // qkv rows with a non-zero weight
     std::vector<bool> pastTaps;       // per channel: its conv reads earlier tokens (a non-zero earlier tap)
@@ -284,15 +308,17 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
             }
             if (live) l.liveHeads.push_back(int(head));
         }
-        l.qkvBlocks = l.qkv.blocks(l.liveChannels, int(h));
-        l.gateBlocks = l.gate.blocks(l.liveNeurons, int(h));
+        // Channels in their order, so that a block's results land side by side; neurons by length (their
+        // results are few and go out as a list).
+        l.qkvBlocks = l.qkv.blocks(l.liveChannels, int(h), RowBlocks::Order::AsGiven);
+        l.gateBlocks = l.gate.blocks(l.liveNeurons, int(h), RowBlocks::Order::ByLength);
+        const size_t K = size_t(c.convKernel);
         for (size_t b = 0; b < l.qkvBlocks.blocks(); ++b) {
             bool past = false;
-            for (size_t lane = 0; lane < RowBlocks::kLanes; ++lane) {
-                const size_t ch = size_t(l.qkvBlocks.rows(b)[lane]);
-                const bool used = lane < l.qkvBlocks.count(b);
-                l.blockTap.push_back(used ? l.conv[ch * size_t(c.convKernel) + size_t(c.convKernel) - 1] : 0.f);
-                past = past || (used && l.pastTaps[ch]);
+            for (size_t lane = b * RowBlocks::kLanes; lane < (b + 1) * RowBlocks::kLanes; ++lane) {
+                const int ch = l.qkvBlocks.lanes()[lane];
+                l.laneTap.push_back(ch >= 0 ? l.conv[size_t(ch) * K + K - 1] : 0.f);
+                past = past || (ch >= 0 && l.pastTaps[size_t(ch)]);
             }
             l.blockPast.push_back(past);
         }
@@ -346,23 +372,45 @@ struct SparseModel::LayerPass {
     size_t K, dk, dv, kd, group;  // conv taps; key and value head dims; all keys' width; value heads per key
     LayerTrace* trace = nullptr;  // records the rows each head's query and key address, when given
 
+    // Per thread: buffers every token reuses.
+    struct Scratch {
+        std::vector<float> now, out;  // a block run's sums, and what becomes of them
+        std::vector<int> rows;
+        std::vector<uint64_t> fired;  // a bit per neuron: its gate is not 0, and it has written its output
+        std::vector<float> qn, kn, kS, delta;
+        std::vector<int> qRows, kRows, oRows;  // where qn, kn and the output are not zero, ascending
+        size_t qCount = 0, kCount = 0;
+    };
+
     // Projection and causal conv with its state (the last K - 1 projected values per channel), over the live
     // channels of qkv's blocks [begin, end).
     // A channel whose projection row is empty reads 0 for ever: silu(0) = 0 and its state stays 0.
     // One whose earlier taps are all 0 needs no state: 0 + 0 * past is +0 (past is finite), as the sum
     // with the state would give.
-    void channels(size_t begin, size_t end, std::vector<float>& conv, std::vector<float>& qkv) const {
+    // Each step is one pass over the blocks' lanes: the sums, the taps, silu, the stores.
+    void channels(size_t begin, size_t end, std::vector<float>& conv, std::vector<float>& qkv, Scratch& t) const {
         constexpr size_t L = RowBlocks::kLanes;
-        l.qkvBlocks.each(begin, end, normed.data(), [&](const int* rows, size_t count, const float* now, size_t b) {
-            alignas(32) float out[L], act[L];
-            const float* tap = l.blockTap.data() + b * L;
-            for (size_t lane = 0; lane < L; ++lane) out[lane] = 0.f + tap[lane] * now[lane];
+        const size_t n = (end - begin) * L;
+        t.now.resize(n);
+        t.out.resize(n);
+        l.qkvBlocks.sums(begin, end, normed.data(), t.now.data());
+        const float* tap = l.laneTap.data() + begin * L;
+        for (size_t i = 0; i < n; ++i) t.out[i] = 0.f + tap[i] * t.now[i];
+        const int* lanes = l.qkvBlocks.lanes().data() + begin * L;
+        for (size_t b = begin; b < end; ++b)
             if (l.blockPast[b])
-                for (size_t lane = 0; lane < count; ++lane)
-                    if (l.pastTaps[size_t(rows[lane])]) out[lane] = withPast(size_t(rows[lane]), now[lane], conv);
-            siluLanes(out, act);
-            for (size_t lane = 0; lane < count; ++lane) qkv[size_t(rows[lane])] = act[lane];
-        });
+                for (size_t i = (b - begin) * L; i < (b - begin + 1) * L; ++i)
+                    if (lanes[i] >= 0 && l.pastTaps[size_t(lanes[i])])
+                        t.out[i] = withPast(size_t(lanes[i]), t.now[i], conv);
+        siluAll(t.out.data(), n);
+        for (size_t b = begin, i = 0; b < end; ++b, i += L) {
+            if (l.qkvBlocks.consecutive(b)) {
+                std::copy_n(t.out.data() + i, L, qkv.data() + lanes[i]);
+                continue;
+            }
+            for (size_t lane = i; lane < i + L; ++lane)
+                if (lanes[lane] >= 0) qkv[size_t(lanes[lane])] = t.out[lane];
+        }
     }
 
     // A channel's conv output with its earlier taps, shifting `now` into its state.
@@ -387,26 +435,16 @@ struct SparseModel::LayerPass {
     // A head's state decay, exp(g), for the a projection's value `a` on this token.
     float decayOf(size_t head, float a) const { return headDecay(l, head, a); }
 
-    struct HeadScratch {
-        std::vector<float> qn, kn, kS, delta;
-        std::vector<int> qRows, kRows;  // where qn and kn are not zero, ascending
-        size_t qCount = 0, kCount = 0;
-    };
-
     // The gated delta rule of each head, on the state rows its key and query touch only, and its gated
     // norm into `mixed`.
     void heads(size_t begin, size_t end, const std::vector<float>& qkv, std::vector<float>& S,
-               std::vector<float>& mixed, HeadScratch& t) const {
+               std::vector<float>& mixed, Scratch& t) const {
         const float qScale = float(1.0 / std::sqrt(double(dk)));
         // The normalised vector and the rows where it is not zero. The sum of squares and every later loop over
         // the rows skip the zeros (a query or key is one-hot on compiled circuits): adding +0 to a sum that
         // starts at +0 changes nothing, and a zero row weighs nothing.
         auto l2 = [&](const float* vec, float scale, std::vector<float>& out, std::vector<int>& rows, size_t& count) {
-            count = 0;
-            for (size_t i = 0; i < dk; ++i) {  // without branches: the rows are where a store lands and stays
-                rows[count] = int(i);
-                count += vec[i] != 0;
-            }
+            count = nonZeroIndices(vec, dk, rows.data());
             float sum = 0;
             for (size_t n = 0; n < count; ++n) sum += vec[rows[n]] * vec[rows[n]];
             float r = 1.f / std::sqrt(sum + 1e-6f);
@@ -421,6 +459,7 @@ struct SparseModel::LayerPass {
         t.delta.resize(dv);
         t.qRows.resize(dk);
         t.kRows.resize(dk);
+        t.oRows.resize(dv);
         for (size_t i = begin; i < end; ++i) {
             const size_t head = size_t(l.liveHeads[i]), keyHead = head / group;
             const float* v = qkv.data() + 2 * kd + head * dv;
@@ -453,27 +492,34 @@ struct SparseModel::LayerPass {
                 const size_t r = size_t(t.qRows[n]);
                 for (size_t j = 0; j < dv; ++j) o[j] += t.qn[r] * Sh[r * dv + j];
             }
+            const size_t written = nonZeroIndices(o, dv, t.oRows.data());
             float sum = 0;
-            for (size_t j = 0; j < dv; ++j)
-                if (o[j] != 0) sum += o[j] * o[j];
+            for (size_t n = 0; n < written; ++n) sum += o[t.oRows[n]] * o[t.oRows[n]];
             float scale = 1.f / std::sqrt(sum / float(dv) + c.rmsNormEps);
-            for (size_t j = 0; j < dv; ++j) {
-                if (o[j] == 0) continue;
+            for (size_t n = 0; n < written; ++n) {
+                const size_t j = size_t(t.oRows[n]);
                 float z = l.z.empty(int(head * dv + j)) ? 0.f : l.z.row(int(head * dv + j), normed.data());
                 o[j] = l.linearNorm[j] * (o[j] * scale) * silu(z);
             }
         }
     }
 
-    // The SwiGLU output of each live neuron of gate's blocks [begin, end) into out[neuron] (0 without the up
-    // row when the gate is 0); the caller scatters them.
-    void neurons(size_t begin, size_t end, std::vector<float>& out) const {
-        l.gateBlocks.each(begin, end, normed.data(), [&](const int* rows, size_t count, const float* gate, size_t) {
-            alignas(32) float g[RowBlocks::kLanes];
-            siluLanes(gate, g);
-            for (size_t lane = 0; lane < count; ++lane)
-                if (g[lane] != 0) out[size_t(rows[lane])] = g[lane] * l.up.row(rows[lane], normed.data());
-        });
+    // The SwiGLU outputs of the live neurons of gate's blocks [begin, end) whose gate is not 0 (the others
+    // give 0 without the up row) into out[neuron], marked in t.fired; the caller scatters them.
+    void neurons(size_t begin, size_t end, std::vector<float>& out, Scratch& t) const {
+        const size_t n = (end - begin) * RowBlocks::kLanes;
+        t.out.resize(n);
+        t.rows.resize(n);
+        l.gateBlocks.sums(begin, end, normed.data(), t.out.data());
+        siluAll(t.out.data(), n);  // an unused lane's sum is +0, and so its silu: it is never picked
+        const int* lanes = l.gateBlocks.lanes().data() + begin * RowBlocks::kLanes;
+        const size_t count = nonZeroIndices(t.out.data(), n, t.rows.data());
+        t.fired.assign(out.size() / 64 + 1, 0);
+        for (size_t i = 0; i < count; ++i) {
+            const size_t neuron = size_t(lanes[t.rows[i]]);
+            out[neuron] = t.out[size_t(t.rows[i])] * l.up.row(int(neuron), normed.data());
+            t.fired[neuron / 64] |= uint64_t(1) << (neuron % 64);
+        }
     }
 };
 
@@ -494,8 +540,18 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
         throw DiagnosticError(Diagnostic{"", 0, 0, "token " + std::to_string(token) + " is outside the vocabulary"});
     size_t hv = size_t(c.linearNumValueHeads), dv = size_t(c.linearValueHeadDim), kd = size_t(c.linearKeyDim());
     std::vector<float> x = m_embed.row(size_t(token));
-    std::vector<float> normed, qkv(2 * kd + hv * dv), mixed(hv * dv), neuronOut;
-    LayerPass::HeadScratch scratch[2];
+    // Buffers kept from one token to the next (per calling thread), so that a token allocates nothing.
+    struct Buffers {
+        std::vector<float> normed, qkv, mixed, neuronOut;
+        std::vector<int> written;  // where a head's output is not zero
+        LayerPass::Scratch scratch[2];
+    };
+    static thread_local Buffers buffers;
+    auto& [normed, qkv, mixed, neuronOut, written, scratch] = buffers;
+    qkv.resize(2 * kd + hv * dv);
+    mixed.resize(hv * dv);
+    neuronOut.assign(size_t(c.intermediateSize), 0.f);
+    written.resize(dv);
     // The helper serves one run at a time; a run that finds it busy goes alone.
     std::unique_lock<std::mutex> helperLock(m_helperUse, std::try_to_lock);
     HelperThread* helper = helperLock.owns_lock() ? m_helper.get() : nullptr;
@@ -511,22 +567,32 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
         LayerPass pass{c, l, normed, size_t(c.convKernel), dk, dv, kd, group, record};
         std::fill(qkv.begin(), qkv.end(), 0.f);
         inTwo(l.qkvBlocks.halfway(), l.qkvBlocks.blocks(),
-              [&](size_t b, size_t e, int) { pass.channels(b, e, state.conv[li], qkv); });
+              [&](size_t b, size_t e, int part) { pass.channels(b, e, state.conv[li], qkv, scratch[part]); });
         std::fill(mixed.begin(), mixed.end(), 0.f);
         inTwo(l.headSplit, l.liveHeads.size(),
               [&](size_t b, size_t e, int part) { pass.heads(b, e, qkv, state.recurrent[li], mixed, scratch[part]); });
         // Only live heads wrote into `mixed` (ascending, as j is): the same scatters as a scan of all of it.
-        for (int head : l.liveHeads)
-            for (size_t j = size_t(head) * dv; j < size_t(head + 1) * dv; ++j)
-                if (mixed[j] != 0) l.outProj.scatter(int(j), mixed[j], x.data());
+        for (int head : l.liveHeads) {
+            const size_t first = size_t(head) * dv, count = nonZeroIndices(mixed.data() + first, dv, written.data());
+            for (size_t n = 0; n < count; ++n) {
+                const size_t j = first + size_t(written[n]);
+                l.outProj.scatter(int(j), mixed[j], x.data());
+            }
+        }
         if (record) record->afterMixer = x;
         // The MLP through its non-zero neurons, scattered in neuron order.
         rmsNorm(x, l.postNorm, c.rmsNormEps, normed);
-        neuronOut.assign(size_t(c.intermediateSize), 0.f);
+        scratch[1].fired.assign(neuronOut.size() / 64 + 1, 0);
         inTwo(l.gateBlocks.halfway(), l.gateBlocks.blocks(),
-              [&](size_t b, size_t e, int) { pass.neurons(b, e, neuronOut); });
-        for (int n : l.liveNeurons)
-            if (neuronOut[size_t(n)] != 0) l.down.scatter(n, neuronOut[size_t(n)], x.data());
+              [&](size_t b, size_t e, int part) { pass.neurons(b, e, neuronOut, scratch[part]); });
+        // The fired neurons in neuron order, as a scan of them all would scatter them; neuronOut is all 0 again
+        // after.
+        for (size_t w = 0; w < scratch[0].fired.size(); ++w)
+            for (uint64_t bits = scratch[0].fired[w] | scratch[1].fired[w]; bits; bits &= bits - 1) {
+                const size_t neuron = w * 64 + size_t(std::countr_zero(bits));
+                l.down.scatter(int(neuron), neuronOut[neuron], x.data());
+                neuronOut[neuron] = 0;
+            }
         if (record) record->afterLayer = x;
     }
     ++state.position;
