@@ -21,11 +21,11 @@ float widen(uint16_t upper) { return std::bit_cast<float>(uint32_t(upper) << 16)
 
 // Eight rows' sums over `slots` slots (a multiple of 4), lane by lane. Both versions below compute exactly
 // this, in this order; neither contracts a multiply and an add into fma (the file is built with
-// -ffp-contract=off), so they give the same bits. (`shared` says which slots read one column in every lane:
-// the AVX2 version loads that once instead of gathering it.)
+// -ffp-contract=off), so they give the same bits. (`load` says how each slot reads its eight inputs, which
+// only the AVX2 version needs.)
 template <typename Weight>
-void blockSumsPortable(const uint16_t* column, const Weight* value, const uint8_t*, size_t slots, const float* x,
-                       float* sum) {
+void blockSumsPortable(const uint16_t* column, const Weight* value, const RowBlocks::SlotLoad*, size_t slots,
+                       const float* x, float* sum) {
     float s0[L] = {}, s1[L] = {}, s2[L] = {}, s3[L] = {};
     for (size_t j = 0; j < slots; j += 4, column += 4 * L, value += 4 * L)
         for (size_t l = 0; l < L; ++l) {
@@ -46,24 +46,27 @@ __attribute__((target("avx2"), always_inline)) inline __m256 loadWeights(const u
     return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
 }
 
-// The eight lanes of x a slot reads: one load where they share a column (most slots of a circuit's blocks),
-// else a gather, which costs several times more.
-__attribute__((target("avx2"), always_inline)) inline __m256 loadInputs(const uint16_t* column, bool shared,
-                                                                        const float* x) {
-    if (shared) return _mm256_broadcast_ss(x + column[0]);
+// The eight lanes of x a slot reads, as cheaply as its columns allow: one value broadcast, eight from a
+// window of x permuted, else a gather (several times the cost of either).
+__attribute__((target("avx2"), always_inline)) inline __m256 loadInputs(const uint16_t* column,
+                                                                        RowBlocks::SlotLoad load, const float* x) {
+    if (load.kind == RowBlocks::SlotLoad::Shared) return _mm256_broadcast_ss(x + column[0]);
     const __m256i at = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(column)));
+    if (load.kind == RowBlocks::SlotLoad::Window)
+        return _mm256_permutevar8x32_ps(_mm256_loadu_ps(x + load.base),
+                                        _mm256_sub_epi32(at, _mm256_set1_epi32(load.base)));
     return _mm256_i32gather_ps(x, at, 4);
 }
 
 // The eight lanes in one AVX2 register: a load, a multiply and an add per slot.
 template <typename Weight>
 __attribute__((target("avx2"), always_inline)) inline void blockSumsAvx2(const uint16_t* column, const Weight* value,
-                                                                         const uint8_t* shared, size_t slots,
+                                                                         const RowBlocks::SlotLoad* load, size_t slots,
                                                                          const float* x, float* sum) {
     __m256 s[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
     for (size_t j = 0; j < slots; j += 4, column += 4 * L, value += 4 * L)
         for (size_t k = 0; k < 4; ++k) {
-            const __m256 inputs = loadInputs(column + k * L, shared[j + k], x);
+            const __m256 inputs = loadInputs(column + k * L, load[j + k], x);
             s[k] = _mm256_add_ps(s[k], _mm256_mul_ps(loadWeights(value + k * L), inputs));
         }
     _mm256_storeu_ps(sum, _mm256_add_ps(_mm256_add_ps(s[0], s[1]), _mm256_add_ps(s[2], s[3])));
@@ -74,23 +77,23 @@ __attribute__((target("avx2"), always_inline)) inline void blockSumsAvx2(const u
 // for the instructions of the version it inlines).
 template <typename Weight>
 void blocksSumsPortable(const RowBlocks::Block* block, size_t count, const uint16_t* column, const Weight* value,
-                        const uint8_t* shared, const float* x, float* out) {
+                        const RowBlocks::SlotLoad* load, const float* x, float* out) {
     for (size_t b = 0; b < count; ++b, ++block, out += L)
-        blockSumsPortable(column + block->offset, value + block->offset, shared, block->slots, x, out);
+        blockSumsPortable(column + block->offset, value + block->offset, load, block->slots, x, out);
 }
 
 #if defined(__x86_64__)
 template <typename Weight>
 __attribute__((target("avx2"))) void blocksSumsAvx2(const RowBlocks::Block* block, size_t count, const uint16_t* column,
-                                                    const Weight* value, const uint8_t* shared, const float* x,
-                                                    float* out) {
+                                                    const Weight* value, const RowBlocks::SlotLoad* load,
+                                                    const float* x, float* out) {
     for (size_t b = 0; b < count; ++b, ++block, out += L)
-        blockSumsAvx2(column + block->offset, value + block->offset, shared + block->offset / L, block->slots, x, out);
+        blockSumsAvx2(column + block->offset, value + block->offset, load + block->offset / L, block->slots, x, out);
 }
 #endif
 
 template <typename Weight>
-using BlockSums = void (*)(const RowBlocks::Block*, size_t, const uint16_t*, const Weight*, const uint8_t*,
+using BlockSums = void (*)(const RowBlocks::Block*, size_t, const uint16_t*, const Weight*, const RowBlocks::SlotLoad*,
                            const float*, float*);
 
 template <typename Weight>
@@ -103,6 +106,15 @@ BlockSums<Weight> chooseBlockSums() {
 
 const BlockSums<float> floatSums = chooseBlockSums<float>();
 const BlockSums<uint16_t> bfloatSums = chooseBlockSums<uint16_t>();
+
+// How a slot's lanes read x: the first `count` lanes are rows in use (the others read the padding column).
+RowBlocks::SlotLoad slotLoad(const uint16_t* column, size_t count) {
+    if (std::all_of(column, column + count, [&](uint16_t c) { return c == column[0]; }))
+        return {RowBlocks::SlotLoad::Shared, 0};
+    const uint16_t low = *std::min_element(column, column + L), high = *std::max_element(column, column + L);
+    if (high - low < int(L)) return {RowBlocks::SlotLoad::Window, low};
+    return {RowBlocks::SlotLoad::Gather, 0};
+}
 
 bool fitsBfloat16(float w) { return std::bit_cast<uint32_t>(w) << 16 == 0; }
 
@@ -145,7 +157,7 @@ RowBlocks RowBlocks::of(const std::vector<int>& start, const std::vector<int>& c
                                  blocks.m_lanes.begin() + long((b + 1) * kLanes), [](int r) { return r >= 0; }));
         for (size_t j = 0; j < blocks.m_blocks[b].slots; ++j) {
             const uint16_t* at = blocks.m_columns.data() + blocks.m_blocks[b].offset + j * kLanes;
-            blocks.m_shared.push_back(std::all_of(at, at + count, [&](uint16_t c) { return c == at[0]; }));
+            blocks.m_loads.push_back(slotLoad(at, count));
         }
     }
     if (std::all_of(blocks.m_values.begin(), blocks.m_values.end(), fitsBfloat16)) {
@@ -161,9 +173,9 @@ RowBlocks RowBlocks::of(const std::vector<int>& start, const std::vector<int>& c
 
 void RowBlocks::sums(size_t begin, size_t end, const float* x, float* out) const {
     if (m_bfloats.empty())
-        floatSums(m_blocks.data() + begin, end - begin, m_columns.data(), m_values.data(), m_shared.data(), x, out);
+        floatSums(m_blocks.data() + begin, end - begin, m_columns.data(), m_values.data(), m_loads.data(), x, out);
     else
-        bfloatSums(m_blocks.data() + begin, end - begin, m_columns.data(), m_bfloats.data(), m_shared.data(), x, out);
+        bfloatSums(m_blocks.data() + begin, end - begin, m_columns.data(), m_bfloats.data(), m_loads.data(), x, out);
 }
 
 }  // namespace qgpu

@@ -17,7 +17,8 @@ public:
     static constexpr size_t kLanes = 8;
 
     // The rows `rows` (row ids, each at most once) of the matrix whose row r has the columns
-    // column[start[r]..start[r+1]) with weights value[...]; x[zeroColumn] must be +0 when computing.
+    // column[start[r]..start[r+1]) with weights value[...]. The x that sums() reads must hold zeroColumn +
+    // kLanes floats, x[zeroColumn] = +0.
     // In the order given, or with byLength shortest first (less padding where lengths vary).
     // Columns are stored in 16 bits: std::invalid_argument for a zeroColumn above 65,535.
     enum class Order { AsGiven, ByLength };
@@ -38,6 +39,11 @@ public:
         size_t offset = 0;  // into m_columns, m_values or m_bfloats: slots * kLanes entries
         size_t slots = 0;   // a multiple of 4
     };
+    // How a slot's lanes read x: all one column; all within x[base .. base + kLanes); or anywhere.
+    struct SlotLoad {
+        enum Kind : uint8_t { Shared, Window, Gather } kind = Gather;
+        uint16_t base = 0;
+    };
 
 private:
     std::vector<Block> m_blocks;
@@ -46,7 +52,7 @@ private:
     std::vector<uint16_t> m_columns;
     std::vector<float> m_values;      // the weights, or when every one is a bfloat16 value (low half 0),
     std::vector<uint16_t> m_bfloats;  // their upper halves instead: half the bytes to stream per token
-    std::vector<uint8_t> m_shared;    // per slot (offset / kLanes + j): every row in use reads one column
+    std::vector<SlotLoad> m_loads;    // per slot (offset / kLanes + j)
     size_t m_halfway = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -10,7 +11,6 @@
 #include "HelperThread.h"
 #include "RowBlocks.h"
 #include "qgpu/core/Diagnostic.h"
-#include "qgpu/runtime/TorchSetup.h"
 
 #if defined(__SSE2__)
 #include <immintrin.h>
@@ -156,13 +156,13 @@ size_t nonZeroIndices(const float* v, size_t n, int* at) {
     return count;
 }
 
-// Zero-centred RMSNorm of a whole vector into `out`, which gets one more element, +0, past the end: the
-// column that RowBlocks' padding reads.
+// Zero-centred RMSNorm of a whole vector into `out`, which gets RowBlocks::kLanes more elements, +0, past
+// the end: the column that RowBlocks' padding reads, and room for its windows.
 void rmsNorm(const std::vector<float>& x, const std::vector<float>& w, float eps, std::vector<float>& out) {
     float scale = 1.f / std::sqrt(sumOfSquares(x) / float(x.size()) + eps);
-    out.resize(x.size() + 1);
+    out.resize(x.size() + RowBlocks::kLanes);
     for (size_t i = 0; i < x.size(); ++i) out[i] = x[i] * scale * (1.f + w[i]);
-    out[x.size()] = 0.f;
+    std::fill(out.begin() + long(x.size()), out.end(), 0.f);
 }
 
 // logits += head^T y, head dim-major; each logit summed in dim order. No aliasing: the compiler vectorises it.
@@ -327,7 +327,8 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
             l.constantDecay.push_back(headDecay(l, size_t(head), 0.f));
         m->m_layers.push_back(std::move(l));
     }
-    m->setThreads(configuredThreads());
+    const char* threads = std::getenv("QGPU_SPARSE_THREADS");
+    m->setThreads(threads ? std::atoi(threads) : 1);
     return m;
 }
 
