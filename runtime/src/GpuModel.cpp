@@ -245,7 +245,7 @@ uint32_t dualRailWord(const float* row) {
     return word;
 }
 
-uint32_t GpuModel::row(const std::vector<float>& state, int head, int r) const {
+uint32_t GpuModel::row(std::span<const float> state, int head, int r) const {
     const auto& g = m_machine.circuit.geometry();
     size_t dk = size_t(g.linearKeyHeadDim), dv = size_t(g.linearValueHeadDim);
     return dualRailWord(state.data() + (size_t(head) * dk + size_t(r)) * dv);
@@ -264,12 +264,9 @@ GpuModel::Place GpuModel::memory(const std::string& name) const {
 }
 
 GpuModel::RowReader GpuModel::rowReader(LayerReader readLayer) const {
-    auto layers = std::make_shared<std::map<int, std::vector<float>>>();  // each layer's state read once
-    return [this, layers, readLayer = std::move(readLayer)](const std::string& name, int r) {
+    return [this, readLayer = std::move(readLayer)](const std::string& name, int r) {
         Place p = memory(name);
-        auto it = layers->find(p.layer);
-        if (it == layers->end()) it = layers->emplace(p.layer, readLayer(p.layer)).first;
-        return row(it->second, p.head, r);
+        return row(readLayer(p.layer), p.head, r);
     };
 }
 
@@ -365,8 +362,13 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
             if (launch.written.back().endsLaunch()) break;
             logits = dense().forward({launch.written.back().id()}, state);
         }
-        fillResult(launch, decodeState([&](int layer) { return state.recurrentState(layer); }, grid, block), grid,
-                   block);
+        std::map<int, std::vector<float>> layers;  // each layer copied out of the dense state once
+        auto readLayer = [&](int layer) -> std::span<const float> {
+            auto it = layers.find(layer);
+            if (it == layers.end()) it = layers.emplace(layer, state.recurrentState(layer)).first;
+            return it->second;
+        };
+        fillResult(launch, decodeState(readLayer, grid, block), grid, block);
     } else {
         GpuStepper stepper(*this, program, grid, block, global);
         launch.fed = stepper.fed();
@@ -427,11 +429,12 @@ gpu::Token GpuStepper::advance() {
 MachineState GpuStepper::decode() const { return decode(m_state); }
 
 MachineState GpuStepper::decode(const SparseModel::State& state) const {
-    return m_model.decodeState([&](int layer) { return state.recurrent[size_t(layer)]; }, m_grid, m_block);
+    return m_model.decodeState([&](int layer) { return std::span<const float>(state.recurrent[size_t(layer)]); },
+                               m_grid, m_block);
 }
 
 std::vector<std::array<uint64_t, 5>> GpuStepper::decodeRom() const {
-    return m_model.decodeRom([&](int layer) { return m_state.recurrent[size_t(layer)]; });
+    return m_model.decodeRom([&](int layer) { return std::span<const float>(m_state.recurrent[size_t(layer)]); });
 }
 
 std::vector<int> GpuModel::teacherForced(const std::vector<gpu::Token>& stream, Engine engine) const {

@@ -379,7 +379,7 @@ private:
     RomImage m_rom;
     std::vector<MachineState> m_states;                  // the decoded machine before any step and after each
     std::vector<std::vector<RowChange>> m_stateChanges;  // per step: the recurrent-state rows it changed
-    std::vector<std::vector<float>> m_latest;            // the recurrent state after the last recorded step
+    std::vector<StateRows> m_latest;                     // the recurrent state after the last recorded step
     std::vector<StepEvent> m_history;
     std::vector<size_t> m_writtenAfterStep;
     int m_position = 0;

@@ -99,6 +99,7 @@ using BlockSums = void (*)(const RowBlocks::Block*, size_t, const uint16_t*, con
 template <typename Weight>
 BlockSums<Weight> chooseBlockSums() {
 #if defined(__x86_64__)
+    __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) return blocksSumsAvx2<Weight>;
 #endif
     return blocksSumsPortable<Weight>;

@@ -10,6 +10,7 @@
 
 #include "HelperThread.h"
 #include "RowBlocks.h"
+#include "SparseKernels.h"
 #include "qgpu/core/Diagnostic.h"
 
 #if defined(__SSE2__)
@@ -17,6 +18,13 @@
 #endif
 
 namespace qgpu {
+
+using sparse::nonZeroIndices;
+using sparse::rmsNorm;
+using sparse::sigmoid;
+using sparse::silu;
+using sparse::siluAll;
+using sparse::softplus;
 
 namespace {
 
@@ -101,68 +109,10 @@ struct Sparse {
     bool empty(int r) const { return start[size_t(r)] == start[size_t(r) + 1]; }
 };
 
-// Outside (-89, 18) the formula's value needs no exp: exp(-x) overflows to inf (x / inf = -0), or
-// 1 + exp(-x) rounds to 1 (x / 1 = x). Most of the circuit's neurons sit there.
-float silu(float x) {
-    if (x == 0) return x;  // +-0 / 2, without the exp
-    if (x < -89.f) return -0.f;
-    if (x > 18.f) return x;
-    return x / (1.f + std::exp(-x));
-}
-// silu of n values in place: a blend where the formula needs no exp (on compiled circuits, every value),
-// else value by value.
-__attribute__((target_clones("avx2", "default"))) void siluAll(float* v, size_t n) {
-    int formula = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const bool low = v[i] < -89.f;  // bitwise ors, no branches: the compiler vectorises the loop
-        formula |= int(!((v[i] == 0) | low | (v[i] > 18.f)));
-    }
-    if (formula) {
-        for (size_t i = 0; i < n; ++i) v[i] = silu(v[i]);
-        return;
-    }
-    for (size_t i = 0; i < n; ++i) v[i] = v[i] < -89.f ? -0.f : v[i];
-}
-float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
-float softplus(float x) { return x > 20.f ? x : std::log1p(std::exp(x)); }
-
-// The sum of squares in eight interleaved partial sums (element i into sum i % 8, which the compiler keeps
-// in one vector register), added pairwise. The circuit's residual holds integers whose squares sum exactly,
-// so the order does not matter there; LibTorch's order differs again.
-float sumOfSquares(const std::vector<float>& x) {
-    constexpr size_t L = 8;
-    float part[L] = {};
-    size_t i = 0;
-    for (; i + L <= x.size(); i += L)
-        for (size_t l = 0; l < L; ++l) part[l] += x[i + l] * x[i + l];
-    for (size_t l = 0; i < x.size(); ++i, ++l) part[l] += x[i] * x[i];
-    return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
-}
-
-// The indices i < n where v[i] != 0 (NaN included, -0 not), ascending, into `at`; returns their count.
-// Eight at a time: on compiled circuits most groups of eight are all zero.
-size_t nonZeroIndices(const float* v, size_t n, int* at) {
-    size_t count = 0, i = 0;
-#if defined(__SSE2__)
-    const __m128 zero = _mm_setzero_ps();
-    for (; i + 8 <= n; i += 8) {
-        unsigned mask = unsigned(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(v + i), zero))) |
-                        unsigned(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(v + i + 4), zero))) << 4;
-        for (; mask; mask &= mask - 1) at[count++] = int(i) + std::countr_zero(mask);
-    }
-#endif
-    for (; i < n; ++i)
-        if (v[i] != 0) at[count++] = int(i);
-    return count;
-}
-
-// Zero-centred RMSNorm of a whole vector into `out`, which gets RowBlocks::kLanes more elements, +0, past
-// the end: the column that RowBlocks' padding reads, and room for its windows.
-void rmsNorm(const std::vector<float>& x, const std::vector<float>& w, float eps, std::vector<float>& out) {
-    float scale = 1.f / std::sqrt(sumOfSquares(x) / float(x.size()) + eps);
-    out.resize(x.size() + RowBlocks::kLanes);
-    for (size_t i = 0; i < x.size(); ++i) out[i] = x[i] * scale * (1.f + w[i]);
-    std::fill(out.begin() + long(x.size()), out.end(), 0.f);
+// 1 + w for each weight of a zero-centred RMS norm: its gains.
+std::vector<float> onePlus(std::vector<float> w) {
+    for (float& v : w) v = 1.f + v;
+    return w;
 }
 
 // logits += head^T y, head dim-major; each logit summed in dim order. No aliasing: the compiler vectorises it.
@@ -177,7 +127,8 @@ void headProducts(const float* __restrict column, const std::vector<float>& y, s
 }  // namespace
 
 struct SparseModel::Layer {
-    std::vector<float> inputNorm, postNorm, conv, dtBias, aLog, linearNorm;
+    std::vector<float> inputGain, postGain;  // 1 + each RMS norm's weight
+    std::vector<float> conv, dtBias, aLog, linearNorm;
     Sparse qkv, z, b, a, gate, up;
     Sparse outProj, down;             // by columns
     RowBlocks qkvBlocks, gateBlocks;  // the live channels' and neurons' rows of qkv and gate
@@ -227,11 +178,11 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
             m->m_embed.addRow(std::vector<float>(dense.begin() + t * h, dense.begin() + (t + 1) * h));
     }
     const BaseRows& embed = m->m_embed;
-    m->m_finalNorm = tensor("norm.weight", {h});
+    m->m_finalGain = onePlus(tensor("norm.weight", {h}));
     // The LM head reads only dims the final norm keeps (1 + w != 0): a contiguous copy of those columns.
     std::vector<int> headIndex(size_t(h), -1);  // a dim's place among them
     for (int64_t d = 0; d < h; ++d)
-        if (1.f + m->m_finalNorm[size_t(d)] != 0) {
+        if (m->m_finalGain[size_t(d)] != 0) {
             headIndex[size_t(d)] = int(m->m_headDims.size());
             m->m_headDims.push_back(size_t(d));
         }
@@ -277,8 +228,8 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
                 return Sparse::ofEntries(*e, int(rows), int(columns), byColumns);
             return Sparse::of(tensor(p + name, {rows, columns}), int(rows), int(columns), byColumns);
         };
-        l.inputNorm = tensor(p + "input_layernorm.weight", {h});
-        l.postNorm = tensor(p + "post_attention_layernorm.weight", {h});
+        l.inputGain = onePlus(tensor(p + "input_layernorm.weight", {h}));
+        l.postGain = onePlus(tensor(p + "post_attention_layernorm.weight", {h}));
         l.gate = sparse("mlp.gate_proj.weight", in, h);
         l.up = sparse("mlp.up_proj.weight", in, h);
         l.down = sparse("mlp.down_proj.weight", h, in, true);
@@ -355,7 +306,7 @@ SparseModel::State SparseModel::newState() const {
     State s;
     for (int i = 0; i < c.numLayers; ++i) {
         s.conv.emplace_back(channels * size_t(c.convKernel - 1), 0.f);
-        s.recurrent.emplace_back(size_t(c.linearNumValueHeads * c.linearKeyHeadDim * c.linearValueHeadDim), 0.f);
+        s.recurrent.emplace_back(size_t(c.linearNumValueHeads * c.linearKeyHeadDim * c.linearValueHeadDim));
     }
     return s;
 }
@@ -438,8 +389,8 @@ struct SparseModel::LayerPass {
 
     // The gated delta rule of each head, on the state rows its key and query touch only, and its gated
     // norm into `mixed`.
-    void heads(size_t begin, size_t end, const std::vector<float>& qkv, std::vector<float>& S,
-               std::vector<float>& mixed, Scratch& t) const {
+    void heads(size_t begin, size_t end, const std::vector<float>& qkv, StateRows& S, std::vector<float>& mixed,
+               Scratch& t) const {
         const float qScale = float(1.0 / std::sqrt(double(dk)));
         // The normalised vector and the rows where it is not zero. The sum of squares and every later loop over
         // the rows skip the zeros (a query or key is one-hot on compiled circuits): adding +0 to a sum that
@@ -449,8 +400,11 @@ struct SparseModel::LayerPass {
             float sum = 0;
             for (size_t n = 0; n < count; ++n) sum += vec[rows[n]] * vec[rows[n]];
             float r = 1.f / std::sqrt(sum + 1e-6f);
-            out.assign(vec, vec + dk);
-            for (float& e : out) e = e * r * scale;
+            out.resize(dk);
+            if (trace)  // the whole vector: the trace records the rows it weighs
+                for (size_t i = 0; i < dk; ++i) out[i] = vec[i] * r * scale;
+            else  // the rows the later loops read; the others keep stale values nothing reads
+                for (size_t n = 0; n < count; ++n) out[size_t(rows[n])] = vec[rows[n]] * r * scale;
             size_t kept = 0;  // a non-zero element that rounds to zero once scaled weighs nothing either
             for (size_t n = 0; n < count; ++n)
                 if (out[size_t(rows[n])] != 0) rows[kept++] = rows[n];
@@ -562,7 +516,7 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
     };
     for (size_t li = 0; li < m_layers.size(); ++li) {
         const Layer& l = m_layers[li];
-        rmsNorm(x, l.inputNorm, c.rmsNormEps, normed);
+        rmsNorm(x, l.inputGain, c.rmsNormEps, RowBlocks::kLanes, normed);
         const size_t dk = size_t(c.linearKeyHeadDim), group = hv / size_t(c.linearNumKeyHeads);
         LayerTrace* record = trace ? &(*trace)[li] : nullptr;
         LayerPass pass{c, l, normed, size_t(c.convKernel), dk, dv, kd, group, record};
@@ -582,7 +536,7 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
         }
         if (record) record->afterMixer = x;
         // The MLP through its non-zero neurons, scattered in neuron order.
-        rmsNorm(x, l.postNorm, c.rmsNormEps, normed);
+        rmsNorm(x, l.postGain, c.rmsNormEps, RowBlocks::kLanes, normed);
         scratch[1].fired.assign(neuronOut.size() / 64 + 1, 0);
         inTwo(l.gateBlocks.halfway(), l.gateBlocks.blocks(),
               [&](size_t b, size_t e, int part) { pass.neurons(b, e, neuronOut, scratch[part]); });
@@ -602,7 +556,7 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
 
 std::vector<float> SparseModel::headInput(const std::vector<float>& x) const {
     std::vector<float> normed;
-    rmsNorm(x, m_finalNorm, m_config.rmsNormEps, normed);
+    rmsNorm(x, m_finalGain, m_config.rmsNormEps, 0, normed);
     std::vector<float> y;
     for (size_t d : m_headDims) y.push_back(normed[d]);
     return y;

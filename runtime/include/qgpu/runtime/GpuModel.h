@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -80,14 +81,15 @@ private:
     friend class GpuStepper;
     explicit GpuModel(gpu::Machine machine);
     // Reads 32-bit rows out of a layer's recurrent state (dual rails: column 2i holds 1024 when bit i is set).
-    uint32_t row(const std::vector<float>& layerState, int head, int row) const;
+    uint32_t row(std::span<const float> layerState, int head, int row) const;
     struct Place {
         int layer = -1, head = -1;
     };
-    Place memory(const std::string& name) const;                       // where a memory of the layout lives
-    using LayerReader = std::function<std::vector<float>(int layer)>;  // a layer's recurrent state
+    Place memory(const std::string& name) const;  // where a memory of the layout lives
+    // A layer's recurrent state, valid while the reader lives (asked again for each row it decodes).
+    using LayerReader = std::function<std::span<const float>(int layer)>;
     using RowReader = std::function<uint32_t(const std::string& memory, int row)>;
-    RowReader rowReader(LayerReader readLayer) const;  // reads each layer once
+    RowReader rowReader(LayerReader readLayer) const;
     // The machine as the recurrent state holds it: every thread's registers, pc and status, global and shared
     // memory (the state decoder; docs/tokens.md has the layout).
     MachineState decodeState(const LayerReader& readLayer, const Dim3& grid, const Dim3& block) const;
@@ -130,7 +132,7 @@ public:
     // it wrote (written()[written], or next()); `state` holds the model at that point (replayed()).
     TokenTrace trace(size_t written, SparseModel::State state) const;
     // The raw recurrent state: per layer [heads, key dim, value dim].
-    const std::vector<std::vector<float>>& recurrent() const { return m_state.recurrent; }
+    const std::vector<StateRows>& recurrent() const { return m_state.recurrent; }
     // The ROM: per block, its four body words and the terminator (with the writes mask in bits 7..10,
     // gpu::kWritesMaskShift).
     std::vector<std::array<uint64_t, 5>> decodeRom() const;

@@ -16,6 +16,7 @@
 #include "qgpu/core/TokenTrace.h"
 #include "qgpu/runtime/IntegerHead.h"
 #include "qgpu/runtime/Qwen35Model.h"
+#include "qgpu/runtime/StateRows.h"
 
 namespace qgpu {
 
@@ -24,8 +25,8 @@ class HelperThread;
 class SparseModel {
 public:
     struct State {
-        std::vector<std::vector<float>> conv;       // per layer: [channels, kernel - 1]
-        std::vector<std::vector<float>> recurrent;  // per layer: [value heads, key dim, value dim]
+        std::vector<std::vector<float>> conv;  // per layer: [channels, kernel - 1]
+        std::vector<StateRows> recurrent;      // per layer: [value heads, key dim, value dim]
         int position = 0;
     };
 
@@ -74,8 +75,8 @@ private:
     std::vector<float> headInput(const std::vector<float>& x) const;       // the final norm on the head's dims
     std::vector<float> distinctLogits(const std::vector<float>& x) const;  // one per distinct head row
     Qwen35Config m_config;
-    BaseRows m_embed;  // embed_tokens, each row as its changes to a base
-    std::vector<float> m_finalNorm;
+    BaseRows m_embed;                          // embed_tokens, each row as its changes to a base
+    std::vector<float> m_finalGain;            // 1 + the final norm's weights
     std::vector<size_t> m_headDims;            // the dims the final norm keeps
     std::vector<int> m_headRow;                // per token: its row of the head (tokens with equal rows share one)
     std::vector<size_t> m_firstOf;             // per distinct row: its first token (ascending)
