@@ -1,13 +1,16 @@
 #include "GpuCommands.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <numeric>
 #include <optional>
 #include <sstream>
 
@@ -222,10 +225,57 @@ double medianLaunch(const GpuModel& model, const Program& program, const LaunchS
     return median(seconds);
 }
 
+// `qgpu bench --profile`: the time per token of each phase (summed over the layers), of the LM head and of
+// each layer, and the weights the engine multiplies per token.
+void printProfile(const SparseModel::Profile& p, size_t weights) {
+    if (p.tokens == 0) return;
+    std::array<double, SparseModel::Profile::kPhases> phases{};
+    std::vector<double> layers;
+    for (const auto& layer : p.layers) {
+        layers.push_back(0);
+        for (size_t i = 0; i < layer.size(); ++i) {
+            phases[i] += layer[i];
+            layers.back() += layer[i];
+        }
+    }
+    const double total = std::accumulate(layers.begin(), layers.end(), p.head);
+    auto row = [&](const std::string& part, double seconds) {
+        std::ostringstream line;
+        line << std::fixed << std::setprecision(1) << "| " << part << " | " << 1e6 * seconds / double(p.tokens) << " | "
+             << 100 * seconds / total << "% |\n";
+        std::cout << line.str();
+    };
+    std::cout << "\nwhere the sparse engine's time went: " << p.tokens << " tokens, " << p.headTokens
+              << " of them through the LM head; microseconds per token\n| part | us/token | share |\n|---|---|---|\n";
+    for (size_t i = 0; i < phases.size(); ++i) row(SparseModel::Profile::kPhaseNames[i], phases[i]);
+    row("final norm and LM head", p.head);
+    std::cout << "| layer | us/token | share |\n|---|---|---|\n";
+    for (size_t l = 0; l < layers.size(); ++l) row(std::to_string(l), layers[l]);
+    std::cout << "weights multiplied per token: at most " << weights << " (the layers' non-zero weights)\n";
+}
+
+// Records the sparse engine's profile while it lives, when asked to, and prints it at the end.
+class ProfileScope {
+public:
+    ProfileScope(const GpuModel& model, bool on) : m_model(model), m_on(on) {
+        if (m_on) m_model.profileSparse(&m_profile);
+    }
+    ~ProfileScope() { m_model.profileSparse(nullptr); }
+    void print() const {
+        if (m_on) printProfile(m_profile, m_model.sparseWeights());
+    }
+
+private:
+    const GpuModel& m_model;
+    bool m_on;
+    SparseModel::Profile m_profile;
+};
+
 }  // namespace
 
-int benchGpu(int runs, int denseRuns, DType weights, const std::string& resourceDir) {
+int benchGpu(int runs, int denseRuns, DType weights, bool profile, const std::string& resourceDir) {
     auto model = buildWithProgress(benchEngines(denseRuns), weights);
+    ProfileScope profiled(*model, profile);
     std::cout
         << "| program | threads | tokens | sparse tokens/s | sparse latency ms | dense tokens/s | dense latency ms "
            "| speed-up |\n|---|---|---|---|---|---|---|---|\n";
@@ -249,10 +299,12 @@ int benchGpu(int runs, int denseRuns, DType weights, const std::string& resource
     }
     std::cout << "sparse (" << model->sparseThreads() << " threads): median of " << runs << " runs; dense: median of "
               << denseRuns << "; " << dtypeName(weights) << " weights\n";
+    profiled.print();
     return 0;
 }
 
-int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, const std::string& resourceDir) {
+int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, bool profile,
+               const std::string& resourceDir) {
     std::filesystem::path dir = std::filesystem::path(resourceDir) / "kernels";
     std::vector<std::filesystem::path> kernels;
     if (only.empty()) {
@@ -269,6 +321,7 @@ int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, 
         }
     }
     auto model = buildWithProgress(benchEngines(denseRuns), weights);
+    ProfileScope profiled(*model, profile);
     std::cout << "| kernel | threads | tokens | tokens/s | launch ms | exact | peak GiB | dense tokens/s | dense ms | "
                  "speed-up |\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& path : kernels) {
@@ -292,6 +345,7 @@ int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, 
     }
     std::cout << "sparse engine (" << model->sparseThreads() << " threads), median of " << runs
               << " runs per kernel; dense: median of " << denseRuns << "; " << dtypeName(weights) << " weights\n";
+    profiled.print();
     return 0;
 }
 

@@ -37,12 +37,14 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,
 // the dense engine (median of `denseRuns`, none with 0): tokens/s, latency and the speed-up.
-int benchGpu(int runs, int denseRuns, DType weights, const std::string& resourceDir);
+// With `profile`, also where the sparse engine's time went (SparseModel::Profile), after the table.
+int benchGpu(int runs, int denseRuns, DType weights, bool profile, const std::string& resourceDir);
 // `qgpu bench --suite`: every suite kernel in the model (sparse engine): tokens, tokens/s, launch latency
 // (median of `runs`), whether it matched the interpreter, and the process's peak memory so far; with
 // `denseRuns` > 0 also the dense engine's (median of `denseRuns`) and the speed-up. `only`: a comma-separated
 // list of kernel names to run ("" for all); an unknown name is a DiagnosticError.
-int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, const std::string& resourceDir);
+int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, bool profile,
+               const std::string& resourceDir);
 // The median of a few timings (the upper one of an even count).
 double median(std::vector<double> v);
 

@@ -71,7 +71,7 @@ const char* kUsage = R"(usage:
       The combined model against the host: KL of the next-token distribution over text (--prompt, or a
       built-in paragraph), the chip tokens' probability there, and the dot-product launch teacher-forced
       in the combined model. Exits 1 when the KL exceeds 1e-5 or a record is mispredicted.
-  qgpu bench [--runs N] [--suite [--kernels A,B,...]] [--dense-runs M] [--dtype f32|bf16]
+  qgpu bench [--runs N] [--suite [--kernels A,B,...]] [--dense-runs M] [--dtype f32|bf16] [--profile]
       The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
       engine (medians of N runs, default 5) and the first two on the dense engine (M runs, default 1):
       tokens/s, latency, speed-up.
@@ -79,7 +79,8 @@ const char* kUsage = R"(usage:
       with --dense-runs M (default 0: the dense engine decodes about 3 tokens/s, hours for the suite) also
       the dense engine's tokens/s and latency and the speed-up. --kernels: only these suite kernels (names
       without .cu). --dtype bf16: every weight rounded to bf16 first, as a bf16 checkpoint holds it
-      (default f32).
+      (default f32). --profile: then where the sparse engine's time went, per phase, LM head and layer
+      (microseconds per token), and the weights it multiplies per token.
   qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
@@ -127,7 +128,7 @@ struct Args {
     text::SamplingParams sampling;
     bool think = false;
     int prefill = 64, decode = 16;
-    bool quiet = false, check = false, suite = false;
+    bool quiet = false, check = false, suite = false, profile = false;
     int runs = 5, denseRuns = -1;  // -1: the command's default
     int optLevel = 2;
     int maxSteps = gpu::kDefaultMaxSteps;  // run and asm: the launch's bound in warp steps
@@ -229,6 +230,8 @@ Args parseArgs(int argc, char** argv) {
             a.check = true;
         else if (s == "--suite")
             a.suite = true;
+        else if (s == "--profile")
+            a.profile = true;
         else if (s == "--kernels")
             a.kernels = value();
         else if (s == "--weights")
@@ -511,8 +514,10 @@ int main(int argc, char** argv) {
         }
         if (cmd == "bench") {
             DType weights = dtypeOption(a.dtype).value_or(DType::F32);
-            return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), weights, a.kernels, QGPU_RESOURCE_DIR)
-                           : cli::benchGpu(a.runs, a.denseRuns < 0 ? 1 : a.denseRuns, weights, QGPU_RESOURCE_DIR);
+            return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), weights, a.kernels, a.profile,
+                                             QGPU_RESOURCE_DIR)
+                           : cli::benchGpu(a.runs, a.denseRuns < 0 ? 1 : a.denseRuns, weights, a.profile,
+                                           QGPU_RESOURCE_DIR);
         }
         if (cmd == "version" || cmd == "--version") {
             initTorch();

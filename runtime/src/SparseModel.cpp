@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -514,18 +515,34 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
         if (!helper) return work(0, count, 0);
         helper->split([&](int part) { part == 0 ? work(0, split, 0) : work(split, count, 1); });
     };
+    Profile* profile = m_profile;
+    std::chrono::steady_clock::time_point clock;
+    if (profile) {
+        profile->layers.resize(m_layers.size());
+        ++profile->tokens;
+        clock = std::chrono::steady_clock::now();
+    }
+    auto lap = [&](size_t layer, Profile::Phase phase) {  // the time since the last lap goes to `phase`
+        if (!profile) return;
+        auto now = std::chrono::steady_clock::now();
+        profile->layers[layer][phase] += std::chrono::duration<double>(now - clock).count();
+        clock = now;
+    };
     for (size_t li = 0; li < m_layers.size(); ++li) {
         const Layer& l = m_layers[li];
         rmsNorm(x, l.inputGain, c.rmsNormEps, RowBlocks::kLanes, normed);
+        lap(li, Profile::InputNorm);
         const size_t dk = size_t(c.linearKeyHeadDim), group = hv / size_t(c.linearNumKeyHeads);
         LayerTrace* record = trace ? &(*trace)[li] : nullptr;
         LayerPass pass{c, l, normed, size_t(c.convKernel), dk, dv, kd, group, record};
         std::fill(qkv.begin(), qkv.end(), 0.f);
         inTwo(l.qkvBlocks.halfway(), l.qkvBlocks.blocks(),
               [&](size_t b, size_t e, int part) { pass.channels(b, e, state.conv[li], qkv, scratch[part]); });
+        lap(li, Profile::Channels);
         std::fill(mixed.begin(), mixed.end(), 0.f);
         inTwo(l.headSplit, l.liveHeads.size(),
               [&](size_t b, size_t e, int part) { pass.heads(b, e, qkv, state.recurrent[li], mixed, scratch[part]); });
+        lap(li, Profile::Heads);
         // Only live heads wrote into `mixed` (ascending, as j is): the same scatters as a scan of all of it.
         for (int head : l.liveHeads) {
             const size_t first = size_t(head) * dv, count = nonZeroIndices(mixed.data() + first, dv, written.data());
@@ -534,12 +551,15 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
                 l.outProj.scatter(int(j), mixed[j], x.data());
             }
         }
+        lap(li, Profile::OutProjection);
         if (record) record->afterMixer = x;
         // The MLP through its non-zero neurons, scattered in neuron order.
         rmsNorm(x, l.postGain, c.rmsNormEps, RowBlocks::kLanes, normed);
+        lap(li, Profile::PostNorm);
         scratch[1].fired.assign(neuronOut.size() / 64 + 1, 0);
         inTwo(l.gateBlocks.halfway(), l.gateBlocks.blocks(),
               [&](size_t b, size_t e, int part) { pass.neurons(b, e, neuronOut, scratch[part]); });
+        lap(li, Profile::Neurons);
         // The fired neurons in neuron order, as a scan of them all would scatter them; neuronOut is all 0 again
         // after.
         for (size_t w = 0; w < scratch[0].fired.size(); ++w)
@@ -548,6 +568,7 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
                 l.down.scatter(int(neuron), neuronOut[neuron], x.data());
                 neuronOut[neuron] = 0;
             }
+        lap(li, Profile::Down);
         if (record) record->afterLayer = x;
     }
     ++state.position;
@@ -576,7 +597,15 @@ std::vector<float> SparseModel::logits(const std::vector<float>& x) const {
     return logits;
 }
 
-int SparseModel::greedy(int token, State& state) const { return greedyAfter(run(token, state)); }
+int SparseModel::greedy(int token, State& state) const {
+    std::vector<float> x = run(token, state);
+    if (!m_profile) return greedyAfter(x);
+    auto start = std::chrono::steady_clock::now();
+    int next = greedyAfter(x);
+    m_profile->head += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ++m_profile->headTokens;
+    return next;
+}
 
 int SparseModel::greedyAfter(const std::vector<float>& x) const {
     // Distinct rows come in the order of their first tokens, so the first largest row's first token is the

@@ -76,3 +76,32 @@ TEST(SparseModel, TwoThreadsGiveTheSameLogitsBitForBit) {
     for (size_t i = 0; i < one.size(); ++i)
         EXPECT_EQ(0, std::memcmp(one[i].data(), two[i].data(), one[i].size() * sizeof(float))) << "token " << i;
 }
+
+TEST(SparseModel, AProfileCountsEveryTokenAndChangesNoResult) {
+    RandomModel model(5);
+    auto& sparse = model.sparse;
+    SparseModel::State plain = sparse->newState(), profiled = sparse->newState();
+    SparseModel::Profile profile;
+    const std::vector<int> tokens = {3, 17, 42, 0, 49};
+    for (int token : tokens) {
+        const int want = sparse->greedy(token, plain);
+        sparse->setProfile(&profile);
+        const int got = sparse->greedy(token, profiled);
+        sparse->feed(token, profiled);  // a token nobody asks the next one for
+        sparse->setProfile(nullptr);
+        sparse->feed(token, plain);
+        EXPECT_EQ(got, want);
+    }
+    EXPECT_EQ(profile.tokens, 2 * tokens.size());
+    EXPECT_EQ(profile.headTokens, tokens.size());
+    ASSERT_EQ(profile.layers.size(), size_t(model.config.numLayers));
+    double total = profile.head;
+    for (const auto& layer : profile.layers)
+        for (double seconds : layer) {
+            EXPECT_GE(seconds, 0);
+            total += seconds;
+        }
+    EXPECT_GT(total, 0);
+    sparse->greedy(1, plain);
+    EXPECT_EQ(profile.tokens, 2 * tokens.size()) << "nothing is recorded once the profile is unset";
+}

@@ -75,7 +75,11 @@ public:
     // The memory of the layout that a layer's head holds ("" when the machine leaves the head unused).
     std::string memoryAt(int layer, int head) const;
     bool has(Engine engine) const { return engine == Engine::Sparse ? bool(m_sparse) : bool(m_dense); }
-    int sparseThreads() const { return m_sparse ? m_sparse->threads() : 0; }  // SparseModel::threads
+    int sparseThreads() const { return m_sparse ? m_sparse->threads() : 0; }      // SparseModel::threads
+    size_t sparseWeights() const { return m_sparse ? m_sparse->nonZeros() : 0; }  // SparseModel::nonZeros
+    void profileSparse(SparseModel::Profile* profile) const {                     // SparseModel::setProfile
+        if (m_sparse) m_sparse->setProfile(profile);
+    }
 
 private:
     friend class GpuStepper;
