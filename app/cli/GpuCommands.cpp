@@ -260,7 +260,9 @@ public:
     ProfileScope(const GpuModel& model, bool on) : m_model(model), m_on(on) {
         if (m_on) m_model.profileSparse(&m_profile);
     }
-    ~ProfileScope() { m_model.profileSparse(nullptr); }
+    ~ProfileScope() {
+        if (m_on) m_model.profileSparse(nullptr);
+    }
     void print() const {
         if (m_on) printProfile(m_profile, m_model.sparseWeights());
     }

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -79,7 +80,8 @@ template <typename Weight>
 void blocksSumsPortable(const RowBlocks::Block* block, size_t count, const uint16_t* column, const Weight* value,
                         const RowBlocks::SlotLoad* load, const float* x, float* out) {
     for (size_t b = 0; b < count; ++b, ++block, out += L)
-        blockSumsPortable(column + block->offset, value + block->offset, load, block->slots, x, out);
+        blockSumsPortable(column + block->offset, value + block->offset, load + block->offset / L, block->slots, x,
+                          out);
 }
 
 #if defined(__x86_64__)
@@ -108,9 +110,10 @@ BlockSums<Weight> chooseBlockSums() {
 const BlockSums<float> floatSums = chooseBlockSums<float>();
 const BlockSums<uint16_t> bfloatSums = chooseBlockSums<uint16_t>();
 
-// How a slot's lanes read x: the first `count` lanes are rows in use (the others read the padding column).
-RowBlocks::SlotLoad slotLoad(const uint16_t* column, size_t count) {
-    if (std::all_of(column, column + count, [&](uint16_t c) { return c == column[0]; }))
+// How a slot's eight lanes read x (unused lanes read the padding column like any other: every version
+// computes the same lanes from the same inputs).
+RowBlocks::SlotLoad slotLoad(const uint16_t* column) {
+    if (std::all_of(column, column + L, [&](uint16_t c) { return c == column[0]; }))
         return {RowBlocks::SlotLoad::Shared, 0};
     const uint16_t low = *std::min_element(column, column + L), high = *std::max_element(column, column + L);
     if (high - low < int(L)) return {RowBlocks::SlotLoad::Window, low};
@@ -128,6 +131,11 @@ RowBlocks RowBlocks::of(const std::vector<int>& start, const std::vector<int>& c
     if (rowOrder == Order::ByLength)
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return length(a) < length(b); });
     if (zeroColumn > 65535) throw std::invalid_argument("row blocks hold columns below 65,536 only");
+    for (int r : rows)
+        for (int i = start[size_t(r)]; i < start[size_t(r) + 1]; ++i)
+            if (column[size_t(i)] < 0 || column[size_t(i)] >= zeroColumn)
+                throw std::invalid_argument("a row reads column " + std::to_string(column[size_t(i)]) +
+                                            ", outside x's " + std::to_string(zeroColumn));
     RowBlocks blocks;
     for (size_t first = 0; first < order.size(); first += kLanes) {
         Block block;
@@ -152,15 +160,9 @@ RowBlocks RowBlocks::of(const std::vector<int>& start, const std::vector<int>& c
         }
         blocks.m_blocks.push_back(block);
     }
-    for (size_t b = 0; b < blocks.m_blocks.size(); ++b) {
-        const size_t count =
-            size_t(std::count_if(blocks.m_lanes.begin() + long(b * kLanes),
-                                 blocks.m_lanes.begin() + long((b + 1) * kLanes), [](int r) { return r >= 0; }));
-        for (size_t j = 0; j < blocks.m_blocks[b].slots; ++j) {
-            const uint16_t* at = blocks.m_columns.data() + blocks.m_blocks[b].offset + j * kLanes;
-            blocks.m_loads.push_back(slotLoad(at, count));
-        }
-    }
+    for (const Block& block : blocks.m_blocks)
+        for (size_t j = 0; j < block.slots; ++j)
+            blocks.m_loads.push_back(slotLoad(&blocks.m_columns[block.offset + j * kLanes]));
     if (std::all_of(blocks.m_values.begin(), blocks.m_values.end(), fitsBfloat16)) {
         for (float w : blocks.m_values) blocks.m_bfloats.push_back(uint16_t(std::bit_cast<uint32_t>(w) >> 16));
         blocks.m_values = {};
@@ -172,11 +174,18 @@ RowBlocks RowBlocks::of(const std::vector<int>& start, const std::vector<int>& c
     return blocks;
 }
 
-void RowBlocks::sums(size_t begin, size_t end, const float* x, float* out) const {
+void RowBlocks::sums(size_t begin, size_t end, const float* x, float* out, Instructions instructions) const {
+    const bool portable = instructions == Instructions::Portable;
     if (m_bfloats.empty())
-        floatSums(m_blocks.data() + begin, end - begin, m_columns.data(), m_values.data(), m_loads.data(), x, out);
+        (portable ? blocksSumsPortable<float> : floatSums)(m_blocks.data() + begin, end - begin, m_columns.data(),
+                                                           m_values.data(), m_loads.data(), x, out);
     else
-        bfloatSums(m_blocks.data() + begin, end - begin, m_columns.data(), m_bfloats.data(), m_loads.data(), x, out);
+        (portable ? blocksSumsPortable<uint16_t> : bfloatSums)(m_blocks.data() + begin, end - begin, m_columns.data(),
+                                                               m_bfloats.data(), m_loads.data(), x, out);
+}
+
+size_t RowBlocks::slots(SlotLoad::Kind kind) const {
+    return size_t(std::count_if(m_loads.begin(), m_loads.end(), [&](SlotLoad load) { return load.kind == kind; }));
 }
 
 }  // namespace qgpu

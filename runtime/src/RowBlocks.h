@@ -20,7 +20,8 @@ public:
     // column[start[r]..start[r+1]) with weights value[...]. The x that sums() reads must hold zeroColumn +
     // kLanes floats, x[zeroColumn] = +0.
     // In the order given, or with byLength shortest first (less padding where lengths vary).
-    // Columns are stored in 16 bits: std::invalid_argument for a zeroColumn above 65,535.
+    // Columns are stored in 16 bits: std::invalid_argument for a zeroColumn above 65,535, or a column of a
+    // row outside [0, zeroColumn).
     enum class Order { AsGiven, ByLength };
     static RowBlocks of(const std::vector<int>& start, const std::vector<int>& column, const std::vector<float>& value,
                         const std::vector<int>& rows, int zeroColumn, Order order);
@@ -28,8 +29,11 @@ public:
     size_t blocks() const { return m_blocks.size(); }
     // The block index that divides the blocks into two runs of about equal work.
     size_t halfway() const { return m_halfway; }
-    // The sums over x of the rows of blocks [begin, end): out[(b - begin) * kLanes + lane].
-    void sums(size_t begin, size_t end, const float* x, float* out) const;
+    // The sums over x of the rows of blocks [begin, end): out[(b - begin) * kLanes + lane]. Best: AVX2
+    // where the CPU has it; Portable: plain C++ (the same bits, slower; for tests).
+    enum class Instructions { Best, Portable };
+    void sums(size_t begin, size_t end, const float* x, float* out,
+              Instructions instructions = Instructions::Best) const;
     // Each lane's row, block after block, kLanes a block; -1 for a lane past the rows (its sum is +0).
     const std::vector<int>& lanes() const { return m_lanes; }
     // Whether a block's lanes hold kLanes consecutive rows, ascending.
@@ -44,6 +48,7 @@ public:
         enum Kind : uint8_t { Shared, Window, Gather } kind = Gather;
         uint16_t base = 0;
     };
+    size_t slots(SlotLoad::Kind kind) const;  // how many slots read x that way
 
 private:
     std::vector<Block> m_blocks;

@@ -14,10 +14,6 @@
 #include "SparseKernels.h"
 #include "qgpu/core/Diagnostic.h"
 
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
-
 namespace qgpu {
 
 using sparse::nonZeroIndices;
@@ -316,8 +312,9 @@ std::vector<float> SparseModel::forward(int token, State& state) const { return 
 
 void SparseModel::feed(int token, State& state) const { run(token, state); }
 
-// The layer's phases over a range of their units (channels, heads, neurons), so that two threads can take
-// one range each: every unit's arithmetic is the same whichever thread runs it, so the result is too.
+// The layer's phases over a range of their units (blocks of channels, heads, blocks of neurons), so that two
+// threads can take one range each: every unit's arithmetic is the same whichever thread runs it, so the
+// result is too.
 struct SparseModel::LayerPass {
     const Qwen35Config& c;
     const Layer& l;
@@ -325,7 +322,7 @@ struct SparseModel::LayerPass {
     size_t K, dk, dv, kd, group;  // conv taps; key and value head dims; all keys' width; value heads per key
     LayerTrace* trace = nullptr;  // records the rows each head's query and key address, when given
 
-    // Per thread: buffers every token reuses.
+    // Per part of a split (the first or the second, whichever thread runs it): buffers every token reuses.
     struct Scratch {
         std::vector<float> now, out;  // a block run's sums, and what becomes of them
         std::vector<int> rows;
@@ -385,9 +382,6 @@ struct SparseModel::LayerPass {
             if (largest > 0 && std::fabs(weights[r]) >= largest / 1000) rows.push_back(int(r));
     }
 
-    // A head's state decay, exp(g), for the a projection's value `a` on this token.
-    float decayOf(size_t head, float a) const { return headDecay(l, head, a); }
-
     // The gated delta rule of each head, on the state rows its key and query touch only, and its gated
     // norm into `mixed`.
     void heads(size_t begin, size_t end, const std::vector<float>& qkv, StateRows& S, std::vector<float>& mixed,
@@ -428,7 +422,7 @@ struct SparseModel::LayerPass {
             float beta = sigmoid(l.b.row(int(head), normed.data()));
             float* Sh = S.data() + head * dk * dv;
             float decay =
-                l.a.empty(int(head)) ? l.constantDecay[head] : decayOf(head, l.a.row(int(head), normed.data()));
+                l.a.empty(int(head)) ? l.constantDecay[head] : headDecay(l, head, l.a.row(int(head), normed.data()));
             if (decay != 1.f)
                 for (size_t e = 0; e < dk * dv; ++e) Sh[e] *= decay;
             std::fill(t.kS.begin(), t.kS.end(), 0.f);
@@ -460,20 +454,23 @@ struct SparseModel::LayerPass {
         }
     }
 
-    // The SwiGLU outputs of the live neurons of gate's blocks [begin, end) whose gate is not 0 (the others
-    // give 0 without the up row) into out[neuron], marked in t.fired; the caller scatters them.
+    // The SwiGLU outputs of the live neurons of gate's blocks [begin, end) that are not 0 into out[neuron],
+    // marked in t.fired (a neuron whose gate is 0 gives 0 without the up row); the caller scatters them.
     void neurons(size_t begin, size_t end, std::vector<float>& out, Scratch& t) const {
         const size_t n = (end - begin) * RowBlocks::kLanes;
         t.out.resize(n);
         t.rows.resize(n);
         l.gateBlocks.sums(begin, end, normed.data(), t.out.data());
-        siluAll(t.out.data(), n);  // an unused lane's sum is +0, and so its silu: it is never picked
+        siluAll(t.out.data(), n);
         const int* lanes = l.gateBlocks.lanes().data() + begin * RowBlocks::kLanes;
         const size_t count = nonZeroIndices(t.out.data(), n, t.rows.data());
         t.fired.assign(out.size() / 64 + 1, 0);
         for (size_t i = 0; i < count; ++i) {
+            if (lanes[t.rows[i]] < 0) continue;  // an unused lane (its sum is +0 unless x holds inf or NaN)
             const size_t neuron = size_t(lanes[t.rows[i]]);
-            out[neuron] = t.out[size_t(t.rows[i])] * l.up.row(int(neuron), normed.data());
+            const float output = t.out[size_t(t.rows[i])] * l.up.row(int(neuron), normed.data());
+            if (output == 0) continue;  // scattering a 0 could turn a -0 of the residual into +0
+            out[neuron] = output;
             t.fired[neuron / 64] |= uint64_t(1) << (neuron % 64);
         }
     }

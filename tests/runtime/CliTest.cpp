@@ -93,9 +93,8 @@ TEST(BenchCli, TheProfileSaysWhereTheTokensTimeWent) {
     Result r = runQgpu("bench --suite --kernels vec_add --runs 1 --profile");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("| vec_add | 8 | 159 |"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("where the sparse engine's time went: 158 tokens, 89 of them through the LM head"),
-              std::string::npos)
-        << r.out;
+    EXPECT_NE(r.out.find("where the sparse engine's time went: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" of them through the LM head; microseconds per token"), std::string::npos) << r.out;
     for (const char* part : {"| qkv channels and conv |", "| final norm and LM head |", "| 16 |"})
         EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
     EXPECT_NE(r.out.find("weights multiplied per token: at most "), std::string::npos) << r.out;

@@ -59,8 +59,9 @@ public:
     std::vector<LayerTrace> trace(int token, State& state, int* next = nullptr) const;
     size_t nonZeros() const;  // weights it multiplies per token, at most
     // 1, or 2: each layer's channels, heads and neurons split between this thread and a helper (the same
-    // results: each unit's arithmetic does not depend on the thread). Default: 2 where $QGPU_THREADS, else
-    // the machine, allows two. A run that finds the helper busy with another run goes alone.
+    // results: each unit's arithmetic does not depend on the thread). Default: $QGPU_SPARSE_THREADS, else 1:
+    // a layer's phases take microseconds now, and on the 2-core machines measured the helper's handovers
+    // cost more than its half saves (docs/bench.md). A run that finds the helper busy goes alone.
     void setThreads(int threads);
     int threads() const;
 
@@ -74,8 +75,8 @@ public:
         double head = 0;                                  // seconds in the final norm and the LM head
         size_t tokens = 0, headTokens = 0;                // tokens run; those whose next token was asked for
     };
-    // Records into `profile` while set (nullptr, the default, records nothing); one run at a time. Reading
-    // the clock costs about 1% of a token.
+    // Records into `profile` while set (nullptr, the default, records nothing). Only while one run at a time
+    // uses the model: runs on several threads would race on it. Reading the clock costs about 1% of a token.
     void setProfile(Profile* profile) const { m_profile = profile; }
 
     struct Layer;

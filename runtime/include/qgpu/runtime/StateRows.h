@@ -4,15 +4,17 @@
 // layer up front took longer than a short launch's tokens).
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstddef>
-#include <cstdlib>
 #include <new>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace qgpu {
+
+// Zeroed memory: large blocks mapped (zero pages), small ones from calloc. Throws std::bad_alloc.
+void* allocateZeroed(size_t bytes);
+void releaseZeroed(void* p, size_t bytes);
 
 template <typename T>
 class ZeroedAllocator {
@@ -22,23 +24,14 @@ public:
     template <typename U>
     ZeroedAllocator(const ZeroedAllocator<U>&) {}
 
-    T* allocate(size_t n) {
-        void* p = n * sizeof(T) >= kMapped
-                      ? mmap(nullptr, n * sizeof(T), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                      : std::calloc(n, sizeof(T));
-        if (p == MAP_FAILED || p == nullptr) throw std::bad_alloc();
-        return static_cast<T*>(p);
-    }
-    void deallocate(T* p, size_t n) {
-        if (n * sizeof(T) >= kMapped)
-            munmap(p, n * sizeof(T));
-        else
-            std::free(p);
-    }
+    T* allocate(size_t n) { return static_cast<T*>(allocateZeroed(n * sizeof(T))); }
+    void deallocate(T* p, size_t n) { releaseZeroed(p, n * sizeof(T)); }
     // Value-initialisation writes nothing: fresh memory is zero already. (So a vector of these must never
     // shrink and grow again within its capacity, which would show old values; states never change size.)
     template <typename U>
-    void construct(U*) noexcept {}
+    void construct(U*) noexcept {
+        static_assert(std::is_trivial_v<U>, "only trivial values are zero as all-zero bytes");
+    }
     template <typename U, typename... Args>
     void construct(U* p, Args&&... args) {
         ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
@@ -47,9 +40,6 @@ public:
     bool operator==(const ZeroedAllocator<U>&) const {
         return true;
     }
-
-private:
-    static constexpr size_t kMapped = 64 * 1024;
 };
 
 using StateRows = std::vector<float, ZeroedAllocator<float>>;
