@@ -1,7 +1,8 @@
-// Short rows of a sparse matrix computed eight at a time. Rows of like length share a block of eight; a
-// block stores its rows slot by slot (the eight rows' columns of slot j, then their weights), padded to a
-// multiple of four slots with a column that must read +0 and a weight of +0, so the eight rows' products
-// run side by side (AVX2 gathers where the CPU has them) with none of a row loop's overhead per row.
+// Short rows of a sparse matrix computed eight at a time, in blocks of eight rows (in the order given, or
+// shortest first so that a block's rows are of like length). A block stores its rows slot by slot (the
+// eight rows' columns of slot j, then their weights), padded to a multiple of four slots with a column
+// that must read +0 and a weight of +0, so the eight rows' products run side by side (AVX2 where the CPU
+// has it) with none of a row loop's overhead per row.
 // Each row's sum is the one Sparse::row gives, bit for bit: four partial sums from +0 over the slots
 // j % 4 (a padded slot adds +0 * +0 to a sum that is never -0), added as (s0 + s1) + (s2 + s3).
 #pragma once

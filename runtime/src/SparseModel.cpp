@@ -131,9 +131,7 @@ struct SparseModel::Layer {
     RowBlocks qkvBlocks, gateBlocks;  // the live channels' and neurons' rows of qkv and gate
     std::vector<float> laneTap;       // per qkvBlocks lane: its channel's conv tap on the current token (0 unused)
     std::vector<uint8_t> blockPast;   // per qkvBlocks block: a channel of it reads earlier tokens
-    std::vector<int> liveChannels;    // qkv rows with a non-zero weight
     std::vector<bool> pastTaps;       // per channel: its conv reads earlier tokens (a non-zero earlier tap)
-    std::vector<int> liveNeurons;     // MLP neurons with a non-zero gate (silu(0) = 0: the others write nothing)
     // Heads whose query or key has a live channel. The others never write (their key is 0) and read 0,
     // so their state stays 0 and their output is 0: they are skipped.
     std::vector<int> liveHeads;
@@ -239,14 +237,15 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         l.aLog = tensor(p + "linear_attn.A_log", {hv});
         l.linearNorm = tensor(p + "linear_attn.norm.weight", {c.linearValueHeadDim});
         l.outProj = sparse("linear_attn.out_proj.weight", h, c.linearValueDim(), true);
+        std::vector<int> liveChannels, liveNeurons;  // qkv rows and gate rows with a non-zero weight
         for (int ch = 0; ch < l.qkv.rows; ++ch) {
-            if (!l.qkv.empty(ch)) l.liveChannels.push_back(ch);
+            if (!l.qkv.empty(ch)) liveChannels.push_back(ch);
             bool past = false;
             for (int64_t k = 0; k + 1 < c.convKernel; ++k) past = past || l.conv[size_t(ch * c.convKernel + k)] != 0;
             l.pastTaps.push_back(past);
         }
         for (int n = 0; n < l.gate.rows; ++n)
-            if (!l.gate.empty(n)) l.liveNeurons.push_back(n);
+            if (!l.gate.empty(n)) liveNeurons.push_back(n);
         int64_t dk = c.linearKeyHeadDim, group = hv / c.linearNumKeyHeads;
         for (int64_t head = 0; head < hv; ++head) {
             bool live = false;
@@ -258,8 +257,8 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
         }
         // Channels in their order, so that a block's results land side by side; neurons by length (their
         // results are few and go out as a list).
-        l.qkvBlocks = l.qkv.blocks(l.liveChannels, int(h), RowBlocks::Order::AsGiven);
-        l.gateBlocks = l.gate.blocks(l.liveNeurons, int(h), RowBlocks::Order::ByLength);
+        l.qkvBlocks = l.qkv.blocks(liveChannels, int(h), RowBlocks::Order::AsGiven);
+        l.gateBlocks = l.gate.blocks(liveNeurons, int(h), RowBlocks::Order::ByLength);
         const size_t K = size_t(c.convKernel);
         for (size_t b = 0; b < l.qkvBlocks.blocks(); ++b) {
             bool past = false;
@@ -328,8 +327,7 @@ struct SparseModel::LayerPass {
         std::vector<int> rows;
         std::vector<uint64_t> fired;  // a bit per neuron: its gate is not 0, and it has written its output
         std::vector<float> qn, kn, kS, delta;
-        std::vector<int> qRows, kRows, oRows;  // where qn, kn and the output are not zero, ascending
-        size_t qCount = 0, kCount = 0;
+        std::vector<int> qRows, kRows, oRows;  // where qn, kn and a head's output are not zero, ascending
     };
 
     // Projection and causal conv with its state (the last K - 1 projected values per channel), over the live
@@ -390,8 +388,8 @@ struct SparseModel::LayerPass {
         // The normalised vector and the rows where it is not zero. The sum of squares and every later loop over
         // the rows skip the zeros (a query or key is one-hot on compiled circuits): adding +0 to a sum that
         // starts at +0 changes nothing, and a zero row weighs nothing.
-        auto l2 = [&](const float* vec, float scale, std::vector<float>& out, std::vector<int>& rows, size_t& count) {
-            count = nonZeroIndices(vec, dk, rows.data());
+        auto l2 = [&](const float* vec, float scale, std::vector<float>& out, std::vector<int>& rows) {
+            size_t count = nonZeroIndices(vec, dk, rows.data());
             float sum = 0;
             for (size_t n = 0; n < count; ++n) sum += vec[rows[n]] * vec[rows[n]];
             float r = 1.f / std::sqrt(sum + 1e-6f);
@@ -403,7 +401,7 @@ struct SparseModel::LayerPass {
             size_t kept = 0;  // a non-zero element that rounds to zero once scaled weighs nothing either
             for (size_t n = 0; n < count; ++n)
                 if (out[size_t(rows[n])] != 0) rows[kept++] = rows[n];
-            count = kept;
+            return kept;
         };
         t.kS.resize(dv);
         t.delta.resize(dv);
@@ -413,8 +411,8 @@ struct SparseModel::LayerPass {
         for (size_t i = begin; i < end; ++i) {
             const size_t head = size_t(l.liveHeads[i]), keyHead = head / group;
             const float* v = qkv.data() + 2 * kd + head * dv;
-            l2(qkv.data() + keyHead * dk, qScale, t.qn, t.qRows, t.qCount);
-            l2(qkv.data() + kd + keyHead * dk, 1.f, t.kn, t.kRows, t.kCount);
+            const size_t qCount = l2(qkv.data() + keyHead * dk, qScale, t.qn, t.qRows);
+            const size_t kCount = l2(qkv.data() + kd + keyHead * dk, 1.f, t.kn, t.kRows);
             if (trace) {
                 addressedRows(t.qn, trace->rowsRead[head]);
                 addressedRows(t.kn, trace->rowsWritten[head]);
@@ -426,19 +424,19 @@ struct SparseModel::LayerPass {
             if (decay != 1.f)
                 for (size_t e = 0; e < dk * dv; ++e) Sh[e] *= decay;
             std::fill(t.kS.begin(), t.kS.end(), 0.f);
-            for (size_t n = 0; n < t.kCount; ++n) {
+            for (size_t n = 0; n < kCount; ++n) {
                 const size_t r = size_t(t.kRows[n]);
                 for (size_t j = 0; j < dv; ++j) t.kS[j] += t.kn[r] * Sh[r * dv + j];
             }
-            if (t.kCount > 0) {
+            if (kCount > 0) {
                 for (size_t j = 0; j < dv; ++j) t.delta[j] = beta * (v[j] - t.kS[j]);
-                for (size_t n = 0; n < t.kCount; ++n) {
+                for (size_t n = 0; n < kCount; ++n) {
                     const size_t r = size_t(t.kRows[n]);
                     for (size_t j = 0; j < dv; ++j) Sh[r * dv + j] += t.kn[r] * t.delta[j];
                 }
             }
             float* o = mixed.data() + head * dv;
-            for (size_t n = 0; n < t.qCount; ++n) {
+            for (size_t n = 0; n < qCount; ++n) {
                 const size_t r = size_t(t.qRows[n]);
                 for (size_t j = 0; j < dv; ++j) o[j] += t.qn[r] * Sh[r * dv + j];
             }
@@ -496,15 +494,13 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
     // Buffers kept from one token to the next (per calling thread), so that a token allocates nothing.
     struct Buffers {
         std::vector<float> normed, qkv, mixed, neuronOut;
-        std::vector<int> written;  // where a head's output is not zero
         LayerPass::Scratch scratch[2];
     };
     static thread_local Buffers buffers;
-    auto& [normed, qkv, mixed, neuronOut, written, scratch] = buffers;
+    auto& [normed, qkv, mixed, neuronOut, scratch] = buffers;
     qkv.resize(2 * kd + hv * dv);
     mixed.resize(hv * dv);
     neuronOut.assign(size_t(c.intermediateSize), 0.f);
-    written.resize(dv);
     // The helper serves one run at a time; a run that finds it busy goes alone.
     std::unique_lock<std::mutex> helperLock(m_helperUse, std::try_to_lock);
     HelperThread* helper = helperLock.owns_lock() ? m_helper.get() : nullptr;
@@ -542,6 +538,7 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
         lap(li, Profile::Heads);
         // Only live heads wrote into `mixed` (ascending, as j is): the same scatters as a scan of all of it.
         for (int head : l.liveHeads) {
+            std::vector<int>& written = scratch[0].oRows;  // sized by heads()
             const size_t first = size_t(head) * dv, count = nonZeroIndices(mixed.data() + first, dv, written.data());
             for (size_t n = 0; n < count; ++n) {
                 const size_t j = first + size_t(written[n]);
