@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -26,6 +27,7 @@
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
 #include "ChatCommand.h"
+#include "CommandLine.h"
 #include "EvalCommand.h"
 #include "GpuCommands.h"
 #include "HostCommands.h"
@@ -35,228 +37,11 @@
 #include "qgpu/runtime/TorchSetup.h"
 
 using namespace qgpu;
+using cli::Args;
 using cli::median;
+using cli::usageError;
 
 namespace {
-
-const char* kUsage = R"(usage:
-  qgpu asm PROGRAM.qasm --launch SPEC.json [--quiet] [--check] [--max-steps N]
-      Runs an assembly program on the reference interpreter; prints every step and the final arrays.
-      --check compares the arrays with the spec's "expect" and exits 1 on a difference. A launch that does
-      not end within N warp steps (default 100000) is an error, on either backend.
-  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
-           [--quiet] [--check] [--max-steps N] [-O0..-O3]
-      Compiles and lowers a CUDA kernel, then runs it like `asm`. --backend model runs it inside the compiled
-      GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
-      thread's registers; --check is then the replay check against the interpreter (at a difference it
-      prints both streams and the machines decoded at the first differing step, and exits 1), then the
-      interpreter's stream teacher-forced through the model (dense: one prefill), every record predicted.
-      --gpu DIR runs on the GPU layers of a checkpoint (build-gpu's or build --host's, sparse engine)
-      instead of building them from code. The model stops after as many records as the interpreter's run
-      of the launch writes; a long run reports progress on stderr, and Ctrl-C stops it (exit code 130).
-      `asm` takes the same flags.
-  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
-      Evaluates an expression of chat's normal mode, e.g. "[1, 2, 3] @ [4, 5, 6]" (docs/expressions.md):
-      each operation is a launch of a ready-made kernel, inside the GPU model by default. Prints every
-      launch (kernel, shape, warp steps, tokens, tokens/s, its value) and the result; --check replays each
-      model launch on the interpreter and exits 1 on a difference.
-  qgpu build-gpu --out DIR [--dtype bf16|f32]
-      Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
-  qgpu build --host DIR --out DIR [--dtype bf16|f32]
-      Splices the compiled GPU's layers in front of the Qwen3.5 checkpoint in --host (docs/splice.md): one
-      stock checkpoint with a wider residual, the chip tokens after the host's vocabulary (tokenizer.json
-      too), circuit-layout.json and splice.json. Matrices in --dtype (default: the host's), residual norms
-      in f32. Writes OUT.partial and renames it when complete.
-  qgpu check-splice --host DIR --combined DIR [--prompt TEXT]
-      The combined model against the host: KL of the next-token distribution over text (--prompt, or a
-      built-in paragraph), the chip tokens' probability there, and the dot-product launch teacher-forced
-      in the combined model. Exits 1 when the KL exceeds 1e-5 or a record is mispredicted.
-  qgpu bench [--runs N] [--suite [--kernels A,B,...]] [--dense-runs M] [--dtype f32|bf16] [--profile]
-      The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
-      engine (medians of N runs, default 5) and the first two on the dense engine (M runs, default 1):
-      tokens/s, latency, speed-up.
-      --suite: every suite kernel on the sparse engine: tokens, tokens/s, launch latency, exact, peak memory;
-      with --dense-runs M (default 0: the dense engine decodes about 3 tokens/s, hours for the suite) also
-      the dense engine's tokens/s and latency and the speed-up. --kernels: only these suite kernels (names
-      without .cu). --dtype bf16: every weight rounded to bf16 first, as a bf16 checkpoint holds it
-      (default f32). --profile: then where the sparse engine's time went, per phase, LM head and layer
-      (microseconds per token), and the weights it multiplies per token.
-  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
-      Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
-      (block, slot, CUDA line, PTX line).
-  qgpu bench-compile [DIR] [--runs N]
-      Times CUDA -> PTX and PTX -> blocks for every .cu in DIR (default resources/kernels): medians in ms.
-  qgpu bench-model [--geometry 2b|tiny] [--runs N] [--prefill T] [--decode T]
-      Random weights at Qwen3.5 geometry, built in memory: prefill and decode tokens/s (medians) and
-      peak memory.
-  qgpu chat --host DIR [--mode normal|advanced|text] [--max-tokens N] [--temperature T] [--top-k K] [--top-p P]
-            [--seed S] [--think] [--prompt TEXT] [--weights f32|bf16|q8] [--device cpu|cuda|auto]
-      Chats with the Qwen3.5 checkpoint in DIR (config.json, safetensors, tokenizer.json): answers --prompt,
-      or reads one message per line from stdin until an empty line or EOF. Replies stream to stdout, speed
-      to stderr; Ctrl-C stops a reply. Greedy unless --temperature > 0; --think lets the model reason first.
-      The GPU is Qwen's tool: normal mode (default) offers gpu_eval (expressions, docs/expressions.md),
-      advanced mode run_cuda_kernel (Qwen writes the kernel); each call runs inside the compiled GPU model
-      and its result goes back to Qwen. --mode text: no tool. A combined checkpoint (`qgpu build --host`)
-      chats on the host's layers over the host's own dims, its GPU layers run the tool's launches.
-      --weights: how the host's linear weights are held (default: as stored, bf16 for a bf16 checkpoint;
-      q8: 8-bit with a scale per row); --device: where its layers run (default: CUDA when present).
-  qgpu bench-host [--dir DIR] [--weights f32,bf16,q8] [--device cpu|cuda|auto] [--runs N] [--prefill T]
-                  [--decode T] [--llama LLAMA_CPP_DIR] [--prepare]
-      A random-weight Qwen3.5-2B (bf16) and its combined checkpoint, written once into DIR (default
-      ~/.cache/qgpu/bench-host, about 16 GB): per weight format, in a process of its own, load time, peak
-      RSS, prefill tokens/s over T tokens (default 512) and decode tokens/s over T tokens (default 128),
-      medians of N runs (default 3). --llama: llama-bench from that llama.cpp build on the same weights as
-      DIR/qwen3.5-2b-random-{bf16,q8_0}.gguf, with the ratios; scripts/bench-host.sh prepares both.
-      --prepare: only write the checkpoints.
-  qgpu circuit-costs
-      Builds every circuit primitive and prints its cost in layers, MLP neurons, residual dims, heads.
-  qgpu version
-)";
-
-struct Args {
-    std::vector<std::string> positional;
-    std::string launch;
-    std::string emit = "ptx";
-    std::string backend;                        // run and asm: reference; eval: model
-    std::string engine = "sparse", out, dtype;  // dtype: "" for the command's default
-    std::string geometry = "2b";
-    std::string host, combined, prompt, mode = "normal", gpu;
-    std::string kernels;                                        // bench --suite: a comma-separated subset
-    std::string weights, device = "auto", measure, dir, llama;  // chat and bench-host
-    std::set<std::string> given;                                // every flag on the command line
-    int maxTokens = 512;
-    text::SamplingParams sampling;
-    bool think = false;
-    int prefill = 64, decode = 16;
-    bool quiet = false, check = false, suite = false, profile = false;
-    int runs = 5, denseRuns = -1;  // -1: the command's default
-    int optLevel = 2;
-    int maxSteps = gpu::kDefaultMaxSteps;  // run and asm: the launch's bound in warp steps
-};
-
-[[noreturn]] void usageError(const std::string& msg) {
-    throw DiagnosticError(Diagnostic{"", 0, 0, msg + "\n" + kUsage});
-}
-
-// A flag's value as a whole number in [min, max]; anything else (abc, 1.5, 12x, out of range) is a usage
-// error naming the flag and the range.
-long long integerFlag(const std::string& flag, const std::string& text, long long min, long long max) {
-    errno = 0;
-    char* end = nullptr;
-    long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno == ERANGE || v < min || v > max)
-        usageError(flag + " takes a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
-                   ", not '" + text + "'");
-    return v;
-}
-
-// A flag's value as a finite number in [min, max].
-float numberFlag(const std::string& flag, const std::string& text, float min, float max) {
-    char* end = nullptr;
-    float v = std::strtof(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(v) || v < min || v > max) {
-        std::ostringstream range;
-        range << min << " to " << max;
-        usageError(flag + " takes a number from " + range.str() + ", not '" + text + "'");
-    }
-    return v;
-}
-
-uint64_t seedFlag(const std::string& text) {
-    errno = 0;
-    char* end = nullptr;
-    unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    if (text.empty() || text[0] == '-' || *end != '\0' || errno == ERANGE)
-        usageError("--seed takes a whole number from 0 to 18446744073709551615, not '" + text + "'");
-    return v;
-}
-
-Args parseArgs(int argc, char** argv) {
-    Args a;
-    for (int i = 2; i < argc; ++i) {
-        std::string s = argv[i];
-        if (s.rfind("--", 0) == 0) a.given.insert(s);
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) usageError(s + " needs a value");
-            return argv[++i];
-        };
-        if (s == "--launch")
-            a.launch = value();
-        else if (s == "--emit")
-            a.emit = value();
-        else if (s == "--backend")
-            a.backend = value();
-        else if (s == "--engine")
-            a.engine = value();
-        else if (s == "--out")
-            a.out = value();
-        else if (s == "--dtype")
-            a.dtype = value();
-        else if (s == "--geometry")
-            a.geometry = value();
-        else if (s == "--prefill")
-            a.prefill = int(integerFlag(s, value(), 1, 100000));
-        else if (s == "--decode")
-            a.decode = int(integerFlag(s, value(), 1, 100000));
-        else if (s == "--runs")
-            a.runs = int(integerFlag(s, value(), 1, 10000));
-        else if (s == "--host")
-            a.host = value();
-        else if (s == "--gpu")
-            a.gpu = value();
-        else if (s == "--combined")
-            a.combined = value();
-        else if (s == "--mode")
-            a.mode = value();
-        else if (s == "--prompt")
-            a.prompt = value();
-        else if (s == "--max-tokens")
-            a.maxTokens = int(integerFlag(s, value(), 1, 1 << 20));
-        else if (s == "--temperature")
-            a.sampling.temperature = numberFlag(s, value(), 0, 100);
-        else if (s == "--top-k")
-            a.sampling.topK = int(integerFlag(s, value(), 0, 1 << 24));
-        else if (s == "--top-p")
-            a.sampling.topP = numberFlag(s, value(), 0, 1);
-        else if (s == "--seed")
-            a.sampling.seed = seedFlag(value());
-        else if (s == "--prepare")
-            ;  // a flag: `given` holds it
-        else if (s == "--think")
-            a.think = true;
-        else if (s == "--quiet")
-            a.quiet = true;
-        else if (s == "--check")
-            a.check = true;
-        else if (s == "--suite")
-            a.suite = true;
-        else if (s == "--profile")
-            a.profile = true;
-        else if (s == "--kernels")
-            a.kernels = value();
-        else if (s == "--weights")
-            a.weights = value();
-        else if (s == "--device")
-            a.device = value();
-        else if (s == "--measure")
-            a.measure = value();
-        else if (s == "--dir")
-            a.dir = value();
-        else if (s == "--llama")
-            a.llama = value();
-        else if (s == "--max-steps")
-            a.maxSteps = int(integerFlag(s, value(), 1, 1000000));
-        else if (s == "--dense-runs")
-            a.denseRuns = int(integerFlag(s, value(), 0, 10000));
-        else if (s.size() == 3 && s.rfind("-O", 0) == 0 && s[2] >= '0' && s[2] <= '3')
-            a.optLevel = s[2] - '0';
-        else if (s.size() > 1 && s[0] == '-' && std::string("0123456789[( ").find(s[1]) == std::string::npos)
-            usageError("unknown option '" + s + "'");
-        else
-            a.positional.push_back(s);
-    }
-    return a;
-}
 
 int checkExpectations(const MachineState& state, const LaunchSpec& launch, const MemoryMap& map) {
     std::vector<std::string> bad = expectationMismatches(state, launch, map);
@@ -267,16 +52,16 @@ int checkExpectations(const MachineState& state, const LaunchSpec& launch, const
 }
 
 int runProgram(const Program& program, const Args& a) {
-    if (a.positional.size() != 1 || a.launch.empty()) usageError("give one program file and --launch SPEC.json");
+    if (a.positional.size() != 1 || a.launch.empty()) usageError(a.command, "give one program file and --launch SPEC.json");
     if (!a.backend.empty() && a.backend != "reference" && a.backend != "model")
-        usageError("--backend takes reference or model");
+        usageError(a.command, "--backend takes reference or model");
     MachineSpec spec = MachineSpec::standard();
     LaunchSpec launch = parseLaunchSpec(readFile(a.launch), a.launch);
-    if (!a.gpu.empty() && a.backend != "model") usageError("--gpu needs --backend model");
+    if (!a.gpu.empty() && a.backend != "model") usageError(a.command, "--gpu needs --backend model");
     if (a.backend == "model") {
-        if (a.engine != "sparse" && a.engine != "dense") usageError("--engine takes sparse or dense");
+        if (a.engine != "sparse" && a.engine != "dense") usageError(a.command, "--engine takes sparse or dense");
         Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
-        if (!a.gpu.empty() && a.engine == "dense") usageError("--gpu runs on the sparse engine; drop --engine dense");
+        if (!a.gpu.empty() && a.engine == "dense") usageError(a.command, "--gpu runs on the sparse engine; drop --engine dense");
         return cli::runOnModel(linked, launch, a.engine == "dense" ? Engine::Dense : Engine::Sparse, a.gpu, a.quiet,
                                a.check, a.maxSteps);
     }
@@ -301,7 +86,7 @@ int runProgram(const Program& program, const Args& a) {
 }
 
 CompiledKernel compileFile(const Args& a) {
-    if (a.positional.size() != 1) usageError("give one KERNEL.cu");
+    if (a.positional.size() != 1) usageError(a.command, "give one KERNEL.cu");
     CudaCompileOptions opts;
     opts.optLevel = a.optLevel;
     CompiledKernel k = compileKernel(readFile(a.positional[0]), a.positional[0], MachineSpec::standard(), opts);
@@ -311,7 +96,7 @@ CompiledKernel compileFile(const Args& a) {
 
 int runCompile(const Args& a) {
     if (a.emit == "ptx") {
-        if (a.positional.size() != 1) usageError("give one KERNEL.cu");
+        if (a.positional.size() != 1) usageError(a.command, "give one KERNEL.cu");
         CudaCompileOptions opts;
         opts.optLevel = a.optLevel;
         CudaCompileResult r = compileCudaToPtx(readFile(a.positional[0]), a.positional[0], opts);
@@ -319,7 +104,7 @@ int runCompile(const Args& a) {
         if (r.ok) std::cout << r.ptx;
         return r.ok ? 0 : 1;
     }
-    if (a.emit != "blocks" && a.emit != "map") usageError("--emit takes ptx, blocks or map");
+    if (a.emit != "blocks" && a.emit != "map") usageError(a.command, "--emit takes ptx, blocks or map");
     CompiledKernel k = compileFile(a);
     if (a.emit == "map") {
         std::cout << "block slot cuda_line ptx_line\n";
@@ -337,7 +122,7 @@ int benchCompile(const Args& a) {
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(dir))
         if (e.path().extension() == ".cu") files.push_back(e.path());
-    if (files.empty()) usageError("no .cu files in " + dir.string());
+    if (files.empty()) usageError(a.command, "no .cu files in " + dir.string());
     std::sort(files.begin(), files.end());
     std::printf("%-22s %10s %10s %7s  (median of %d runs)\n", "kernel", "ptx ms", "lower ms", "blocks", a.runs);
     std::vector<double> allPtx, allLower;
@@ -372,7 +157,7 @@ int benchModel(const Args& a) {
         c.layerTypes = {LayerType::LinearAttention, LayerType::LinearAttention, LayerType::LinearAttention,
                         LayerType::FullAttention};
     } else if (a.geometry != "2b") {
-        usageError("--geometry takes 2b or tiny");
+        usageError(a.command, "--geometry takes 2b or tiny");
     }
     initTorch();
     std::printf("%s, geometry %s: hidden %d, %d layers, vocab %d\n", torchDescription().c_str(), a.geometry.c_str(),
@@ -403,10 +188,10 @@ int benchModel(const Args& a) {
 }
 
 int chatCommand(const Args& a) {
-    if (a.host.empty()) usageError("chat needs --host DIR");
-    if (!a.positional.empty()) usageError("chat takes no positional arguments; give the message with --prompt");
+    if (a.host.empty()) usageError(a.command, "chat needs --host DIR");
+    if (!a.positional.empty()) usageError(a.command, "chat takes no positional arguments; give the message with --prompt");
     if (a.mode != "normal" && a.mode != "advanced" && a.mode != "text")
-        usageError("--mode takes normal, advanced or text");
+        usageError(a.command, "--mode takes normal, advanced or text");
     cli::ChatCommandOptions o;
     o.host = a.host;
     o.prompt = a.prompt;
@@ -448,10 +233,10 @@ int benchHostCommand(const Args& a) {
 }
 
 int evalCommand(const Args& a) {
-    if (a.positional.size() != 1) usageError("give one expression in quotes, e.g. qgpu eval \"[1, 2, 3] @ [4, 5, 6]\"");
+    if (a.positional.size() != 1) usageError(a.command, "give one expression in quotes, e.g. qgpu eval \"[1, 2, 3] @ [4, 5, 6]\"");
     if (!a.backend.empty() && a.backend != "reference" && a.backend != "model")
-        usageError("--backend takes reference or model");
-    if (a.engine != "sparse" && a.engine != "dense") usageError("--engine takes sparse or dense");
+        usageError(a.command, "--backend takes reference or model");
+    if (a.engine != "sparse" && a.engine != "dense") usageError(a.command, "--engine takes sparse or dense");
     cli::EvalOptions options;
     options.onModel = a.backend != "reference";
     options.engine = a.engine == "dense" ? Engine::Dense : Engine::Sparse;
@@ -460,10 +245,10 @@ int evalCommand(const Args& a) {
     return cli::evalExpression(a.positional[0], options, QGPU_RESOURCE_DIR);
 }
 
-std::optional<DType> dtypeOption(const std::string& dtype) {
-    if (dtype.empty()) return std::nullopt;
-    if (dtype != "bf16" && dtype != "f32") usageError("--dtype takes bf16 or f32");
-    return dtype == "f32" ? DType::F32 : DType::BF16;
+std::optional<DType> dtypeOption(const Args& a) {
+    if (a.dtype.empty()) return std::nullopt;
+    if (a.dtype != "bf16" && a.dtype != "f32") usageError(a.command, "--dtype takes bf16 or f32");
+    return a.dtype == "f32" ? DType::F32 : DType::BF16;
 }
 
 int printCircuitCosts() {
@@ -478,58 +263,96 @@ int printCircuitCosts() {
     return 0;
 }
 
+int buildGpuCommand(const Args& a) {
+    if (a.out.empty()) usageError(a.command, "give --out DIR");
+    return cli::buildGpu(a.out, dtypeOption(a).value_or(DType::BF16));
+}
+
+int buildHostCommand(const Args& a) {
+    if (a.host.empty() || a.out.empty()) usageError(a.command, "build needs --host DIR and --out DIR");
+    return cli::buildHost(a.host, a.out, dtypeOption(a));
+}
+
+int checkSpliceCommand(const Args& a) {
+    if (a.host.empty() || a.combined.empty()) usageError(a.command, "check-splice needs --host DIR and --combined DIR");
+    return cli::checkSplice(a.host, a.combined, a.prompt, QGPU_RESOURCE_DIR);
+}
+
+int benchCommand(const Args& a) {
+    DType weights = dtypeOption(a).value_or(DType::F32);
+    if (!a.suite && !a.kernels.empty()) usageError(a.command, "--kernels picks suite kernels: give --suite too");
+    return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), weights, a.kernels, a.profile,
+                                     QGPU_RESOURCE_DIR)
+                   : cli::benchGpu(a.runs, a.denseRuns < 0 ? 1 : a.denseRuns, weights, a.profile, QGPU_RESOURCE_DIR);
+}
+
+int versionCommand(const Args&) {
+    initTorch();
+    std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";
+    return 0;
+}
+
+int helpCommand(const Args& a) {
+    if (a.positional.empty()) {
+        std::cout << cli::fullUsage();
+        return 0;
+    }
+    const cli::Command* c = cli::findCommand(a.positional[0]);
+    if (!c) usageError(nullptr, "qgpu help: unknown command '" + a.positional[0] + "'");
+    std::cout << "usage:\n" << c->usage;
+    return 0;
+}
+
+int runCommand(const Args& a) { return runProgram(compileFile(a).kernel.program, a); }
+
+int asmCommand(const Args& a) {
+    if (a.positional.size() != 1) usageError(a.command, "give one PROGRAM.qasm");
+    return runProgram(assemble(readFile(a.positional[0]), a.positional[0]), a);
+}
+
+using Handler = int (*)(const Args&);
+const std::map<std::string_view, Handler> kHandlers = {
+    {"asm", asmCommand},
+    {"run", runCommand},
+    {"eval", evalCommand},
+    {"build-gpu", buildGpuCommand},
+    {"build", buildHostCommand},
+    {"check-splice", checkSpliceCommand},
+    {"bench", benchCommand},
+    {"compile", runCompile},
+    {"bench-compile", benchCompile},
+    {"bench-model", benchModel},
+    {"chat", chatCommand},
+    {"bench-host", benchHostCommand},
+    {"circuit-costs", [](const Args&) { return printCircuitCosts(); }},
+    {"version", versionCommand},
+    {"help", helpCommand},
+};
+
+// Parses the command's arguments and runs it; user errors leave as DiagnosticError.
+int dispatch(int argc, char** argv) {
+    const cli::Command* command = cli::findCommand(argv[1]);
+    if (!command) {
+        std::cerr << "unknown command '" << argv[1] << "'; `qgpu help` lists the commands\n";
+        return 2;
+    }
+    Args a = cli::parseArgs(*command, argc, argv);
+    if (a.help) {
+        std::cout << "usage:\n" << command->usage;
+        return 0;
+    }
+    return kHandlers.at(command->name)(a);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::cerr << kUsage;
+        std::cerr << cli::fullUsage();
         return 2;
     }
-    std::string cmd = argv[1];
     try {
-        Args a = parseArgs(argc, argv);
-        if (cmd == "asm") {
-            if (a.positional.size() != 1) usageError("give one PROGRAM.qasm");
-            return runProgram(assemble(readFile(a.positional[0]), a.positional[0]), a);
-        }
-        if (cmd == "run") return runProgram(compileFile(a).kernel.program, a);
-        if (cmd == "compile") return runCompile(a);
-        if (cmd == "bench-compile") return benchCompile(a);
-        if (cmd == "bench-model") return benchModel(a);
-        if (cmd == "chat") return chatCommand(a);
-        if (cmd == "bench-host") return benchHostCommand(a);
-        if (cmd == "eval") return evalCommand(a);
-        if (cmd == "circuit-costs") return printCircuitCosts();
-        if (cmd == "build-gpu") {
-            if (a.out.empty()) usageError("give --out DIR");
-            return cli::buildGpu(a.out, dtypeOption(a.dtype).value_or(DType::BF16));
-        }
-        if (cmd == "build") {
-            if (a.host.empty() || a.out.empty()) usageError("build needs --host DIR and --out DIR");
-            return cli::buildHost(a.host, a.out, dtypeOption(a.dtype));
-        }
-        if (cmd == "check-splice") {
-            if (a.host.empty() || a.combined.empty()) usageError("check-splice needs --host DIR and --combined DIR");
-            return cli::checkSplice(a.host, a.combined, a.prompt, QGPU_RESOURCE_DIR);
-        }
-        if (cmd == "bench") {
-            DType weights = dtypeOption(a.dtype).value_or(DType::F32);
-            return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), weights, a.kernels, a.profile,
-                                             QGPU_RESOURCE_DIR)
-                           : cli::benchGpu(a.runs, a.denseRuns < 0 ? 1 : a.denseRuns, weights, a.profile,
-                                           QGPU_RESOURCE_DIR);
-        }
-        if (cmd == "version" || cmd == "--version") {
-            initTorch();
-            std::cout << "qgpu 0.1.0\n" << clangVersionString() << "\n" << torchDescription() << "\n";
-            return 0;
-        }
-        if (cmd == "help" || cmd == "--help" || cmd == "-h") {
-            std::cout << kUsage;
-            return 0;
-        }
-        std::cerr << "unknown command '" << cmd << "'\n" << kUsage;
-        return 2;
+        return dispatch(argc, argv);
     } catch (const DiagnosticError& e) {
         std::cerr << e.what() << "\n";
         return 1;

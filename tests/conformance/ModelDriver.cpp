@@ -8,9 +8,11 @@
 //   qgpu_conformance logits --model DIR --tokens FILE.json --out FILE.safetensors
 //       our runtime's logits after the prefill of FILE's "prompt" ids and after each cached decode step of
 //       its "decode" ids ("prefill" [vocab], "decode" [steps, vocab], fp32)
-//   qgpu_conformance launches --out FILE.json [--kernels A,B]
+//   qgpu_conformance launches --out FILE.json [--kernels A,B] [--budget TOKENS]
 //       every suite kernel's fed tokens and the interpreter's stream (ids in the GPU's alphabet); a name
-//       with a folder (examples/dot_product) is a kernel of resources/ with its launch spec beside it
+//       with a folder (examples/dot_product) is a kernel of resources/ with its launch spec beside it.
+//       --budget: only the teacher sample (TeacherSample.h), which it prints; exits 2 when the sample
+//       takes more tokens than the budget
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -27,6 +29,7 @@
 #include "../runtime/TinyConfig.h"
 #include "../text/TextTestUtil.h"
 #include "CheckpointWriter.h"
+#include "TeacherSample.h"
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Diagnostic.h"
@@ -128,29 +131,70 @@ std::vector<int> ids(const std::vector<gpu::Token>& tokens) {
     return out;
 }
 
-int launches(const Args& a) {
-    fs::path dir = fs::path(QGPU_RESOURCE_DIR) / "kernels";
+std::vector<std::string> kernelNames(const Args& a, const fs::path& dir) {
     std::vector<std::string> names;
     if (a.flags.count("kernels")) {
         std::stringstream list(a.get("kernels"));
         for (std::string n; std::getline(list, n, ',');) names.push_back(n);
-    } else {
-        for (const auto& entry : fs::directory_iterator(dir))
-            if (entry.path().extension() == ".cu") names.push_back(entry.path().stem().string());
-        std::sort(names.begin(), names.end());
+        return names;
     }
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.path().extension() == ".cu") names.push_back(entry.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Keeps the launches of the teacher sample and prints it: each launch taken, its tokens and what it added.
+Json teacherSample(const Json& all, const std::vector<conformance::SampleCandidate>& candidates, size_t budget) {
+    conformance::Sample s = conformance::coverSample(candidates);
+    Json kept = Json::object();
+    for (size_t k = 0; k < s.chosen.size(); ++k) {
+        const conformance::SampleCandidate& c = candidates[s.chosen[k]];
+        kept[c.name] = all.at(c.name);
+        std::cout << c.name << " (" << c.tokens << " tokens):";
+        for (const std::string& f : s.newFeatures[k]) std::cout << " [" << f << "]";
+        std::cout << "\n";
+    }
+    size_t total = 0;
+    for (const auto& c : candidates) total += c.tokens;
+    std::cout << "teacher sample: " << s.chosen.size() << " of " << candidates.size() << " launches, " << s.tokens
+              << " of " << total << " tokens, covering all " << s.featureCount << " features of the suite\n";
+    std::string unreached;
+    for (int op = 0; op < int(Opcode::Count_); ++op) {
+        std::string feature = "op " + std::string(opcodeInfo(Opcode(op)).mnemonic);
+        bool seen = std::any_of(candidates.begin(), candidates.end(), [&](const conformance::SampleCandidate& c) {
+            auto it = c.features.lower_bound(feature);
+            return it != c.features.end() && it->rfind(feature, 0) == 0;
+        });
+        if (!seen) unreached += " " + feature.substr(3);
+    }
+    if (!unreached.empty()) std::cout << "opcodes no suite launch executes:" << unreached << "\n";
+    if (s.tokens > budget)
+        throw std::runtime_error("the teacher sample takes " + std::to_string(s.tokens) + " tokens, over its budget of " +
+                                 std::to_string(budget) +
+                                 " (docs/conformance.md): make the launch that brings a feature shorter, or "
+                                 "raise the budget and gpu.teacher's time together");
+    return kept;
+}
+
+int launches(const Args& a) {
+    fs::path dir = fs::path(QGPU_RESOURCE_DIR) / "kernels";
     MachineSpec spec = MachineSpec::standard();
     Json out = Json::object();
-    for (const std::string& name : names) {
+    std::vector<conformance::SampleCandidate> candidates;
+    for (const std::string& name : kernelNames(a, dir)) {
         fs::path base = name.find('/') == std::string::npos ? dir / name : fs::path(QGPU_RESOURCE_DIR) / name;
         fs::path cu = base.string() + ".cu", json = base.string() + ".json";
         Program program = compileKernel(readFile(cu), cu.string(), spec).kernel.program;
         LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
         Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
         gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
-        out[name] = {{"fed", ids(gpu::loadTokens(linked, launch.grid, launch.block, ref.initialGlobal))},
-                     {"records", ids(ref.stream)}};
+        std::vector<gpu::Token> fed = gpu::loadTokens(linked, launch.grid, launch.block, ref.initialGlobal);
+        out[name] = {{"fed", ids(fed)}, {"records", ids(ref.stream)}};
+        if (a.flags.count("budget"))
+            candidates.push_back({name, fed.size() + ref.stream.size(), conformance::launchFeatures(linked, launch, fed, ref)});
     }
+    if (a.flags.count("budget")) out = teacherSample(out, candidates, std::stoul(a.get("budget")));
     std::ofstream(a.get("out")) << out.dump();
     return 0;
 }

@@ -2,8 +2,9 @@
 runs suite launches from their fed tokens. Greedy: `generate` with transformers' own cache must write the
 interpreter's stream token for token; with --batch, launches of similar length decode together, left-padded
 under an attention mask as transformers batches prompts. Teacher-forced: the fed tokens and the whole stream in one forward
-pass (the chunked delta rule) must predict every record. --max-tokens leaves the longest launches to a run
-without it, and names them."""
+pass (the chunked delta rule) must predict every record. --budget teaches the driver's teacher sample (the
+launches that cover every feature of the machine the suite exercises, within that many tokens); --max-tokens
+leaves the longest launches to a run without it, and names them."""
 import json
 import pathlib
 import time
@@ -19,6 +20,7 @@ def extra(p):
     p.add_argument("--kernels", help="comma-separated suite kernels (default: all)")
     p.add_argument("--max-tokens", type=int, help="only launches of at most this many tokens, fed and written "
                                                   "(default: every launch)")
+    p.add_argument("--budget", type=int, help="only the teacher sample, which must fit in this many tokens")
     p.add_argument("--batch", type=int, default=1, help="greedy: launches decoded together (default 1)")
     p.add_argument("--checkpoint", required=True, help="the build-gpu checkpoint (written if missing or older "
                                                        "than --qgpu)")
@@ -85,7 +87,9 @@ def main():
     verdict = oracle.Verdict()
     ckpt = oracle.gpu_checkpoint(args.qgpu, pathlib.Path(args.checkpoint), args.dtype)
     kernels = ["--kernels", args.kernels] if args.kernels else []
-    oracle.run(args.driver, "launches", "--out", work / "launches.json", *kernels)
+    sample = ["--budget", str(args.budget)] if args.budget else []
+    listing, _ = oracle.run(args.driver, "launches", "--out", work / "launches.json", *kernels, *sample)
+    print(listing, end="")
     launches = within_budget(json.loads((work / "launches.json").read_text()), args.max_tokens)
 
     start = time.monotonic()

@@ -120,6 +120,50 @@ TEST(Cli, NumericFlagsTakeOnlyNumbersInTheirRange) {
     }
 }
 
+TEST(Cli, EveryCommandPrintsItsOwnUsageOnHelp) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    for (const char* cmd : {"asm", "run", "eval", "build-gpu", "build", "check-splice", "bench", "compile",
+                            "bench-compile", "bench-model", "chat", "bench-host", "circuit-costs", "version", "help"}) {
+        for (const std::string& args : {std::string(cmd) + " --help", std::string(cmd) + " -h", "help " + std::string(cmd)}) {
+            Result r = runQgpu(args);
+            EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+            std::string head = "usage:\n  qgpu " + std::string(cmd);
+            EXPECT_TRUE(r.out.rfind(head, 0) == 0 && (r.out[head.size()] == ' ' || r.out[head.size()] == '\n'))
+                << args << ": " << r.out;
+            EXPECT_EQ(r.out.find("qgpu bench-model", 0) != std::string::npos, std::string(cmd) == "bench-model") << args;
+        }
+    }
+    Result all = runQgpu("help");
+    EXPECT_EQ(all.status, 0);
+    EXPECT_NE(all.out.find("qgpu bench-model"), std::string::npos) << all.out;
+    EXPECT_NE(all.out.find("qgpu asm"), std::string::npos) << all.out;
+}
+
+TEST(Cli, AnOptionTheCommandDoesNotTakeIsRefusedByName) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    const std::pair<std::string, std::string> cases[] = {
+        {"compile examples/dot_product.cu --check", "qgpu compile: unknown option '--check'; `qgpu compile --help`"},
+        {"eval \"[1]\" --gpu /tmp", "qgpu eval: unknown option '--gpu'"},
+        {"asm x.qasm -O3", "qgpu asm: unknown option '-O3'"},
+        {"run --bogus", "qgpu run: unknown option '--bogus'"},
+        {"circuit-costs --runs 3", "qgpu circuit-costs: unknown option '--runs'"},
+        {"bench-model extra", "qgpu bench-model takes no argument besides its flags, not also 'extra'"},
+        {"compile a.cu b.cu", "qgpu compile takes one argument besides its flags, not also 'b.cu'"},
+        {"bench --kernels vec_add", "--kernels picks suite kernels: give --suite too"},
+        {"help nosuch", "qgpu help: unknown command 'nosuch'"},
+    };
+    for (const auto& [args, message] : cases) {
+        Result r = runQgpu(args);
+        EXPECT_EQ(r.status, 1) << args;
+        EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+        EXPECT_EQ(r.out, "") << args;
+    }
+    Result unknown = runQgpu("frobnicate --x");
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find("unknown command 'frobnicate'; `qgpu help` lists the commands"), std::string::npos)
+        << unknown.err;
+}
+
 TEST(Cli, BuildGpuChecksOutBeforeBuildingAndAnInterruptLeavesNothing) {
     if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
     fs::path dir = fs::temp_directory_path() / ("qgpu-out-" + std::to_string(::getpid()));
