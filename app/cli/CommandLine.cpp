@@ -132,7 +132,8 @@ const std::vector<Command>& commands() {
       --check compares the arrays with the spec's "expect" and exits 1 on a difference. A launch that does
       not end within N warp steps (default 100000) is an error, on either backend. The other flags as `run`'s.
 )",
-         {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps"}, 1},
+         {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps"},
+         1},
         {"run",
          R"(  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
            [--quiet] [--check] [--max-steps N] [-O0..-O3]
@@ -145,7 +146,8 @@ const std::vector<Command>& commands() {
       instead of building them from code. The model stops after as many records as the interpreter's run
       of the launch writes; a long run reports progress on stderr, and Ctrl-C stops it (exit code 130).
 )",
-         {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O"}, 1},
+         {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O"},
+         1},
         {"eval",
          R"(  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
       Evaluates an expression of chat's normal mode, e.g. "[1, 2, 3] @ [4, 5, 6]" (docs/expressions.md):
@@ -153,12 +155,14 @@ const std::vector<Command>& commands() {
       launch (kernel, shape, warp steps, tokens, tokens/s, its value) and the result; --check replays each
       model launch on the interpreter and exits 1 on a difference.
 )",
-         {"--backend", "--engine", "--check", "--quiet"}, 1},
+         {"--backend", "--engine", "--check", "--quiet"},
+         1},
         {"build-gpu",
          R"(  qgpu build-gpu --out DIR [--dtype bf16|f32]
       Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
 )",
-         {"--out", "--dtype"}, 0},
+         {"--out", "--dtype"},
+         0},
         {"build",
          R"(  qgpu build --host DIR --out DIR [--dtype bf16|f32]
       Splices the compiled GPU's layers in front of the Qwen3.5 checkpoint in --host (docs/splice.md): one
@@ -166,14 +170,16 @@ const std::vector<Command>& commands() {
       too), circuit-layout.json and splice.json. Matrices in --dtype (default: the host's), residual norms
       in f32. Writes OUT.partial and renames it when complete.
 )",
-         {"--host", "--out", "--dtype"}, 0},
+         {"--host", "--out", "--dtype"},
+         0},
         {"check-splice",
          R"(  qgpu check-splice --host DIR --combined DIR [--prompt TEXT]
       The combined model against the host: KL of the next-token distribution over text (--prompt, or a
       built-in paragraph), the chip tokens' probability there, and the dot-product launch teacher-forced
       in the combined model. Exits 1 when the KL exceeds 1e-5 or a record is mispredicted.
 )",
-         {"--host", "--combined", "--prompt"}, 0},
+         {"--host", "--combined", "--prompt"},
+         0},
         {"bench",
          R"(  qgpu bench [--runs N] [--suite [--kernels A,B,...]] [--dense-runs M] [--dtype f32|bf16] [--profile]
       The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
@@ -186,24 +192,28 @@ const std::vector<Command>& commands() {
       (default f32). --profile: then where the sparse engine's time went, per phase, LM head and layer
       (microseconds per token), and the weights it multiplies per token.
 )",
-         {"--runs", "--suite", "--kernels", "--dense-runs", "--dtype", "--profile"}, 0},
+         {"--runs", "--suite", "--kernels", "--dense-runs", "--dtype", "--profile"},
+         0},
         {"compile",
          R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
 )",
-         {"--emit", "-O"}, 1},
+         {"--emit", "-O"},
+         1},
         {"bench-compile",
          R"(  qgpu bench-compile [DIR] [--runs N]
       Times CUDA -> PTX and PTX -> blocks for every .cu in DIR (default resources/kernels): medians in ms.
 )",
-         {"--runs"}, 1},
+         {"--runs"},
+         1},
         {"bench-model",
          R"(  qgpu bench-model [--geometry 2b|tiny] [--runs N] [--prefill T] [--decode T]
       Random weights at Qwen3.5 geometry, built in memory: prefill and decode tokens/s (medians) and
       peak memory.
 )",
-         {"--geometry", "--runs", "--prefill", "--decode"}, 0},
+         {"--geometry", "--runs", "--prefill", "--decode"},
+         0},
         {"chat",
          R"(  qgpu chat --host DIR [--mode normal|advanced|text] [--max-tokens N] [--temperature T] [--top-k K] [--top-p P]
             [--seed S] [--think] [--prompt TEXT] [--weights f32|bf16|q8] [--device cpu|cuda|auto]
@@ -217,7 +227,9 @@ const std::vector<Command>& commands() {
       --weights: how the host's linear weights are held (default: as stored, bf16 for a bf16 checkpoint;
       q8: 8-bit with a scale per row); --device: where its layers run (default: CUDA when present).
 )",
-         {"--host", "--mode", "--max-tokens", "--temperature", "--top-k", "--top-p", "--seed", "--think", "--prompt", "--weights", "--device"}, 0},
+         {"--host", "--mode", "--max-tokens", "--temperature", "--top-k", "--top-p", "--seed", "--think", "--prompt",
+          "--weights", "--device"},
+         0},
         {"bench-host",
          R"(  qgpu bench-host [--dir DIR] [--weights f32,bf16,q8] [--device cpu|cuda|auto] [--runs N] [--prefill T]
                   [--decode T] [--llama LLAMA_CPP_DIR] [--prepare]
@@ -228,21 +240,25 @@ const std::vector<Command>& commands() {
       DIR/qwen3.5-2b-random-{bf16,q8_0}.gguf, with the ratios; scripts/bench-host.sh prepares both.
       --prepare: only write the checkpoints.
 )",
-         {"--dir", "--weights", "--device", "--runs", "--prefill", "--decode", "--llama", "--prepare", "--measure"}, 0},
+         {"--dir", "--weights", "--device", "--runs", "--prefill", "--decode", "--llama", "--prepare", "--measure"},
+         0},
         {"circuit-costs",
          R"(  qgpu circuit-costs
       Builds every circuit primitive and prints its cost in layers, MLP neurons, residual dims, heads.
 )",
-         {}, 0},
+         {},
+         0},
         {"version",
          R"(  qgpu version
 )",
-         {}, 0},
+         {},
+         0},
         {"help",
          R"(  qgpu help [COMMAND]
       This text, or one command's usage (also `qgpu COMMAND --help`).
 )",
-         {}, 1},
+         {},
+         1},
     };
     return all;
 }

@@ -52,7 +52,8 @@ int checkExpectations(const MachineState& state, const LaunchSpec& launch, const
 }
 
 int runProgram(const Program& program, const Args& a) {
-    if (a.positional.size() != 1 || a.launch.empty()) usageError(a.command, "give one program file and --launch SPEC.json");
+    if (a.positional.size() != 1 || a.launch.empty())
+        usageError(a.command, "give one program file and --launch SPEC.json");
     if (!a.backend.empty() && a.backend != "reference" && a.backend != "model")
         usageError(a.command, "--backend takes reference or model");
     MachineSpec spec = MachineSpec::standard();
@@ -61,7 +62,8 @@ int runProgram(const Program& program, const Args& a) {
     if (a.backend == "model") {
         if (a.engine != "sparse" && a.engine != "dense") usageError(a.command, "--engine takes sparse or dense");
         Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
-        if (!a.gpu.empty() && a.engine == "dense") usageError(a.command, "--gpu runs on the sparse engine; drop --engine dense");
+        if (!a.gpu.empty() && a.engine == "dense")
+            usageError(a.command, "--gpu runs on the sparse engine; drop --engine dense");
         return cli::runOnModel(linked, launch, a.engine == "dense" ? Engine::Dense : Engine::Sparse, a.gpu, a.quiet,
                                a.check, a.maxSteps);
     }
@@ -189,7 +191,8 @@ int benchModel(const Args& a) {
 
 int chatCommand(const Args& a) {
     if (a.host.empty()) usageError(a.command, "chat needs --host DIR");
-    if (!a.positional.empty()) usageError(a.command, "chat takes no positional arguments; give the message with --prompt");
+    if (!a.positional.empty())
+        usageError(a.command, "chat takes no positional arguments; give the message with --prompt");
     if (a.mode != "normal" && a.mode != "advanced" && a.mode != "text")
         usageError(a.command, "--mode takes normal, advanced or text");
     cli::ChatCommandOptions o;
@@ -233,7 +236,8 @@ int benchHostCommand(const Args& a) {
 }
 
 int evalCommand(const Args& a) {
-    if (a.positional.size() != 1) usageError(a.command, "give one expression in quotes, e.g. qgpu eval \"[1, 2, 3] @ [4, 5, 6]\"");
+    if (a.positional.size() != 1)
+        usageError(a.command, "give one expression in quotes, e.g. qgpu eval \"[1, 2, 3] @ [4, 5, 6]\"");
     if (!a.backend.empty() && a.backend != "reference" && a.backend != "model")
         usageError(a.command, "--backend takes reference or model");
     if (a.engine != "sparse" && a.engine != "dense") usageError(a.command, "--engine takes sparse or dense");
@@ -281,8 +285,7 @@ int checkSpliceCommand(const Args& a) {
 int benchCommand(const Args& a) {
     DType weights = dtypeOption(a).value_or(DType::F32);
     if (!a.suite && !a.kernels.empty()) usageError(a.command, "--kernels picks suite kernels: give --suite too");
-    return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), weights, a.kernels, a.profile,
-                                     QGPU_RESOURCE_DIR)
+    return a.suite ? cli::benchSuite(a.runs, std::max(0, a.denseRuns), weights, a.kernels, a.profile, QGPU_RESOURCE_DIR)
                    : cli::benchGpu(a.runs, a.denseRuns < 0 ? 1 : a.denseRuns, weights, a.profile, QGPU_RESOURCE_DIR);
 }
 

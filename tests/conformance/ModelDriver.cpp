@@ -170,8 +170,8 @@ Json teacherSample(const Json& all, const std::vector<conformance::SampleCandida
     }
     if (!unreached.empty()) std::cout << "opcodes no suite launch executes:" << unreached << "\n";
     if (s.tokens > budget)
-        throw std::runtime_error("the teacher sample takes " + std::to_string(s.tokens) + " tokens, over its budget of " +
-                                 std::to_string(budget) +
+        throw std::runtime_error("the teacher sample takes " + std::to_string(s.tokens) +
+                                 " tokens, over its budget of " + std::to_string(budget) +
                                  " (docs/conformance.md): make the launch that brings a feature shorter, or "
                                  "raise the budget and gpu.teacher's time together");
     return kept;
@@ -192,7 +192,8 @@ int launches(const Args& a) {
         std::vector<gpu::Token> fed = gpu::loadTokens(linked, launch.grid, launch.block, ref.initialGlobal);
         out[name] = {{"fed", ids(fed)}, {"records", ids(ref.stream)}};
         if (a.flags.count("budget"))
-            candidates.push_back({name, fed.size() + ref.stream.size(), conformance::launchFeatures(linked, launch, fed, ref)});
+            candidates.push_back(
+                {name, fed.size() + ref.stream.size(), conformance::launchFeatures(linked, launch, fed, ref)});
     }
     if (a.flags.count("budget")) out = teacherSample(out, candidates, std::stoul(a.get("budget")));
     std::ofstream(a.get("out")) << out.dump();

@@ -29,7 +29,7 @@ struct SampleCandidate {
 };
 
 struct Sample {
-    std::vector<size_t> chosen;        // indices into the candidates, in the order the cover took them
+    std::vector<size_t> chosen;         // indices into the candidates, in the order the cover took them
     std::vector<Features> newFeatures;  // what each chosen launch added
     size_t tokens = 0;
     size_t featureCount = 0;

@@ -124,13 +124,15 @@ TEST(Cli, EveryCommandPrintsItsOwnUsageOnHelp) {
     if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
     for (const char* cmd : {"asm", "run", "eval", "build-gpu", "build", "check-splice", "bench", "compile",
                             "bench-compile", "bench-model", "chat", "bench-host", "circuit-costs", "version", "help"}) {
-        for (const std::string& args : {std::string(cmd) + " --help", std::string(cmd) + " -h", "help " + std::string(cmd)}) {
+        for (const std::string& args :
+             {std::string(cmd) + " --help", std::string(cmd) + " -h", "help " + std::string(cmd)}) {
             Result r = runQgpu(args);
             EXPECT_EQ(r.status, 0) << args << ": " << r.err;
             std::string head = "usage:\n  qgpu " + std::string(cmd);
             EXPECT_TRUE(r.out.rfind(head, 0) == 0 && (r.out[head.size()] == ' ' || r.out[head.size()] == '\n'))
                 << args << ": " << r.out;
-            EXPECT_EQ(r.out.find("qgpu bench-model", 0) != std::string::npos, std::string(cmd) == "bench-model") << args;
+            EXPECT_EQ(r.out.find("qgpu bench-model", 0) != std::string::npos, std::string(cmd) == "bench-model")
+                << args;
         }
     }
     Result all = runQgpu("help");
