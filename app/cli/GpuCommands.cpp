@@ -22,6 +22,7 @@
 #include "qgpu/core/Interpreter.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
+#include "qgpu/runtime/GpuModelDense.h"
 #include "qgpu/runtime/ModelSession.h"
 
 namespace qgpu::cli {
@@ -61,7 +62,7 @@ LinkedLaunch loadLinked(const std::filesystem::path& path) {
     Program program = path.extension() == ".cu" ? compileKernel(readFile(path), path.string(), spec).kernel.program
                                                 : assemble(readFile(path), path.string());
     LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
-    return {linkProgram(program, launch, validateLaunch(launch, spec), spec), launch};
+    return {linkLaunch(program, launch, spec).program, launch};
 }
 
 double median(std::vector<double> v) {
@@ -73,7 +74,7 @@ std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines, 
     auto start = std::chrono::steady_clock::now();
     std::cerr << "building the GPU model from code" << (weights == DType::BF16 ? " (bf16 weights)" : "") << "..."
               << std::flush;
-    auto model = GpuModel::build(engines, gpu::defaultMachineGeometry(), weights);
+    auto model = GpuModel::build(engines, gpu::defaultMachineGeometry(), weights, makeDenseGpu);
     std::cerr << " " << model->machine().circuit.layerCount() << " layers in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
     return model;

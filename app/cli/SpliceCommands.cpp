@@ -12,6 +12,7 @@
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/runtime/ChatSession.h"
 #include "qgpu/runtime/HostSplice.h"
+#include "qgpu/runtime/SpliceCheck.h"
 
 namespace qgpu::cli {
 

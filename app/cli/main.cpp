@@ -61,7 +61,7 @@ int runProgram(const Program& program, const Args& a) {
     if (!a.gpu.empty() && a.backend != "model") usageError(a.command, "--gpu needs --backend model");
     if (a.backend == "model") {
         if (a.engine != "sparse" && a.engine != "dense") usageError(a.command, "--engine takes sparse or dense");
-        Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
+        Program linked = linkLaunch(program, launch, spec).program;
         if (!a.gpu.empty() && a.engine == "dense")
             usageError(a.command, "--gpu runs on the sparse engine; drop --engine dense");
         return cli::runOnModel(linked, launch, a.engine == "dense" ? Engine::Dense : Engine::Sparse, a.gpu, a.quiet,

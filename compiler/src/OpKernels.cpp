@@ -21,7 +21,7 @@ Program OpKernelLibrary::link(const expr::KernelLaunch& k) {
                 "the expression kernel " + k.kernel + ".cu is missing: point qgpu at the resources/kernels folder"});
         it = m_compiled.emplace(k.kernel, compileKernel(readFile(file), file.string(), spec).kernel.program).first;
     }
-    return linkProgram(it->second, k.launch, validateLaunch(k.launch, spec), spec);
+    return linkLaunch(it->second, k.launch, spec).program;
 }
 
 expr::KernelOutcome ReferenceKernelRunner::runLinked(const Program& program, const LaunchSpec& launch) {

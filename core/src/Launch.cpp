@@ -292,6 +292,8 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
     return map;
 }
 
+namespace {
+
 Program linkProgram(const Program& program, const LaunchSpec& launch, const MemoryMap& map, const MachineSpec& spec) {
     std::vector<Diagnostic> diags;
     auto err = [&](SourceLoc loc, std::string msg) {
@@ -355,6 +357,14 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
     }
     if (!diags.empty()) throw DiagnosticError(diags);
     return out;
+}
+
+}  // namespace
+
+LinkedLaunch linkLaunch(const Program& program, const LaunchSpec& launch, const MachineSpec& spec) {
+    MemoryMap map = validateLaunch(launch, spec);
+    Program linked = linkProgram(program, launch, map, spec);
+    return {std::move(linked), std::move(map)};
 }
 
 }  // namespace qgpu

@@ -126,8 +126,7 @@ public:
     std::string backendName() const override { return "reference"; }
 
     void load(const Program& program, const LaunchSpec& launch) override {
-        MemoryMap map = validateLaunch(launch, m_spec);
-        m_interp = std::make_unique<Interpreter>(linkProgram(program, launch, map, m_spec), launch, m_spec);
+        m_interp = std::make_unique<Interpreter>(linkLaunch(program, launch, m_spec).program, launch, m_spec);
         m_history.clear();
         m_position = 0;
     }

@@ -85,13 +85,12 @@ void runKernel(ToolRun& run, ProgramRunner& runner) {
     }
     std::string launchJson = launchArg->is_string() ? launchArg->get<std::string>() : launchArg->dump();
     LaunchSpec launch = parseLaunchSpec(launchJson, "launch");
-    MemoryMap map = validateLaunch(launch, spec);
-    Program linked = linkProgram(compiled.kernel.program, launch, map, spec);
-    expr::KernelOutcome outcome = runner.runLinked(linked, launch);
+    LinkedLaunch linked = linkLaunch(compiled.kernel.program, launch, spec);
+    expr::KernelOutcome outcome = runner.runLinked(linked.program, launch);
     MachineState end;
     end.global = outcome.global;
     Json arrays = Json::object();
-    for (const ArrayPlacement& a : map.arrays) arrays[a.name] = readArray(end, a);
+    for (const ArrayPlacement& a : linked.map.arrays) arrays[a.name] = readArray(end, a);
     run.launches.push_back({"kernel", expr::KernelLaunch{"kernel", launch, ""}, std::move(outcome), {}});
     run.response = arrays.dump();
     run.ok = true;

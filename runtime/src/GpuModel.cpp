@@ -148,10 +148,11 @@ std::unique_ptr<GpuModel> GpuModel::load(const std::string& dir) {
 }
 
 std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, const circuit::Geometry& geometry,
-                                          DType weights) {
+                                          DType weights, const DenseGpuFactory& denseFactory) {
     std::unique_ptr<GpuModel> m(new GpuModel(gpu::buildMachine(geometry)));
     const circuit::Circuit& circuit = m->m_machine.circuit;
     bool dense = std::count(engines.begin(), engines.end(), Engine::Dense) > 0;
+    if (dense && !denseFactory) throw std::logic_error("the dense engine needs qgpu_host's makeDenseGpu");
     auto round = [&](const std::string& name, std::vector<float>& values) {  // to what a checkpoint in `weights` holds
         if (weights == DType::F32) return;
         std::vector<int64_t> shape{int64_t(values.size())};
@@ -210,13 +211,13 @@ std::unique_ptr<GpuModel> GpuModel::build(const std::vector<Engine>& engines, co
             },
             std::move(embeddings));
     if (dense)
-        m->m_dense = Qwen35Model::fromTensors(config, [&](const std::string& name, const std::vector<int64_t>& shape) {
+        m->m_dense = denseFactory(config, [&](const std::string& name, const std::vector<int64_t>& shape) {
             return std::move(lookup(name, shape).values);
         });
     return m;
 }
 
-const Qwen35Model& GpuModel::dense() const {
+const DenseGpu& GpuModel::dense() const {
     if (!m_dense) throw std::logic_error("this GPU model was built without the dense engine");
     return *m_dense;
 }
@@ -355,17 +356,17 @@ GpuLaunch GpuModel::run(const Program& program, const Dim3& grid, const Dim3& bl
     if (engine == Engine::Dense) {  // the prompt in one prefill, then one decode step per token
         launch.fed = gpu::loadTokens(program, grid, block, global);
         size_t vocab = size_t(gpu::vocabularySize());
-        ModelState state = dense().newState();
-        std::vector<float> logits = dense().forward(ids(launch.fed), state);
+        std::unique_ptr<DenseGpu::Sequence> state = dense().start();
+        std::vector<float> logits = state->forward(ids(launch.fed));
         while (int(launch.written.size()) < maxTokens && goOn(launch.written.size())) {
             launch.written.push_back(gpu::Token::fromId(argmax(logits, 0, vocab)));
             if (launch.written.back().endsLaunch()) break;
-            logits = dense().forward({launch.written.back().id()}, state);
+            logits = state->forward({launch.written.back().id()});
         }
         std::map<int, std::vector<float>> layers;  // each layer copied out of the dense state once
         auto readLayer = [&](int layer) -> std::span<const float> {
             auto it = layers.find(layer);
-            if (it == layers.end()) it = layers.emplace(layer, state.recurrentState(layer)).first;
+            if (it == layers.end()) it = layers.emplace(layer, state->recurrentState(layer)).first;
             return it->second;
         };
         fillResult(launch, decodeState(readLayer, grid, block), grid, block);
@@ -441,8 +442,7 @@ std::vector<int> GpuModel::teacherForced(const std::vector<gpu::Token>& stream, 
     size_t vocab = size_t(gpu::vocabularySize());
     std::vector<int> out;
     if (engine == Engine::Dense) {
-        ModelState state = dense().newState();
-        std::vector<float> logits = dense().forward(ids(stream), state, true);
+        std::vector<float> logits = dense().start()->forward(ids(stream), true);
         for (size_t t = 0; t < stream.size(); ++t) out.push_back(argmax(logits, t * vocab, vocab));
     } else {
         SparseModel::State state = sparse().newState();

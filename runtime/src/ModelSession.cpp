@@ -21,7 +21,7 @@ public:
 
     void load(const Program& program, const LaunchSpec& launch) override {
         MachineSpec spec = MachineSpec::standard();
-        Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
+        Program linked = linkLaunch(program, launch, spec).program;
         // The arguments placed in memory: the interpreter's initial state is the memory map filled in.
         std::vector<uint32_t> initial = Interpreter(linked, launch, spec).state().global;
         m_stepper = std::make_unique<GpuStepper>(m_model, linked, launch.grid, launch.block, initial);

@@ -149,11 +149,11 @@ float headDecay(const SparseModel::Layer& l, size_t head, float a) {
 
 SparseModel::~SparseModel() = default;
 
-std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, const Qwen35Model::TensorSource& tensor) {
+std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, const TensorSource& tensor) {
     return fromTensors(c, tensor, [](const std::string&) { return std::nullopt; });
 }
 
-std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, const Qwen35Model::TensorSource& tensor,
+std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, const TensorSource& tensor,
                                                       const EntrySource& entries, std::optional<BaseRows> embeddings) {
     for (LayerType t : c.layerTypes)
         if (t != LayerType::LinearAttention)

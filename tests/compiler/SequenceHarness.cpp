@@ -37,8 +37,9 @@ Outcome run(const Program& program, const std::vector<uint32_t>& a, const std::v
     LaunchSpec launch = parseLaunchSpec(json, "launch.json");
     for (auto& arg : launch.args) arg.isFloat = isFloat;  // the words are the floats' bits
     MachineSpec spec = MachineSpec::standard();
-    MemoryMap map = validateLaunch(launch, spec);
-    Interpreter interp(linkProgram(program, launch, map, spec), launch, spec);
+    LinkedLaunch linked = linkLaunch(program, launch, spec);
+    const MemoryMap& map = linked.map;
+    Interpreter interp(linked.program, launch, spec);
     Outcome r;
     for (int steps = 0; !interp.done(); ++steps) {
         if (steps == 1000000) {

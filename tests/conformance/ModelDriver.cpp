@@ -187,7 +187,7 @@ int launches(const Args& a) {
         fs::path cu = base.string() + ".cu", json = base.string() + ".json";
         Program program = compileKernel(readFile(cu), cu.string(), spec).kernel.program;
         LaunchSpec launch = parseLaunchSpec(readFile(json), json.string());
-        Program linked = linkProgram(program, launch, validateLaunch(launch, spec), spec);
+        Program linked = linkLaunch(program, launch, spec).program;
         gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
         std::vector<gpu::Token> fed = gpu::loadTokens(linked, launch.grid, launch.block, ref.initialGlobal);
         out[name] = {{"fed", ids(fed)}, {"records", ids(ref.stream)}};

@@ -49,7 +49,7 @@ void expectError(const std::string& src, int line, int col, const std::string& t
 
 Program linkWith(const Program& p, const std::string& launchJson) {
     LaunchSpec l = parseLaunchSpec(launchJson);
-    return linkProgram(p, l, validateLaunch(l, MachineSpec::standard()), MachineSpec::standard());
+    return linkLaunch(p, l).program;
 }
 
 }  // namespace

@@ -321,7 +321,7 @@ odd:
 TEST(Divergence, RunToCompletionReportsEndlessLoops) {
     Program p = assemble("spin:\n    jmp spin\n");
     LaunchSpec l = parseLaunchSpec(R"({"block": 1})");
-    Interpreter in(linkProgram(p, l, validateLaunch(l, MachineSpec::standard()), MachineSpec::standard()), l);
+    Interpreter in(linkLaunch(p, l).program, l);
     std::string msg = diagnosticOf([&] { runToCompletion(in, 50); });
     EXPECT_NE(msg.find("50 steps"), std::string::npos) << msg;
 }

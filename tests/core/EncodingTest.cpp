@@ -152,7 +152,7 @@ TEST(Encoding, AssembledProgramRoundTripsThroughWords) {
     Program p = assemble(kProgram);
     LaunchSpec l = parseLaunchSpec(
         R"({"block": 4, "args": [{"name":"in","array":[1,2,3,4]},{"name":"out","zeros":4},{"name":"n","scalar":-9}]})");
-    Program linked = linkProgram(p, l, validateLaunch(l, MachineSpec::standard()), MachineSpec::standard());
+    Program linked = linkLaunch(p, l).program;
     for (const Block& b : linked.blocks) {
         for (const Instruction& in : b.body) EXPECT_EQ(decode(encode(in)), in) << disassemble(in);
         EXPECT_EQ(decode(encode(b.terminator)), b.terminator) << disassemble(b.terminator);
@@ -207,7 +207,7 @@ TEST(Encoding, DisassembleOfLinkedProgramReassembles) {
     Program p = assemble(kProgram);
     LaunchSpec l = parseLaunchSpec(
         R"({"block": 4, "args": [{"name":"in","array":[1,2,3,4]},{"name":"out","zeros":4},{"name":"n","scalar":-9}]})");
-    Program linked = linkProgram(p, l, validateLaunch(l, MachineSpec::standard()), MachineSpec::standard());
+    Program linked = linkLaunch(p, l).program;
     expectSamePrograms(linked, assemble(disassemble(linked)));
 }
 

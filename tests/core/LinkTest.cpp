@@ -1,4 +1,4 @@
-// linkProgram guards the interpreter against programs that did not come from the assembler.
+// linkLaunch guards the interpreter against programs that did not come from the assembler.
 #include <gtest/gtest.h>
 
 #include "qgpu/core/Assembler.h"
@@ -12,7 +12,7 @@ namespace {
 std::string linkError(const Program& p) {
     LaunchSpec l = parseLaunchSpec(R"({"block": 4})");
     try {
-        linkProgram(p, l, validateLaunch(l, MachineSpec::standard()), MachineSpec::standard());
+        linkLaunch(p, l);
     } catch (const DiagnosticError& e) {
         return e.what();
     }
@@ -52,7 +52,7 @@ TEST(Link, ArgumentsMustCarryTheKernelsParameterNamesInOrder) {
     auto errorFor = [&](const std::string& json) {
         LaunchSpec l = parseLaunchSpec(json, "launch.json");
         try {
-            linkProgram(p, l, validateLaunch(l, MachineSpec::standard()), MachineSpec::standard());
+            linkLaunch(p, l);
         } catch (const DiagnosticError& e) {
             return std::string(e.what());
         }

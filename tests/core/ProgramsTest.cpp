@@ -72,8 +72,9 @@ TEST(Programs, EveryExampleProducesItsExpectedArrays) {
         }
         EXPECT_FALSE(ex.launch.expect.empty()) << "the launch spec has no \"expect\"";
         const MachineSpec spec = MachineSpec::standard();
-        MemoryMap map = validateLaunch(ex.launch, spec);
-        Interpreter interp(linkProgram(ex.program, ex.launch, map, spec), ex.launch, spec);
+        LinkedLaunch linked = linkLaunch(ex.program, ex.launch, spec);
+        const MemoryMap& map = linked.map;
+        Interpreter interp(linked.program, ex.launch, spec);
         std::vector<std::string> warnings;
         int steps = 0;
         while (!interp.done() && steps++ < 100000) {

@@ -20,8 +20,8 @@ acc:
 )");
     LaunchSpec l = parseLaunchSpec(
         R"({"block": 3, "args": [{"name":"a","array":[1,2,3]},{"name":"b","array":[4,5,6]},{"name":"out","zeros":1}]})");
-    MemoryMap map = validateLaunch(l, MachineSpec::standard());
-    Interpreter in(linkProgram(p, l, map, MachineSpec::standard()), l);
+    LinkedLaunch linked = linkLaunch(p, l);
+    Interpreter in(linked.program, l);
     MachineState s = runToCompletion(in);
-    EXPECT_EQ(readArray(s, *map.find("out")), std::vector<int32_t>{32});
+    EXPECT_EQ(readArray(s, *linked.map.find("out")), std::vector<int32_t>{32});
 }

@@ -69,8 +69,9 @@ inline Kernel load(std::string_view source, const std::string& launchJson,
     Kernel k;
     Program p = assemble(source, "test.qasm", spec);
     k.launch = parseLaunchSpec(launchJson);
-    k.map = validateLaunch(k.launch, spec);
-    k.program = linkProgram(p, k.launch, k.map, spec);
+    LinkedLaunch linked = linkLaunch(p, k.launch, spec);
+    k.map = linked.map;
+    k.program = linked.program;
     k.interp = std::make_unique<Interpreter>(k.program, k.launch, spec);
     return k;
 }

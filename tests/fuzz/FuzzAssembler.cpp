@@ -12,7 +12,7 @@ void fuzzOne(const std::string& input) {
         R"({"grid": 2, "block": 6, "args": [{"name": "a", "array": [1, 2, 3, 4]}, {"name": "out", "zeros": 8},
             {"name": "n", "scalar": 4}]})",
         "launch.json");
-    qgpu::Program linked = qgpu::linkProgram(program, launch, qgpu::validateLaunch(launch, spec), spec);
+    qgpu::Program linked = qgpu::linkLaunch(program, launch, spec).program;
     qgpu::Interpreter interpreter(linked, launch, spec);
     for (int step = 0; step < 200 && !interpreter.done(); ++step)
         if (!interpreter.step().fault.empty()) break;

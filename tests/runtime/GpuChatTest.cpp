@@ -155,8 +155,7 @@ TEST(GpuChat, AdvancedModeCompilesQwensKernelAndRunsItInTheModel) {
     EXPECT_EQ(turn.tools[1].response, R"({"a":[1,2,3],"b":[4,5,6],"out":[32]})");
     EXPECT_GT(turn.tools[1].launches.at(0).outcome.tokens, 0u);
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(
-        linkProgram(compileKernel(kDotKernel, "kernel.cu").kernel.program, parseLaunchSpec(kDotLaunch),
-                    validateLaunch(parseLaunchSpec(kDotLaunch), MachineSpec::standard()), MachineSpec::standard()),
+        linkLaunch(compileKernel(kDotKernel, "kernel.cu").kernel.program, parseLaunchSpec(kDotLaunch)).program,
         parseLaunchSpec(kDotLaunch));
     EXPECT_EQ(gpu::firstMismatch(runner.last().written, ref.stream), -1);
     EXPECT_EQ(turn.replies.back().text, "The answer is 32.");

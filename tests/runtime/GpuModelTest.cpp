@@ -157,8 +157,7 @@ constexpr const char* kFullRomLaunch = R"({"grid": 1, "block": 4, "args": [{"nam
 
 TEST(GpuModel, AProgramThatFillsTheRomRunsFromEveryBank) {
     LaunchSpec launch = parseLaunchSpec(kFullRomLaunch);
-    Program program = linkProgram(assemble(fullRom(), "rom.qasm"), launch,
-                                  validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
+    Program program = linkLaunch(assemble(fullRom(), "rom.qasm"), launch).program;
     ASSERT_EQ(program.blocks.size(), size_t(gpu::kBlocks));
     // Blocks past the first 32 have no one-token ROM form: a half word below 256 is a byte, then ROM.
     std::vector<gpu::Token> fed = gpu::loadTokens(program, launch.grid, launch.block);
@@ -238,10 +237,7 @@ TEST(GpuModel, LanesThatReturnBeforeABarrierCountAsArrived) {
     Program p = barrierKernel("  if (t >= n) return;\n  s[t] = a[t] * 2;\n  __syncthreads();\n");
     LaunchSpec launch = parseLaunchSpec(kBarrierLaunch);
     expectExact(gpuModel(Engine::Sparse), Engine::Sparse, p, launch);
-    EXPECT_TRUE(
-        gpu::referenceLaunch(
-            linkProgram(p, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard()), launch)
-            .fault.empty());
+    EXPECT_TRUE(gpu::referenceLaunch(linkLaunch(p, launch).program, launch).fault.empty());
 }
 
 TEST(GpuModel, TheModelEndsALaunchWhoseBarrierPartOfAWarpReachesWithAFault) {
@@ -249,7 +245,7 @@ TEST(GpuModel, TheModelEndsALaunchWhoseBarrierPartOfAWarpReachesWithAFault) {
     // FAULT with the lanes that did not arrive, and the interpreter's stream ends the same way.
     Program p = barrierKernel("  s[t] = a[t];\n  if (t < 2)\n    __syncthreads();\n");
     LaunchSpec launch = parseLaunchSpec(kBarrierLaunch);
-    Program linked = linkProgram(p, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
+    Program linked = linkLaunch(p, launch).program;
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
     ASSERT_FALSE(ref.stream.empty());
     EXPECT_EQ(ref.stream.back().text(), "FAULT(bar,{2,3})");

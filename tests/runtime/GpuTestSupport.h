@@ -19,6 +19,7 @@
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Files.h"
 #include "qgpu/runtime/GpuModel.h"
+#include "qgpu/runtime/GpuModelDense.h"
 
 namespace qgpu::testing {
 
@@ -26,7 +27,7 @@ namespace qgpu::testing {
 inline const GpuModel& gpuModel(Engine engine) {
     static std::unique_ptr<GpuModel> sparse, dense;
     std::unique_ptr<GpuModel>& m = engine == Engine::Sparse ? sparse : dense;
-    if (!m) m = GpuModel::build({engine});
+    if (!m) m = GpuModel::build({engine}, gpu::defaultMachineGeometry(), DType::F32, makeDenseGpu);
     return *m;
 }
 
@@ -55,8 +56,7 @@ inline GpuLaunch runAgainstReference(const GpuModel& model, Engine engine, const
 // runAgainstReference, then a teacher-forced replay: the whole stream in one prefill (the chunked delta
 // rule), argmax at every position the model writes.
 inline void expectExact(const GpuModel& model, Engine engine, const Program& unlinked, const LaunchSpec& launch) {
-    Program program =
-        linkProgram(unlinked, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
+    Program program = linkLaunch(unlinked, launch).program;
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
     GpuLaunch run = runAgainstReference(model, engine, program, launch, ref);
     if (::testing::Test::HasFailure()) return;
@@ -102,8 +102,9 @@ inline SuiteKernel loadSuiteKernel(const std::string& name) {
     SuiteKernel s;
     s.launch = parseLaunchSpec(readFile(dir + name + ".json"), name + ".json");
     CompiledKernel k = compileKernel(readFile(dir + name + ".cu"), name + ".cu", MachineSpec::standard());
-    s.map = validateLaunch(s.launch, MachineSpec::standard());
-    s.program = linkProgram(k.kernel.program, s.launch, s.map, MachineSpec::standard());
+    LinkedLaunch linked = linkLaunch(k.kernel.program, s.launch);
+    s.map = linked.map;
+    s.program = linked.program;
     return s;
 }
 

@@ -3,6 +3,7 @@
 // the chip alone, and the error paths. The compiled GPU in front of a host runs under `slow`
 // (HostSplice2bTest.cpp).
 #include "qgpu/runtime/HostSplice.h"
+#include "qgpu/runtime/SpliceCheck.h"
 
 #include <gtest/gtest.h>
 

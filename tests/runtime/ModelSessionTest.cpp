@@ -113,10 +113,7 @@ TEST(ModelSession, EveryStepDecodesToTheInterpretersStateAndStepsBackAlike) {
         }
         // The token stream: what the model wrote is the interpreter's stream; each step ends where it says.
         TokenStream ts = onModel->tokens();
-        gpu::ReferenceLaunch ref =
-            gpu::referenceLaunch(linkProgram(p.program, p.launch, validateLaunch(p.launch, MachineSpec::standard()),
-                                             MachineSpec::standard()),
-                                 p.launch);
+        gpu::ReferenceLaunch ref = gpu::referenceLaunch(linkLaunch(p.program, p.launch).program, p.launch);
         ASSERT_EQ(ts.written.size(), ref.stream.size());
         for (size_t i = 0; i < ts.written.size(); ++i) EXPECT_EQ(ts.written[i], ref.stream[i].text()) << i;
         EXPECT_EQ(ts.writtenAfterStep.size(), size_t(steps));
@@ -152,8 +149,7 @@ TEST(ModelSession, EveryStepDecodesToTheInterpretersStateAndStepsBackAlike) {
     const GpuStepper* stepper = modelStepper(*onModel);
     ASSERT_NE(stepper, nullptr);
     auto rom = stepper->decodeRom();
-    Program linked = linkProgram(loop.program, loop.launch, validateLaunch(loop.launch, MachineSpec::standard()),
-                                 MachineSpec::standard());
+    Program linked = linkLaunch(loop.program, loop.launch).program;
     for (size_t b = 0; b < linked.blocks.size(); ++b) {
         std::vector<uint64_t> words = encodeBlock(linked.blocks[b], 4);
         for (size_t s = 0; s < 4; ++s) EXPECT_EQ(rom[b][s], words[s]) << "block " << b << " slot " << s;

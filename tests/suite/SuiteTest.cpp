@@ -51,8 +51,9 @@ TEST_P(Suite, InterpreterMatchesHostExecutor) {
     opts.optLevel = c.optLevel;
     CompiledKernel k = compileKernel(readFile(cu), c.kernel + ".cu", MachineSpec::standard(), opts);
     MachineSpec spec = MachineSpec::standard();
-    MemoryMap map = validateLaunch(launch, spec);
-    Interpreter interp(linkProgram(k.kernel.program, launch, map, spec), launch, spec);
+    LinkedLaunch linked = linkLaunch(k.kernel.program, launch, spec);
+    const MemoryMap& map = linked.map;
+    Interpreter interp(linked.program, launch, spec);
     MachineState state = runToCompletion(interp);
 
     auto host = runOnHost(c.kernel, launch);
@@ -84,7 +85,7 @@ std::string linkError(const std::string& kernel, const std::string& launchJson) 
     CompiledKernel k = compileKernel(readFile(kKernels / (kernel + ".cu")), kernel + ".cu");
     try {
         LaunchSpec launch = parseLaunchSpec(launchJson);
-        linkProgram(k.kernel.program, launch, validateLaunch(launch, MachineSpec::standard()), MachineSpec::standard());
+        linkLaunch(k.kernel.program, launch);
     } catch (const DiagnosticError& e) {
         return e.what();
     }

@@ -33,8 +33,7 @@ inline std::unique_ptr<MainWindow> windowWithExample(const QString& file) {
 inline Interpreter referenceAfter(MainWindow& w, int steps) {
     Program p = assemble(w.editor()->text().toStdString());
     LaunchSpec l = parseLaunchSpec(w.launchEditor()->toPlainText().toStdString());
-    MemoryMap map = validateLaunch(l, MachineSpec::standard());
-    Interpreter in(linkProgram(p, l, map, MachineSpec::standard()), l);
+    Interpreter in(linkLaunch(p, l).program, l);
     for (int i = 0; i < steps; ++i) in.step();
     return in;
 }

@@ -33,9 +33,8 @@ namespace {
 std::vector<std::vector<uint64_t>> compiledRom(MainWindow& w) {
     Program p = assemble(w.editor()->text().toStdString());
     LaunchSpec l = parseLaunchSpec(w.launchEditor()->toPlainText().toStdString());
-    MemoryMap map = validateLaunch(l, MachineSpec::standard());
     std::vector<std::vector<uint64_t>> out;
-    for (const Block& b : linkProgram(p, l, map, MachineSpec::standard()).blocks) out.push_back(encodeBlock(b, 4));
+    for (const Block& b : linkLaunch(p, l).program.blocks) out.push_back(encodeBlock(b, 4));
     return out;
 }
 

@@ -319,19 +319,19 @@ bool MainWindow::build() {
         if (!m_launch->valid())  // the form may hold what the JSON could not take (a word that is no number)
             throw DiagnosticError(Diagnostic{"launch", 0, 0, m_launch->verdict().toStdString()});
         LaunchSpec launch = parseLaunchSpec(m_launch->text().toStdString(), "launch spec");
-        MemoryMap map = validateLaunch(launch, MachineSpec::standard());
+        LinkedLaunch linked = linkLaunch(program, launch);
         // Only a successful load replaces what the window shows. On the engine thread, like every call
         // that changes the session (a backend may keep per-thread state).
         m_engine->call([&] { m_session->load(program, launch); });
         // The words the compiler produced, for the ROM view to hold the backend's against.
         std::vector<std::vector<uint64_t>> compiledRom;
-        for (const Block& b : linkProgram(program, launch, map, MachineSpec::standard()).blocks)
+        for (const Block& b : linked.program.blocks)
             compiledRom.push_back(encodeBlock(b, MachineSpec::standard().slotsPerBlock));
         m_rom->setRom(m_session->rom(), compiledRom, backend());
         m_shared->setProgram(program.sharedWords, std::move(sharedArrays));
         m_registers->setProgram(program);
         m_program = std::move(program);
-        m_map = std::move(map);
+        m_map = std::move(linked.map);
         m_launchSpec = std::move(launch);
         m_events->clear();
         m_tokens->clear();

@@ -40,7 +40,8 @@ TEST(GpuSuiteAll, EveryKernelTheModelRunsIsExact) {
 class TheDensePathWritesTheFastPathsStream : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TheDensePathWritesTheFastPathsStream, OnTheSuiteKernel) {
-    static std::unique_ptr<GpuModel> model = GpuModel::build({Engine::Sparse, Engine::Dense});
+    static std::unique_ptr<GpuModel> model =
+        GpuModel::build({Engine::Sparse, Engine::Dense}, gpu::defaultMachineGeometry(), DType::F32, makeDenseGpu);
     auto [launch, map, program] = loadSuiteKernel(GetParam());
     std::vector<uint32_t> global = gpu::referenceLaunch(program, launch).initialGlobal;
     GpuLaunch fast = model->run(program, launch.grid, launch.block, global, 100000, Engine::Sparse);

@@ -18,6 +18,7 @@
 #include "../GpuTestSupport.h"
 #include "../HostSpliceSupport.h"
 #include "qgpu/runtime/HostSplice.h"
+#include "qgpu/runtime/SpliceCheck.h"
 #include "qgpu/runtime/Qwen35Model.h"
 
 using namespace qgpu;

@@ -16,7 +16,7 @@ struct NextStep {
 
 class Interpreter {
 public:
-    // `program` must be linked against `launch` (see linkProgram).
+    // `program` must be linked against `launch` (see linkLaunch).
     Interpreter(Program program, LaunchSpec launch, MachineSpec spec = MachineSpec::standard());
 
     const MachineState& state() const { return m_state; }

@@ -68,8 +68,15 @@ std::string launchSpecToJson(const LaunchSpec& launch);
 // Checks the launch against the machine and computes the memory map; throws DiagnosticError.
 MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec);
 
-// Resolves `$name` immediates (array base address or scalar value) and checks the program fits the
-// machine (ROM size, registers, targets, shared memory). Throws DiagnosticError.
-Program linkProgram(const Program& program, const LaunchSpec& launch, const MemoryMap& map, const MachineSpec& spec);
+// A program made ready for one launch: the launch checked against the machine (validateLaunch), and the
+// program linked to it: `$name` immediates resolved (array base address or scalar value), and the program
+// checked to fit the machine (ROM size, registers, targets, shared memory).
+struct LinkedLaunch {
+    Program program;
+    MemoryMap map;
+};
+// The one way to load a program with its launch, for every caller. Throws DiagnosticError.
+LinkedLaunch linkLaunch(const Program& program, const LaunchSpec& launch,
+                        const MachineSpec& spec = MachineSpec::standard());
 
 }  // namespace qgpu

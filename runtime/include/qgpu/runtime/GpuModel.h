@@ -14,7 +14,7 @@
 
 #include "qgpu/compiler/gpu/Machine.h"
 #include "qgpu/core/MachineState.h"
-#include "qgpu/runtime/Qwen35Model.h"
+#include "qgpu/runtime/Safetensors.h"
 #include "qgpu/runtime/SparseModel.h"
 
 namespace qgpu {
@@ -42,6 +42,24 @@ enum class Engine { Sparse, Dense };
 
 class GpuStepper;
 
+// The dense engine as GpuModel drives it: LibTorch's Qwen35Model behind an interface, so that this header
+// and the engine library need no Torch. qgpu_host makes one (GpuModelDense.h: makeDenseGpu).
+class DenseGpu {
+public:
+    virtual ~DenseGpu() = default;
+    class Sequence {  // one sequence's state (a ModelState)
+    public:
+        virtual ~Sequence() = default;
+        // Feeds `tokens` after what the sequence has seen; logits [tokens x vocab], or the last row only.
+        virtual std::vector<float> forward(const std::vector<int>& tokens, bool allPositions = false) = 0;
+        virtual std::vector<float> recurrentState(int layer) const = 0;  // ModelState::recurrentState
+    };
+    virtual std::unique_ptr<Sequence> start() const = 0;
+    virtual void save(const std::string& dir, DType dtype) const = 0;  // Qwen35Model::save
+};
+// Makes the dense engine from the machine's tensors.
+using DenseGpuFactory = std::function<std::unique_ptr<DenseGpu>(const Qwen35Config&, const TensorSource&)>;
+
 // A FAULT record's message in the interpreter's words (divergentBarrierFault): `exec` is the faulting
 // step's EXEC, `after` the machine decoded after it (the pcs of the lanes that did not arrive).
 std::string faultMessage(const gpu::Token& exec, const gpu::Token& fault, const MachineState& after);
@@ -52,7 +70,7 @@ public:
     // BF16 every weight is rounded to bf16 first, as a bf16 checkpoint holds it.
     static std::unique_ptr<GpuModel> build(const std::vector<Engine>& engines = {Engine::Sparse},
                                            const circuit::Geometry& geometry = gpu::defaultMachineGeometry(),
-                                           DType weights = DType::F32);
+                                           DType weights = DType::F32, const DenseGpuFactory& dense = {});
     // The sparse engine from a checkpoint's own weights: one `qgpu build-gpu` wrote, or the GPU's layers of
     // a combined checkpoint from `qgpu build --host` (its chip tokens' rows; the host's layers, which add
     // exact zeros on chip tokens, and text rows are left out). The checkpoint's circuit-layout.json must be
@@ -98,11 +116,11 @@ private:
     // memory (the state decoder; docs/tokens.md has the layout).
     MachineState decodeState(const LayerReader& readLayer, const Dim3& grid, const Dim3& block) const;
     std::vector<std::array<uint64_t, 5>> decodeRom(const LayerReader& readLayer) const;
-    const Qwen35Model& dense() const;
+    const DenseGpu& dense() const;
     const SparseModel& sparse() const;
 
     gpu::Machine m_machine;
-    std::unique_ptr<Qwen35Model> m_dense;
+    std::unique_ptr<DenseGpu> m_dense;
     std::unique_ptr<SparseModel> m_sparse;
     std::map<std::string, Place> m_memories;  // every memory of the layout by name
 };

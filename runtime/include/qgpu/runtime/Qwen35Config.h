@@ -1,6 +1,8 @@
 // Qwen3.5 text-model configuration: config.json (plain or with a nested text_config), validated.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,5 +44,9 @@ struct Qwen35Config {
     // Writes a text-only config with explicit layer_types.
     std::string toJson() const;
 };
+
+// A model's weights by tensor (checkpoint name without prefix, e.g. "layers.0.mlp.up_proj.weight") as fp32
+// values of the given shape, or throws.
+using TensorSource = std::function<std::vector<float>(const std::string& name, const std::vector<int64_t>& shape)>;
 
 }  // namespace qgpu

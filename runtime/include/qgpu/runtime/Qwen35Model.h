@@ -68,7 +68,7 @@ public:
     static std::unique_ptr<Qwen35Model> load(const std::string& dir, const ModelLoadOptions& options = {});
     // Weights from a source that gives each tensor (checkpoint name without prefix, e.g.
     // "layers.0.mlp.up_proj.weight") as fp32 values of the given shape, or throws.
-    using TensorSource = std::function<std::vector<float>(const std::string& name, const std::vector<int64_t>& shape)>;
+    using TensorSource = qgpu::TensorSource;
     static std::unique_ptr<Qwen35Model> fromTensors(const Qwen35Config& config, const TensorSource& tensor);
     // Random weights of this geometry (std 0.02, norms 0), for tests and benchmarks.
     static std::unique_ptr<Qwen35Model> random(const Qwen35Config& config, uint64_t seed);

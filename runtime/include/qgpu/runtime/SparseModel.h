@@ -16,7 +16,7 @@
 #include "qgpu/core/BaseRows.h"
 #include "qgpu/core/TokenTrace.h"
 #include "qgpu/runtime/IntegerHead.h"
-#include "qgpu/runtime/Qwen35Model.h"
+#include "qgpu/runtime/Qwen35Config.h"
 #include "qgpu/runtime/StateRows.h"
 
 namespace qgpu {
@@ -32,14 +32,13 @@ public:
     };
 
     // Throws DiagnosticError for a model with full-attention layers (the compiled GPU has none).
-    static std::unique_ptr<SparseModel> fromTensors(const Qwen35Config& config,
-                                                    const Qwen35Model::TensorSource& tensor);
+    static std::unique_ptr<SparseModel> fromTensors(const Qwen35Config& config, const TensorSource& tensor);
     // The same, where a matrix may come as its non-zero entries instead: (row-major flat index, weight),
     // ascending and unique (circuit::NamedTensor's sparse form), and the token embeddings as rows over a
     // base (embed_tokens.weight is then not asked for). `tensor` gives every other tensor.
     using Entries = std::vector<std::pair<int64_t, float>>;
     using EntrySource = std::function<std::optional<Entries>(const std::string& name)>;
-    static std::unique_ptr<SparseModel> fromTensors(const Qwen35Config& config, const Qwen35Model::TensorSource& tensor,
+    static std::unique_ptr<SparseModel> fromTensors(const Qwen35Config& config, const TensorSource& tensor,
                                                     const EntrySource& entries,
                                                     std::optional<BaseRows> embeddings = std::nullopt);
     ~SparseModel();
