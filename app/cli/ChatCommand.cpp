@@ -39,7 +39,7 @@ public:
     expr::KernelOutcome runLinked(const Program& program, const LaunchSpec& launch) override {
         if (!m_runner) {
             bool combined = std::filesystem::exists(std::filesystem::path(m_host) / kSpliceFile);
-            m_model = combined ? loadWithProgress(m_host) : buildWithProgress({Engine::Sparse});
+            m_model = openWithProgress(combined ? m_host : "");
             m_runner = std::make_unique<ModelKernelRunner>(*m_model, kernels());
         }
         return m_runner->runLinked(program, launch);

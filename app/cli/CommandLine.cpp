@@ -152,8 +152,9 @@ const std::vector<Command>& commands() {
          R"(  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
       Evaluates an expression of chat's normal mode, e.g. "[1, 2, 3] @ [4, 5, 6]" (docs/expressions.md):
       each operation is a launch of a ready-made kernel, inside the GPU model by default. Prints every
-      launch (kernel, shape, warp steps, tokens, tokens/s, its value) and the result; --check replays each
-      model launch on the interpreter and exits 1 on a difference.
+      launch (kernel, shape, warp steps, tokens, tokens/s, its value) and the result. Every model launch is
+      checked against the interpreter's run of it (records, registers, memory); --check also teacher-forces
+      the interpreter's stream through the model, and exits 1 on a difference.
 )",
          {"--backend", "--engine", "--check", "--quiet"},
          1},

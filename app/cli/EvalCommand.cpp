@@ -8,26 +8,22 @@
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Expression.h"
+#include "qgpu/runtime/LaunchCheck.h"
 #include "qgpu/runtime/ModelKernelRunner.h"
 
 namespace qgpu::cli {
 
 namespace {
 
-// The model runner with the replay check after each launch: records, global and shared memory.
-class CheckedModelRunner : public expr::KernelRunner {
+// The model runner (which checks every launch against the interpreter's run) with the teacher-forced replay
+// of each launch after it.
+class TeacherForcedRunner : public expr::KernelRunner {
 public:
-    explicit CheckedModelRunner(ModelKernelRunner& model) : m_model(model) {}
+    explicit TeacherForcedRunner(ModelKernelRunner& model) : m_model(model) {}
     expr::KernelOutcome run(const expr::KernelLaunch& k) override {
         expr::KernelOutcome out = m_model.run(k);
-        gpu::ReferenceLaunch ref = gpu::referenceLaunch(m_model.kernels().link(k), k.launch);
-        const GpuLaunch& ran = m_model.last();
-        long at = gpu::firstMismatch(ran.written, ref.stream);
-        std::string what = at >= 0 ? "its records differ from the interpreter's at record " + std::to_string(at)
-                           : ran.global != ref.global ? "its global memory differs from the interpreter's"
-                           : ran.shared != ref.shared ? "its shared memory differs from the interpreter's"
-                                                      : "";
-        if (!what.empty()) throw DiagnosticError(Diagnostic{"", 0, 0, "check: " + k.kernel + ": " + what});
+        LaunchCheck c = teacherForcedCheck(m_model.model(), m_model.engine(), m_model.last(), m_model.lastReference());
+        if (!c.exact()) throw DiagnosticError(Diagnostic{"", 0, 0, "check: " + k.kernel + ": " + c.what});
         return out;
     }
 
@@ -56,9 +52,9 @@ int evalExpression(const std::string& text, const EvalOptions& options, const st
     std::unique_ptr<ModelKernelRunner> onModel;
     std::unique_ptr<expr::KernelRunner> runner;
     if (options.onModel) {
-        model = buildWithProgress({options.engine});
+        model = openWithProgress("", {options.engine});
         onModel = std::make_unique<ModelKernelRunner>(*model, kernels, options.engine);
-        if (options.check) runner = std::make_unique<CheckedModelRunner>(*onModel);
+        if (options.check) runner = std::make_unique<TeacherForcedRunner>(*onModel);
     } else {
         runner = std::make_unique<ReferenceKernelRunner>(kernels);
     }
@@ -77,7 +73,8 @@ int evalExpression(const std::string& text, const EvalOptions& options, const st
     std::cout << expr::formatValue(e.value) << "\n";
     if (options.check && options.onModel)
         std::cout << "check: ok (" << e.launches.size() << (e.launches.size() == 1 ? " launch" : " launches")
-                  << ", each with the interpreter's records and memory)\n";
+                  << ", each with the interpreter's records, registers and memory; teacher-forced, every record "
+                     "predicted)\n";
     return 0;
 }
 

@@ -10,7 +10,8 @@ namespace qgpu::cli {
 struct EvalOptions {
     bool onModel = true;  // false: the reference interpreter
     Engine engine = Engine::Sparse;
-    bool check = false;  // model only: every launch's records and memory against the interpreter
+    bool check = false;  // model only: each launch also teacher-forced (every launch is checked against the
+                         // interpreter's run in any case: ModelKernelRunner)
     bool quiet = false;  // only the value
 };
 

@@ -23,6 +23,7 @@
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
 #include "qgpu/runtime/GpuModelDense.h"
+#include "qgpu/runtime/LaunchCheck.h"
 #include "qgpu/runtime/ModelSession.h"
 
 namespace qgpu::cli {
@@ -55,7 +56,7 @@ int printFirstDivergence(const GpuModel& model, const Program& linked, const Lau
 
 }  // namespace
 
-LinkedLaunch loadLinked(const std::filesystem::path& path) {
+ProgramFile loadLinked(const std::filesystem::path& path) {
     MachineSpec spec = MachineSpec::standard();
     std::filesystem::path json = path;
     json.replace_extension(".json");
@@ -70,20 +71,14 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines, DType weights) {
+std::unique_ptr<GpuModel> openWithProgress(const std::string& dir, const std::vector<Engine>& engines, DType weights) {
     auto start = std::chrono::steady_clock::now();
-    std::cerr << "building the GPU model from code" << (weights == DType::BF16 ? " (bf16 weights)" : "") << "..."
-              << std::flush;
-    auto model = GpuModel::build(engines, gpu::defaultMachineGeometry(), weights, makeDenseGpu);
-    std::cerr << " " << model->machine().circuit.layerCount() << " layers in "
-              << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
-    return model;
-}
-
-std::unique_ptr<GpuModel> loadWithProgress(const std::string& dir) {
-    auto start = std::chrono::steady_clock::now();
-    std::cerr << "loading the GPU's layers from " << dir << "..." << std::flush;
-    auto model = GpuModel::load(dir);
+    if (dir.empty())
+        std::cerr << "building the GPU model from code" << (weights == DType::BF16 ? " (bf16 weights)" : "") << "...";
+    else
+        std::cerr << "loading the GPU's layers from " << dir << "...";
+    std::cerr << std::flush;
+    auto model = GpuModel::open(dir, engines, weights, makeDenseGpu);
     std::cerr << " " << model->machine().circuit.layerCount() << " layers in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
     return model;
@@ -131,7 +126,7 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
     // The interpreter's run bounds the model's: a launch that cannot end is refused before the model starts,
     // and the model stops once it has written as many records as the interpreter's stream holds.
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch, maxSteps);
-    auto model = gpuDir.empty() ? buildWithProgress({engine}) : loadWithProgress(gpuDir);
+    auto model = openWithProgress(gpuDir, {engine});
     RunMonitor monitor(ref.stream.size());
     GpuLaunch run = model->run(linked, launch.grid, launch.block, ref.initialGlobal, int(ref.stream.size()), engine,
                                monitor.progress());
@@ -162,35 +157,14 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
                   << " records after which the interpreter's launch ends: its weights do not compute this machine"
                   << (check ? "" : " (--check shows where the model departs)") << "\n";
     if (!check) return run.ended && run.fault.empty() ? 0 : 1;
-    long at = gpu::firstMismatch(run.written, ref.stream);
-    if (at >= 0) {
-        std::cout << "check: the stream differs at record " << at
-                  << "\n  model:       " << gpu::formatTokens(run.written, size_t(at), 8)
-                  << "\n  interpreter: " << gpu::formatTokens(ref.stream, size_t(at), 8) << "\n";
+    if (LaunchCheck c = compareLaunch(run, ref); !c.exact()) {
+        std::cout << "check: " << c.what << "\n";
         return printFirstDivergence(*model, linked, launch);
     }
-    for (size_t thread = 0; thread < ref.registers.size(); ++thread)
-        if (run.registers[thread] != ref.registers[thread]) {
-            std::cout << "check: thread " << thread << "'s registers differ from the interpreter's\n";
-            return printFirstDivergence(*model, linked, launch);
-        }
-    if (run.global != ref.global || run.shared != ref.shared) {
-        std::cout << "check: " << (run.global != ref.global ? "global" : "shared")
-                  << " memory differs from the interpreter's\n";
-        return printFirstDivergence(*model, linked, launch);
+    if (LaunchCheck c = teacherForcedCheck(*model, engine, run, ref); !c.exact()) {
+        std::cout << "check: " << c.what << "\n";
+        return 1;
     }
-    // The teacher-forced replay: the interpreter's whole stream fed (on the dense engine in one prefill), the
-    // model's argmax checked at every position where it writes.
-    std::vector<gpu::Token> stream = run.fed;
-    stream.insert(stream.end(), ref.stream.begin(), ref.stream.end());
-    std::vector<int> predicted = model->teacherForced(stream, engine);
-    for (size_t t = run.fed.size() - 1; t + 1 < stream.size(); ++t)
-        if (predicted[t] != stream[t + 1].id()) {
-            std::cout << "check: teacher-forced, the model predicts " << gpu::Token::fromId(predicted[t]).text()
-                      << " for record " << t + 1 - run.fed.size() << ", the interpreter's is " << stream[t + 1].text()
-                      << "\n";
-            return 1;
-        }
     std::cout << "check: ok (" << ref.stream.size()
               << " records, every register and memory word as the interpreter; teacher-forced, every record "
                  "predicted"
@@ -201,7 +175,7 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
 int buildGpu(const std::string& out, DType dtype) {
     OutputDirectory::removePartialsOnInterrupt();
     OutputDirectory directory(out);  // refused before the minutes of building
-    auto model = buildWithProgress({Engine::Dense});
+    auto model = openWithProgress("", {Engine::Dense});
     model->saveInto(directory.partial(), dtype);
     directory.commit();
     std::cout << "wrote " << out << " (" << model->machine().circuit.layerCount() << " Qwen3.5 layers, vocabulary "
@@ -277,7 +251,7 @@ private:
 }  // namespace
 
 int benchGpu(int runs, int denseRuns, DType weights, bool profile, const std::string& resourceDir) {
-    auto model = buildWithProgress(benchEngines(denseRuns), weights);
+    auto model = openWithProgress("", benchEngines(denseRuns), weights);
     ProfileScope profiled(*model, profile);
     std::cout
         << "| program | threads | tokens | sparse tokens/s | sparse latency ms | dense tokens/s | dense latency ms "
@@ -323,7 +297,7 @@ int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, 
                     "--kernels", 0, 0, "no suite kernel '" + name + "' (the names of " + dir.string() + "/*.cu)"});
         }
     }
-    auto model = buildWithProgress(benchEngines(denseRuns), weights);
+    auto model = openWithProgress("", benchEngines(denseRuns), weights);
     ProfileScope profiled(*model, profile);
     std::cout << "| kernel | threads | tokens | tokens/s | launch ms | exact | peak GiB | dense tokens/s | dense ms | "
                  "speed-up |\n|---|---|---|---|---|---|---|---|---|---|\n";
@@ -332,8 +306,7 @@ int benchSuite(int runs, int denseRuns, DType weights, const std::string& only, 
         gpu::ReferenceLaunch ref = gpu::referenceLaunch(linked, launch);
         GpuLaunch run;
         double ms = medianLaunch(*model, linked, launch, ref.initialGlobal, Engine::Sparse, runs, run);
-        bool exact = gpu::firstMismatch(run.written, ref.stream) < 0 && run.global == ref.global &&
-                     run.shared == ref.shared && run.registers == ref.registers;
+        bool exact = compareLaunch(run, ref).exact();
         size_t tokens = run.fed.size() + run.written.size();
         std::cout << "| " << path.stem().string() << " | " << launch.totalThreads() << " | " << tokens << " | "
                   << double(tokens) / ms << " | " << 1000 * ms << " | " << (exact ? "yes" : "NO") << " | "

@@ -14,16 +14,17 @@
 namespace qgpu::cli {
 
 // A program file (.cu compiled by Clang, or .qasm) with its launch (the .json beside it), linked.
-struct LinkedLaunch {
+struct ProgramFile {
     Program program;
     LaunchSpec launch;
 };
-LinkedLaunch loadLinked(const std::filesystem::path& path);
+ProgramFile loadLinked(const std::filesystem::path& path);
 
-// Builds the GPU model for `engines`, saying so on stderr with the time it took.
-std::unique_ptr<GpuModel> buildWithProgress(const std::vector<Engine>& engines, DType weights = DType::F32);
-// Loads the sparse engine from a checkpoint's GPU layers (GpuModel::load), saying so on stderr likewise.
-std::unique_ptr<GpuModel> loadWithProgress(const std::string& dir);
+// GpuModel::open (the GPU layers of the checkpoint in `dir`, or built from code for `engines` when `dir` is
+// empty), saying so on stderr with the time it took.
+std::unique_ptr<GpuModel> openWithProgress(const std::string& dir,
+                                           const std::vector<Engine>& engines = {Engine::Sparse},
+                                           DType weights = DType::F32);
 // `qgpu run ... --backend model`: runs the linked program in the model, prints the records the model wrote
 // (unless quiet), tokens/s, the registers and the arrays as the model's state holds them; with `check`,
 // the replay check against the interpreter (records, registers, memory), then the interpreter's stream

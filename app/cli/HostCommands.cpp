@@ -248,7 +248,7 @@ int measureHost(const std::string& dir, WeightFormat format, ComputeDevice devic
     }
     double hostPeak = peakMemoryGiB();
     if (std::filesystem::exists(std::filesystem::path(dir) / kSpliceFile))
-        GpuModel::load(dir);  // what chat loads at Qwen's first tool call: the process's peak is then chat's
+        GpuModel::open(dir);  // what chat loads at Qwen's first tool call: the process's peak is then chat's
     std::printf("%.3f %.3f %.3f %.3f\n", loadSeconds, median(prefillTps), median(decodeTps), hostPeak);
     return 0;
 }

@@ -22,10 +22,9 @@ bool ModelHolder::fromCheckpoint() const {
 std::shared_future<std::shared_ptr<GpuModel>> ModelHolder::get() {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (!m_model)
-        m_model =
-            std::async(std::launch::async, [dir = fromCheckpoint() ? m_hostDir : std::string()] {
-                return std::shared_ptr<GpuModel>(dir.empty() ? GpuModel::build({Engine::Sparse}) : GpuModel::load(dir));
-            }).share();
+        m_model = std::async(std::launch::async, [dir = fromCheckpoint() ? m_hostDir : std::string()] {
+                      return std::shared_ptr<GpuModel>(GpuModel::open(dir));
+                  }).share();
     return *m_model;
 }
 
@@ -91,7 +90,7 @@ ChatCard StudioChat::card(const ToolRun& run) const {
     if (run.launches.empty()) return c;
     // The launch that gave the answer: the last one.
     const expr::LaunchRecord& last = run.launches.back();
-    c.launchJson = nlohmann::json::parse(launchSpecToJson(last.launch.launch)).dump(2);
+    c.launchJson = launchSpecToJson(last.launch.launch, JsonLayout::Readable);
     if (!run.kernelSource.empty()) {  // Qwen's own kernel: saved so the debugger can open it
         std::string path = QDir::temp().filePath(QString("qgpu-chat-kernel-%1.cu").arg(m_kernelFiles)).toStdString();
         std::ofstream(path) << run.kernelSource;

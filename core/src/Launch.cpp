@@ -1,5 +1,6 @@
 #include "qgpu/core/Launch.h"
 
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <charconv>
@@ -18,7 +19,7 @@ using Json = nlohmann::json;
 // Parse-time sanity bounds (the machine's own, smaller limits are checked by validateLaunch); they keep
 // products of dimensions (each at most kMaxDim in all) from overflowing and absurd arrays from being allocated.
 constexpr int kMaxDim = 65535;
-constexpr int kMaxArray = 1 << 20;
+constexpr int kMaxArray = kMaxLaunchArrayWords;
 
 int32_t toWord(const Json& v, const std::string& file, const std::string& where) {
     if (!v.is_number_integer()) failAt(file, where + " must be an integer, found " + v.dump());
@@ -51,6 +52,7 @@ int32_t toValue(const Json& v, bool isFloat, const std::string& file, const std:
 Json valueJson(int32_t word, bool isFloat) {
     if (!isFloat) return word;
     float f = std::bit_cast<float>(word);
+    if (std::isnan(f)) return "nan";  // a launch spec's one NaN (the canonical one, as parsing reads it)
     if (!std::isfinite(f)) return formatWord(word, true);
     // The shortest decimal that reads back to f, as the double nearest it: the JSON writer prints that
     // double as the same short decimal. from_chars, unlike stod, ignores the locale (the studio's may
@@ -126,6 +128,7 @@ KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
         if (n < 1) failAt(file, where + ".zeros must be at least 1");
         if (n > kMaxArray) failAt(file, where + ".zeros must be at most " + std::to_string(kMaxArray));
         arg.isArray = true;
+        arg.zeros = true;
         arg.values.assign(size_t(n), 0);
     } else {
         const Json& arr = a["array"];
@@ -237,30 +240,78 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
     return spec;
 }
 
-std::string launchSpecToJson(const LaunchSpec& launch) {
+namespace {
+
+Json wordsJson(const std::vector<int32_t>& words, bool isFloat) {
+    Json out = Json::array();
+    for (int32_t w : words) out.push_back(valueJson(w, isFloat));
+    return out;
+}
+
+bool allZero(const std::vector<int32_t>& words) {
+    return std::all_of(words.begin(), words.end(), [](int32_t w) { return w == 0; });
+}
+
+// An argument's fields in the order people write them: name, type, then its value.
+Json::object_t::value_type argValue(const KernelArg& a) {
+    if (a.isArray && a.zeros && allZero(a.values)) return {"zeros", Json(a.values.size())};
+    if (a.isArray) return {"array", wordsJson(a.values, a.isFloat)};
+    return {"scalar", valueJson(a.values.at(0), a.isFloat)};
+}
+
+// A JSON value on one line with a space after each comma and colon.
+std::string spaced(const Json& j) {
+    if (j.is_array()) {
+        std::string out = "[";
+        for (size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + spaced(j[i]);
+        return out + "]";
+    }
+    return j.dump();
+}
+
+std::string readableArg(const KernelArg& a) {
+    auto [kind, value] = argValue(a);
+    return "{\"name\": " + Json(a.name).dump() + (a.isFloat ? ", \"type\": \"float\"" : "") + ", \"" + kind +
+           "\": " + spaced(value) + "}";
+}
+
+std::string readableLaunch(const LaunchSpec& launch) {
+    std::string out = "{\n  \"grid\": " + spaced(dimJson(launch.grid)) +
+                      ",\n  \"block\": " + spaced(dimJson(launch.block)) + ",\n  \"args\": [\n";
+    for (size_t i = 0; i < launch.args.size(); ++i)
+        out += "    " + readableArg(launch.args[i]) + (i + 1 < launch.args.size() ? ",\n" : "\n");
+    out += "  ]";
+    if (!launch.expect.empty()) {
+        out += ",\n  \"expect\": {";
+        for (size_t i = 0; i < launch.expect.size(); ++i) {
+            const auto& [name, words] = launch.expect[i];
+            const KernelArg* a = launch.arg(name);
+            out += (i ? ", " : "") + Json(name).dump() + ": " + spaced(wordsJson(words, a && a->isFloat));
+        }
+        out += "}";
+    }
+    return out + "\n}\n";
+}
+
+}  // namespace
+
+std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout) {
+    if (layout == JsonLayout::Readable) return readableLaunch(launch);
     Json j;
     j["grid"] = dimJson(launch.grid);
     j["block"] = dimJson(launch.block);
     j["args"] = Json::array();
-    auto values = [](const std::vector<int32_t>& words, bool isFloat) {
-        Json out = Json::array();
-        for (int32_t w : words) out.push_back(valueJson(w, isFloat));
-        return out;
-    };
     for (const auto& a : launch.args) {
         Json o{{"name", a.name}};
         if (a.isFloat) o["type"] = "float";
-        if (a.isArray)
-            o["array"] = values(a.values, a.isFloat);
-        else
-            o["scalar"] = valueJson(a.values.at(0), a.isFloat);
+        o.emplace(argValue(a));
         j["args"].push_back(o);
     }
     if (!launch.expect.empty()) {
         j["expect"] = Json::object();
         for (const auto& [name, words] : launch.expect) {
             const KernelArg* a = launch.arg(name);
-            j["expect"][name] = values(words, a && a->isFloat);
+            j["expect"][name] = wordsJson(words, a && a->isFloat);
         }
     }
     return j.dump();

@@ -104,6 +104,14 @@ BaseRows readBaseRows(const TensorView& matrix, int64_t first, int64_t count, co
 
 }  // namespace
 
+std::unique_ptr<GpuModel> GpuModel::open(const std::string& dir, const std::vector<Engine>& engines, DType weights,
+                                         const DenseGpuFactory& dense) {
+    if (dir.empty()) return build(engines, gpu::defaultMachineGeometry(), weights, dense);
+    if (std::find(engines.begin(), engines.end(), Engine::Dense) != engines.end())
+        throw DiagnosticError(Diagnostic{dir, 0, 0, "a checkpoint's GPU layers run on the sparse engine only"});
+    return load(dir);
+}
+
 std::unique_ptr<GpuModel> GpuModel::load(const std::string& dir) {
     namespace fs = std::filesystem;
     Qwen35Config config = Qwen35Config::load(dir);

@@ -20,6 +20,7 @@
 #include "qgpu/core/Files.h"
 #include "qgpu/runtime/GpuModel.h"
 #include "qgpu/runtime/GpuModelDense.h"
+#include "qgpu/runtime/LaunchCheck.h"
 
 namespace qgpu::testing {
 
@@ -37,19 +38,9 @@ inline GpuLaunch runAgainstReference(const GpuModel& model, Engine engine, const
                                      const LaunchSpec& launch, const gpu::ReferenceLaunch& ref) {
     GpuLaunch run =
         model.run(program, launch.grid, launch.block, ref.initialGlobal, int(ref.stream.size()) + 8, engine);
-    long mismatch = gpu::firstMismatch(run.written, ref.stream);
-    size_t at = size_t(std::max(0L, mismatch));
-    EXPECT_EQ(mismatch, -1) << "first mismatch at record " << mismatch
-                            << "\n  model:     " << gpu::formatTokens(run.written, at, 6)
-                            << "\n  reference: " << gpu::formatTokens(ref.stream, at, 6);
+    LaunchCheck check = compareLaunch(run, ref);
+    EXPECT_TRUE(check.exact()) << check.what;
     EXPECT_TRUE(run.ended);
-    EXPECT_EQ(run.registers.size(), ref.registers.size());
-    for (size_t thread = 0; thread < std::min(ref.registers.size(), run.registers.size()); ++thread)
-        for (int r = 0; r < 16; ++r)
-            EXPECT_EQ(run.registers[thread][size_t(r)], ref.registers[thread][size_t(r)])
-                << "thread " << thread << " r" << r;
-    EXPECT_EQ(run.global, ref.global) << "global memory";
-    EXPECT_EQ(run.shared, ref.shared) << "shared memory";
     return run;
 }
 
@@ -60,11 +51,8 @@ inline void expectExact(const GpuModel& model, Engine engine, const Program& unl
     gpu::ReferenceLaunch ref = gpu::referenceLaunch(program, launch);
     GpuLaunch run = runAgainstReference(model, engine, program, launch, ref);
     if (::testing::Test::HasFailure()) return;
-    std::vector<gpu::Token> stream = run.fed;
-    stream.insert(stream.end(), ref.stream.begin(), ref.stream.end());
-    std::vector<int> predicted = model.teacherForced(stream, engine);
-    for (size_t t = run.fed.size() - 1; t + 1 < stream.size(); ++t)
-        ASSERT_EQ(gpu::Token::fromId(predicted[t]).text(), stream[t + 1].text()) << "teacher-forced position " << t;
+    LaunchCheck teacher = teacherForcedCheck(model, engine, run, ref);
+    EXPECT_TRUE(teacher.exact()) << teacher.what;
 }
 
 inline void expectExact(const GpuModel& model, Engine engine, const std::string& source, const LaunchSpec& launch) {

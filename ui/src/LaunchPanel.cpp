@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <optional>
 #include <cmath>
 
 #include "qgpu/core/Diagnostic.h"
@@ -30,31 +31,27 @@ namespace {
 const QStringList kKinds = {"array", "zeros", "scalar"};
 const QStringList kTypes = {"int", "float"};
 
-// A float word as JSON: the nearest float's shortest decimal, or "nan", "inf", "-inf"; empty when the word
-// is no float.
-QString floatJson(const QString& word) {
-    QString w = word.toLower();
-    if (w == "nan" || w == "inf" || w == "-inf") return "\"" + w + "\"";
-    std::string text = w.toStdString();
+// A float as its word; nullopt when the text is no float ("nan", "inf" and "-inf" are floats).
+std::optional<int32_t> floatWord(const QString& word) {
+    std::string text = word.toLower().toStdString();
     float f = 0;
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), f);
-    if (error != std::errc() || end != text.data() + text.size()) return {};
-    if (std::isnan(f)) return "\"nan\"";  // from_chars also reads "infinity", "-nan" and "nan(...)"
-    if (std::isinf(f)) return f > 0 ? "\"inf\"" : "\"-inf\"";
-    return QString::fromStdString(formatFloatLiteral(std::bit_cast<int32_t>(f)));
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    if (std::isnan(f)) return 0x7fffffff;  // a launch spec's one NaN (core's parser reads "nan" so)
+    return std::bit_cast<int32_t>(f);
 }
 
-// "1, 2, -3" (commas or spaces) as JSON values; false with `problem` set when a word is no 32-bit integer
-// (for floats: no float that fits binary32).
-bool words(const QString& text, const QString& where, bool isFloat, QStringList& out, QString* problem) {
+// "1, 2, -3" (commas or spaces) as words; false with `problem` set when a word is no 32-bit integer (for
+// floats: no float that fits binary32).
+bool words(const QString& text, const QString& where, bool isFloat, std::vector<int32_t>& out, QString* problem) {
     for (const QString& w : text.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) {
         if (isFloat) {
-            QString json = floatJson(w);
-            if (json.isEmpty()) {
+            std::optional<int32_t> word = floatWord(w);
+            if (!word) {
                 *problem = where + ": '" + w + "' is not a 32-bit float (write e.g. 1.5, -2e-3, nan or inf)";
                 return false;
             }
-            out << json;
+            out.push_back(*word);
             continue;
         }
         bool ok = false;
@@ -63,15 +60,12 @@ bool words(const QString& text, const QString& where, bool isFloat, QStringList&
             *problem = where + ": '" + w + "' is not a 32-bit integer";
             return false;
         }
-        out << QString::number(v > INT32_MAX ? qlonglong(int32_t(uint32_t(v))) : v);
+        out.push_back(int32_t(uint32_t(v)));
     }
     return true;
 }
 
-QString dimJson(const std::array<QSpinBox*, 3>& boxes) {
-    if (boxes[1]->value() == 1 && boxes[2]->value() == 1) return QString::number(boxes[0]->value());
-    return QString("[%1, %2, %3]").arg(boxes[0]->value()).arg(boxes[1]->value()).arg(boxes[2]->value());
-}
+Dim3 dim(const std::array<QSpinBox*, 3>& boxes) { return {boxes[0]->value(), boxes[1]->value(), boxes[2]->value()}; }
 
 QString cell(const QTableWidget* t, int row, int column) {
     const QTableWidgetItem* item = t->item(row, column);
@@ -193,32 +187,43 @@ QString LaunchPanel::choice(int row, Column column, const QString& otherwise) co
     return box ? box->currentText() : otherwise;
 }
 
-QString LaunchPanel::formJson(QString* problem) const {
-    QStringList args, expect;
-    for (int row = 0; row < m_args->rowCount(); ++row) {
-        QString name = cell(m_args, row, Name);
-        QString kind = choice(row, Kind, "array");
-        bool isFloat = choice(row, Type, "int") == "float";
-        QString where = "argument " + (name.isEmpty() ? QString("%1").arg(row + 1) : name);
-        QStringList values, expected;
-        // A zeros array's value is its length, an integer whatever its type.
-        if (!words(cell(m_args, row, Values), where + ", values", isFloat && kind != "zeros", values, problem) ||
-            !words(cell(m_args, row, Expect), where + ", expect", isFloat, expected, problem))
-            return {};
-        if (kind != "array" && values.size() != 1) {
-            *problem = where + ": a " + kind + " takes one number" + (kind == "zeros" ? " (the length)" : "");
-            return {};
-        }
-        QString quoted = "\"" + QString(name).replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-        QString value = kind == "array" ? "[" + values.join(", ") + "]" : values[0];
-        args << QString("    {\"name\": %1, %2\"%3\": %4}")
-                    .arg(quoted, isFloat ? "\"type\": \"float\", " : "", kind, value);
-        if (!expected.isEmpty()) expect << QString("%1: [%2]").arg(quoted, expected.join(", "));
+bool LaunchPanel::formArgument(int row, LaunchSpec& launch, QString* problem) const {
+    KernelArg arg;
+    arg.name = cell(m_args, row, Name).toStdString();
+    QString kind = choice(row, Kind, "array");
+    arg.isFloat = choice(row, Type, "int") == "float";
+    QString where = "argument " + (arg.name.empty() ? QString("%1").arg(row + 1) : QString::fromStdString(arg.name));
+    std::vector<int32_t> expected;
+    // A zeros array's value is its length, an integer whatever its type.
+    if (!words(cell(m_args, row, Values), where + ", values", arg.isFloat && kind != "zeros", arg.values, problem) ||
+        !words(cell(m_args, row, Expect), where + ", expect", arg.isFloat, expected, problem))
+        return false;
+    if (kind != "array" && arg.values.size() != 1) {
+        *problem = where + ": a " + kind + " takes one number" + (kind == "zeros" ? " (the length)" : "");
+        return false;
     }
-    QString json = "{\n  \"grid\": " + dimJson(m_grid) + ",\n  \"block\": " + dimJson(m_block) + ",\n  \"args\": [\n" +
-                   args.join(",\n") + (args.isEmpty() ? "" : "\n") + "  ]";
-    if (!expect.isEmpty()) json += ",\n  \"expect\": {" + expect.join(", ") + "}";
-    return json + "\n}\n";
+    arg.isArray = kind != "scalar";
+    if (kind == "zeros") {
+        int32_t n = arg.values[0];
+        if (n < 1 || n > kMaxLaunchArrayWords) {
+            *problem = where + QString(": a zeros array's length is 1 to %1").arg(kMaxLaunchArrayWords);
+            return false;
+        }
+        arg.zeros = true;
+        arg.values.assign(size_t(n), 0);
+    }
+    if (!expected.empty()) launch.expect.push_back({arg.name, std::move(expected)});
+    launch.args.push_back(std::move(arg));
+    return true;
+}
+
+QString LaunchPanel::formJson(QString* problem) const {
+    LaunchSpec launch;
+    launch.grid = dim(m_grid);
+    launch.block = dim(m_block);
+    for (int row = 0; row < m_args->rowCount(); ++row)
+        if (!formArgument(row, launch, problem)) return {};
+    return QString::fromStdString(launchSpecToJson(launch, JsonLayout::Readable));
 }
 
 void LaunchPanel::formEdited() {

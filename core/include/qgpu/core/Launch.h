@@ -24,7 +24,11 @@ struct KernelArg {
     bool isArray = false;
     std::vector<int32_t> values;  // array contents, or one value for a scalar
     bool isFloat = false;         // "type": "float": the words are IEEE-754 binary32 bits
+    bool zeros = false;           // given as "zeros": N (N zero words), and written back so
 };
+
+// The longest array a launch spec may give ("array" or "zeros").
+constexpr int kMaxLaunchArrayWords = 1 << 20;
 
 struct ArrayPlacement {
     std::string name;
@@ -63,7 +67,10 @@ struct MemoryMap {
 
 // Parses the JSON launch description; throws DiagnosticError with the offending field named.
 LaunchSpec parseLaunchSpec(const std::string& json, const std::string& fileName = "<launch>");
-std::string launchSpecToJson(const LaunchSpec& launch);
+// The one writer of launch JSON, which parseLaunchSpec reads back to the same launch: compact, or readable
+// (one argument a line, as the studio's launch panel and chat's cards show it).
+enum class JsonLayout { Compact, Readable };
+std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout = JsonLayout::Compact);
 
 // Checks the launch against the machine and computes the memory map; throws DiagnosticError.
 MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec);

@@ -76,6 +76,10 @@ public:
     // exact zeros on chip tokens, and text rows are left out). The checkpoint's circuit-layout.json must be
     // this build's machine at its width, else DiagnosticError says to rebuild it.
     static std::unique_ptr<GpuModel> load(const std::string& dir);
+    // The one door every tool takes to the GPU model: the GPU layers of the checkpoint in `dir` (load; the
+    // sparse engine only) when `dir` is given, else the machine built from code (build).
+    static std::unique_ptr<GpuModel> open(const std::string& dir, const std::vector<Engine>& engines = {Engine::Sparse},
+                                          DType weights = DType::F32, const DenseGpuFactory& dense = {});
     // Writes the model as a stock checkpoint with its layout file into the new directory `dir` (via
     // DIR.partial, renamed when complete). Needs the dense engine.
     void save(const std::string& dir, DType dtype = DType::F32) const;

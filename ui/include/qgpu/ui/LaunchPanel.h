@@ -6,6 +6,8 @@
 #include <QWidget>
 #include <array>
 
+#include "qgpu/core/Launch.h"
+
 class QLabel;
 class QPlainTextEdit;
 class QSpinBox;
@@ -45,7 +47,9 @@ private:
     void setChoices(int row, int kind, int type);  // the row's kind and type boxes, at those indexes
     QString choice(int row, Column column, const QString& otherwise) const;  // a box's text
     void check();                                                            // the verdict line
+    // The form as launch JSON (core's writer), or empty with `problem` set; one argument row into `launch`.
     QString formJson(QString* problem) const;
+    bool formArgument(int row, LaunchSpec& launch, QString* problem) const;
 
     std::array<QSpinBox*, 3> m_grid{}, m_block{};
     QTableWidget* m_args;
