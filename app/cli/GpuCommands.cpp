@@ -78,7 +78,13 @@ std::unique_ptr<GpuModel> openWithProgress(const std::string& dir, const std::ve
     else
         std::cerr << "loading the GPU's layers from " << dir << "...";
     std::cerr << std::flush;
-    auto model = GpuModel::open(dir, engines, weights, makeDenseGpu);
+    std::unique_ptr<GpuModel> model;
+    try {
+        model = GpuModel::open(dir, engines, weights, makeDenseGpu);
+    } catch (...) {
+        std::cerr << "\n";  // the error on a line of its own
+        throw;
+    }
     std::cerr << " " << model->machine().circuit.layerCount() << " layers in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
     return model;

@@ -24,6 +24,7 @@
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Environment.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
 #include "ChatCommand.h"
@@ -215,11 +216,7 @@ int benchHostCommand(const Args& a) {
     if (!a.measure.empty())
         return cli::measureHost(a.measure, parseWeightFormat(a.weights), device, runs, prefill, decode);
     cli::BenchHostOptions o;
-    const char* cache = std::getenv("XDG_CACHE_HOME");
-    const char* home = std::getenv("HOME");
-    o.dir = !a.dir.empty() ? a.dir
-            : cache        ? std::string(cache) + "/qgpu/bench-host"
-                           : std::string(home ? home : ".") + "/.cache/qgpu/bench-host";
+    o.dir = !a.dir.empty() ? a.dir : userCacheDir() + "/qgpu/bench-host";
     if (!a.weights.empty()) {
         o.formats.clear();
         std::stringstream list(a.weights);

@@ -13,6 +13,7 @@
 #include "RowBlocks.h"
 #include "SparseKernels.h"
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Environment.h"
 
 namespace qgpu {
 
@@ -274,8 +275,7 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
             l.constantDecay.push_back(headDecay(l, size_t(head), 0.f));
         m->m_layers.push_back(std::move(l));
     }
-    const char* threads = std::getenv("QGPU_SPARSE_THREADS");
-    m->setThreads(threads ? std::atoi(threads) : 1);
+    m->setThreads(environmentInteger("QGPU_SPARSE_THREADS", 1, 1, 2));
     return m;
 }
 

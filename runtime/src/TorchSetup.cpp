@@ -11,12 +11,12 @@
 #include <thread>
 
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Environment.h"
 
 namespace qgpu {
 
 int configuredThreads() {
-    const char* env = std::getenv("QGPU_THREADS");
-    return env ? std::max(1, std::atoi(env)) : int(std::max(1u, std::thread::hardware_concurrency()));
+    return environmentInteger("QGPU_THREADS", int(std::max(1u, std::thread::hardware_concurrency())), 1, 1024);
 }
 
 void initTorch(int threads) {

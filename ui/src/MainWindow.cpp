@@ -28,6 +28,7 @@
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Encoding.h"
+#include "qgpu/core/Environment.h"
 #include "qgpu/core/Trace.h"
 #include "qgpu/ui/BackendDiffView.h"
 #include "qgpu/ui/ChatPanel.h"
@@ -86,8 +87,8 @@ QString positionText(int position) {
 }
 
 QString resourceDir() {
-    QByteArray env = qgetenv("QGPU_RESOURCES");
-    return env.isEmpty() ? QString(QGPU_RESOURCE_DIR) : QString::fromLocal8Bit(env);
+    std::optional<std::string> dir = environmentText("QGPU_RESOURCES");
+    return dir ? QString::fromLocal8Bit(dir->c_str()) : QString(QGPU_RESOURCE_DIR);
 }
 
 MainWindow::MainWindow(QWidget* parent)
