@@ -123,19 +123,21 @@ bool takes(const Command& c, const std::string& flag) {
 
 }  // namespace
 
-const std::vector<Command>& commands() {
-    static const std::vector<Command> all = {
-        {"asm",
-         R"(  qgpu asm PROGRAM.qasm --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
+namespace {
+
+// Every command: its usage (these texts make `qgpu help`), the flags it takes and how many arguments.
+const std::vector<Command> kCommands = {
+    {"asm",
+     R"(  qgpu asm PROGRAM.qasm --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
            [--quiet] [--check] [--max-steps N]
       Runs an assembly program on the reference interpreter; prints every step and the final arrays.
       --check compares the arrays with the spec's "expect" and exits 1 on a difference. A launch that does
       not end within N warp steps (default 100000) is an error, on either backend. The other flags as `run`'s.
 )",
-         {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps"},
-         1},
-        {"run",
-         R"(  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
+     {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps"},
+     1},
+    {"run",
+     R"(  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
            [--quiet] [--check] [--max-steps N] [-O0..-O3]
       Compiles and lowers a CUDA kernel, then runs it like `asm`. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
@@ -146,43 +148,43 @@ const std::vector<Command>& commands() {
       instead of building them from code. The model stops after as many records as the interpreter's run
       of the launch writes; a long run reports progress on stderr, and Ctrl-C stops it (exit code 130).
 )",
-         {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O"},
-         1},
-        {"eval",
-         R"(  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
+     {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O"},
+     1},
+    {"eval",
+     R"(  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
       Evaluates an expression of chat's normal mode, e.g. "[1, 2, 3] @ [4, 5, 6]" (docs/expressions.md):
       each operation is a launch of a ready-made kernel, inside the GPU model by default. Prints every
       launch (kernel, shape, warp steps, tokens, tokens/s, its value) and the result. Every model launch is
       checked against the interpreter's run of it (records, registers, memory); --check also teacher-forces
       the interpreter's stream through the model, and exits 1 on a difference.
 )",
-         {"--backend", "--engine", "--check", "--quiet"},
-         1},
-        {"build-gpu",
-         R"(  qgpu build-gpu --out DIR [--dtype bf16|f32]
+     {"--backend", "--engine", "--check", "--quiet"},
+     1},
+    {"build-gpu",
+     R"(  qgpu build-gpu --out DIR [--dtype bf16|f32]
       Writes the compiled GPU as a stock Qwen3.5 checkpoint with its layout file (circuit-layout.json).
 )",
-         {"--out", "--dtype"},
-         0},
-        {"build",
-         R"(  qgpu build --host DIR --out DIR [--dtype bf16|f32]
+     {"--out", "--dtype"},
+     0},
+    {"build",
+     R"(  qgpu build --host DIR --out DIR [--dtype bf16|f32]
       Splices the compiled GPU's layers in front of the Qwen3.5 checkpoint in --host (docs/splice.md): one
       stock checkpoint with a wider residual, the chip tokens after the host's vocabulary (tokenizer.json
       too), circuit-layout.json and splice.json. Matrices in --dtype (default: the host's), residual norms
       in f32. Writes OUT.partial and renames it when complete.
 )",
-         {"--host", "--out", "--dtype"},
-         0},
-        {"check-splice",
-         R"(  qgpu check-splice --host DIR --combined DIR [--prompt TEXT]
+     {"--host", "--out", "--dtype"},
+     0},
+    {"check-splice",
+     R"(  qgpu check-splice --host DIR --combined DIR [--prompt TEXT]
       The combined model against the host: KL of the next-token distribution over text (--prompt, or a
       built-in paragraph), the chip tokens' probability there, and the dot-product launch teacher-forced
       in the combined model. Exits 1 when the KL exceeds 1e-5 or a record is mispredicted.
 )",
-         {"--host", "--combined", "--prompt"},
-         0},
-        {"bench",
-         R"(  qgpu bench [--runs N] [--suite [--kernels A,B,...]] [--dense-runs M] [--dtype f32|bf16] [--profile]
+     {"--host", "--combined", "--prompt"},
+     0},
+    {"bench",
+     R"(  qgpu bench [--runs N] [--suite [--kernels A,B,...]] [--dense-runs M] [--dtype f32|bf16] [--profile]
       The model backend's examples (dot_product.cu, straight_line, branches, every_alu_op) on the sparse
       engine (medians of N runs, default 5) and the first two on the dense engine (M runs, default 1):
       tokens/s, latency, speed-up.
@@ -193,30 +195,30 @@ const std::vector<Command>& commands() {
       (default f32). --profile: then where the sparse engine's time went, per phase, LM head and layer
       (microseconds per token), and the weights it multiplies per token.
 )",
-         {"--runs", "--suite", "--kernels", "--dense-runs", "--dtype", "--profile"},
-         0},
-        {"compile",
-         R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
+     {"--runs", "--suite", "--kernels", "--dense-runs", "--dtype", "--profile"},
+     0},
+    {"compile",
+     R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
       Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
       (block, slot, CUDA line, PTX line).
 )",
-         {"--emit", "-O"},
-         1},
-        {"bench-compile",
-         R"(  qgpu bench-compile [DIR] [--runs N]
+     {"--emit", "-O"},
+     1},
+    {"bench-compile",
+     R"(  qgpu bench-compile [DIR] [--runs N]
       Times CUDA -> PTX and PTX -> blocks for every .cu in DIR (default resources/kernels): medians in ms.
 )",
-         {"--runs"},
-         1},
-        {"bench-model",
-         R"(  qgpu bench-model [--geometry 2b|tiny] [--runs N] [--prefill T] [--decode T]
+     {"--runs"},
+     1},
+    {"bench-model",
+     R"(  qgpu bench-model [--geometry 2b|tiny] [--runs N] [--prefill T] [--decode T]
       Random weights at Qwen3.5 geometry, built in memory: prefill and decode tokens/s (medians) and
       peak memory.
 )",
-         {"--geometry", "--runs", "--prefill", "--decode"},
-         0},
-        {"chat",
-         R"(  qgpu chat --host DIR [--mode normal|advanced|text] [--max-tokens N] [--temperature T] [--top-k K] [--top-p P]
+     {"--geometry", "--runs", "--prefill", "--decode"},
+     0},
+    {"chat",
+     R"(  qgpu chat --host DIR [--mode normal|advanced|text] [--max-tokens N] [--temperature T] [--top-k K] [--top-p P]
             [--seed S] [--think] [--prompt TEXT] [--weights f32|bf16|q8] [--device cpu|cuda|auto]
       Chats with the Qwen3.5 checkpoint in DIR (config.json, safetensors, tokenizer.json): answers --prompt,
       or reads one message per line from stdin until an empty line or EOF. Replies stream to stdout, speed
@@ -228,11 +230,11 @@ const std::vector<Command>& commands() {
       --weights: how the host's linear weights are held (default: as stored, bf16 for a bf16 checkpoint;
       q8: 8-bit with a scale per row); --device: where its layers run (default: CUDA when present).
 )",
-         {"--host", "--mode", "--max-tokens", "--temperature", "--top-k", "--top-p", "--seed", "--think", "--prompt",
-          "--weights", "--device"},
-         0},
-        {"bench-host",
-         R"(  qgpu bench-host [--dir DIR] [--weights f32,bf16,q8] [--device cpu|cuda|auto] [--runs N] [--prefill T]
+     {"--host", "--mode", "--max-tokens", "--temperature", "--top-k", "--top-p", "--seed", "--think", "--prompt",
+      "--weights", "--device"},
+     0},
+    {"bench-host",
+     R"(  qgpu bench-host [--dir DIR] [--weights f32,bf16,q8] [--device cpu|cuda|auto] [--runs N] [--prefill T]
                   [--decode T] [--llama LLAMA_CPP_DIR] [--prepare]
       A random-weight Qwen3.5-2B (bf16) and its combined checkpoint, written once into DIR (default
       ~/.cache/qgpu/bench-host, about 16 GB): per weight format, in a process of its own, load time, peak
@@ -241,28 +243,30 @@ const std::vector<Command>& commands() {
       DIR/qwen3.5-2b-random-{bf16,q8_0}.gguf, with the ratios; scripts/bench-host.sh prepares both.
       --prepare: only write the checkpoints.
 )",
-         {"--dir", "--weights", "--device", "--runs", "--prefill", "--decode", "--llama", "--prepare", "--measure"},
-         0},
-        {"circuit-costs",
-         R"(  qgpu circuit-costs
+     {"--dir", "--weights", "--device", "--runs", "--prefill", "--decode", "--llama", "--prepare", "--measure"},
+     0},
+    {"circuit-costs",
+     R"(  qgpu circuit-costs
       Builds every circuit primitive and prints its cost in layers, MLP neurons, residual dims, heads.
 )",
-         {},
-         0},
-        {"version",
-         R"(  qgpu version
+     {},
+     0},
+    {"version",
+     R"(  qgpu version
 )",
-         {},
-         0},
-        {"help",
-         R"(  qgpu help [COMMAND]
+     {},
+     0},
+    {"help",
+     R"(  qgpu help [COMMAND]
       This text, or one command's usage (also `qgpu COMMAND --help`).
 )",
-         {},
-         1},
-    };
-    return all;
-}
+     {},
+     1},
+};
+
+}  // namespace
+
+const std::vector<Command>& commands() { return kCommands; }
 
 const Command* findCommand(std::string_view name) {
     if (name == "--version") name = "version";

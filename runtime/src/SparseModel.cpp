@@ -146,6 +146,155 @@ namespace {
 float headDecay(const SparseModel::Layer& l, size_t head, float a) {
     return std::exp(-std::exp(l.aLog[head]) * softplus(a + l.dtBias[head]));
 }
+
+// The token embeddings into `embed`: the given rows (moved out of `embeddings`), else embed_tokens.weight's.
+void readEmbeddings(const Qwen35Config& c, const TensorSource& tensor, std::optional<BaseRows>& embeddings,
+                    BaseRows& embed) {
+    int64_t h = c.hiddenSize;
+    if (embeddings) {
+        if (int64_t(embeddings->size()) != c.vocabSize || int64_t(embeddings->width()) != h)
+            throw std::invalid_argument("the token embeddings are not [vocab_size, hidden_size]");
+        embed = std::move(*embeddings);
+    } else {
+        std::vector<float> dense = tensor("embed_tokens.weight", {c.vocabSize, h});
+        for (int64_t t = 0; t < c.vocabSize; ++t)
+            embed.addRow(std::vector<float>(dense.begin() + t * h, dense.begin() + (t + 1) * h));
+    }
+}
+
+// The dims of [0, h) whose final gain is not 0 into `headDims`, ascending; returns each dim's index there, or -1.
+std::vector<int> keptDims(const std::vector<float>& finalGain, int64_t h, std::vector<size_t>& headDims) {
+    std::vector<int> headIndex(size_t(h), -1);  // a dim's place among them
+    for (int64_t d = 0; d < h; ++d)
+        if (finalGain[size_t(d)] != 0) {
+            headIndex[size_t(d)] = int(headDims.size());
+            headDims.push_back(size_t(d));
+        }
+    return headIndex;
+}
+
+// Per token its distinct head row into `headRow`, and per distinct row its first token into `firstOf`.
+void distinctHeadRows(const BaseRows& embed, int64_t vocabSize, const std::vector<int>& headIndex,
+                      std::vector<size_t>& firstOf, std::vector<int>& headRow) {
+    // Tokens whose rows agree on those dims (bit for bit) share one logit: the head holds each distinct row
+    // once (the compiled GPU's loading tokens all have the same, empty code). A row is keyed by where it
+    // differs from the base there.
+    std::unordered_map<std::string, int> distinct;
+    for (int64_t t = 0; t < vocabSize; ++t) {
+        std::string key;
+        for (const auto& [d, value] : embed.changes(size_t(t))) {
+            float base = embed.base()[size_t(d)];
+            if (headIndex[size_t(d)] < 0 || std::memcmp(&value, &base, sizeof(float)) == 0) continue;
+            key.append(reinterpret_cast<const char*>(&d), sizeof(int));
+            key.append(reinterpret_cast<const char*>(&value), sizeof(float));
+        }
+        auto [it, added] = distinct.emplace(std::move(key), int(firstOf.size()));
+        if (added) firstOf.push_back(size_t(t));
+        headRow.push_back(it->second);
+    }
+}
+
+// The distinct rows (those of the tokens in `firstOf`) on the head's dims.
+std::vector<std::vector<float>> headRows(const BaseRows& embed, const std::vector<size_t>& firstOf,
+                                         const std::vector<size_t>& headDims, const std::vector<int>& headIndex) {
+    std::vector<std::vector<float>> rows;  // the distinct rows on the head's dims
+    for (size_t t : firstOf) {
+        std::vector<float>& row = rows.emplace_back();
+        for (size_t d : headDims) row.push_back(embed.base()[d]);
+        for (const auto& [d, value] : embed.changes(t))
+            if (headIndex[size_t(d)] >= 0) row[size_t(headIndex[size_t(d)])] = value;
+    }
+    return rows;
+}
+
+// The weights of the layer whose tensor names start with `p`: each matrix from its non-zero entries when
+// `entries` has them, else from `tensor`.
+void readLayerWeights(SparseModel::Layer& l, const Qwen35Config& c, const TensorSource& tensor,
+                      const SparseModel::EntrySource& entries, const std::string& p) {
+    int64_t h = c.hiddenSize, in = c.intermediateSize, hv = c.linearNumValueHeads;
+    int64_t channels = 2 * c.linearKeyDim() + c.linearValueDim();
+    auto sparse = [&](const std::string& name, int64_t rows, int64_t columns, bool byColumns = false) {
+        if (std::optional<SparseModel::Entries> e = entries(p + name))
+            return Sparse::ofEntries(*e, int(rows), int(columns), byColumns);
+        return Sparse::of(tensor(p + name, {rows, columns}), int(rows), int(columns), byColumns);
+    };
+    l.inputGain = onePlus(tensor(p + "input_layernorm.weight", {h}));
+    l.postGain = onePlus(tensor(p + "post_attention_layernorm.weight", {h}));
+    l.gate = sparse("mlp.gate_proj.weight", in, h);
+    l.up = sparse("mlp.up_proj.weight", in, h);
+    l.down = sparse("mlp.down_proj.weight", h, in, true);
+    l.qkv = sparse("linear_attn.in_proj_qkv.weight", channels, h);
+    l.z = sparse("linear_attn.in_proj_z.weight", c.linearValueDim(), h);
+    l.b = sparse("linear_attn.in_proj_b.weight", hv, h);
+    l.a = sparse("linear_attn.in_proj_a.weight", hv, h);
+    l.conv = tensor(p + "linear_attn.conv1d.weight", {channels, 1, c.convKernel});
+    l.dtBias = tensor(p + "linear_attn.dt_bias", {hv});
+    l.aLog = tensor(p + "linear_attn.A_log", {hv});
+    l.linearNorm = tensor(p + "linear_attn.norm.weight", {c.linearValueHeadDim});
+    l.outProj = sparse("linear_attn.out_proj.weight", h, c.linearValueDim(), true);
+}
+
+// The qkv rows with a non-zero weight into `liveChannels`, and per channel whether its conv reads earlier
+// tokens into l.pastTaps.
+void scanChannels(SparseModel::Layer& l, const Qwen35Config& c, std::vector<int>& liveChannels) {
+    for (int ch = 0; ch < l.qkv.rows; ++ch) {
+        if (!l.qkv.empty(ch)) liveChannels.push_back(ch);
+        bool past = false;
+        for (int64_t k = 0; k + 1 < c.convKernel; ++k) past = past || l.conv[size_t(ch * c.convKernel + k)] != 0;
+        l.pastTaps.push_back(past);
+    }
+}
+
+// The value heads whose query or key has a live channel into l.liveHeads, ascending.
+void findLiveHeads(SparseModel::Layer& l, const Qwen35Config& c) {
+    int64_t hv = c.linearNumValueHeads;
+    int64_t dk = c.linearKeyHeadDim, group = hv / c.linearNumKeyHeads;
+    for (int64_t head = 0; head < hv; ++head) {
+        bool live = false;
+        for (int64_t i = 0; i < dk && !live; ++i) {
+            int64_t q = head / group * dk + i, k = c.linearKeyDim() + q;
+            live = !l.qkv.empty(int(q)) || !l.qkv.empty(int(k));
+        }
+        if (live) l.liveHeads.push_back(int(head));
+    }
+}
+
+// l.laneTap and l.blockPast from the qkv blocks' lanes.
+void setLaneTaps(SparseModel::Layer& l, const Qwen35Config& c) {
+    const size_t K = size_t(c.convKernel);
+    for (size_t b = 0; b < l.qkvBlocks.blocks(); ++b) {
+        bool past = false;
+        for (size_t lane = b * RowBlocks::kLanes; lane < (b + 1) * RowBlocks::kLanes; ++lane) {
+            const int ch = l.qkvBlocks.lanes()[lane];
+            l.laneTap.push_back(ch >= 0 ? l.conv[size_t(ch) * K + K - 1] : 0.f);
+            past = past || (ch >= 0 && l.pastTaps[size_t(ch)]);
+        }
+        l.blockPast.push_back(past);
+    }
+}
+
+// Layer i: its weights, its live channels, heads and neurons, and what a token's run reads of them.
+SparseModel::Layer layerFrom(const Qwen35Config& c, const TensorSource& tensor, const SparseModel::EntrySource& entries,
+                             int i) {
+    int64_t h = c.hiddenSize, hv = c.linearNumValueHeads;
+    std::string p = "layers." + std::to_string(i) + ".";
+    SparseModel::Layer l;
+    readLayerWeights(l, c, tensor, entries, p);
+    std::vector<int> liveChannels, liveNeurons;  // qkv rows and gate rows with a non-zero weight
+    scanChannels(l, c, liveChannels);
+    for (int n = 0; n < l.gate.rows; ++n)
+        if (!l.gate.empty(n)) liveNeurons.push_back(n);
+    findLiveHeads(l, c);
+    // Channels in their order, so that a block's results land side by side; neurons by length (their
+    // results are few and go out as a list).
+    l.qkvBlocks = l.qkv.blocks(liveChannels, int(h), RowBlocks::Order::AsGiven);
+    l.gateBlocks = l.gate.blocks(liveNeurons, int(h), RowBlocks::Order::ByLength);
+    setLaneTaps(l, c);
+    l.headSplit = l.liveHeads.size() / 2;
+    for (int64_t head = 0; head < hv; ++head)  // an empty row's sum is +0, as Sparse::row gives it
+        l.constantDecay.push_back(headDecay(l, size_t(head), 0.f));
+    return l;
+}
 }  // namespace
 
 SparseModel::~SparseModel() = default;
@@ -162,50 +311,14 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
                 Diagnostic{"", 0, 0, "the sparse path runs Gated DeltaNet layers only; use the dense path"});
     std::unique_ptr<SparseModel> m(new SparseModel());
     m->m_config = c;
-    int64_t h = c.hiddenSize, in = c.intermediateSize, hv = c.linearNumValueHeads;
-    int64_t channels = 2 * c.linearKeyDim() + c.linearValueDim();
-    if (embeddings) {
-        if (int64_t(embeddings->size()) != c.vocabSize || int64_t(embeddings->width()) != h)
-            throw std::invalid_argument("the token embeddings are not [vocab_size, hidden_size]");
-        m->m_embed = std::move(*embeddings);
-    } else {
-        std::vector<float> dense = tensor("embed_tokens.weight", {c.vocabSize, h});
-        for (int64_t t = 0; t < c.vocabSize; ++t)
-            m->m_embed.addRow(std::vector<float>(dense.begin() + t * h, dense.begin() + (t + 1) * h));
-    }
+    int64_t h = c.hiddenSize;
+    readEmbeddings(c, tensor, embeddings, m->m_embed);
     const BaseRows& embed = m->m_embed;
     m->m_finalGain = onePlus(tensor("norm.weight", {h}));
     // The LM head reads only dims the final norm keeps (1 + w != 0): a contiguous copy of those columns.
-    std::vector<int> headIndex(size_t(h), -1);  // a dim's place among them
-    for (int64_t d = 0; d < h; ++d)
-        if (m->m_finalGain[size_t(d)] != 0) {
-            headIndex[size_t(d)] = int(m->m_headDims.size());
-            m->m_headDims.push_back(size_t(d));
-        }
-    // Tokens whose rows agree on those dims (bit for bit) share one logit: the head holds each distinct row
-    // once (the compiled GPU's loading tokens all have the same, empty code). A row is keyed by where it
-    // differs from the base there.
-    std::unordered_map<std::string, int> distinct;
-    std::vector<size_t>& firstOf = m->m_firstOf;
-    for (int64_t t = 0; t < c.vocabSize; ++t) {
-        std::string key;
-        for (const auto& [d, value] : embed.changes(size_t(t))) {
-            float base = embed.base()[size_t(d)];
-            if (headIndex[size_t(d)] < 0 || std::memcmp(&value, &base, sizeof(float)) == 0) continue;
-            key.append(reinterpret_cast<const char*>(&d), sizeof(int));
-            key.append(reinterpret_cast<const char*>(&value), sizeof(float));
-        }
-        auto [it, added] = distinct.emplace(std::move(key), int(firstOf.size()));
-        if (added) firstOf.push_back(size_t(t));
-        m->m_headRow.push_back(it->second);
-    }
-    std::vector<std::vector<float>> rows;  // the distinct rows on the head's dims
-    for (size_t t : firstOf) {
-        std::vector<float>& row = rows.emplace_back();
-        for (size_t d : m->m_headDims) row.push_back(embed.base()[d]);
-        for (const auto& [d, value] : embed.changes(t))
-            if (headIndex[size_t(d)] >= 0) row[size_t(headIndex[size_t(d)])] = value;
-    }
+    std::vector<int> headIndex = keptDims(m->m_finalGain, h, m->m_headDims);
+    distinctHeadRows(embed, c.vocabSize, headIndex, m->m_firstOf, m->m_headRow);
+    std::vector<std::vector<float>> rows = headRows(embed, m->m_firstOf, m->m_headDims, headIndex);
     // The compiled GPU's code rows are +-1: as bytes, a quarter of the memory to stream per token, and greedy
     // decoding searches them instead of computing every logit.
     m->m_integerHead = IntegerHead::fromRows(rows, m->m_headDims.size());
@@ -216,65 +329,7 @@ std::unique_ptr<SparseModel> SparseModel::fromTensors(const Qwen35Config& c, con
             for (const auto& row : rows) m->m_head.push_back(row[i]);
     if (!c.tieWordEmbeddings)
         throw DiagnosticError(Diagnostic{"", 0, 0, "the sparse path needs tied embeddings (the compiled GPU's)"});
-    for (int i = 0; i < c.numLayers; ++i) {
-        std::string p = "layers." + std::to_string(i) + ".";
-        Layer l;
-        auto sparse = [&](const std::string& name, int64_t rows, int64_t columns, bool byColumns = false) {
-            if (std::optional<Entries> e = entries(p + name))
-                return Sparse::ofEntries(*e, int(rows), int(columns), byColumns);
-            return Sparse::of(tensor(p + name, {rows, columns}), int(rows), int(columns), byColumns);
-        };
-        l.inputGain = onePlus(tensor(p + "input_layernorm.weight", {h}));
-        l.postGain = onePlus(tensor(p + "post_attention_layernorm.weight", {h}));
-        l.gate = sparse("mlp.gate_proj.weight", in, h);
-        l.up = sparse("mlp.up_proj.weight", in, h);
-        l.down = sparse("mlp.down_proj.weight", h, in, true);
-        l.qkv = sparse("linear_attn.in_proj_qkv.weight", channels, h);
-        l.z = sparse("linear_attn.in_proj_z.weight", c.linearValueDim(), h);
-        l.b = sparse("linear_attn.in_proj_b.weight", hv, h);
-        l.a = sparse("linear_attn.in_proj_a.weight", hv, h);
-        l.conv = tensor(p + "linear_attn.conv1d.weight", {channels, 1, c.convKernel});
-        l.dtBias = tensor(p + "linear_attn.dt_bias", {hv});
-        l.aLog = tensor(p + "linear_attn.A_log", {hv});
-        l.linearNorm = tensor(p + "linear_attn.norm.weight", {c.linearValueHeadDim});
-        l.outProj = sparse("linear_attn.out_proj.weight", h, c.linearValueDim(), true);
-        std::vector<int> liveChannels, liveNeurons;  // qkv rows and gate rows with a non-zero weight
-        for (int ch = 0; ch < l.qkv.rows; ++ch) {
-            if (!l.qkv.empty(ch)) liveChannels.push_back(ch);
-            bool past = false;
-            for (int64_t k = 0; k + 1 < c.convKernel; ++k) past = past || l.conv[size_t(ch * c.convKernel + k)] != 0;
-            l.pastTaps.push_back(past);
-        }
-        for (int n = 0; n < l.gate.rows; ++n)
-            if (!l.gate.empty(n)) liveNeurons.push_back(n);
-        int64_t dk = c.linearKeyHeadDim, group = hv / c.linearNumKeyHeads;
-        for (int64_t head = 0; head < hv; ++head) {
-            bool live = false;
-            for (int64_t i = 0; i < dk && !live; ++i) {
-                int64_t q = head / group * dk + i, k = c.linearKeyDim() + q;
-                live = !l.qkv.empty(int(q)) || !l.qkv.empty(int(k));
-            }
-            if (live) l.liveHeads.push_back(int(head));
-        }
-        // Channels in their order, so that a block's results land side by side; neurons by length (their
-        // results are few and go out as a list).
-        l.qkvBlocks = l.qkv.blocks(liveChannels, int(h), RowBlocks::Order::AsGiven);
-        l.gateBlocks = l.gate.blocks(liveNeurons, int(h), RowBlocks::Order::ByLength);
-        const size_t K = size_t(c.convKernel);
-        for (size_t b = 0; b < l.qkvBlocks.blocks(); ++b) {
-            bool past = false;
-            for (size_t lane = b * RowBlocks::kLanes; lane < (b + 1) * RowBlocks::kLanes; ++lane) {
-                const int ch = l.qkvBlocks.lanes()[lane];
-                l.laneTap.push_back(ch >= 0 ? l.conv[size_t(ch) * K + K - 1] : 0.f);
-                past = past || (ch >= 0 && l.pastTaps[size_t(ch)]);
-            }
-            l.blockPast.push_back(past);
-        }
-        l.headSplit = l.liveHeads.size() / 2;
-        for (int64_t head = 0; head < hv; ++head)  // an empty row's sum is +0, as Sparse::row gives it
-            l.constantDecay.push_back(headDecay(l, size_t(head), 0.f));
-        m->m_layers.push_back(std::move(l));
-    }
+    for (int i = 0; i < c.numLayers; ++i) m->m_layers.push_back(layerFrom(c, tensor, entries, i));
     m->setThreads(environmentInteger("QGPU_SPARSE_THREADS", 1, 1, 2));
     return m;
 }
@@ -472,7 +527,56 @@ struct SparseModel::LayerPass {
             t.fired[neuron / 64] |= uint64_t(1) << (neuron % 64);
         }
     }
+
+    // x += out_proj mixed, scattering the live heads' non-zero outputs; t is the first part's scratch.
+    void outProjection(const std::vector<float>& mixed, std::vector<float>& x, Scratch& t) const {
+        // Only live heads wrote into `mixed` (ascending, as j is): the same scatters as a scan of all of it.
+        for (int head : l.liveHeads) {
+            std::vector<int>& written = t.oRows;  // sized by heads()
+            const size_t first = size_t(head) * dv, count = nonZeroIndices(mixed.data() + first, dv, written.data());
+            for (size_t n = 0; n < count; ++n) {
+                const size_t j = first + size_t(written[n]);
+                l.outProj.scatter(int(j), mixed[j], x.data());
+            }
+        }
+    }
+
+    // x += down neuronOut over the neurons either part of neurons() fired, zeroing their outputs.
+    void scatterDown(const Scratch& first, const Scratch& second, std::vector<float>& neuronOut,
+                     std::vector<float>& x) const {
+        // The fired neurons in neuron order, as a scan of them all would scatter them; neuronOut is all 0 again
+        // after.
+        for (size_t w = 0; w < first.fired.size(); ++w)
+            for (uint64_t bits = first.fired[w] | second.fired[w]; bits; bits &= bits - 1) {
+                const size_t neuron = w * 64 + size_t(std::countr_zero(bits));
+                l.down.scatter(int(neuron), neuronOut[neuron], x.data());
+                neuronOut[neuron] = 0;
+            }
+    }
 };
+
+namespace {
+// A run's clock: with a profile, each lap adds the time since the last (or since the start) to a layer's phase.
+class PhaseClock {
+public:
+    PhaseClock(SparseModel::Profile* profile, size_t layers) : m_profile(profile) {
+        if (!m_profile) return;
+        m_profile->layers.resize(layers);
+        ++m_profile->tokens;
+        m_clock = std::chrono::steady_clock::now();
+    }
+    void lap(size_t layer, SparseModel::Profile::Phase phase) {  // the time since the last lap goes to `phase`
+        if (!m_profile) return;
+        auto now = std::chrono::steady_clock::now();
+        m_profile->layers[layer][phase] += std::chrono::duration<double>(now - m_clock).count();
+        m_clock = now;
+    }
+
+private:
+    SparseModel::Profile* m_profile;
+    std::chrono::steady_clock::time_point m_clock;
+};
+}  // namespace
 
 std::vector<LayerTrace> SparseModel::trace(int token, State& state, int* next) const {
     std::vector<LayerTrace> layers(m_layers.size());
@@ -508,61 +612,34 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
         if (!helper) return work(0, count, 0);
         helper->split([&](int part) { part == 0 ? work(0, split, 0) : work(split, count, 1); });
     };
-    Profile* profile = m_profile;
-    std::chrono::steady_clock::time_point clock;
-    if (profile) {
-        profile->layers.resize(m_layers.size());
-        ++profile->tokens;
-        clock = std::chrono::steady_clock::now();
-    }
-    auto lap = [&](size_t layer, Profile::Phase phase) {  // the time since the last lap goes to `phase`
-        if (!profile) return;
-        auto now = std::chrono::steady_clock::now();
-        profile->layers[layer][phase] += std::chrono::duration<double>(now - clock).count();
-        clock = now;
-    };
+    PhaseClock clock(m_profile, m_layers.size());
     for (size_t li = 0; li < m_layers.size(); ++li) {
         const Layer& l = m_layers[li];
         rmsNorm(x, l.inputGain, c.rmsNormEps, RowBlocks::kLanes, normed);
-        lap(li, Profile::InputNorm);
+        clock.lap(li, Profile::InputNorm);
         const size_t dk = size_t(c.linearKeyHeadDim), group = hv / size_t(c.linearNumKeyHeads);
         LayerTrace* record = trace ? &(*trace)[li] : nullptr;
         LayerPass pass{c, l, normed, size_t(c.convKernel), dk, dv, kd, group, record};
         std::fill(qkv.begin(), qkv.end(), 0.f);
         inTwo(l.qkvBlocks.halfway(), l.qkvBlocks.blocks(),
               [&](size_t b, size_t e, int part) { pass.channels(b, e, state.conv[li], qkv, scratch[part]); });
-        lap(li, Profile::Channels);
+        clock.lap(li, Profile::Channels);
         std::fill(mixed.begin(), mixed.end(), 0.f);
         inTwo(l.headSplit, l.liveHeads.size(),
               [&](size_t b, size_t e, int part) { pass.heads(b, e, qkv, state.recurrent[li], mixed, scratch[part]); });
-        lap(li, Profile::Heads);
-        // Only live heads wrote into `mixed` (ascending, as j is): the same scatters as a scan of all of it.
-        for (int head : l.liveHeads) {
-            std::vector<int>& written = scratch[0].oRows;  // sized by heads()
-            const size_t first = size_t(head) * dv, count = nonZeroIndices(mixed.data() + first, dv, written.data());
-            for (size_t n = 0; n < count; ++n) {
-                const size_t j = first + size_t(written[n]);
-                l.outProj.scatter(int(j), mixed[j], x.data());
-            }
-        }
-        lap(li, Profile::OutProjection);
+        clock.lap(li, Profile::Heads);
+        pass.outProjection(mixed, x, scratch[0]);
+        clock.lap(li, Profile::OutProjection);
         if (record) record->afterMixer = x;
         // The MLP through its non-zero neurons, scattered in neuron order.
         rmsNorm(x, l.postGain, c.rmsNormEps, RowBlocks::kLanes, normed);
-        lap(li, Profile::PostNorm);
+        clock.lap(li, Profile::PostNorm);
         scratch[1].fired.assign(neuronOut.size() / 64 + 1, 0);
         inTwo(l.gateBlocks.halfway(), l.gateBlocks.blocks(),
               [&](size_t b, size_t e, int part) { pass.neurons(b, e, neuronOut, scratch[part]); });
-        lap(li, Profile::Neurons);
-        // The fired neurons in neuron order, as a scan of them all would scatter them; neuronOut is all 0 again
-        // after.
-        for (size_t w = 0; w < scratch[0].fired.size(); ++w)
-            for (uint64_t bits = scratch[0].fired[w] | scratch[1].fired[w]; bits; bits &= bits - 1) {
-                const size_t neuron = w * 64 + size_t(std::countr_zero(bits));
-                l.down.scatter(int(neuron), neuronOut[neuron], x.data());
-                neuronOut[neuron] = 0;
-            }
-        lap(li, Profile::Down);
+        clock.lap(li, Profile::Neurons);
+        pass.scatterDown(scratch[0], scratch[1], neuronOut, x);
+        clock.lap(li, Profile::Down);
         if (record) record->afterLayer = x;
     }
     ++state.position;

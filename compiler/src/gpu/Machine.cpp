@@ -52,8 +52,11 @@ circuit::Geometry defaultMachineGeometry() {
     return g;
 }
 
-Machine buildMachine(const circuit::Geometry& geometry) {
-    Scheduler s(geometry);
+namespace {
+
+// The machine's inputs: the features token embeddings set (docs/tokens.md), and the code dims the next
+// token's code is written into (cleared first: the token's own code came in with its embedding).
+Inputs machineInputs(Scheduler& s) {
     Inputs in;
     in.any = s.input("any", 1);
     in.exec = s.input("t_exec", 1);
@@ -78,93 +81,86 @@ Machine buildMachine(const circuit::Geometry& geometry) {
     s.gadget("clear_code", 1, {in.code}, {}, [](Circuit& c, int first, const Dims& d, const Dims&) {
         for (int dim : d[0]) c.clear(first, dim);  // the token's own code came in with its embedding
     });
+    return in;
+}
 
-    Control ctl = buildControl(s, in);
-    Warps warps = buildWarps(s, ctl, in.release);
-    Lanes lanes = buildLanes(s, in, ctl, warps);
-    Value result = buildDatapath(s, in, ctl, warps);
-    const Value kOut = ctl.route[1], nextPos = ctl.route[0];
-    const MinPc &now = lanes.current, &then = lanes.next;
+// The code of a VAL record: its slot, lane and byte (one-hot), the byte's value, and whether it is the last.
+void valueCodeTerms(Circuit& c, int first, const Dims& d) {
+    const auto &code = d[0], &k = d[1], &res = d[2], &pos = d[3];
+    int toVal = d[4][0];
+    c.threshold(first, {{toVal, 1}}, -1, code[IsVal]);
+    for (int i = 0; i < 4; ++i) {
+        Terms slot, lane;
+        for (int j = 0; j < 4; ++j) {
+            slot.push_back({pos[size_t(i * 4 + j)], 1});
+            lane.push_back({pos[size_t(j * 4 + i)], 1});
+        }
+        c.threshold(first, slot, -1, code[size_t(SlotBits + i)]);
+        c.threshold(first, lane, -1, code[size_t(LaneBits + i)]);
+        c.threshold(first, {{k[size_t(i)], 1}}, -1, code[size_t(ByteBits + i)]);
+    }
+    for (int j = 0; j < 8; ++j)
+        for (int byte = 0; byte < 4; ++byte)
+            c.threshold(first, {{k[size_t(byte)], 1}, {res[size_t(8 * byte + j)], 1}}, -2, code[size_t(ValueBits + j)]);
+    // Byte k is the value's last when bits 8k + 7 .. 31 are all 0 or all 1 (byte 3 always is).
+    for (int byte = 0; byte < 4; ++byte) {
+        Terms zeros{{k[size_t(byte)], 1}}, ones{{k[size_t(byte)], 1}};
+        for (int i = 8 * byte + 7; byte < 3 && i < 32; ++i) {
+            zeros.push_back({res[size_t(i)], -1});
+            ones.push_back({res[size_t(i)], 1});
+        }
+        c.threshold(first, zeros, -1, code[IsLast]);
+        if (byte < 3) c.threshold(first, ones, -int(ones.size()), code[IsLast]);
+    }
+}
 
-    // The code of the next token, written into the code dims the LM head reads.
-    std::vector<Value> codeInputs = {
-        in.code,     kOut,          result,         nextPos,         ctl.route[2],  ctl.next[1],
-        in.gridDim,  in.release,    now.minima,     now.anyRunning,  now.firstMin,  ctl.execR,
-        then.minima, then.firstMin, warps.nextWarp, warps.sameBlock, warps.nextCta, lanes.barrierWaiting,
-        ctl.epochR,  ctl.cand[4],   now.running};
-    codeInputs.insert(codeInputs.end(), now.lanes.begin(), now.lanes.end());
-    codeInputs.insert(codeInputs.end(), then.lanes.begin(), then.lanes.end());
-    s.gadget("code", 1, codeInputs, {}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-        const auto &code = d[0], &k = d[1], &res = d[2], &pos = d[3];
-        int toVal = d[4][0], end = d[5][0], launch = d[6][0], release = d[7][0], running = d[9][0];
-        int sameBlock = d[15][0], nextCta = d[16][0], waiting = d[17][0], epoch = d[18][0], bar = d[19][0];
-        const auto& runningLanes = d[20];
-        const size_t lanesNow = 21, lanesThen = 25;  // each lane's state (codeInputs' tail)
-        c.threshold(first, {{toVal, 1}}, -1, code[IsVal]);
-        for (int i = 0; i < 4; ++i) {
-            Terms slot, lane;
-            for (int j = 0; j < 4; ++j) {
-                slot.push_back({pos[size_t(i * 4 + j)], 1});
-                lane.push_back({pos[size_t(j * 4 + i)], 1});
-            }
-            c.threshold(first, slot, -1, code[size_t(SlotBits + i)]);
-            c.threshold(first, lane, -1, code[size_t(LaneBits + i)]);
-            c.threshold(first, {{k[size_t(i)], 1}}, -1, code[size_t(ByteBits + i)]);
-        }
-        for (int j = 0; j < 8; ++j)
-            for (int byte = 0; byte < 4; ++byte)
-                c.threshold(first, {{k[size_t(byte)], 1}, {res[size_t(8 * byte + j)], 1}}, -2,
-                            code[size_t(ValueBits + j)]);
-        // Byte k is the value's last when bits 8k + 7 .. 31 are all 0 or all 1 (byte 3 always is).
-        for (int byte = 0; byte < 4; ++byte) {
-            Terms zeros{{k[size_t(byte)], 1}}, ones{{k[size_t(byte)], 1}};
-            for (int i = 8 * byte + 7; byte < 3 && i < 32; ++i) {
-                zeros.push_back({res[size_t(i)], -1});
-                ones.push_back({res[size_t(i)], 1});
-            }
-            c.threshold(first, zeros, -1, code[IsLast]);
-            if (byte < 3) c.threshold(first, ones, -int(ones.size()), code[IsLast]);
-        }
-        // An EXEC: the min-PC rule's block and lanes of a warp, under the conditions `when` (all hold).
-        auto exec = [&](const Terms& when, const std::vector<int>& minima, const std::vector<int>& firstMin,
-                        size_t lanesAt, const std::vector<int>& warpBits) {
-            int n = int(std::count_if(when.begin(), when.end(), [](const auto& t) { return t.second > 0; }));
-            auto with = [&](Terms more) {
-                more.insert(more.end(), when.begin(), when.end());
-                return more;
-            };
-            c.threshold(first, when, -n, code[IsExec]);
-            for (int i = 0; i < 4; ++i) {
-                c.threshold(first, with({{minima[size_t(i)], 1}}), -n - 1, code[size_t(MaskBits + i)]);
-                for (int bit = 0; bit < kBlockBits; ++bit)
-                    c.threshold(first, with({{firstMin[size_t(i)], 1}, {d[lanesAt + size_t(i)][size_t(bit)], 1}}),
-                                -n - 2, code[size_t(BlockBits + bit)]);
-            }
-            for (int bit = 0; bit < kWarpBits; ++bit)
-                c.threshold(first, with({{warpBits[size_t(bit)], 1}}), -n - 1, code[size_t(WarpBits + bit)]);
+// The code of the record after a block's end or the launch's start: EXEC (the min-PC rule's block and lanes
+// of this warp or the next), FAULT, RELEASE or END.
+void controlCodeTerms(Circuit& c, int first, const Dims& d) {
+    const auto& code = d[0];
+    int end = d[5][0], launch = d[6][0], release = d[7][0], running = d[9][0];
+    int sameBlock = d[15][0], nextCta = d[16][0], waiting = d[17][0], epoch = d[18][0], bar = d[19][0];
+    const auto& runningLanes = d[20];
+    const size_t lanesNow = 21, lanesThen = 25;  // each lane's state (codeInputs' tail)
+    // An EXEC: the min-PC rule's block and lanes of a warp, under the conditions `when` (all hold).
+    auto exec = [&](const Terms& when, const std::vector<int>& minima, const std::vector<int>& firstMin, size_t lanesAt,
+                    const std::vector<int>& warpBits) {
+        int n = int(std::count_if(when.begin(), when.end(), [](const auto& t) { return t.second > 0; }));
+        auto with = [&](Terms more) {
+            more.insert(more.end(), when.begin(), when.end());
+            return more;
         };
-        // At a block's end or the launch, the warp goes on while a lane runs.
-        std::vector<int> current(d[11].begin() + kExecWarp, d[11].begin() + kExecMask);
-        exec({{launch, 1}, {running, 1}}, d[8], d[10], lanesNow, current);
-        exec({{end, 1}, {bar, -1}, {running, 1}}, d[8], d[10], lanesNow, current);
-        // A barrier reached while other lanes of the warp still run: FAULT with those lanes ends the launch.
-        c.threshold(first, {{end, 1}, {bar, 1}, {running, 1}}, -3, code[IsFault]);
-        for (int l = 0; l < 4; ++l)
-            c.threshold(first, {{end, 1}, {bar, 1}, {runningLanes[size_t(l)], 1}}, -3, code[size_t(MaskBits + l)]);
-        // When it leaves, the model visits the next warp of its thread block; after the block's last warp,
-        // RELEASE when lanes wait at the barrier (then the block's first warp), else the next thread
-        // block's first warp, or END.
-        exec({{release, 1}}, d[12], d[13], lanesThen, d[14]);
-        exec({{end, 1}, {running, -1}, {sameBlock, 1}}, d[12], d[13], lanesThen, d[14]);
-        exec({{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, -1}, {nextCta, 1}}, d[12], d[13], lanesThen, d[14]);
-        c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, 1}}, -2, code[IsRelease]);
-        c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, 1}, {epoch, -1}}, -2, code[EpochBit]);
-        c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, -1}, {nextCta, -1}}, -1, code[IsEnd]);
-    });
-    s.build();
+        c.threshold(first, when, -n, code[IsExec]);
+        for (int i = 0; i < 4; ++i) {
+            c.threshold(first, with({{minima[size_t(i)], 1}}), -n - 1, code[size_t(MaskBits + i)]);
+            for (int bit = 0; bit < kBlockBits; ++bit)
+                c.threshold(first, with({{firstMin[size_t(i)], 1}, {d[lanesAt + size_t(i)][size_t(bit)], 1}}), -n - 2,
+                            code[size_t(BlockBits + bit)]);
+        }
+        for (int bit = 0; bit < kWarpBits; ++bit)
+            c.threshold(first, with({{warpBits[size_t(bit)], 1}}), -n - 1, code[size_t(WarpBits + bit)]);
+    };
+    // At a block's end or the launch, the warp goes on while a lane runs.
+    std::vector<int> current(d[11].begin() + kExecWarp, d[11].begin() + kExecMask);
+    exec({{launch, 1}, {running, 1}}, d[8], d[10], lanesNow, current);
+    exec({{end, 1}, {bar, -1}, {running, 1}}, d[8], d[10], lanesNow, current);
+    // A barrier reached while other lanes of the warp still run: FAULT with those lanes ends the launch.
+    c.threshold(first, {{end, 1}, {bar, 1}, {running, 1}}, -3, code[IsFault]);
+    for (int l = 0; l < 4; ++l)
+        c.threshold(first, {{end, 1}, {bar, 1}, {runningLanes[size_t(l)], 1}}, -3, code[size_t(MaskBits + l)]);
+    // When it leaves, the model visits the next warp of its thread block; after the block's last warp,
+    // RELEASE when lanes wait at the barrier (then the block's first warp), else the next thread
+    // block's first warp, or END.
+    exec({{release, 1}}, d[12], d[13], lanesThen, d[14]);
+    exec({{end, 1}, {running, -1}, {sameBlock, 1}}, d[12], d[13], lanesThen, d[14]);
+    exec({{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, -1}, {nextCta, 1}}, d[12], d[13], lanesThen, d[14]);
+    c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, 1}}, -2, code[IsRelease]);
+    c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, 1}, {epoch, -1}}, -2, code[EpochBit]);
+    c.threshold(first, {{end, 1}, {running, -1}, {sameBlock, -1}, {waiting, -1}, {nextCta, -1}}, -1, code[IsEnd]);
+}
 
-    Machine m{std::move(s.circuit()), {}, s.dims(in.code)};
-    // Embeddings: each token's input features and its own code (the tied LM head's row).
+// The features each token's embedding sets: its input features, and its own code (the tied LM head's row).
+std::vector<std::vector<int>> tokenFeatures(const Scheduler& s, const Inputs& in, const std::vector<int>& codeDims) {
     auto bitsOf = [&](Value v, uint32_t word, std::vector<int>& dims) {
         for (size_t i = 0; i < s.dims(v).size(); ++i)
             if (word >> i & 1) dims.push_back(s.dims(v)[i]);
@@ -222,10 +218,40 @@ Machine buildMachine(const circuit::Geometry& geometry) {
             case Kind::End:
             case Kind::Fault: break;
         }
-        for (int bit : codeOf(t)) on.push_back(m.codeDims[size_t(bit)]);
+        for (int bit : codeOf(t)) on.push_back(codeDims[size_t(bit)]);
         trueDims.push_back(std::move(on));
     }
-    m.embeddings = m.circuit.tokenEmbeddings(trueDims);
+    return trueDims;
+}
+
+}  // namespace
+
+Machine buildMachine(const circuit::Geometry& geometry) {
+    Scheduler s(geometry);
+    Inputs in = machineInputs(s);
+    Control ctl = buildControl(s, in);
+    Warps warps = buildWarps(s, ctl, in.release);
+    Lanes lanes = buildLanes(s, in, ctl, warps);
+    Value result = buildDatapath(s, in, ctl, warps);
+    const Value kOut = ctl.route[1], nextPos = ctl.route[0];
+    const MinPc &now = lanes.current, &then = lanes.next;
+
+    // The code of the next token, written into the code dims the LM head reads.
+    std::vector<Value> codeInputs = {
+        in.code,     kOut,          result,         nextPos,         ctl.route[2],  ctl.next[1],
+        in.gridDim,  in.release,    now.minima,     now.anyRunning,  now.firstMin,  ctl.execR,
+        then.minima, then.firstMin, warps.nextWarp, warps.sameBlock, warps.nextCta, lanes.barrierWaiting,
+        ctl.epochR,  ctl.cand[4],   now.running};
+    codeInputs.insert(codeInputs.end(), now.lanes.begin(), now.lanes.end());
+    codeInputs.insert(codeInputs.end(), then.lanes.begin(), then.lanes.end());
+    s.gadget("code", 1, codeInputs, {}, [](Circuit& c, int first, const Dims& d, const Dims&) {
+        valueCodeTerms(c, first, d);
+        controlCodeTerms(c, first, d);
+    });
+    s.build();
+
+    Machine m{std::move(s.circuit()), {}, s.dims(in.code)};
+    m.embeddings = m.circuit.tokenEmbeddings(tokenFeatures(s, in, m.codeDims));
     // The final norm keeps only the code dims, each at +-1: the logit of a token is the number of code
     // bits it agrees on minus those it does not.
     std::vector<float> finalNorm(size_t(geometry.hiddenSize), -1.f);

@@ -4,191 +4,220 @@
 
 namespace qgpu::gpu::detail {
 
-Control buildControl(Scheduler& s, const Inputs& in) {
-    // Control memories: the current block and warp, the launch's shape, the byte scratch.
-    Value execR = s.memory("exec", in.exec, in.x, in.any);
-    Value blockR = s.memory("block_shape", in.blockDim, in.x, in.any);
-    Value gridR = s.memory("grid_shape", in.gridDim, in.x, in.any);
-    Value epochR = s.memory("epoch", in.release, in.epoch, in.any);
+namespace {
+
+// The ROM's rows are keyed by b mod 32 (one-hot) and the bank b / 32.
+constexpr int kLowBits = 5, kBanks = kBlocks / kRomBankBlocks, kBankBits = kBlockBits - kLowBits;
+static_assert(kRomBankBlocks == 1 << kLowBits);
+
+// The four scratch bytes as one word (ROM and MEM writes, completed values).
+Value assembledWord(Scheduler& s, const Inputs& in) {
     std::vector<Value> scratch;
     for (int k = 0; k < 4; ++k)
         scratch.push_back(s.memory("scratch" + std::to_string(k), in.byte[size_t(k)], in.vdata, in.assemble));
-    Value assembled = s.gadget("assembled", 1, scratch, {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
+    return s.gadget("assembled", 1, scratch, {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
         for (int i = 0; i < 32; ++i) {
             Terms any;
             for (const auto& word : d) any.push_back({word[size_t(i)], 1});
             c.threshold(first, any, -1, o[0][size_t(i)]);
         }
     })[0];
+}
 
-    // ROM (the memories of Machine.h): body word (b, s) in bank b / 32, row (b mod 32) * 4 + s; terminator b
-    // in row b of a memory of its own; each half word in its own memories. Rows are keyed by two one-hot
-    // factors: b mod 32 and the slot, or b / 32 and b mod 32.
-    constexpr int lowBits = 5, banks = kBlocks / kRomBankBlocks, bankBits = kBlockBits - lowBits;
-    static_assert(kRomBankBlocks == 1 << lowBits);
-    auto romKeys = s.gadget(
-        "rom_keys", 1, {in.rom, in.x}, {kRomBankBlocks, banks, kSlots, kSlots, banks, banks},
-        [=](Circuit& c, int first, const Dims& d, const Dims& o) {
-            int rom = d[0][0];
-            const auto& x = d[1];
-            for (int b = 0; b < kRomBankBlocks; ++b) {  // b mod 32
-                Terms t{{rom, 1}};
-                all(c, first, t, 1 + spell(t, x, kRomBlock, lowBits, uint32_t(b)), o[0][size_t(b)]);
+// A ROM write's keys: b mod 32, b / 32, a body half word's slot (fields, imm), a terminator's bank (fields, imm).
+void romKeyTerms(Circuit& c, int first, const Dims& d, const Dims& o) {
+    constexpr int lowBits = kLowBits, banks = kBanks, bankBits = kBankBits;
+    int rom = d[0][0];
+    const auto& x = d[1];
+    for (int b = 0; b < kRomBankBlocks; ++b) {  // b mod 32
+        Terms t{{rom, 1}};
+        all(c, first, t, 1 + spell(t, x, kRomBlock, lowBits, uint32_t(b)), o[0][size_t(b)]);
+    }
+    for (int bank = 0; bank < banks; ++bank) {
+        Terms t{{rom, 1}};
+        all(c, first, t, 1 + spell(t, x, kRomBlock + lowBits, bankBits, uint32_t(bank)), o[1][size_t(bank)]);
+    }
+    for (int part = 0; part < 2; ++part) {
+        for (int slot = 0; slot < kSlots; ++slot) {  // a body half word, by its slot
+            Terms t{{rom, 1}};
+            int ones = 1 + spell(t, x, kRomSlot, 3, uint32_t(slot)) + spell(t, x, kRomPart, 1, uint32_t(part));
+            all(c, first, t, ones, o[size_t(2 + part)][size_t(slot)]);
+        }
+        for (int bank = 0; bank < banks; ++bank) {  // a terminator half word, by its block's bank
+            Terms t{{rom, 1}};
+            int ones = 1 + spell(t, x, kRomSlot, 3, uint32_t(kSlots)) + spell(t, x, kRomPart, 1, uint32_t(part)) +
+                       spell(t, x, kRomBlock + lowBits, bankBits, uint32_t(bank));
+            all(c, first, t, ones, o[size_t(4 + part)][size_t(bank)]);
+        }
+    }
+}
+
+// Read rows of the current block (EXEC's): b mod 32, b / 32, and b / 32 where a completed value reads its
+// slot's fields (the last VAL byte) or the block's terminator is read (EXEC, the last VAL byte).
+void romRowsCurrentTerms(Circuit& c, int first, const Dims& d, const Dims& o) {
+    constexpr int lowBits = kLowBits, banks = kBanks, bankBits = kBankBits;
+    int last = d[0][0], exec = d[1][0];
+    const auto& word = d[2];
+    c.decode(first, std::vector<int>(word.begin() + kExecBlock, word.begin() + kExecBlock + lowBits), o[0]);
+    for (int bank = 0; bank < banks; ++bank) {
+        Terms t;
+        int ones = spell(t, word, kExecBlock + lowBits, bankBits, uint32_t(bank));
+        all(c, first, t, ones, o[1][size_t(bank)]);
+        Terms atLast = t, atExec = t;
+        atLast.push_back({last, 1});
+        atExec.push_back({exec, 1});
+        all(c, first, atLast, ones + 1, o[2][size_t(bank)]);
+        all(c, first, atLast, ones + 1, o[3][size_t(bank)]);
+        all(c, first, atExec, ones + 1, o[3][size_t(bank)]);  // never with atLast
+    }
+}
+
+// cand(s, l) = slot s writes and lane l is live (EXEC's mask); and whether the block ends in jmp, exit, br, bar.
+void candidateTerms(Circuit& c, int first, const Dims& d, const Dims& o) {
+    for (int q = 0; q < 16; ++q)  // the block's active lanes: EXEC's mask
+        c.threshold(first, {{d[0][size_t(kWritesMaskShift + q / 4)], 1}, {d[1][size_t(kExecMask + q % 4)], 1}}, -2,
+                    o[0][size_t(q)]);
+    Terms jmp, exit, br;
+    all(c, first, jmp, spell(jmp, d[0], 0, 6, uint32_t(Opcode::Jmp)), o[1][0]);
+    all(c, first, exit, spell(exit, d[0], 0, 6, uint32_t(Opcode::Exit)), o[2][0]);
+    all(c, first, br, spell(br, d[0], 0, 6, uint32_t(Opcode::Br)), o[3][0]);
+    Terms bar;
+    all(c, first, bar, spell(bar, d[0], 0, 6, uint32_t(Opcode::Bar)), o[4][0]);
+}
+
+// The next record after this one: the first candidate after the current one (after EXEC: the first of all),
+// one-hot; else the block has ended.
+void nextRecordTerms(Circuit& c, int first, const Dims& d, const Dims& o) {
+    const auto &pos = d[0], &cd = d[3];
+    int exec = d[1][0], last = d[2][0];
+    for (int q = 0; q < 16; ++q) {
+        Terms t{{exec, 1}, {cd[size_t(q)], 1}};
+        for (int r = 0; r < q; ++r) t.push_back({cd[size_t(r)], -1});
+        c.threshold(first, t, -2, o[0][size_t(q)]);
+        for (int p = 0; p < q; ++p) {
+            Terms u{{last, 1}, {pos[size_t(p)], 1}, {cd[size_t(q)], 1}};
+            for (int r = p + 1; r < q; ++r) u.push_back({cd[size_t(r)], -1});
+            c.threshold(first, u, -3, o[0][size_t(q)]);
+        }
+    }
+    Terms none{{exec, 1}};
+    for (int r = 0; r < 16; ++r) none.push_back({cd[size_t(r)], -1});
+    c.threshold(first, none, -1, o[1][0]);
+    for (int p = 0; p < 16; ++p) {
+        Terms u{{last, 1}, {pos[size_t(p)], 1}};
+        for (int r = p + 1; r < 16; ++r) u.push_back({cd[size_t(r)], -1});
+        c.threshold(first, u, -2, o[1][0]);
+    }
+}
+
+// The next record's position (16), its byte (4), and whether it is a VAL.
+void routeTerms(Circuit& c, int first, const Dims& d, const Dims& o) {
+    int mid = d[0][0];
+    Terms anyNext;
+    for (int q = 0; q < 16; ++q) {
+        c.threshold(first, {{mid, 1}, {d[1][size_t(q)], 1}}, -2, o[0][size_t(q)]);
+        c.threshold(first, {{d[3][size_t(q)], 1}}, -1, o[0][size_t(q)]);
+        anyNext.push_back({d[3][size_t(q)], 1});
+    }
+    for (int k = 1; k < 4; ++k) c.threshold(first, {{mid, 1}, {d[2][size_t(k)], 1}}, -2, o[1][size_t(k)]);
+    c.threshold(first, anyNext, -1, o[1][0]);  // a new value starts at byte 0
+    Terms toVal = anyNext;
+    toVal.push_back({mid, 1});
+    c.threshold(first, toVal, -1, o[2][0]);
+}
+
+// The next record's slot and lane, one-hot, from its position.
+void slotAndLaneTerms(Circuit& c, int first, const Dims& d, const Dims& o) {
+    for (int i = 0; i < 4; ++i) {
+        Terms slot, lane;
+        for (int j = 0; j < 4; ++j) {
+            slot.push_back({d[0][size_t(i * 4 + j)], 1});
+            lane.push_back({d[0][size_t(j * 4 + i)], 1});
+        }
+        c.threshold(first, slot, -1, o[0][size_t(i)]);
+        c.threshold(first, lane, -1, o[1][size_t(i)]);
+    }
+}
+
+// The register file's write side: the completed value's rd (one-hot), and its bank (lane, g / 8), in the
+// lane's own bank and in its four copies.
+void registerWriteTerms(Circuit& c, int first, const Dims& d, const Dims& o) {
+    for (int r = 1; r < 16; ++r) {  // r0 is never written
+        Terms t;
+        all(c, first, t, spell(t, d[2], 7, 4, uint32_t(r)), o[0][size_t(r)]);
+    }
+    for (int l = 0; l < 4; ++l)
+        for (int high = 0; high < 4; ++high)
+            for (int out : {o[1][size_t(l * 4 + high)], o[size_t(2 + l)][size_t(high)]}) {
+                Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
+                all(c, first, t, 2 + spell(t, d[3], kExecWarp + 3, 2, uint32_t(high)), out);
             }
-            for (int bank = 0; bank < banks; ++bank) {
-                Terms t{{rom, 1}};
-                all(c, first, t, 1 + spell(t, x, kRomBlock + lowBits, bankBits, uint32_t(bank)), o[1][size_t(bank)]);
-            }
-            for (int part = 0; part < 2; ++part) {
-                for (int slot = 0; slot < kSlots; ++slot) {  // a body half word, by its slot
-                    Terms t{{rom, 1}};
-                    int ones = 1 + spell(t, x, kRomSlot, 3, uint32_t(slot)) + spell(t, x, kRomPart, 1, uint32_t(part));
-                    all(c, first, t, ones, o[size_t(2 + part)][size_t(slot)]);
-                }
-                for (int bank = 0; bank < banks; ++bank) {  // a terminator half word, by its block's bank
-                    Terms t{{rom, 1}};
-                    int ones = 1 + spell(t, x, kRomSlot, 3, uint32_t(kSlots)) +
-                               spell(t, x, kRomPart, 1, uint32_t(part)) +
-                               spell(t, x, kRomBlock + lowBits, bankBits, uint32_t(bank));
-                    all(c, first, t, ones, o[size_t(4 + part)][size_t(bank)]);
-                }
-            }
-        });
-    const Value romLow = romKeys[0], romBank = romKeys[1];
-    // Read rows of the current block (EXEC's): b mod 32, b / 32, and b / 32 where a completed value reads
-    // its slot's fields (the last VAL byte) or the block's terminator is read (EXEC, the last VAL byte).
-    auto rows = s.gadget(
-        "rom_rows_current", 1, {in.val3, in.exec, execR}, {kRomBankBlocks, banks, banks, banks},
-        [=](Circuit& c, int first, const Dims& d, const Dims& o) {
-            int last = d[0][0], exec = d[1][0];
-            const auto& word = d[2];
-            c.decode(first, std::vector<int>(word.begin() + kExecBlock, word.begin() + kExecBlock + lowBits), o[0]);
-            for (int bank = 0; bank < banks; ++bank) {
-                Terms t;
-                int ones = spell(t, word, kExecBlock + lowBits, bankBits, uint32_t(bank));
-                all(c, first, t, ones, o[1][size_t(bank)]);
-                Terms atLast = t, atExec = t;
-                atLast.push_back({last, 1});
-                atExec.push_back({exec, 1});
-                all(c, first, atLast, ones + 1, o[2][size_t(bank)]);
-                all(c, first, atLast, ones + 1, o[3][size_t(bank)]);
-                all(c, first, atExec, ones + 1, o[3][size_t(bank)]);  // never with atLast
-            }
-        });
+}
+
+// The ROM's memories read for the current block: its slots' fields (at a completed value) and its
+// terminator's fields and immediate.
+struct RomCurrent {
+    std::vector<Value> keys;
+    Value blockLow, blockBank, fields, termFields, termImm;
+};
+RomCurrent romCurrent(Scheduler& s, const Inputs& in, Value execR, Value assembled) {
+    auto keys =
+        s.gadget("rom_keys", 1, {in.rom, in.x}, {kRomBankBlocks, kBanks, kSlots, kSlots, kBanks, kBanks}, romKeyTerms);
+    const Value romLow = keys[0], romBank = keys[1];
+    auto rows = s.gadget("rom_rows_current", 1, {in.val3, in.exec, execR}, {kRomBankBlocks, kBanks, kBanks, kBanks},
+                         romRowsCurrentTerms);
     const Value blockLow = rows[0], blockBank = rows[1];
-    Value fieldsCur = s.bankedMemory("rom_fields_current", banks, {romLow, romKeys[2]}, assembled, {blockLow, in.slot},
+    Value fieldsCur = s.bankedMemory("rom_fields_current", kBanks, {romLow, keys[2]}, assembled, {blockLow, in.slot},
                                      romBank, rows[2]);
-    Value termFields = s.memory("rom_term_fields", {romKeys[4], romLow}, assembled, {rows[3], blockLow});
-    Value termImm = s.memory("rom_term_imm", {romKeys[5], romLow}, assembled, {rows[3], blockLow});
+    Value termFields = s.memory("rom_term_fields", {keys[4], romLow}, assembled, {rows[3], blockLow});
+    Value termImm = s.memory("rom_term_imm", {keys[5], romLow}, assembled, {rows[3], blockLow});
+    return {keys, blockLow, blockBank, fieldsCur, termFields, termImm};
+}
 
-    // What comes next: cand(s, l) = slot s writes and lane l is live; the next record is the first
-    // candidate after the current one (after EXEC: the first of all), else the block's terminator.
-    auto cand = s.gadget(
-        "candidates", 1, {termFields, execR}, {16, 1, 1, 1, 1},
-        [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            for (int q = 0; q < 16; ++q)  // the block's active lanes: EXEC's mask
-                c.threshold(first, {{d[0][size_t(kWritesMaskShift + q / 4)], 1}, {d[1][size_t(kExecMask + q % 4)], 1}},
-                            -2, o[0][size_t(q)]);
-            Terms jmp, exit, br;
-            all(c, first, jmp, spell(jmp, d[0], 0, 6, uint32_t(Opcode::Jmp)), o[1][0]);
-            all(c, first, exit, spell(exit, d[0], 0, 6, uint32_t(Opcode::Exit)), o[2][0]);
-            all(c, first, br, spell(br, d[0], 0, 6, uint32_t(Opcode::Br)), o[3][0]);
-            Terms bar;
-            all(c, first, bar, spell(bar, d[0], 0, 6, uint32_t(Opcode::Bar)), o[4][0]);
-        });
-    auto next = s.gadget("next_record", 1, {in.pos, in.exec, in.val3, cand[0]}, {16, 1},
-                         [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                             const auto &pos = d[0], &cd = d[3];
-                             int exec = d[1][0], last = d[2][0];
-                             for (int q = 0; q < 16; ++q) {
-                                 Terms t{{exec, 1}, {cd[size_t(q)], 1}};
-                                 for (int r = 0; r < q; ++r) t.push_back({cd[size_t(r)], -1});
-                                 c.threshold(first, t, -2, o[0][size_t(q)]);
-                                 for (int p = 0; p < q; ++p) {
-                                     Terms u{{last, 1}, {pos[size_t(p)], 1}, {cd[size_t(q)], 1}};
-                                     for (int r = p + 1; r < q; ++r) u.push_back({cd[size_t(r)], -1});
-                                     c.threshold(first, u, -3, o[0][size_t(q)]);
-                                 }
-                             }
-                             Terms none{{exec, 1}};
-                             for (int r = 0; r < 16; ++r) none.push_back({cd[size_t(r)], -1});
-                             c.threshold(first, none, -1, o[1][0]);
-                             for (int p = 0; p < 16; ++p) {
-                                 Terms u{{last, 1}, {pos[size_t(p)], 1}};
-                                 for (int r = p + 1; r < 16; ++r) u.push_back({cd[size_t(r)], -1});
-                                 c.threshold(first, u, -2, o[1][0]);
-                             }
-                         });
-    auto route = s.gadget("route", 1, {in.valMid, in.pos, in.kNext, next[0]}, {16, 4, 1},
-                          [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                              int mid = d[0][0];
-                              Terms anyNext;
-                              for (int q = 0; q < 16; ++q) {
-                                  c.threshold(first, {{mid, 1}, {d[1][size_t(q)], 1}}, -2, o[0][size_t(q)]);
-                                  c.threshold(first, {{d[3][size_t(q)], 1}}, -1, o[0][size_t(q)]);
-                                  anyNext.push_back({d[3][size_t(q)], 1});
-                              }
-                              for (int k = 1; k < 4; ++k)
-                                  c.threshold(first, {{mid, 1}, {d[2][size_t(k)], 1}}, -2, o[1][size_t(k)]);
-                              c.threshold(first, anyNext, -1, o[1][0]);  // a new value starts at byte 0
-                              Terms toVal = anyNext;
-                              toVal.push_back({mid, 1});
-                              c.threshold(first, toVal, -1, o[2][0]);
-                          });
-    Value nextPos = route[0];
-    // The next record's slot and lane.
-    auto nextRows =
-        s.gadget("rom_rows_next", 1, {nextPos}, {4, 4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            for (int i = 0; i < 4; ++i) {
-                Terms slot, lane;
-                for (int j = 0; j < 4; ++j) {
-                    slot.push_back({d[0][size_t(i * 4 + j)], 1});
-                    lane.push_back({d[0][size_t(j * 4 + i)], 1});
-                }
-                c.threshold(first, slot, -1, o[0][size_t(i)]);
-                c.threshold(first, lane, -1, o[1][size_t(i)]);
-            }
-        });
-    Value fieldsNext = s.bankedMemory("rom_fields_next", banks, {romLow, romKeys[2]}, assembled,
-                                      {blockLow, nextRows[0]}, romBank, blockBank);
-    Value immNext = s.bankedMemory("rom_imm_next", banks, {romLow, romKeys[3]}, assembled, {blockLow, nextRows[0]},
-                                   romBank, blockBank);
-    Value laneNext = nextRows[1];
+}  // namespace
 
-    // The register file's write side: the completed value's rd, and its bank (lane, g / 8).
+Control buildControl(Scheduler& s, const Inputs& in) {
+    // Control memories: the current block and warp, the launch's shape, the byte scratch.
+    Value execR = s.memory("exec", in.exec, in.x, in.any);
+    Value blockR = s.memory("block_shape", in.blockDim, in.x, in.any);
+    Value gridR = s.memory("grid_shape", in.gridDim, in.x, in.any);
+    Value epochR = s.memory("epoch", in.release, in.epoch, in.any);
+    Value assembled = assembledWord(s, in);
+    // ROM (the memories of Machine.h): body word (b, s) in bank b / 32, row (b mod 32) * 4 + s; terminator b
+    // in row b of a memory of its own; each half word in its own memories.
+    RomCurrent rom = romCurrent(s, in, execR, assembled);
+    // What comes next: the first candidate after the current record, else the block's terminator.
+    auto cand = s.gadget("candidates", 1, {rom.termFields, execR}, {16, 1, 1, 1, 1}, candidateTerms);
+    auto next = s.gadget("next_record", 1, {in.pos, in.exec, in.val3, cand[0]}, {16, 1}, nextRecordTerms);
+    auto route = s.gadget("route", 1, {in.valMid, in.pos, in.kNext, next[0]}, {16, 4, 1}, routeTerms);
+    auto nextRows = s.gadget("rom_rows_next", 1, {route[0]}, {4, 4}, slotAndLaneTerms);
+    const Value romLow = rom.keys[0], romBank = rom.keys[1];
+    Value fieldsNext = s.bankedMemory("rom_fields_next", kBanks, {romLow, rom.keys[2]}, assembled,
+                                      {rom.blockLow, nextRows[0]}, romBank, rom.blockBank);
+    Value immNext = s.bankedMemory("rom_imm_next", kBanks, {romLow, rom.keys[3]}, assembled,
+                                   {rom.blockLow, nextRows[0]}, romBank, rom.blockBank);
+    // The register file's write side.
     auto warpParts =
         s.gadget("warp_low_high", 1, {execR}, {8, 4}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
             c.decode(first, std::vector<int>(d[0].begin() + kExecWarp, d[0].begin() + kExecWarp + 3), o[0]);
             c.decode(first, std::vector<int>(d[0].begin() + kExecWarp + 3, d[0].begin() + kExecMask), o[1]);
         });
     auto regWrite =
-        s.gadget("reg_write", 1, {in.val3, in.lane, fieldsCur, execR}, {16, 16, 4, 4, 4, 4},
-                 [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                     for (int r = 1; r < 16; ++r) {  // r0 is never written
-                         Terms t;
-                         all(c, first, t, spell(t, d[2], 7, 4, uint32_t(r)), o[0][size_t(r)]);
-                     }
-                     for (int l = 0; l < 4; ++l)
-                         for (int high = 0; high < 4; ++high)
-                             for (int out : {o[1][size_t(l * 4 + high)], o[size_t(2 + l)][size_t(high)]}) {
-                                 Terms t{{d[0][0], 1}, {d[1][size_t(l)], 1}};
-                                 all(c, first, t, 2 + spell(t, d[3], kExecWarp + 3, 2, uint32_t(high)), out);
-                             }
-                 });
+        s.gadget("reg_write", 1, {in.val3, in.lane, rom.fields, execR}, {16, 16, 4, 4, 4, 4}, registerWriteTerms);
     return Control{.execR = execR,
                    .blockR = blockR,
                    .gridR = gridR,
                    .epochR = epochR,
                    .assembled = assembled,
-                   .fieldsCur = fieldsCur,
-                   .termFields = termFields,
-                   .termImm = termImm,
+                   .fieldsCur = rom.fields,
+                   .termFields = rom.termFields,
+                   .termImm = rom.termImm,
                    .cand = cand,
                    .next = next,
                    .route = route,
                    .fieldsNext = fieldsNext,
                    .immNext = immNext,
-                   .laneNext = laneNext,
+                   .laneNext = nextRows[1],
                    .warpLow = warpParts[0],
                    .warpHigh = warpParts[1],
                    .regWrite = regWrite[0],

@@ -51,90 +51,99 @@ Linear laneIndex(const Circuit& c, const std::vector<int>& laneOneHot) {
     return l;
 }
 
+// cta = g div W and warp = g mod W (integers), W the warps per thread block, in layers first..first+1.
+void warpSplit(Circuit& c, int first, const Dims& d, const Dims& o) {
+    Linear g = field(c, d[0], kExecWarp, kWarpBits), warps = field(c, d[1], ShapeWarps, 3, 1);
+    std::vector<int> steps = quotient(c, first, "warp_split", g, warps, o[0][0]);
+    remainder(c, first + 1, g, warps, steps, o[1][0]);
+    for (int step : steps) c.release(step, first + 1);
+}
+
+// The lanes of this warp, of the next warp of its thread block and of a first warp (4 bits each), g is not
+// its thread block's last warp, a thread block follows g's.
+void warpLanes(Circuit& c, int first, const Dims& d, const Dims& o) {
+    Linear cta = c.value(d[0][0]), warp = c.value(d[1][0]);
+    Linear lastThread = field(c, d[2], ShapeCount, 5), lastWarp = field(c, d[2], ShapeWarps, 3);
+    Linear lastCta = field(c, d[3], ShapeCount, 5);
+    for (int l = 0; l < 4; ++l) {
+        Linear here = difference(lastThread, warp, 4);  // 4 warp + l <= threads - 1
+        here.constant -= l;
+        c.step(first, here, {{o[0][size_t(l)], -2.f}});
+        here.constant -= 4;
+        c.step(first, here, {{o[1][size_t(l)], -2.f}});
+        Linear fresh = lastThread;
+        fresh.constant -= l;
+        c.step(first, fresh, {{o[2][size_t(l)], -2.f}});
+    }
+    Linear sameBlock = difference(lastWarp, warp), nextCta = difference(lastCta, cta);
+    sameBlock.constant -= 1, nextCta.constant -= 1;
+    c.step(first, sameBlock, {{o[3][0], -2.f}});
+    c.step(first, nextCta, {{o[4][0], -2.f}});
+}
+
+// The index of the warp visited next (an integer): g + 1, or on RELEASE g - warp.
+void followingWarp(Circuit& c, int first, const Dims& d, const Dims& o) {
+    Linear g = field(c, d[0], kExecWarp, kWarpBits, 1), warpPlusOne = c.value(d[1][0]);
+    warpPlusOne.constant += 1;
+    c.linear(first, g, {{o[0][0], 1.f}});
+    c.maskedProduct(first, d[2][0], warpPlusOne, {{o[0][0], -1.f}});
+}
+
+// The warp visited next as 5 bits and a 32-bit one-hot, and the lanes it has.
+void nextWarp(Circuit& c, int first, const Dims& d, const Dims& o) {
+    // Bits and one-hot of the warp index (at most 32): steps [g' >= v] flip what changes at v.
+    Linear next = c.value(d[0][0]);
+    for (int v = 0; v <= 32; ++v) {
+        std::vector<circuit::Term> down;
+        for (int j = 0; j < 5; ++j) {
+            int change = (v >> j & 1) - (v > 0 ? ((v - 1) >> j & 1) : 0);
+            if (change != 0) down.push_back({o[0][size_t(j)], -2.f * float(change)});
+        }
+        if (v < 32) down.push_back({o[1][size_t(v)], -2.f});
+        if (v > 0) down.push_back({o[1][size_t(v - 1)], 2.f});
+        Linear b = next;
+        b.constant -= v;
+        c.step(first, b, down);
+    }
+    int sameBlock = d[3][0], release = d[4][0];
+    for (int l = 0; l < 4; ++l) {  // the next warp of this block, or a first warp
+        int out = o[2][size_t(l)];
+        c.threshold(first, {{sameBlock, 1}, {release, -1}, {d[1][size_t(l)], 1}}, -2, out);
+        c.threshold(first, {{sameBlock, -1}, {d[2][size_t(l)], 1}}, -1, out);
+        c.threshold(first, {{sameBlock, 1}, {release, 1}, {d[2][size_t(l)], 1}}, -3, out);
+    }
+}
+
+// cta mod 2 and cta / 2 as one-hots, from steps [cta >= v] for v < 32.
+void ctaRows(Circuit& c, int first, const Dims& d, const Dims& o) {
+    Linear cta = c.value(d[0][0]);
+    for (int v = 0; v < 32; ++v) {
+        std::vector<circuit::Term> down;
+        down.push_back({o[0][size_t(v % 2)], -2.f});
+        if (v > 0) down.push_back({o[0][size_t((v - 1) % 2)], 2.f});
+        if (v % 2 == 0) down.push_back({o[1][size_t(v / 2)], -2.f});
+        if (v % 2 == 0 && v > 0) down.push_back({o[1][size_t(v / 2 - 1)], 2.f});
+        Linear b = cta;
+        b.constant -= v;
+        c.step(first, b, down);
+    }
+}
+
 }  // namespace
 
 Warps buildWarps(Scheduler& s, const Control& ctl, Value release) {
     // g = cta * W + warp, W the warps per thread block.
-    auto split = s.integerGadget(
-        "warp_split", 2, {ctl.execR, ctl.blockR}, 2, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            Linear g = field(c, d[0], kExecWarp, kWarpBits), warps = field(c, d[1], ShapeWarps, 3, 1);
-            std::vector<int> steps = quotient(c, first, "warp_split", g, warps, o[0][0]);
-            remainder(c, first + 1, g, warps, steps, o[1][0]);
-            for (int step : steps) c.release(step, first + 1);
-        });
+    auto split = s.integerGadget("warp_split", 2, {ctl.execR, ctl.blockR}, 2, warpSplit);
     Value row = s.gadget("warp_row", 1, {ctl.execR}, {32}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
         c.decode(first, std::vector<int>(d[0].begin() + kExecWarp, d[0].begin() + kExecMask), o[0]);
     })[0];
     // Lanes of this warp and of the next one (in this thread block, or the first of the next).
-    auto lanes = s.gadget("warp_lanes", 1, {split[0], split[1], ctl.blockR, ctl.gridR}, {4, 4, 4, 1, 1},
-                          [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                              Linear cta = c.value(d[0][0]), warp = c.value(d[1][0]);
-                              Linear lastThread = field(c, d[2], ShapeCount, 5),
-                                     lastWarp = field(c, d[2], ShapeWarps, 3);
-                              Linear lastCta = field(c, d[3], ShapeCount, 5);
-                              for (int l = 0; l < 4; ++l) {
-                                  Linear here = difference(lastThread, warp, 4);  // 4 warp + l <= threads - 1
-                                  here.constant -= l;
-                                  c.step(first, here, {{o[0][size_t(l)], -2.f}});
-                                  here.constant -= 4;
-                                  c.step(first, here, {{o[1][size_t(l)], -2.f}});
-                                  Linear fresh = lastThread;
-                                  fresh.constant -= l;
-                                  c.step(first, fresh, {{o[2][size_t(l)], -2.f}});
-                              }
-                              Linear sameBlock = difference(lastWarp, warp), nextCta = difference(lastCta, cta);
-                              sameBlock.constant -= 1, nextCta.constant -= 1;
-                              c.step(first, sameBlock, {{o[3][0], -2.f}});
-                              c.step(first, nextCta, {{o[4][0], -2.f}});
-                          });
+    auto lanes = s.gadget("warp_lanes", 1, {split[0], split[1], ctl.blockR, ctl.gridR}, {4, 4, 4, 1, 1}, warpLanes);
     // The warp visited next: g + 1, or on RELEASE the first of g's thread block (g - warp).
-    Value following = s.integerGadget("following_warp", 1, {ctl.execR, split[1], release}, 1,
-                                      [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                                          Linear g = field(c, d[0], kExecWarp, kWarpBits, 1),
-                                                 warpPlusOne = c.value(d[1][0]);
-                                          warpPlusOne.constant += 1;
-                                          c.linear(first, g, {{o[0][0], 1.f}});
-                                          c.maskedProduct(first, d[2][0], warpPlusOne, {{o[0][0], -1.f}});
-                                      })[0];
-    auto next = s.gadget("next_warp", 1, {following, lanes[1], lanes[2], lanes[3], release}, {5, 32, 4},
-                         [](Circuit& c, int first, const Dims& d, const Dims& o) {
-                             // Bits and one-hot of the warp index (at most 32): steps [g' >= v] flip what changes at v.
-                             Linear next = c.value(d[0][0]);
-                             for (int v = 0; v <= 32; ++v) {
-                                 std::vector<circuit::Term> down;
-                                 for (int j = 0; j < 5; ++j) {
-                                     int change = (v >> j & 1) - (v > 0 ? ((v - 1) >> j & 1) : 0);
-                                     if (change != 0) down.push_back({o[0][size_t(j)], -2.f * float(change)});
-                                 }
-                                 if (v < 32) down.push_back({o[1][size_t(v)], -2.f});
-                                 if (v > 0) down.push_back({o[1][size_t(v - 1)], 2.f});
-                                 Linear b = next;
-                                 b.constant -= v;
-                                 c.step(first, b, down);
-                             }
-                             int sameBlock = d[3][0], release = d[4][0];
-                             for (int l = 0; l < 4; ++l) {  // the next warp of this block, or a first warp
-                                 int out = o[2][size_t(l)];
-                                 c.threshold(first, {{sameBlock, 1}, {release, -1}, {d[1][size_t(l)], 1}}, -2, out);
-                                 c.threshold(first, {{sameBlock, -1}, {d[2][size_t(l)], 1}}, -1, out);
-                                 c.threshold(first, {{sameBlock, 1}, {release, 1}, {d[2][size_t(l)], 1}}, -3, out);
-                             }
-                         });
+    Value following = s.integerGadget("following_warp", 1, {ctl.execR, split[1], release}, 1, followingWarp)[0];
+    auto next = s.gadget("next_warp", 1, {following, lanes[1], lanes[2], lanes[3], release}, {5, 32, 4}, nextWarp);
     // Shared memory's rows and banks: cta mod 2 and cta / 2, one-hot.
-    auto ctaParts =
-        s.gadget("cta_rows", 1, {split[0]}, {2, 16}, [](Circuit& c, int first, const Dims& d, const Dims& o) {
-            Linear cta = c.value(d[0][0]);
-            for (int v = 0; v < 32; ++v) {
-                std::vector<circuit::Term> down;
-                down.push_back({o[0][size_t(v % 2)], -2.f});
-                if (v > 0) down.push_back({o[0][size_t((v - 1) % 2)], 2.f});
-                if (v % 2 == 0) down.push_back({o[1][size_t(v / 2)], -2.f});
-                if (v % 2 == 0 && v > 0) down.push_back({o[1][size_t(v / 2 - 1)], 2.f});
-                Linear b = cta;
-                b.constant -= v;
-                c.step(first, b, down);
-            }
-        });
+    auto ctaParts = s.gadget("cta_rows", 1, {split[0]}, {2, 16}, ctaRows);
     return Warps{.cta = split[0],
                  .warp = split[1],
                  .row = row,
