@@ -298,18 +298,9 @@ void normalizeUp64(Emitter& e, Wide64 v, int exponent) {
     }
 }
 
-}  // namespace
-
-void floatFusedMultiplyAdd(Emitter& e, int rd, int a0, int b0, int c, FloatMode mode) {
-    auto [a, b, signP, absA, absB] = prepare(e, a0, b0, mode.flush);
-    c = flushInput(e, c, mode.flush);
-    int absC = op(e, Opcode::And, c, imm(kMagnitude));
-    int special = e.newBlock(), finite = e.newBlock(), zeroProduct = e.newBlock(), product = e.newBlock();
-    int done = e.newBlock();
-    int largest = op(e, Opcode::MaxU, op(e, Opcode::MaxU, absA, reg(absB)), reg(absC));
-    e.branch(op(e, Opcode::SetGeU, largest, imm(kInfinity)), special, finite);
-
-    e.enter(special);  // NaN for a NaN, infinity times zero, or infinities of opposite signs meeting
+// rd for an infinite or NaN operand: NaN for a NaN, infinity times zero, or infinities of opposite signs
+// meeting; otherwise the infinite product, or c.
+void fusedSpecialCase(Emitter& e, int rd, int c, int signP, int absA, int absB, int absC, int largest) {
     int productInfinite = op(e, Opcode::SetEq, op(e, Opcode::MaxU, absA, reg(absB)), imm(kInfinity));
     int nan = op(e, Opcode::SetGtU, largest, imm(kInfinity));
     nan = op(e, Opcode::Or, nan,
@@ -319,18 +310,22 @@ void floatFusedMultiplyAdd(Emitter& e, int rd, int a0, int b0, int c, FloatMode 
                       reg(op(e, Opcode::SetNe, signP, reg(op(e, Opcode::And, c, imm(kSign))))));
     nan = op(e, Opcode::Or, nan, reg(op(e, Opcode::And, productInfinite, reg(opposite))));
     canonicalIfNan(e, rd, nan, sel(e, productInfinite, op(e, Opcode::Or, signP, imm(kInfinity)), reg(c)));
-    e.jump(done);
+}
 
-    e.enter(finite);
-    e.branch(op(e, Opcode::SetEq, op(e, Opcode::MinU, absA, reg(absB)), imm(0)), zeroProduct, product);
-    e.enter(zeroProduct);  // c, or a zero: zeros of one sign keep it, of opposite signs give +0 (-0 down)
+// rd for a zero product: c, or a zero when c is one too.
+void fusedZeroProduct(Emitter& e, int rd, int c, int signP, int absC, FloatMode mode) {
     int cZero = op(e, Opcode::SetEq, absC, imm(0));
     int sameSign = op(e, Opcode::SetEq, signP, reg(op(e, Opcode::And, c, imm(kSign))));
     int zero = sel(e, sameSign, signP, imm(mode.rounding == Rounding::Down ? kSign : 0));
     e.emit(Opcode::Sel, rd, zero, reg(c), cZero);
-    e.jump(done);
+}
 
-    e.enter(product);  // the exact product: 48 bits from 12-bit halves, moved so that its top is bit 47
+// The exact product of two finite nonzero floats in a 64-bit window, and its exponent.
+struct WindowedProduct {
+    Wide64 p;
+    int exponent;
+};
+WindowedProduct productWindow(Emitter& e, int a, int b) {
     auto [high, low, exponentP] = exactProduct(e, a, b);
     int top = op(e, Opcode::Shr, high, imm(23)), up = op(e, Opcode::Xor, top, imm(1));
     high = op(e, Opcode::Or, op(e, Opcode::Shl, high, reg(up)),
@@ -341,6 +336,15 @@ void floatFusedMultiplyAdd(Emitter& e, int rd, int a0, int b0, int c, FloatMode 
     // is that of the window's bits 61..31 read as w.
     Wide64 p{op(e, Opcode::Or, op(e, Opcode::Shl, high, imm(6)), reg(op(e, Opcode::Shr, low, imm(18)))),
              op(e, Opcode::Shl, low, imm(14))};
+    return {p, exponentP};
+}
+
+// The addend c in the same window: the registers of its high word (the low word is 0) and its exponent,
+// set on both paths into the block `join`, which is left for the caller to enter.
+struct WindowedAddend {
+    int hi, exponent, join;
+};
+WindowedAddend addendWindow(Emitter& e, int c) {
     int addendHi = e.temp(), exponentC = e.temp(), addend = e.newBlock(), join = e.newBlock();
     e.emit(Opcode::Mov, addendHi, kZeroReg, imm(0));       // the addend's low word is 0
     e.emit(Opcode::Mov, exponentC, kZeroReg, imm(-1000));  // a zero addend: far below, shifted out whole
@@ -351,8 +355,16 @@ void floatFusedMultiplyAdd(Emitter& e, int rd, int a0, int b0, int c, FloatMode 
     normalizeUp(e, mc, exponentC, 23);
     e.emit(Opcode::Shl, addendHi, mc, imm(6));
     e.jump(join);
+    return {addendHi, exponentC, join};
+}
 
-    e.enter(join);  // the larger in magnitude keeps its place, the other shifts right by the difference
+// The product and the addend aligned and added (or subtracted), the sum made nonnegative, with the
+// result's sign and exponent.
+struct WindowedSum {
+    Wide64 sum;
+    int sign, exponent;
+};
+WindowedSum alignAndAdd(Emitter& e, int c, int signP, Wide64 p, int exponentP, int addendHi, int exponentC) {
     int swap = op(e, Opcode::SetGt, exponentC, reg(exponentP));
     int signC = op(e, Opcode::And, c, imm(kSign));
     // The result's sign (bit 31) and whether the operands' signs differ (bit 0), in one register.
@@ -381,6 +393,11 @@ void floatFusedMultiplyAdd(Emitter& e, int rd, int a0, int b0, int c, FloatMode 
     e.emit(Opcode::Add, sum.lo, sum.lo, reg(negative));
     e.emit(Opcode::Add, sum.hi, sum.hi, reg(op(e, Opcode::And, negative, reg(op(e, Opcode::SetEq, sum.lo, imm(0))))));
     e.emit(Opcode::Xor, sign, sign, reg(op(e, Opcode::Shl, negative, imm(31))));
+    return {sum, sign, exponent};
+}
+
+// rd = the sign | the sum, normalised and rounded; both paths end with a jump to done.
+void roundSum(Emitter& e, int rd, Wide64 sum, int sign, int exponent, FloatMode mode, int done) {
     int cancelled = e.newBlock(), nonzero = e.newBlock();
     e.branch(op(e, Opcode::SetEq, op(e, Opcode::Or, sum.hi, reg(sum.lo)), imm(0)), cancelled, nonzero);
     e.enter(cancelled);  // exact cancellation gives +0 (-0 rounding down)
@@ -398,6 +415,36 @@ void floatFusedMultiplyAdd(Emitter& e, int rd, int a0, int b0, int c, FloatMode 
     w = op(e, Opcode::Or, w, reg(op(e, Opcode::SetNe, op(e, Opcode::And, sum.lo, imm(kMagnitude)), imm(0))));
     roundPack(e, rd, sign, exponent, w, mode);
     e.jump(done);
+}
+
+}  // namespace
+
+void floatFusedMultiplyAdd(Emitter& e, int rd, int a0, int b0, int c, FloatMode mode) {
+    auto [a, b, signP, absA, absB] = prepare(e, a0, b0, mode.flush);
+    c = flushInput(e, c, mode.flush);
+    int absC = op(e, Opcode::And, c, imm(kMagnitude));
+    int special = e.newBlock(), finite = e.newBlock(), zeroProduct = e.newBlock(), product = e.newBlock();
+    int done = e.newBlock();
+    int largest = op(e, Opcode::MaxU, op(e, Opcode::MaxU, absA, reg(absB)), reg(absC));
+    e.branch(op(e, Opcode::SetGeU, largest, imm(kInfinity)), special, finite);
+
+    e.enter(special);  // NaN for a NaN, infinity times zero, or infinities of opposite signs meeting
+    fusedSpecialCase(e, rd, c, signP, absA, absB, absC, largest);
+    e.jump(done);
+
+    e.enter(finite);
+    e.branch(op(e, Opcode::SetEq, op(e, Opcode::MinU, absA, reg(absB)), imm(0)), zeroProduct, product);
+    e.enter(zeroProduct);  // c, or a zero: zeros of one sign keep it, of opposite signs give +0 (-0 down)
+    fusedZeroProduct(e, rd, c, signP, absC, mode);
+    e.jump(done);
+
+    e.enter(product);  // the exact product: 48 bits from 12-bit halves, moved so that its top is bit 47
+    auto [p, exponentP] = productWindow(e, a, b);
+    auto [addendHi, exponentC, join] = addendWindow(e, c);
+
+    e.enter(join);  // the larger in magnitude keeps its place, the other shifts right by the difference
+    auto [sum, sign, exponent] = alignAndAdd(e, c, signP, p, exponentP, addendHi, exponentC);
+    roundSum(e, rd, sum, sign, exponent, mode, done);
     e.enter(done);
 }
 

@@ -154,6 +154,37 @@ size_t expectedOperands(OperandForm f) {
     return 0;
 }
 
+// rd, rs1 and the `b` operand, the first three operands of RdAB, RdABC and Shuffle.
+void parseRdAB(LineParser& p, const std::vector<Operand>& ops, Instruction& in) {
+    if (auto r = p.reg(ops[0])) in.rd = *r;
+    if (auto r = p.reg(ops[1])) in.rs1 = *r;
+    p.regOrImm(ops[2], in);
+}
+
+void parseSpecialReg(LineParser& p, const Operand& o, Instruction& in) {
+    if (auto s = specialRegFromName(o.text))
+        in.imm = uint32_t(*s);
+    else
+        p.error(o.column,
+                "unknown special register '" + o.text + "' (tid.x, ntid.x, ctaid.x, nctaid.x, laneid, warpid, ...)");
+}
+
+// A shuffle's width operand: a power of two up to the warp's lane count, stored as its log2 in in.aux.
+void parseShuffleWidth(LineParser& p, const Operand& o, Instruction& in, int lanesPerWarp) {
+    const std::string& w = o.text;
+    int width = 0;
+    for (int k = 0; (1 << k) <= lanesPerWarp; ++k)
+        if (w == std::to_string(1 << k)) width = 1 << k, in.aux = uint8_t(k);
+    if (!width) p.error(o.column, "shuffle width must be 1, 2 or 4, found '" + w + "'");
+}
+
+void parseWarning(LineParser& p, const Operand& o, Instruction& in) {
+    if (auto w = machineWarningFromName(o.text))
+        in.imm = uint32_t(*w);
+    else
+        p.error(o.column, "unknown warning '" + o.text + "' (divzero, divoverflow)");
+}
+
 struct PendingTarget {
     int block, column, line;
     std::string label;
@@ -273,75 +304,7 @@ private:
         Instruction in;
         in.op = op;
         LineParser p(m_file, n, m_diags);
-        switch (info.form) {
-            case OperandForm::None: break;
-            case OperandForm::RdAB:
-                if (auto r = p.reg(ops[0])) in.rd = *r;
-                if (auto r = p.reg(ops[1])) in.rs1 = *r;
-                p.regOrImm(ops[2], in);
-                break;
-            case OperandForm::RdB:
-                if (auto r = p.reg(ops[0])) in.rd = *r;
-                p.regOrImm(ops[1], in);
-                break;
-            case OperandForm::RdA:
-                if (auto r = p.reg(ops[0])) in.rd = *r;
-                if (auto r = p.reg(ops[1])) in.rs1 = *r;
-                break;
-            case OperandForm::RdABC:
-                if (auto r = p.reg(ops[0])) in.rd = *r;
-                if (auto r = p.reg(ops[1])) in.rs1 = *r;
-                p.regOrImm(ops[2], in);
-                if (auto r = p.reg(ops[3])) in.rc = *r;
-                break;
-            case OperandForm::RdSreg:
-                if (auto r = p.reg(ops[0])) in.rd = *r;
-                if (auto s = specialRegFromName(ops[1].text))
-                    in.imm = uint32_t(*s);
-                else
-                    p.error(ops[1].column, "unknown special register '" + ops[1].text +
-                                               "' (tid.x, ntid.x, ctaid.x, nctaid.x, laneid, warpid, ...)");
-                break;
-            case OperandForm::Load:
-                if (auto r = p.reg(ops[0])) in.rd = *r;
-                p.address(ops[1], in);
-                break;
-            case OperandForm::Store:
-                p.address(ops[0], in);
-                if (auto r = p.reg(ops[1])) in.rs2 = *r;
-                break;
-            case OperandForm::Atomic:
-                if (auto r = p.reg(ops[0])) in.rd = *r;
-                p.address(ops[1], in);
-                if (auto r = p.reg(ops[2])) in.rs2 = *r;
-                break;
-            case OperandForm::Shuffle: {
-                if (auto r = p.reg(ops[0])) in.rd = *r;
-                if (auto r = p.reg(ops[1])) in.rs1 = *r;
-                p.regOrImm(ops[2], in);
-                const std::string& w = ops[3].text;
-                int width = 0;
-                for (int k = 0; (1 << k) <= m_spec.lanesPerWarp; ++k)
-                    if (w == std::to_string(1 << k)) width = 1 << k, in.aux = uint8_t(k);
-                if (!width) p.error(ops[3].column, "shuffle width must be 1, 2 or 4, found '" + w + "'");
-                break;
-            }
-            case OperandForm::Warning:
-                if (auto r = p.reg(ops[0])) in.rc = *r;
-                if (auto w = machineWarningFromName(ops[1].text))
-                    in.imm = uint32_t(*w);
-                else
-                    p.error(ops[1].column, "unknown warning '" + ops[1].text + "' (divzero, divoverflow)");
-                break;
-            case OperandForm::Target:
-                m_pending.push_back({int(m_prog.blocks.size() - 1), ops[0].column, n, ops[0].text, false});
-                break;
-            case OperandForm::CondTargets:
-                if (auto r = p.reg(ops[0])) in.rc = *r;
-                m_pending.push_back({int(m_prog.blocks.size() - 1), ops[1].column, n, ops[1].text, false});
-                m_pending.push_back({int(m_prog.blocks.size() - 1), ops[2].column, n, ops[2].text, true});
-                break;
-        }
+        parseOperands(info.form, ops, n, p, in);
         if (info.terminator) m_open = false;  // even a malformed terminator ends its block
         if (!p.ok()) return;
         if (info.terminator) {
@@ -356,6 +319,60 @@ private:
                             " instructions; end it with `jmp` to a new label first");
         current().body.push_back(in);
         current().bodyLocs.push_back({n, col});
+    }
+
+    // Fills `in` from the operands of an instruction of this form (errors go to p); branch targets are
+    // queued for resolveTargets.
+    void parseOperands(OperandForm form, const std::vector<Operand>& ops, int n, LineParser& p, Instruction& in) {
+        switch (form) {
+            case OperandForm::None: break;
+            case OperandForm::RdAB: parseRdAB(p, ops, in); break;
+            case OperandForm::RdB:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                p.regOrImm(ops[1], in);
+                break;
+            case OperandForm::RdA:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                if (auto r = p.reg(ops[1])) in.rs1 = *r;
+                break;
+            case OperandForm::RdABC:
+                parseRdAB(p, ops, in);
+                if (auto r = p.reg(ops[3])) in.rc = *r;
+                break;
+            case OperandForm::RdSreg:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                parseSpecialReg(p, ops[1], in);
+                break;
+            case OperandForm::Load:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                p.address(ops[1], in);
+                break;
+            case OperandForm::Store:
+                p.address(ops[0], in);
+                if (auto r = p.reg(ops[1])) in.rs2 = *r;
+                break;
+            case OperandForm::Atomic:
+                if (auto r = p.reg(ops[0])) in.rd = *r;
+                p.address(ops[1], in);
+                if (auto r = p.reg(ops[2])) in.rs2 = *r;
+                break;
+            case OperandForm::Shuffle:
+                parseRdAB(p, ops, in);
+                parseShuffleWidth(p, ops[3], in, m_spec.lanesPerWarp);
+                break;
+            case OperandForm::Warning:
+                if (auto r = p.reg(ops[0])) in.rc = *r;
+                parseWarning(p, ops[1], in);
+                break;
+            case OperandForm::Target:
+                m_pending.push_back({int(m_prog.blocks.size() - 1), ops[0].column, n, ops[0].text, false});
+                break;
+            case OperandForm::CondTargets:
+                if (auto r = p.reg(ops[0])) in.rc = *r;
+                m_pending.push_back({int(m_prog.blocks.size() - 1), ops[1].column, n, ops[1].text, false});
+                m_pending.push_back({int(m_prog.blocks.size() - 1), ops[2].column, n, ops[2].text, true});
+                break;
+        }
     }
 
     // `_bN` (N = block index), with `_` appended until it collides with no user label.

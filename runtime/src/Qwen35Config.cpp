@@ -19,6 +19,82 @@ std::vector<LayerType> byInterval(int layers, int interval) {
     return out;
 }
 
+// The object config.json's text-model fields are read from (the root, or its text_config), and how errors
+// name a field of it.
+struct ConfigSource {
+    const Json& j;
+    bool nested;
+    const std::string& file;
+
+    std::string path(const char* key) const { return nested ? jsonPath("text_config", key) : std::string(key); }
+};
+
+// Reads the integer `key` into out: it must be from 1 to max, and present when required.
+// Integers with the largest values a Qwen3.5-shaped model could plausibly have, so that no product of
+// them overflows or asks for terabytes before the weights are read.
+void intField(const ConfigSource& s, const char* key, int& out, int64_t max, bool required = true) {
+    if (!s.j.contains(key)) {
+        if (required) failAt(s.file, std::string("missing \"") + key + "\"");
+        return;
+    }
+    int64_t v = jsonGet<int64_t>(s.j[key], s.path(key), s.file);
+    if (v <= 0 || v > max)
+        failAt(s.file,
+               "\"" + s.path(key) + "\" is " + std::to_string(v) + "; it must be between 1 and " + std::to_string(max));
+    out = int(v);
+}
+
+// The model's dimensions, head counts and vocabulary size.
+void readSizes(const ConfigSource& s, Qwen35Config& c) {
+    intField(s, "hidden_size", c.hiddenSize, 1 << 16);
+    intField(s, "num_hidden_layers", c.numLayers, 1024);
+    intField(s, "intermediate_size", c.intermediateSize, 1 << 18);
+    intField(s, "num_attention_heads", c.numHeads, 1024);
+    intField(s, "num_key_value_heads", c.numKvHeads, 1024);
+    intField(s, "head_dim", c.headDim, 4096, false);
+    intField(s, "linear_num_key_heads", c.linearNumKeyHeads, 1024);
+    intField(s, "linear_num_value_heads", c.linearNumValueHeads, 1024);
+    intField(s, "linear_key_head_dim", c.linearKeyHeadDim, 4096);
+    intField(s, "linear_value_head_dim", c.linearValueHeadDim, 4096);
+    intField(s, "linear_conv_kernel_dim", c.convKernel, 64, false);
+    intField(s, "vocab_size", c.vocabSize, 1 << 24);
+}
+
+// rope_theta and partial_rotary_factor: top-level fields, or else in rope_parameters.
+void readRope(const ConfigSource& s, Qwen35Config& c) {
+    const Json& j = s.j;
+    const Json* rope =
+        j.contains("rope_parameters") && j["rope_parameters"].is_object() ? &j["rope_parameters"] : nullptr;
+    auto ropeField = [&](const char* key, double& out) {
+        if (j.contains(key))
+            out = jsonGet<double>(j[key], s.path(key), s.file);
+        else if (rope && rope->contains(key))
+            out = jsonGet<double>((*rope)[key], jsonPath(s.path("rope_parameters"), key), s.file);
+    };
+    ropeField("rope_theta", c.ropeTheta);
+    ropeField("partial_rotary_factor", c.partialRotaryFactor);
+}
+
+// layer_types, or else every full_attention_interval-th layer full attention (4 when absent).
+void readLayerTypes(const ConfigSource& s, Qwen35Config& c) {
+    const Json& j = s.j;
+    if (j.contains("layer_types")) {
+        if (!j["layer_types"].is_array()) failAt(s.file, "\"" + s.path("layer_types") + "\" must be an array");
+        for (const auto& t : j["layer_types"]) {
+            if (t == "linear_attention")
+                c.layerTypes.push_back(LayerType::LinearAttention);
+            else if (t == "full_attention")
+                c.layerTypes.push_back(LayerType::FullAttention);
+            else
+                failAt(s.file, "unknown layer type " + t.dump() + " in \"layer_types\"");
+        }
+    } else {
+        int interval = 4;
+        intField(s, "full_attention_interval", interval, 1024, false);
+        c.layerTypes = byInterval(c.numLayers, interval);
+    }
+}
+
 }  // namespace
 
 Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& file) {
@@ -27,76 +103,29 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
     bool nested = root.contains("text_config");
     const Json& j = nested ? root["text_config"] : root;
     if (!j.is_object()) failAt(file, "\"text_config\" must be a JSON object");
-    auto path = [&](const char* key) { return nested ? jsonPath("text_config", key) : std::string(key); };
+    const ConfigSource s{j, nested, file};
     Qwen35Config c;
-    // Integers with the largest values a Qwen3.5-shaped model could plausibly have, so that no product of
-    // them overflows or asks for terabytes before the weights are read.
-    auto intField = [&](const char* key, int& out, int64_t max, bool required = true) {
-        if (!j.contains(key)) {
-            if (required) failAt(file, std::string("missing \"") + key + "\"");
-            return;
-        }
-        int64_t v = jsonGet<int64_t>(j[key], path(key), file);
-        if (v <= 0 || v > max)
-            failAt(file, "\"" + path(key) + "\" is " + std::to_string(v) + "; it must be between 1 and " +
-                             std::to_string(max));
-        out = int(v);
-    };
-    intField("hidden_size", c.hiddenSize, 1 << 16);
-    intField("num_hidden_layers", c.numLayers, 1024);
-    intField("intermediate_size", c.intermediateSize, 1 << 18);
-    intField("num_attention_heads", c.numHeads, 1024);
-    intField("num_key_value_heads", c.numKvHeads, 1024);
-    intField("head_dim", c.headDim, 4096, false);
-    intField("linear_num_key_heads", c.linearNumKeyHeads, 1024);
-    intField("linear_num_value_heads", c.linearNumValueHeads, 1024);
-    intField("linear_key_head_dim", c.linearKeyHeadDim, 4096);
-    intField("linear_value_head_dim", c.linearValueHeadDim, 4096);
-    intField("linear_conv_kernel_dim", c.convKernel, 64, false);
-    intField("vocab_size", c.vocabSize, 1 << 24);
+    readSizes(s, c);
     if (j.contains("tie_word_embeddings"))
-        c.tieWordEmbeddings = jsonGet<bool>(j["tie_word_embeddings"], path("tie_word_embeddings"), file);
+        c.tieWordEmbeddings = jsonGet<bool>(j["tie_word_embeddings"], s.path("tie_word_embeddings"), file);
     else if (root.contains("tie_word_embeddings"))
         c.tieWordEmbeddings = jsonGet<bool>(root["tie_word_embeddings"], "tie_word_embeddings", file);
     if (j.contains("rms_norm_eps")) {
-        c.rmsNormEps = jsonGet<float>(j["rms_norm_eps"], path("rms_norm_eps"), file);
+        c.rmsNormEps = jsonGet<float>(j["rms_norm_eps"], s.path("rms_norm_eps"), file);
         if (!(c.rmsNormEps > 0 && c.rmsNormEps <= 1))
-            failAt(file, "\"" + path("rms_norm_eps") + "\" must be between 0 and 1 (Qwen3.5 uses 1e-6)");
+            failAt(file, "\"" + s.path("rms_norm_eps") + "\" must be between 0 and 1 (Qwen3.5 uses 1e-6)");
     }
     // The dtype transformers computes in: "dtype" in transformers 5, "torch_dtype" before.
     for (const Json* level : std::initializer_list<const Json*>{&j, &root})
         for (const char* key : {"dtype", "torch_dtype"})
             if (c.computeDtype.empty() && level->contains(key) && (*level)[key].is_string())
                 c.computeDtype = (*level)[key].get<std::string>();
-    const Json* rope =
-        j.contains("rope_parameters") && j["rope_parameters"].is_object() ? &j["rope_parameters"] : nullptr;
-    auto ropeField = [&](const char* key, double& out) {
-        if (j.contains(key))
-            out = jsonGet<double>(j[key], path(key), file);
-        else if (rope && rope->contains(key))
-            out = jsonGet<double>((*rope)[key], jsonPath(path("rope_parameters"), key), file);
-    };
-    ropeField("rope_theta", c.ropeTheta);
-    ropeField("partial_rotary_factor", c.partialRotaryFactor);
+    readRope(s, c);
     if (j.contains("hidden_act") && j["hidden_act"] != "silu")
         failAt(file, "\"hidden_act\" is " + j["hidden_act"].dump() + "; Qwen3.5 uses silu");
-    if (j.contains("attn_output_gate") && !jsonGet<bool>(j["attn_output_gate"], path("attn_output_gate"), file))
+    if (j.contains("attn_output_gate") && !jsonGet<bool>(j["attn_output_gate"], s.path("attn_output_gate"), file))
         failAt(file, "\"attn_output_gate\": false is not a Qwen3.5 layout");
-    if (j.contains("layer_types")) {
-        if (!j["layer_types"].is_array()) failAt(file, "\"" + path("layer_types") + "\" must be an array");
-        for (const auto& t : j["layer_types"]) {
-            if (t == "linear_attention")
-                c.layerTypes.push_back(LayerType::LinearAttention);
-            else if (t == "full_attention")
-                c.layerTypes.push_back(LayerType::FullAttention);
-            else
-                failAt(file, "unknown layer type " + t.dump() + " in \"layer_types\"");
-        }
-    } else {
-        int interval = 4;
-        intField("full_attention_interval", interval, 1024, false);
-        c.layerTypes = byInterval(c.numLayers, interval);
-    }
+    readLayerTypes(s, c);
     if (int(c.layerTypes.size()) != c.numLayers)
         failAt(file, "\"layer_types\" lists " + std::to_string(c.layerTypes.size()) +
                          " layers but \"num_hidden_layers\" is " + std::to_string(c.numLayers));

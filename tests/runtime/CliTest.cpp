@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "qgpu/core/Files.h"
 
@@ -32,6 +34,16 @@ Result runQgpu(const std::string& args) {
 }
 
 Result eval(const std::string& args) { return runQgpu("eval " + args); }
+
+// Each command line fails with exit code 1, its message on stderr and nothing on stdout.
+void expectUsageErrors(const std::vector<std::pair<std::string, std::string>>& cases) {
+    for (const auto& [args, message] : cases) {
+        Result r = runQgpu(args);
+        EXPECT_EQ(r.status, 1) << args;
+        EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+        EXPECT_EQ(r.out, "") << args;
+    }
+}
 
 const std::string kDotProduct = "examples/dot_product.cu --launch examples/dot_product.json";
 
@@ -100,9 +112,9 @@ TEST(BenchCli, TheProfileSaysWhereTheTokensTimeWent) {
     EXPECT_NE(r.out.find("weights multiplied per token: at most "), std::string::npos) << r.out;
 }
 
-TEST(Cli, NumericFlagsTakeOnlyNumbersInTheirRange) {
+TEST(Cli, BadFlagsAreRefusedByNameWithWhatTheyTake) {
     if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
-    const std::pair<std::string, std::string> cases[] = {
+    const std::vector<std::pair<std::string, std::string>> cases = {
         {"chat --host /nonexistent --max-tokens abc", "--max-tokens takes a whole number from 1 to 1048576, not 'abc'"},
         {"chat --host /nonexistent --max-tokens 12x", "not '12x'"},
         {"chat --host /nonexistent --temperature nan", "--temperature takes a number from 0 to 100, not 'nan'"},
@@ -111,13 +123,17 @@ TEST(Cli, NumericFlagsTakeOnlyNumbersInTheirRange) {
         {"chat --host /nonexistent --seed -1", "--seed takes a whole number from 0 to"},
         {"bench --runs -1", "--runs takes a whole number from 1 to 10000, not '-1'"},
         {"bench --runs 99999999999999999999", "--runs takes a whole number"},
+        {"compile examples/dot_product.cu --check", "qgpu compile: unknown option '--check'; `qgpu compile --help`"},
+        {"eval \"[1]\" --gpu /tmp", "qgpu eval: unknown option '--gpu'"},
+        {"asm x.qasm -O3", "qgpu asm: unknown option '-O3'"},
+        {"run --bogus", "qgpu run: unknown option '--bogus'"},
+        {"circuit-costs --runs 3", "qgpu circuit-costs: unknown option '--runs'"},
+        {"bench-model extra", "qgpu bench-model takes no argument besides its flags, not also 'extra'"},
+        {"compile a.cu b.cu", "qgpu compile takes one argument besides its flags, not also 'b.cu'"},
+        {"bench --kernels vec_add", "--kernels picks suite kernels: give --suite too"},
+        {"help nosuch", "qgpu help: unknown command 'nosuch'"},
     };
-    for (const auto& [args, message] : cases) {
-        Result r = runQgpu(args);
-        EXPECT_EQ(r.status, 1) << args;
-        EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
-        EXPECT_EQ(r.out, "") << args;
-    }
+    expectUsageErrors(cases);
 }
 
 TEST(Cli, EveryCommandPrintsItsOwnUsageOnHelp) {
@@ -141,25 +157,8 @@ TEST(Cli, EveryCommandPrintsItsOwnUsageOnHelp) {
     EXPECT_NE(all.out.find("qgpu asm"), std::string::npos) << all.out;
 }
 
-TEST(Cli, AnOptionTheCommandDoesNotTakeIsRefusedByName) {
+TEST(Cli, ACommandTheCommandLineDoesNotKnowIsRefused) {
     if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
-    const std::pair<std::string, std::string> cases[] = {
-        {"compile examples/dot_product.cu --check", "qgpu compile: unknown option '--check'; `qgpu compile --help`"},
-        {"eval \"[1]\" --gpu /tmp", "qgpu eval: unknown option '--gpu'"},
-        {"asm x.qasm -O3", "qgpu asm: unknown option '-O3'"},
-        {"run --bogus", "qgpu run: unknown option '--bogus'"},
-        {"circuit-costs --runs 3", "qgpu circuit-costs: unknown option '--runs'"},
-        {"bench-model extra", "qgpu bench-model takes no argument besides its flags, not also 'extra'"},
-        {"compile a.cu b.cu", "qgpu compile takes one argument besides its flags, not also 'b.cu'"},
-        {"bench --kernels vec_add", "--kernels picks suite kernels: give --suite too"},
-        {"help nosuch", "qgpu help: unknown command 'nosuch'"},
-    };
-    for (const auto& [args, message] : cases) {
-        Result r = runQgpu(args);
-        EXPECT_EQ(r.status, 1) << args;
-        EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
-        EXPECT_EQ(r.out, "") << args;
-    }
     Result unknown = runQgpu("frobnicate --x");
     EXPECT_EQ(unknown.status, 2);
     EXPECT_NE(unknown.err.find("unknown command 'frobnicate'; `qgpu help` lists the commands"), std::string::npos)

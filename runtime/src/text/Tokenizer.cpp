@@ -112,6 +112,64 @@ bool resolveNfc(const Json& norm, const std::string& file) {
     failAt(file, "normalizer " + inQuotes(type) + " is not supported (only NFC, as in Qwen's tokenizers)");
 }
 
+// The "model" object of a tokenizer.json, checked to be a byte-level BPE with a vocab and merges.
+const Json& checkedModel(const Json& j, const std::string& fileName) {
+    if (!j.is_object() || !j.contains("model") || !j["model"].is_object())
+        failAt(fileName, "no \"model\" object; expected a Hugging Face tokenizer.json");
+    const Json& model = j["model"];
+    std::string type = model.value("type", "BPE");
+    if (type != "BPE")
+        failAt(fileName, "model.type is " + inQuotes(type) + "; only byte-level BPE (\"BPE\") is supported");
+    for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
+        if (model.contains(key) && model[key].is_string() && !model[key].get<std::string>().empty())
+            failAt(fileName, std::string("model.") + key + " is not supported (byte-level BPE has none)");
+    if (model.value("byte_fallback", false)) failAt(fileName, "model.byte_fallback is not supported (byte-level BPE)");
+    if (!model.contains("vocab") || !model["vocab"].is_object())
+        failAt(fileName, "model.vocab is missing or not an object of token -> id");
+    if (!model.contains("merges") || !model["merges"].is_array())
+        failAt(fileName, "model.merges is missing or not an array");
+    return model;
+}
+
+// The token id `id` holds, which must be an integer from 0 to maxId; `where` names it in the error.
+int checkedTokenId(const Json& id, const std::string& where, int64_t maxId, const std::string& fileName) {
+    if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > maxId)
+        failAt(fileName, where + " is " + id.dump() + "; a token id must be an integer from 0 to " +
+                             std::to_string(maxId) + " (the file's token count plus " +
+                             std::to_string(Tokenizer::kTokenIdSlack) + ")");
+    return id.get<int>();
+}
+
+// The vocabulary ids of merge m's left (a) and right (b) tokens and of the token they merge into.
+struct MergeIds {
+    int a, b, merged;
+};
+MergeIds mergeIds(const Json& m, size_t rank, const std::unordered_map<std::string, int>& vocab,
+                  const std::string& fileName) {
+    std::string left, right;
+    if (m.is_string()) {
+        const std::string& s = m.get_ref<const std::string&>();
+        size_t space = s.find(' ');
+        if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos)
+            failAt(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() + " is not \"left right\"");
+        left = s.substr(0, space), right = s.substr(space + 1);
+    } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
+        left = m[0].get<std::string>(), right = m[1].get<std::string>();
+    } else {
+        failAt(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() +
+                             " is neither \"left right\" nor [\"left\", \"right\"]");
+    }
+    auto find = [&](const std::string& token, const char* what) {
+        auto it = vocab.find(token);
+        if (it == vocab.end())
+            failAt(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() + ": the " + what + " token " +
+                                 inQuotes(token) + " is not in model.vocab; the file is inconsistent");
+        return it->second;
+    };
+    int a = find(left, "left"), b = find(right, "right"), merged = find(left + right, "merged");
+    return {a, b, merged};
+}
+
 }  // namespace
 
 std::string byteLevelSpelling(std::string_view bytes) { return byteLevel().spell(bytes); }
@@ -134,20 +192,7 @@ Tokenizer Tokenizer::fromJson(const std::string& json, const std::string& fileNa
 }
 
 Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& fileName) {
-    if (!j.is_object() || !j.contains("model") || !j["model"].is_object())
-        failAt(fileName, "no \"model\" object; expected a Hugging Face tokenizer.json");
-    const Json& model = j["model"];
-    std::string type = model.value("type", "BPE");
-    if (type != "BPE")
-        failAt(fileName, "model.type is " + inQuotes(type) + "; only byte-level BPE (\"BPE\") is supported");
-    for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
-        if (model.contains(key) && model[key].is_string() && !model[key].get<std::string>().empty())
-            failAt(fileName, std::string("model.") + key + " is not supported (byte-level BPE has none)");
-    if (model.value("byte_fallback", false)) failAt(fileName, "model.byte_fallback is not supported (byte-level BPE)");
-    if (!model.contains("vocab") || !model["vocab"].is_object())
-        failAt(fileName, "model.vocab is missing or not an object of token -> id");
-    if (!model.contains("merges") || !model["merges"].is_array())
-        failAt(fileName, "model.merges is missing or not an array");
+    const Json& model = checkedModel(j, fileName);
 
     Tokenizer t;
     t.m_file = fileName;
@@ -156,16 +201,9 @@ Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& file
     // gigabytes of empty entries.
     size_t added = j.contains("added_tokens") && j["added_tokens"].is_array() ? j["added_tokens"].size() : 0;
     int64_t maxId = int64_t(model["vocab"].size() + added) + kTokenIdSlack;
-    auto tokenId = [&](const Json& id, const std::string& where) {
-        if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > maxId)
-            failAt(fileName, where + " is " + id.dump() + "; a token id must be an integer from 0 to " +
-                                 std::to_string(maxId) + " (the file's token count plus " +
-                                 std::to_string(kTokenIdSlack) + ")");
-        return id.get<int>();
-    };
     std::vector<bool> taken;
     for (const auto& [token, value] : model["vocab"].items()) {
-        int id = tokenId(value, "model.vocab[" + inQuotes(token) + "]");
+        int id = checkedTokenId(value, "model.vocab[" + inQuotes(token) + "]", maxId, fileName);
         if (size_t(id) >= taken.size()) taken.resize(size_t(id) + 1);
         if (taken[size_t(id)])
             failAt(fileName, "model.vocab[" + inQuotes(token) + "] has id " + std::to_string(id) +
@@ -182,28 +220,7 @@ Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& file
     const Json& merges = model["merges"];
     t.m_merges.reserve(merges.size());
     for (size_t rank = 0; rank < merges.size(); ++rank) {
-        const Json& m = merges[rank];
-        std::string left, right;
-        if (m.is_string()) {
-            const std::string& s = m.get_ref<const std::string&>();
-            size_t space = s.find(' ');
-            if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos)
-                failAt(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() + " is not \"left right\"");
-            left = s.substr(0, space), right = s.substr(space + 1);
-        } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
-            left = m[0].get<std::string>(), right = m[1].get<std::string>();
-        } else {
-            failAt(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() +
-                                 " is neither \"left right\" nor [\"left\", \"right\"]");
-        }
-        auto find = [&](const std::string& token, const char* what) {
-            auto it = t.m_vocab.find(token);
-            if (it == t.m_vocab.end())
-                failAt(fileName, "model.merges[" + std::to_string(rank) + "] " + m.dump() + ": the " + what +
-                                     " token " + inQuotes(token) + " is not in model.vocab; the file is inconsistent");
-            return it->second;
-        };
-        int a = find(left, "left"), b = find(right, "right"), merged = find(left + right, "merged");
+        auto [a, b, merged] = mergeIds(merges[rank], rank, t.m_vocab, fileName);
         t.m_merges.emplace(pairKey(a, b), Merge{int(rank), merged});  // a repeated pair keeps its first rank
     }
     if (model.contains("unk_token") && model["unk_token"].is_string()) {
@@ -218,7 +235,7 @@ Tokenizer Tokenizer::fromParsed(const nlohmann::json& j, const std::string& file
             if (!a.is_object() || !a.contains("id") || !a.contains("content") || !a["content"].is_string() ||
                 a["content"].get<std::string>().empty())
                 failAt(fileName, "added token " + a.dump() + " needs an \"id\" and a non-empty \"content\"");
-            int id = tokenId(a["id"], "the id of added token " + a["content"].dump());
+            int id = checkedTokenId(a["id"], "the id of added token " + a["content"].dump(), maxId, fileName);
             t.setAdded(a["content"].get<std::string>(), id, a.value("special", false));
         }
     }
