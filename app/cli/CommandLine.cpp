@@ -121,10 +121,6 @@ bool takes(const Command& c, const std::string& flag) {
     return std::find(c.flags.begin(), c.flags.end(), name) != c.flags.end();
 }
 
-}  // namespace
-
-namespace {
-
 // Every command: its usage (these texts make `qgpu help`), the flags it takes and how many arguments.
 const std::vector<Command> kCommands = {
     {"asm",
