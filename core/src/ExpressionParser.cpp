@@ -460,11 +460,12 @@ private:
     }
 
     // [1, 2, 3] or [[1, 2], [3, 4]]: number literals only, rows of equal length. Appends the elements
-    // row-major and returns the shape.
-    std::vector<int> arrayLiteral(std::vector<Element>& elements) {
+    // row-major and returns the shape. A row (`row`) holds numbers only, so the recursion is two deep at most.
+    std::vector<int> arrayLiteral(std::vector<Element>& elements, bool row = false) {
         int open = peek().column;
         take();
         if (at("]")) fail(peek().column, "an array needs at least one element");
+        if (row && at("[")) fail(peek().column, "arrays nest two deep at most: a matrix is a list of rows");
         size_t first = elements.size();
         if (!at("[")) {
             for (;;) {
@@ -482,8 +483,7 @@ private:
                                         " of the matrix opened at column " + std::to_string(open) + ", found " +
                                         describe(peek()));
             int rowColumn = peek().column;
-            std::vector<int> row = arrayLiteral(elements);
-            if (row.size() != 1) fail(rowColumn, "arrays nest two deep at most: a matrix is a list of rows");
+            std::vector<int> row = arrayLiteral(elements, true);
             if (cols >= 0 && row[0] != cols)
                 fail(rowColumn, "row " + std::to_string(rows + 1) + " has " + std::to_string(row[0]) +
                                     " elements; row 1 has " + std::to_string(cols));

@@ -86,7 +86,7 @@ TEST(Expression, SyntaxErrorsNameTheColumnAndWhatWasExpected) {
     expectError("sum([1], [2])", 8, "sum takes 1 argument");
     expectError("[[1, 2], [3]]", 10, "row 2 has 1 elements; row 1 has 2");
     expectError("[[1], 2]", 7, "expected '['");
-    expectError("[[[1]]]", 2, "nest two deep");
+    expectError("[[[1]]]", 3, "nest two deep");  // at the third bracket
     expectError("2147483648", 1, "does not fit a 32-bit integer");
     expectError("[[1, 2]].X", 10, "expected 'T'");
     expectError("[1, x]", 5, "expected a number");
@@ -240,6 +240,9 @@ TEST(Expression, HostileExpressionsAreRefusedWithTheLimitBeforeTheStackOrTheCloc
     expectError(repeat("sum(", 20000) + "[1]" + repeat(")", 20000), 1, "more than the limit of 100000");
     expectError(repeat("sum(", 10000) + "[1]" + repeat(")", 10000), 257, "nested too deeply");
     expectError(repeat("-", 60000) + "[1]", 65, "nested too deeply");
+    expectError(repeat("[", 17000), 3, "arrays nest two deep at most");  // the recursion stops at the third
+    expectError(repeat("[", 99999) + "1", 3, "arrays nest two deep at most");
+    expectError(repeat("[", 1000000), 1, "more than the limit of 100000");
     expectError("1" + repeat(" + 1", 15000), 403, "more than 100 operations");
     expectError("[[1, 2], [3, 4]]" + repeat(".T", 30000), 217, "more than 100 operations");
     expectError(repeat("1 + ", 30000) + "1", 1, "more than the limit of 100000");
