@@ -167,7 +167,7 @@ const std::vector<Command> kCommands = {
       Splices the compiled GPU's layers in front of the Qwen3.5 checkpoint in --host (docs/splice.md): one
       stock checkpoint with a wider residual, the chip tokens after the host's vocabulary (tokenizer.json
       too), circuit-layout.json and splice.json. Matrices in --dtype (default: the host's), residual norms
-      in f32. Writes OUT.partial and renames it when complete.
+      in f32. Writes a temporary beside OUT and renames it when complete.
 )",
      {"--host", "--out", "--dtype"},
      0},

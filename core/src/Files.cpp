@@ -1,10 +1,16 @@
 #include "qgpu/core/Files.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <set>
@@ -47,30 +53,72 @@ std::set<std::filesystem::path>& openPartials() {
     static std::set<std::filesystem::path> s;
     return s;
 }
+std::set<std::filesystem::path>& ownedLocks() {
+    static std::set<std::filesystem::path> s;
+    return s;
+}
 
 }  // namespace
 
-OutputDirectory::OutputDirectory(const std::filesystem::path& out) : m_out(out), m_partial(out) {
+OutputDirectory::OutputDirectory(const std::filesystem::path& out) : m_out(out), m_lock(out) {
     namespace fs = std::filesystem;
-    m_partial += ".partial";
+    m_lock += ".lock";
     std::error_code ec;
     if (fs::exists(fs::symlink_status(out, ec)))
         failAt(out.string(), "already exists; give a new directory (nothing was written)");
-    fs::remove_all(m_partial, ec);  // a previous run's, interrupted before this safeguard existed
-    if (!fs::create_directories(m_partial, ec) || ec)
-        failAt(m_partial.string(), "cannot be created (" + (ec ? ec.message() : std::string("it exists")) +
-                                       "); give --out a directory whose parent exists and is writable");
-    std::lock_guard lock(openMutex());
+    lock();
+    std::string templ = out.string() + ".partial-XXXXXX";
+    if (!::mkdtemp(templ.data())) {
+        std::string why = std::strerror(errno);
+        unlock();
+        failAt(out.string(), "cannot create a temporary directory beside it (" + why +
+                                 "); give --out a directory whose parent exists and is writable");
+    }
+    m_partial = templ;
+    mode_t mask = ::umask(0);  // mkdtemp's 0700, widened to what a plain mkdir would give
+    ::umask(mask);
+    ::chmod(m_partial.c_str(), 0777 & ~mask);
+    std::lock_guard guard(openMutex());
     openPartials().insert(m_partial);
+}
+
+// Takes OUT.lock, so that a second process writing the same OUT is refused at once.
+void OutputDirectory::lock() {
+    m_lockFd = ::open(m_lock.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    m_ownsLock = m_lockFd >= 0;
+    if (!m_ownsLock && errno == EEXIST)  // left by a run that was killed, or held by one that runs
+        m_lockFd = ::open(m_lock.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    if (m_lockFd < 0) return;  // an unwritable parent: the temporary's creation says so
+    if (::flock(m_lockFd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(m_lockFd);
+        m_lockFd = -1;
+        failAt(m_out.string(), "another process is writing it (it holds " + m_lock.string() +
+                                   "); wait for it to finish, or give another --out (nothing was written)");
+    }
+    std::lock_guard guard(openMutex());
+    if (m_ownsLock) ownedLocks().insert(m_lock);
+}
+
+void OutputDirectory::unlock() {
+    if (m_lockFd < 0) return;
+    if (m_ownsLock) {
+        std::error_code ec;
+        std::filesystem::remove(m_lock, ec);  // while still held: a waiting writer never takes a removed file
+        std::lock_guard guard(openMutex());
+        ownedLocks().erase(m_lock);
+    }
+    ::close(m_lockFd);
+    m_lockFd = -1;
 }
 
 OutputDirectory::~OutputDirectory() {
     {
-        std::lock_guard lock(openMutex());
+        std::lock_guard guard(openMutex());
         openPartials().erase(m_partial);
     }
     std::error_code ec;
     if (!m_committed) std::filesystem::remove_all(m_partial, ec);
+    unlock();
 }
 
 void OutputDirectory::commit() {
@@ -87,6 +135,9 @@ void OutputDirectory::removePartialsOnInterrupt() {
         sigemptyset(&signals);
         sigaddset(&signals, SIGINT);
         sigaddset(&signals, SIGTERM);
+        sigaddset(&signals, SIGHUP);
+        sigaddset(&signals, SIGQUIT);
+        sigaddset(&signals, SIGPIPE);
         pthread_sigmask(SIG_BLOCK, &signals, nullptr);
         std::thread([signals] {
             int signal = 0;
@@ -97,6 +148,7 @@ void OutputDirectory::removePartialsOnInterrupt() {
                 std::filesystem::remove_all(p, ec);
                 std::fprintf(stderr, "\ninterrupted: removed %s\n", p.c_str());
             }
+            for (const auto& p : ownedLocks()) ::unlink(p.c_str());
             std::_Exit(128 + signal);
         }).detach();
     });

@@ -175,19 +175,28 @@ TEST(Cli, BuildGpuChecksOutBeforeBuildingAndAnInterruptLeavesNothing) {
     EXPECT_EQ(exists.err.find("building"), std::string::npos) << "checked before building: " << exists.err;
     Result unwritable = runQgpu("build-gpu --out /proc/qgpu/out");
     EXPECT_EQ(unwritable.status, 1);
-    EXPECT_NE(unwritable.err.find("/proc/qgpu/out.partial: error: cannot be created"), std::string::npos)
+    EXPECT_NE(unwritable.err.find("/proc/qgpu/out: error: cannot create a temporary directory beside it"),
+              std::string::npos)
         << unwritable.err;
     EXPECT_EQ(unwritable.err.find("internal error"), std::string::npos) << unwritable.err;
 
-    // Ctrl-C while the GPU builds: exit 130, no OUT and no OUT.partial.
+    // Ctrl-C (or any catchable signal that ends a process) while the GPU builds: exit 128 + the signal, no
+    // OUT, no temporary and no lock left; the user's own OUT.partial untouched.
     fs::path out = dir / "gpu";
-    std::string script = std::string(QGPU_CLI_PATH) + " build-gpu --out " + out.string() +
-                         " >/dev/null 2>&1 & pid=$!; while [ ! -d " + out.string() +
-                         ".partial ]; do sleep 0.05; done; sleep 0.5; kill -INT $pid; wait $pid; exit $?";
-    int rc = std::system(("bash -c '" + script + "'").c_str());
-    EXPECT_EQ(WEXITSTATUS(rc), 130);
-    EXPECT_FALSE(fs::exists(out.string() + ".partial"));
-    EXPECT_FALSE(fs::exists(out));
+    fs::create_directories(out.string() + ".partial");
+    qgpu::writeTextFile(out.string() + ".partial/mine.txt", "the user's");
+    for (const auto& [name, number] : {std::pair{"INT", 2}, {"HUP", 1}, {"QUIT", 3}, {"PIPE", 13}, {"TERM", 15}}) {
+        std::string script = std::string(QGPU_CLI_PATH) + " build-gpu --out " + out.string() +
+                             " >/dev/null 2>&1 & pid=$!; while ! ls -d " + out.string() +
+                             ".partial-* >/dev/null 2>&1; do sleep 0.05; done; sleep 0.5; kill -" + name +
+                             " $pid; wait $pid; exit $?";
+        int rc = std::system(("bash -c '" + script + "'").c_str());
+        EXPECT_EQ(WEXITSTATUS(rc), 128 + number) << name;
+        for (const auto& entry : fs::directory_iterator(dir))
+            EXPECT_TRUE(entry.path().filename() == "exists" || entry.path().filename() == "gpu.partial")
+                << name << " left " << entry.path();
+    }
+    EXPECT_EQ(qgpu::readFile(out.string() + ".partial/mine.txt"), "the user's");
     fs::remove_all(dir);
 }
 

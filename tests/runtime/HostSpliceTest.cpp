@@ -125,7 +125,8 @@ TEST(HostSplice, TheCombinedCheckpointIsStockQwen35WithChipTokensAfterTheHosts) 
     EXPECT_EQ(c.rmsNormEps, host.rmsNormEps);  // the per-head norms stay bit-identical
     EXPECT_EQ(SpliceLayout::load(s.out.string()).toJson(), L.toJson());
     EXPECT_TRUE(fs::exists(s.out / kCircuitLayoutFile));
-    EXPECT_FALSE(fs::exists(fs::path(s.out.string() + ".partial")));
+    for (const auto& entry : fs::directory_iterator(s.out.parent_path()))  // no temporary or lock beside it
+        EXPECT_EQ(entry.path().string().rfind(s.out.string() + ".", 0), std::string::npos) << entry.path();
 
     // The tokenizer: the host's tokens as they were, each chip token whole at its id.
     auto tok = text::Tokenizer::fromJson(qgpu::testing::readText(s.out / "tokenizer.json"));
@@ -275,7 +276,8 @@ TEST(HostSplice, BadHostsAndOutputsAreRefusedWithNothingLeftBehind) {
     auto refused = [&](const fs::path& host, const fs::path& out, const std::string& expect) {
         std::string err = text::testing::errorOf([&] { spliceHost(host.string(), out.string(), portChip()); });
         EXPECT_NE(err.find(expect), std::string::npos) << err;
-        EXPECT_FALSE(fs::exists(out.string() + ".partial")) << out;
+        for (const auto& entry : fs::directory_iterator(out.parent_path()))  // no temporary or lock beside it
+            EXPECT_EQ(entry.path().string().rfind(out.string() + ".", 0), std::string::npos) << entry.path();
     };
     refused(s.host, s.out, s.out.string() + ": error: already exists");
     EXPECT_TRUE(fs::exists(s.out / "model.safetensors"));  // untouched

@@ -20,10 +20,11 @@ void writeTextFile(const std::filesystem::path& path, const std::string& text);
 
 namespace qgpu {
 
-// The directory a long job writes: everything goes into OUT.partial, which commit() renames to OUT, so
-// only a complete result ever carries the name. The constructor checks, before any work, that OUT does not
-// exist and that OUT.partial can be created; a job that throws, or one interrupted after
-// removePartialsOnInterrupt(), leaves nothing behind.
+// The directory a long job writes: everything goes into a fresh OUT.partial-XXXXXX that only this run
+// created (an existing OUT.partial is never touched), which commit() renames to OUT, so only a complete
+// result ever carries the name. The constructor checks, before any work, that OUT does not exist, that no
+// other process is writing OUT (a lock on OUT.lock) and that the temporary can be created; a job that
+// throws, or one interrupted after removePartialsOnInterrupt(), leaves nothing behind.
 class OutputDirectory {
 public:
     explicit OutputDirectory(const std::filesystem::path& out);
@@ -34,12 +35,18 @@ public:
     const std::filesystem::path& partial() const { return m_partial; }
     void commit();
 
-    // Makes SIGINT and SIGTERM remove every uncommitted OUT.partial and exit with 128 + the signal. Call it
-    // before any thread starts (a watcher thread takes the signals; every later thread inherits the mask).
+    // Makes SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE remove every uncommitted temporary (and the lock
+    // files this process created) and exit with 128 + the signal. Call it before any thread starts (a watcher
+    // thread takes the signals; every later thread inherits the mask).
     static void removePartialsOnInterrupt();
 
 private:
-    std::filesystem::path m_out, m_partial;
+    void lock();
+    void unlock();
+
+    std::filesystem::path m_out, m_partial, m_lock;
+    int m_lockFd = -1;
+    bool m_ownsLock = false;  // this run created OUT.lock, so it removes it
     bool m_committed = false;
 };
 
