@@ -32,20 +32,29 @@ void onInterrupt(int) {
 }
 
 // The GPU model, made when Qwen first calls it: from a combined checkpoint's own GPU layers (`qgpu build
-// --host`), else built from code (about 0.3 s).
-class LazyModelRunner : public ProgramRunner {
+// --host`), else built from code (about 0.3 s). Each tool call has ModelKernelRunner's budget (RunBudget's
+// defaults); loading the model does not count against it.
+class LazyModelRunner : public BudgetedRunner {
 public:
-    LazyModelRunner(OpKernelLibrary& kernels, std::string host) : ProgramRunner(kernels), m_host(std::move(host)) {}
+    LazyModelRunner(OpKernelLibrary& kernels, std::string host) : BudgetedRunner(kernels), m_host(std::move(host)) {}
+    expr::KernelOutcome run(const expr::KernelLaunch& k) override { return runner().run(k); }
     expr::KernelOutcome runLinked(const Program& program, const LaunchSpec& launch) override {
+        return runner().runLinked(program, launch);
+    }
+    void startCall() override {
+        if (m_runner) m_runner->startCall();  // a runner made later opens its first call itself
+    }
+
+private:
+    ModelKernelRunner& runner() {
         if (!m_runner) {
             bool combined = std::filesystem::exists(std::filesystem::path(m_host) / kSpliceFile);
             m_model = openWithProgress(combined ? m_host : "");
             m_runner = std::make_unique<ModelKernelRunner>(*m_model, kernels());
         }
-        return m_runner->runLinked(program, launch);
+        return *m_runner;
     }
 
-private:
     std::string m_host;
     std::unique_ptr<GpuModel> m_model;
     std::unique_ptr<ModelKernelRunner> m_runner;

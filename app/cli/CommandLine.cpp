@@ -152,7 +152,9 @@ const std::vector<Command> kCommands = {
       each operation is a launch of a ready-made kernel, inside the GPU model by default. Prints every
       launch (kernel, shape, warp steps, tokens, tokens/s, its value) and the result. Every model launch is
       checked against the interpreter's run of it (records, registers, memory); --check also teacher-forces
-      the interpreter's stream through the model, and exits 1 on a difference.
+      the interpreter's stream through the model, and exits 1 on a difference. The model's launches share
+      the budget of a chat tool call (200,000 tokens, counted before each launch runs, and 60 s): past it
+      the evaluation stops with exit code 1 and the advice to split the expression.
 )",
      {"--backend", "--engine", "--check", "--quiet"},
      1},

@@ -59,6 +59,9 @@ int evalExpression(const std::string& text, const EvalOptions& options, const st
         runner = std::make_unique<ReferenceKernelRunner>(kernels);
     }
     expr::KernelRunner& run = runner ? *runner : *onModel;
+    // The model's launches share one RunBudget, as a chat tool call's do: a launch past it is refused (exit 1)
+    // with the limit and the advice to split the expression.
+    if (onModel) onModel->startCall();
     expr::Evaluation e = expr::evaluate(*root, run);
     if (!options.quiet)
         for (const auto& l : e.launches) {

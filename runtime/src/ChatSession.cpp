@@ -1,5 +1,6 @@
 #include "qgpu/runtime/ChatSession.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "qgpu/core/Diagnostic.h"
@@ -29,7 +30,7 @@ ChatHost loadChatHost(const std::string& dir, const ChatHostOptions& options) {
         failAt(dir,
                "no such directory; give --host a Qwen3.5 checkpoint directory (config.json, its safetensors "
                "and tokenizer.json)");
-    std::string tokenizerPath = (fs::path(dir) / "tokenizer.json").string();
+    std::string tokenizerPath = checkpointFile(dir, "tokenizer.json", "the host needs its tokenizer.json");
     text::Tokenizer tokenizer = text::Tokenizer::fromFile(tokenizerPath);
     // A larger tokenizer would feed the model ids past its embedding table.
     int vocabSize = Qwen35Config::load(dir).vocabSize;
@@ -71,18 +72,26 @@ ChatReply ChatSession::reply(const TokenCallback& onToken) {
     text::ChatOptions chat;
     chat.thinking = m_options.thinking;
     chat.keepAllReasoning = m_options.keepAllReasoning;
-    std::string rendered = text::renderChat(m_messages, m_options.tools, chat);
+    text::RenderedChat chatText = text::renderChatWithToolSpans(m_messages, m_options.tools, chat);
+    const std::string& rendered = chatText.text;
 
     // The state can continue only if the new rendering extends, byte for byte, what it has read. The new part
     // then starts at <|im_end|>, an added token that the tokenizer cuts out first, so encoding it alone gives
     // the tokens a fresh read would (after a reply cut by the token limit, its unread last token comes first).
     ChatReply out;
     out.fromScratch = m_seen.empty() || rendered.compare(0, m_seen.size(), m_seen) != 0;
-    std::string fresh = out.fromScratch ? rendered : rendered.substr(m_seen.size());
+    size_t from = out.fromScratch ? 0 : m_seen.size();
+    std::string fresh = rendered.substr(from);
     if (fresh.size() > kMaxNewBytes)
         refuse("the new text is " + std::to_string(fresh.size()) + " bytes; chat reads at most " +
                std::to_string(kMaxNewBytes) + " at a time: send a shorter message");
-    std::vector<int> prompt = m_tokenizer.encode(fresh);
+    // Tool results are what a kernel, a compiler or an expression gave back, not the template's markup: they
+    // are read as ordinary text, so a "<|im_end|>" or "</tool_response>" that a compiler error quotes from a
+    // kernel is its characters, never the token that ends the turn. The rendered text stays the template's.
+    std::vector<text::TextSpan> literal;
+    for (const text::TextSpan& span : chatText.toolContent)
+        if (span.end > from) literal.push_back({std::max(span.begin, from) - from, span.end - from});
+    std::vector<int> prompt = m_tokenizer.encode(fresh, literal);
     size_t context = (out.fromScratch ? 0 : m_seenTokens) + prompt.size();
     if (context > size_t(m_options.maxContextTokens))
         refuse("the conversation would hold " + std::to_string(context) + " tokens, more than chat's limit of " +
@@ -93,6 +102,7 @@ ChatReply ChatSession::reply(const TokenCallback& onToken) {
         m_seenTokens = 0;
     }
     out.promptTokens = int(prompt.size());
+    out.prompt = prompt;
 
     GenerationOptions gen = m_options.generation;
     for (std::string_view stop : {text::kImEnd, text::kEndOfText})

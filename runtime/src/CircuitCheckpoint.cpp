@@ -80,12 +80,9 @@ void writeTensorChecksums(const std::string& dir) {
 
 TensorChecksums TensorChecksums::load(const std::string& dir) {
     TensorChecksums out;
-    out.m_file = (std::filesystem::path(dir) / kTensorChecksumsFile).string();
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(out.m_file, ec))
-        failAt(out.m_file,
-               "not found: the checkpoint lacks its tensors' checksums (it was written by an older qgpu "
-               "or copied in part); write it again with qgpu build-gpu or build --host");
+    out.m_file = checkpointFile(dir, kTensorChecksumsFile,
+                                "the checkpoint lacks its tensors' checksums (it was written by an older qgpu "
+                                "or copied in part); write it again with qgpu build-gpu or build --host");
     nlohmann::json j = parseJsonDocument(readFile(out.m_file), out.m_file);
     if (!j.is_object() || !j.contains("format") || j["format"] != "qgpu-tensor-checksums" || !j.contains("tensors") ||
         !j["tensors"].is_object())

@@ -6,6 +6,7 @@
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Trace.h"
+#include "qgpu/runtime/ModelKernelRunner.h"
 
 namespace qgpu {
 
@@ -139,6 +140,7 @@ std::string gpuSystemPrompt(ChatMode mode) {
 ToolRun runTool(const text::ToolCall& call, ProgramRunner& runner) {
     ToolRun run;
     run.call = call;
+    if (auto* budgeted = dynamic_cast<BudgetedRunner*>(&runner)) budgeted->startCall();  // one budget per call
     try {
         if (call.name == kEvalTool)
             runExpression(run, runner);

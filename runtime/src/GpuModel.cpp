@@ -47,12 +47,12 @@ namespace {
 // checkpoint, an edited config.json or layout, or a layer count that disagrees each get a message.
 gpu::Machine checkpointMachine(const std::string& dir, const Qwen35Config& config, int expectedHostLayers) {
     namespace fs = std::filesystem;
-    fs::path layoutPath = fs::path(dir) / kCircuitLayoutFile;
     std::error_code ec;
-    if (!fs::is_regular_file(layoutPath, ec))
+    if (!fs::exists(fs::symlink_status(fs::path(dir) / kCircuitLayoutFile, ec)))
         failAt(dir, std::string("has no ") + kCircuitLayoutFile +
                         ": it is not a checkpoint with the GPU's layers (a plain Qwen3.5 checkpoint goes to --host); "
                         "write one with `qgpu build-gpu --out DIR` or `qgpu build --host HOST --out DIR`");
+    fs::path layoutPath = checkpointFile(dir, kCircuitLayoutFile, "");
     std::string layout = readFile(layoutPath);
     nlohmann::json j = parseJsonDocument(layout, layoutPath.string());
     if (!j.is_object() || !j.contains("hidden_size"))

@@ -136,15 +136,13 @@ public:
 
     // The host's tokenizer.json with every chip token added (special, never split) at its id.
     std::string tokenizerJson() const {
-        fs::path path = fs::path(m_hostDir) / "tokenizer.json";
-        if (!fs::is_regular_file(path)) failAt(path.string(), "not found; the host needs its tokenizer.json");
-        Json j = parseJsonDocument(readFile(path, text::Tokenizer::kMaxTokenizerBytes), path.string());
-        if (!j.is_object()) failAt(path.string(), "is not a tokenizer.json (not a JSON object)");
+        std::string path = checkpointFile(m_hostDir, "tokenizer.json", "the host needs its tokenizer.json");
+        Json j = parseJsonDocument(readFile(path, text::Tokenizer::kMaxTokenizerBytes), path);
+        if (!j.is_object()) failAt(path, "is not a tokenizer.json (not a JSON object)");
         if (!j.contains("added_tokens")) j["added_tokens"] = Json::array();
         for (const auto& t : j["added_tokens"])
             if (t.value("id", 0) >= m_layout.hostVocab)
-                failAt(path.string(),
-                       "has token id " + std::to_string(t.value("id", 0)) + " beyond the config's vocab_size");
+                failAt(path, "has token id " + std::to_string(t.value("id", 0)) + " beyond the config's vocab_size");
         for (int i = 0; i < m_layout.chipTokens; ++i)
             j["added_tokens"].push_back({{"id", m_layout.hostVocab + i},
                                          {"content", m_chip.tokenTexts[size_t(i)]},
@@ -370,11 +368,8 @@ SpliceLayout SpliceLayout::parse(const std::string& json, const std::string& fil
 }
 
 SpliceLayout SpliceLayout::load(const std::string& dir) {
-    fs::path path = fs::path(dir) / kSpliceFile;
-    std::ifstream in(path);
-    if (!in) failAt(path.string(), "not found; is this a checkpoint written by `qgpu build --host`?");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return parse(text, path.string());
+    std::string path = checkpointFile(dir, kSpliceFile, "is this a checkpoint written by `qgpu build --host`?");
+    return parse(readFile(path), path);
 }
 
 SpliceLayout spliceHost(const std::string& hostDir, const std::string& outDir, const ChipSource& chip,
@@ -393,8 +388,9 @@ SpliceLayout spliceHost(const std::string& hostDir, const std::string& outDir, c
     for (const auto& entry : fs::directory_iterator(hostDir)) {  // tokenizer_config.json, chat template, ...
         std::string name = entry.path().filename().string();
         bool weights = name.ends_with(".safetensors") || name == "model.safetensors.index.json";
-        if (!entry.is_regular_file() || weights || fs::exists(partial / name)) continue;
-        fs::copy_file(entry.path(), partial / name);
+        if (entry.is_directory() || weights || fs::exists(partial / name)) continue;
+        // Only the host folder's own plain files: a link out of it or a FIFO is refused, never followed.
+        fs::copy_file(checkpointFile(hostDir, name, ""), partial / name);
     }
     out.commit();
     return splicer.layout();

@@ -6,6 +6,7 @@
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Files.h"
 #include "qgpu/core/JsonDocument.h"
+#include "qgpu/runtime/Safetensors.h"
 
 namespace qgpu {
 namespace {
@@ -138,10 +139,9 @@ Qwen35Config Qwen35Config::parse(const std::string& text, const std::string& fil
 }
 
 Qwen35Config Qwen35Config::load(const std::string& dir) {
-    std::filesystem::path path = std::filesystem::path(dir) / "config.json";
-    if (!std::filesystem::is_regular_file(path))
-        failAt(path.string(), "not found; point at a Qwen3.5 checkpoint directory (config.json, safetensors)");
-    return parse(readFile(path), path.string());
+    std::string path =
+        checkpointFile(dir, "config.json", "point at a Qwen3.5 checkpoint directory (config.json, safetensors)");
+    return parse(readFile(path), path);
 }
 
 Qwen35Config Qwen35Config::geometry2b() {

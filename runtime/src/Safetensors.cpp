@@ -155,13 +155,14 @@ SafetensorsContents parseSafetensors(const uint8_t* bytes, size_t size, const st
     if (size < 8) failAt(path, "the file is " + std::to_string(size) + " bytes, too short for a safetensors header");
     uint64_t headerLen;
     std::memcpy(&headerLen, bytes, 8);
+    // The length is the file's own bytes: a message never shows them (the file may be anything).
     if (headerLen > size - 8)
-        failAt(path, "the header claims " + std::to_string(headerLen) + " bytes but the file has " +
-                         std::to_string(size) + "; the file is truncated or not safetensors");
+        failAt(path, "the header's length is more than the file's " + std::to_string(size) +
+                         " bytes; the file is truncated or not safetensors");
     constexpr uint64_t kMaxHeaderBytes = 100'000'000;  // the safetensors format's own limit
     if (headerLen > kMaxHeaderBytes)
-        failAt(path, "the header claims " + std::to_string(headerLen) + " bytes, more than safetensors' limit of " +
-                         std::to_string(kMaxHeaderBytes) + "; the file is not safetensors");
+        failAt(path, "the header's length is more than safetensors' limit of " + std::to_string(kMaxHeaderBytes) +
+                         " bytes; the file is not safetensors");
     Json header = parseJsonDocument(std::string_view(reinterpret_cast<const char*>(bytes) + 8, headerLen),
                                     path + " (safetensors header)");
     if (!header.is_object()) failAt(path, "the safetensors header is not a JSON object");
@@ -186,10 +187,14 @@ SafetensorsContents parseSafetensors(const uint8_t* bytes, size_t size, const st
 }
 
 SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
-    int fd = ::open(path.c_str(), O_RDONLY);
+    // Non-blocking: a FIFO in a file's place must not wait for a writer; it is refused below.
+    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) failAt(path, "cannot open the checkpoint file; check the path");
     struct stat st {};
-    ::fstat(fd, &st);
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        failAt(path, "is not a regular file; a checkpoint's weights are plain files");
+    }
     m_size = size_t(st.st_size);
     if (m_size < 8) {
         ::close(fd);
@@ -369,27 +374,46 @@ std::string normaliseTensorName(const std::string& name) {
     return name;
 }
 
+std::string checkpointFile(const std::string& dir, const std::string& name, const std::string& missing) {
+    fs::path relative(name), path = fs::path(dir) / relative;
+    bool climbs = std::any_of(relative.begin(), relative.end(), [](const fs::path& part) { return part == ".."; });
+    if (name.empty() || relative.is_absolute() || climbs)
+        failAt(dir, "names the file '" + name + "', outside its folder; a checkpoint's files stay in its folder");
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(path, ec))) failAt(path.string(), "not found; " + missing);
+    fs::path inside = fs::canonical(dir, ec), resolved = fs::weakly_canonical(path, ec);
+    auto [end, at] = std::mismatch(inside.begin(), inside.end(), resolved.begin(), resolved.end());
+    if (ec || end != inside.end())
+        failAt(path.string(),
+               "leads outside the checkpoint's folder (a symbolic link); copy the file into the folder (from a "
+               "Hugging Face cache: download with --local-dir, which writes plain files)");
+    if (!fs::is_regular_file(fs::status(path, ec)))
+        failAt(path.string(), "is not a regular file (a FIFO, device or folder); a checkpoint's files are plain files");
+    return path.string();
+}
+
 Checkpoint::Checkpoint(const std::string& dir) : m_dir(dir) {
     fs::path d(dir), single = d / "model.safetensors", index = d / "model.safetensors.index.json";
     std::vector<std::string> files;
-    if (fs::exists(index)) {
-        Json j = parseJsonDocument(readFile(index), index.string());
+    if (fs::exists(fs::symlink_status(index))) {
+        std::string indexFile = checkpointFile(dir, index.filename().string(), "");
+        Json j = parseJsonDocument(readFile(indexFile), indexFile);
         try {
             std::set<std::string> shards;
             for (auto it = j.at("weight_map").begin(); it != j.at("weight_map").end(); ++it)
                 shards.insert(it.value().get<std::string>());
-            for (const auto& s : shards) files.push_back((d / s).string());
+            for (const auto& s : shards)
+                files.push_back(checkpointFile(dir, s, "a shard listed in model.safetensors.index.json is missing"));
         } catch (const Json::exception& e) {
             failAt(index.string(), std::string("malformed index: ") + e.what());
         }
-    } else if (fs::exists(single)) {
-        files.push_back(single.string());
+    } else if (fs::exists(fs::symlink_status(single))) {
+        files.push_back(checkpointFile(dir, single.filename().string(), ""));
     } else {
         failAt(dir,
                "no model.safetensors or model.safetensors.index.json here; point at a Qwen3.5 checkpoint directory");
     }
     for (const auto& f : files) {
-        if (!fs::exists(f)) failAt(f, "a shard listed in model.safetensors.index.json is missing");
         m_files.push_back(std::make_unique<SafetensorsFile>(f));
         for (const auto& t : m_files.back()->tensors()) {
             std::string n = normaliseTensorName(t.name);

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+
 #include "../text/TextTestUtil.h"
 #include "CircuitTestSupport.h"
 #include "TinyConfig.h"
@@ -143,4 +145,36 @@ TEST(CheckpointTrust, ANaNWeightIsRefusedWhenAHostLoads) {
     std::string err = errorOf([&] { Qwen35Model::load(d.string()); });
     EXPECT_NE(err.find("' holds NaN at element 3: the checkpoint is damaged"), std::string::npos) << err;
     fs::remove_all(d);
+}
+
+// A checkpoint's files stay in its folder: an index naming a path outside it, a symbolic link out of it and
+// a FIFO in a weights file's place are refused before anything is opened, and no message shows a file's bytes.
+TEST(CheckpointTrust, ACheckpointIsConfinedToItsFolder) {
+    fs::path d = tinyCheckpoint("confined");
+    fs::path outside = qgpu::testing::tempDir("confined-outside");
+    fs::rename(d / "model.safetensors", outside / "model.safetensors");
+    auto indexNaming = [&](const std::string& shard) {
+        writeTextFile(d / "model.safetensors.index.json",
+                      nlohmann::json{{"weight_map", {{"embed_tokens.weight", shard}}}}.dump());
+        return errorOf([&] { Checkpoint c(d.string()); });
+    };
+    EXPECT_NE(indexNaming((outside / "model.safetensors").string()).find("outside its folder"), std::string::npos);
+    EXPECT_NE(indexNaming("../confined-outside/model.safetensors").find("outside its folder"), std::string::npos);
+    fs::create_symlink(outside / "model.safetensors", d / "linked.safetensors");
+    EXPECT_NE(indexNaming("linked.safetensors").find("leads outside the checkpoint's folder"), std::string::npos);
+    ASSERT_EQ(::mkfifo((d / "fifo.safetensors").c_str(), 0600), 0);
+    EXPECT_NE(indexNaming("fifo.safetensors").find("is not a regular file"), std::string::npos);
+    fs::remove(d / "model.safetensors.index.json");
+    fs::create_symlink("/etc/hostname", d / "model.safetensors");  // any file outside, as the weights
+    EXPECT_NE(errorOf([&] { Checkpoint c(d.string()); }).find("leads outside"), std::string::npos);
+    fs::remove(d / "model.safetensors");
+    writeTextFile(d / "model.safetensors", "SECRETS!and more text than eight bytes");
+    std::string e = errorOf([&] { Checkpoint c(d.string()); });
+    EXPECT_NE(e.find("the header's length is more than the file's"), std::string::npos) << e;
+    uint64_t shown = 0;
+    std::memcpy(&shown, "SECRETS!", 8);
+    EXPECT_EQ(e.find(std::to_string(shown)), std::string::npos) << "the file's bytes as a number: " << e;
+    fs::remove(d / "config.json");
+    fs::create_symlink("/etc/hostname", d / "config.json");
+    EXPECT_NE(errorOf([&] { Qwen35Config::load(d.string()); }).find("leads outside"), std::string::npos);
 }

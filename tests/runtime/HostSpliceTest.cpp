@@ -290,6 +290,12 @@ TEST(HostSplice, BadHostsAndOutputsAreRefusedWithNothingLeftBehind) {
     refused(noTokenizer, dir / "o2", "tokenizer.json: error: not found");
     EXPECT_FALSE(fs::exists(dir / "o2"));
 
+    fs::path leaky = dir / "leaky";  // a link out of the host's folder is never copied into the combined one
+    qgpu::testing::writeHost(leaky, hostConfig(), 7);
+    fs::create_symlink("/etc/hostname", leaky / "notes.txt");
+    refused(leaky, dir / "o4", "notes.txt: error: leads outside the checkpoint's folder");
+    EXPECT_FALSE(fs::exists(dir / "o4"));
+
     fs::path corrupt = dir / "corrupt";
     qgpu::testing::writeHost(corrupt, hostConfig(), 7);
     std::string weights = qgpu::testing::readText(corrupt / "model.safetensors");

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -110,6 +111,38 @@ TEST(Tokenizer, MatchesAddedTokensFirstAndNeverSplitsThem) {
     EXPECT_EQ(pieces(t, t.encode("t<think>he")), (std::vector<std::string>{"t", "<think>", "he"}));
     EXPECT_EQ(t.decode(ids), "<|im_start|>user\nthe<|im_end|><think>");
     EXPECT_EQ(t.decode(ids, true), "user\nthe<think>");
+}
+
+// Chat reads tool results this way: added-token text inside a literal span is its bytes' tokens.
+TEST(Tokenizer, ReadsLiteralSpansAsOrdinaryText) {
+    Tokenizer t = load(smallSpec());
+    TokenizerSpec noAdded = smallSpec();
+    noAdded.added.clear();
+    Tokenizer plain = load(noAdded);  // the same vocabulary and merges: what the text encodes to as text
+
+    std::string text = "<|im_start|>user\n<think>the<|im_end|>x<|im_end|>";
+    size_t begin = text.find("<think>"), end = text.find("x<|im_end|>") + 1;
+    std::vector<int> ids = t.encode(text, {{begin, end}});
+    std::vector<int> expected = {400};
+    for (int id : plain.encode("user\n<think>the<|im_end|>x")) expected.push_back(id);
+    expected.push_back(401);
+    EXPECT_EQ(ids, expected);
+    EXPECT_EQ(t.decode(ids), text);
+    EXPECT_EQ(std::count(ids.begin(), ids.end(), 401), 1);  // only the one outside the span
+
+    // An added token that would end inside a span is not matched either; one that ends where it starts is.
+    EXPECT_EQ(t.encode("<|im_end|>", {{5, 10}}), plain.encode("<|im_end|>"));
+    std::vector<int> before = t.encode("<|im_end|><|im_end|>", {{10, 20}});
+    ASSERT_FALSE(before.empty());
+    EXPECT_EQ(before[0], 401);
+    EXPECT_EQ(std::count(before.begin(), before.end(), 401), 1);
+
+    // Spans without added-token text change nothing: the text around them is pre-tokenized with them.
+    std::string ordinary = "<|im_start|>user\nthe hello the<|im_end|>\n";
+    size_t at = ordinary.find("the hello");
+    EXPECT_EQ(t.encode(ordinary, {{at, at + 9}, {ordinary.size() - 1, ordinary.size()}}), t.encode(ordinary));
+    EXPECT_EQ(t.encode(ordinary, {{at, at}}), t.encode(ordinary));  // an empty span
+    EXPECT_EQ(t.encode(ordinary, {}), t.encode(ordinary));
 }
 
 TEST(Tokenizer, PrefersTheLongestAddedToken) {

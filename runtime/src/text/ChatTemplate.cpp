@@ -195,7 +195,13 @@ std::string pythonJson(const nlohmann::ordered_json& value) {
 
 std::string renderChat(const std::vector<ChatMessage>& messages, const nlohmann::ordered_json& tools,
                        const ChatOptions& options) {
-    std::string out;
+    return renderChatWithToolSpans(messages, tools, options).text;
+}
+
+RenderedChat renderChatWithToolSpans(const std::vector<ChatMessage>& messages, const nlohmann::ordered_json& tools,
+                                     const ChatOptions& options) {
+    RenderedChat rendered;
+    std::string& out = rendered.text;
     bool leadingSystem = !messages.empty() && messages[0].role == "system";
     if (tools.is_array() && !tools.empty()) {
         out += std::string(kImStart) + "system\n# Tools\n\nYou have access to the following functions:\n\n<tools>";
@@ -226,7 +232,11 @@ std::string renderChat(const std::vector<ChatMessage>& messages, const nlohmann:
             renderAssistant(out, m, i > lastQuery || options.keepAllReasoning);
         } else if (m.role == "tool") {
             if (i > 0 && messages[i - 1].role != "tool") out += std::string(kImStart) + "user";
-            out += "\n<tool_response>\n" + trim(m.content) + "\n</tool_response>";
+            out += "\n<tool_response>\n";
+            size_t begin = out.size();
+            out += trim(m.content);
+            rendered.toolContent.push_back({begin, out.size()});
+            out += "\n</tool_response>";
             if (i + 1 == messages.size() || messages[i + 1].role != "tool") out += std::string(kImEnd) + "\n";
         } else {
             failChat("message " + std::to_string(i) + ": unknown role \"" + m.role +
@@ -237,7 +247,7 @@ std::string renderChat(const std::vector<ChatMessage>& messages, const nlohmann:
         out += std::string(kImStart) + "assistant\n";
         out += options.thinking ? "<think>\n" : "<think>\n\n</think>\n\n";
     }
-    return out;
+    return rendered;
 }
 
 }  // namespace qgpu::text

@@ -300,8 +300,11 @@ std::pair<int, size_t> Tokenizer::matchAdded(std::string_view text, size_t pos) 
     return {-1, 0};
 }
 
-std::vector<int> Tokenizer::encode(std::string_view text) const {
+std::vector<int> Tokenizer::encode(std::string_view text) const { return encode(text, {}); }
+
+std::vector<int> Tokenizer::encode(std::string_view text, const std::vector<TextSpan>& literal) const {
     std::vector<int> ids;
+    auto span = literal.begin();                  // the first literal span that does not end at or before pos
     auto plain = [&](std::string_view segment) {  // text between added tokens: normalized, then split
         std::string normalized;
         if (m_nfc && !nfcQuickCheck(segment)) segment = normalized = toNfc(segment);
@@ -309,7 +312,13 @@ std::vector<int> Tokenizer::encode(std::string_view text) const {
     };
     size_t start = 0;
     for (size_t pos = 0; pos < text.size();) {
+        while (span != literal.end() && (span->end <= pos || span->end <= span->begin)) ++span;
+        if (span != literal.end() && span->begin <= pos) {  // inside a literal span: ordinary text
+            pos = std::min(span->end, text.size());
+            continue;
+        }
         auto [id, len] = matchAdded(text, pos);
+        if (id >= 0 && span != literal.end() && pos + len > span->begin) id = -1;  // it would end in a span
         if (id < 0) {
             ++pos;
             continue;

@@ -56,6 +56,7 @@ struct ChatReply {
     std::string toolCallError;  // why the reply's tool calls did not parse (the model wrote a malformed one)
     GenerationResult generation;
     int promptTokens = 0;      // tokens fed before generating: the new turns and the generation prompt
+    std::vector<int> prompt;   // those tokens (tool results among them read as ordinary text: ChatSession)
     bool fromScratch = false;  // the whole conversation was fed to a fresh state (first turn, or changed history)
 };
 
@@ -72,7 +73,9 @@ public:
     // Generates the assistant's turn after the messages so far and appends it. New text over kMaxNewBytes,
     // or a conversation that would pass maxContextTokens, is refused with a DiagnosticError before the model
     // reads anything; the user and tool messages after the last assistant turn are then dropped, so the
-    // chat can go on.
+    // chat can go on. The content of "tool" messages is read as ordinary text: special-token text in it
+    // ("<|im_end|>", "<tool_response>") becomes its characters' tokens, never the special token, while the
+    // template's own markup around it is read as usual (ChatTemplate.h: renderChatWithToolSpans).
     ChatReply reply(const TokenCallback& onToken = {});
     ChatReply send(const std::string& user, const TokenCallback& onToken = {});
     void clear();  // forgets the conversation and the state

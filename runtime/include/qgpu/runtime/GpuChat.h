@@ -30,7 +30,10 @@ struct ToolRun {
 };
 
 // Runs one tool call of either mode on `runner`. Bad arguments, expressions or kernels are not thrown: they
-// become the response, so that Qwen can try again.
+// become the response, so that Qwen can try again. A BudgetedRunner (ModelKernelRunner) opens a new call
+// first: every launch of the call shares its RunBudget, and a launch past it is refused with a response that
+// names the limit and what to do (a kernel that does less work per launch, a smaller expression). The
+// response is read by Qwen as ordinary text, whatever it quotes (ChatSession::reply).
 ToolRun runTool(const text::ToolCall& call, ProgramRunner& runner);
 
 struct GpuChatOptions {

@@ -17,6 +17,12 @@ enum class DType { F32, F16, BF16 };
 const char* dtypeName(DType t);  // "F32", "F16", "BF16" as safetensors spells them
 size_t dtypeSize(DType t);
 
+// A file of the checkpoint in `dir`, checked before it is opened: `name` is relative and stays inside the
+// folder (no "..", no absolute path), the path resolves (symlinks followed) inside the folder, and it is a
+// regular file (no FIFO or device). Returns the path; throws DiagnosticError naming the file otherwise, and
+// "not found" with `missing` (what to do) when it does not exist.
+std::string checkpointFile(const std::string& dir, const std::string& name, const std::string& missing);
+
 // A tensor inside a mapped file; valid while its file is open.
 struct TensorView {
     std::string name;

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "qgpu/runtime/text/Tokenizer.h"  // TextSpan
+
 namespace qgpu::text {
 
 inline constexpr std::string_view kImStart = "<|im_start|>";
@@ -51,6 +53,18 @@ struct ChatOptions {
 std::string renderChat(const std::vector<ChatMessage>& messages,
                        const nlohmann::ordered_json& tools = nlohmann::ordered_json::array(),
                        const ChatOptions& options = {});
+
+// renderChat's text, and where each tool message's content (trimmed, as rendered) stands in it, in message
+// order. The text is renderChat's, byte for byte; the spans let a tokenizer read tool results as ordinary
+// text (Tokenizer::encode with literal spans), so a compiler error that quotes "<|im_end|>" from a kernel
+// cannot end the turn it stands in. The template's own markup around them is never in a span.
+struct RenderedChat {
+    std::string text;
+    std::vector<TextSpan> toolContent;
+};
+RenderedChat renderChatWithToolSpans(const std::vector<ChatMessage>& messages,
+                                     const nlohmann::ordered_json& tools = nlohmann::ordered_json::array(),
+                                     const ChatOptions& options = {});
 
 // The tool calls in model output, in order: every <tool_call>...</tool_call> holding Qwen3.5's
 // <function=NAME><parameter=KEY>VALUE</parameter>...</function> or Qwen3's JSON {"name": .., "arguments": {..}}.

@@ -24,6 +24,11 @@
 
 namespace qgpu::text {
 
+// Bytes [begin, end) of a text.
+struct TextSpan {
+    size_t begin = 0, end = 0;
+};
+
 class Tokenizer {
 public:
     static constexpr size_t kMaxTokenizerBytes = size_t(256) << 20;  // Qwen3.5's tokenizer.json: 12.8 MB
@@ -33,6 +38,13 @@ public:
     static Tokenizer fromJson(const std::string& json, const std::string& fileName = "tokenizer.json");
 
     std::vector<int> encode(std::string_view text) const;
+    // The same, but the `literal` spans (ascending, not overlapping) are read as ordinary text: no added
+    // token is matched inside one (nor one that would end inside it), so "<|im_end|>" there is its bytes'
+    // BPE tokens, not the special token (Hugging Face's split_special_tokens, for these spans only). A
+    // span's text is normalized and pre-tokenized together with the text around it up to the next added
+    // token, so a span without added-token text encodes exactly as encode(text) does. Chat reads tool
+    // results this way (ChatSession).
+    std::vector<int> encode(std::string_view text, const std::vector<TextSpan>& literal) const;
     // The tokens' bytes concatenated, even if they are not valid UTF-8: decode(encode(text)) is the text
     // after normalization, byte for byte. Ids without a token are skipped; special tokens are skipped when
     // `skipSpecial`.
