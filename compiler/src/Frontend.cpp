@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "qgpu/compiler/Ptx.h"
+#include "PtxParsing.h"
 
 namespace qgpu {
 
@@ -38,7 +38,7 @@ CompiledKernel compileKernel(const std::string& source, const std::string& fileN
     CompiledKernel out;
     out.ptx = std::move(r.ptx);
     out.warnings = std::move(r.diagnostics);
-    ptx::Module module = ptx::parse(out.ptx, fileName + ".ptx");
+    ptx::Module module = ptx::parse(out.ptx, fileName + ".ptx", fileName);
     out.kernel = lowerKernel(module, kernelParameterNames(source), fileName, spec);
     return out;
 }

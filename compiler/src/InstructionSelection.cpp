@@ -1,9 +1,141 @@
 // PTX statements -> machine instructions: control flow, ALU operations, moves, compares (Selector.h).
 #include <llvm/Demangle/Demangle.h>
 
+#include <cctype>
+#include <functional>
+#include <set>
+
+#include "OperandForms.h"
 #include "Selector.h"
 
 namespace qgpu::lowering {
+
+namespace {
+
+// An operand as PTX writes it: "%r1", "7", "[%rd1+8]".
+std::string operandText(const Operand& o) {
+    if (o.kind == Kind::Imm) return o.isFloat ? o.name : std::to_string(o.value);
+    if (o.kind != Kind::Address) return o.name;
+    if (o.name.empty()) return "[" + std::to_string(o.value) + "]";
+    return "[" + o.name + (o.value ? "+" + std::to_string(o.value) : "") + "]";
+}
+
+const char* kindOf(const Operand& o) {
+    switch (o.kind) {
+        case Kind::Reg: return "a register";
+        case Kind::Imm: return "an immediate";
+        case Kind::Address: return "an address";
+        case Kind::Symbol: return "a name no .reg declares";
+        case Kind::Special: return "a special register";
+        case Kind::Label: return "a label";
+        case Kind::Vector: return "a vector";
+    }
+    return "an operand";
+}
+
+// The kinds of OperandForms.h an operand may stand for (the parser cannot tell a predicate register).
+unsigned kindsOf(const Operand& o) {
+    switch (o.kind) {
+        case Kind::Reg: return kReg | kPred;
+        case Kind::Imm: return kImm;
+        case Kind::Address: return kAddress;
+        case Kind::Symbol: return kSymbol;
+        case Kind::Special: return kSpecial;
+        case Kind::Label: return kLabel;
+        case Kind::Vector: return kVector;
+    }
+    return 0;
+}
+
+// "4 operands (a register, a register or an immediate, ...)"
+std::string describeForm(const OperandForm& f) {
+    if (f.max == 0) return "no operands";
+    std::string out = std::to_string(f.min) + (f.min == f.max ? "" : " or " + std::to_string(f.max)) +
+                      (f.max == 1 ? " operand (" : " operands (");
+    for (int i = 0; i < f.max; ++i) out += (i ? ", " : "") + describeKinds(f.kinds[i]);
+    return out + ")";
+}
+
+bool hasType(const ptx::Instruction& in) {
+    static const std::set<std::string> types = {"s8",    "s16",  "s32",    "s64",  "u8",  "u16",  "u32",
+                                                "u64",   "b8",   "b16",    "b32",  "b64", "b128", "f16",
+                                                "f16x2", "bf16", "bf16x2", "tf32", "f32", "f64",  "pred"};
+    for (size_t i = 1; i < in.parts.size(); ++i)
+        if (types.count(in.parts[i])) return true;
+    return false;
+}
+
+// The elements of a `{%r1, %r2}` operand as written.
+std::vector<std::string> elementsOf(const Operand& v) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : v.name.substr(1, v.name.size() - 2) + ",") {
+        if (c != ',') {
+            if (c != ' ' && c != '\t') cur += c;
+            continue;
+        }
+        out.push_back(cur);
+        cur.clear();
+    }
+    return out;
+}
+
+// A load or store moves a vector of registers exactly when it is .v2 or .v4, one per element.
+void checkVectorData(const ptx::Instruction& in, const std::function<void(const std::string&)>& fail) {
+    bool load = in.parts[0] == "ld";
+    size_t at = load ? 0 : 1, lanes = in.has("v4") ? 4 : in.has("v2") ? 2 : 1;
+    const Operand& data = in.operands[at];
+    std::string which = "operand " + std::to_string(at + 1) + " ('" + operandText(data) + "')";
+    if (data.kind != Kind::Vector) {
+        if (lanes > 1)
+            fail(in.opcode + " moves " + std::to_string(lanes) + " values: " + which + " must be a vector of " +
+                 std::to_string(lanes) + " registers, such as {%r1, %r2}");
+        return;
+    }
+    std::vector<std::string> elements = elementsOf(data);
+    if (lanes == 1 || elements.size() != lanes)
+        fail(in.opcode + " moves " + std::to_string(lanes) + (lanes == 1 ? " value" : " values") + ", but " + which +
+             " has " + std::to_string(elements.size()) + (elements.size() == 1 ? " element" : " elements") +
+             (lanes == 1 ? " (.v2 and .v4 move vectors)" : ""));
+    for (const std::string& e : elements) {
+        bool ok = !e.empty() &&
+                  (e[0] == '%' || (load ? e == "_" : std::isdigit(static_cast<unsigned char>(e[0])) || e[0] == '-'));
+        if (!ok)
+            fail(which + " holds '" + e + "': a load's vector holds registers or _, a store's registers or immediates");
+    }
+}
+
+// Every instruction of the kernel against the forms the selector takes (OperandForms.h), before any is
+// selected: the operand count, each operand's kind, branch targets and the elements of vectors.
+void checkOperandForms(const ptx::Function& fn, const std::string& cudaFile) {
+    for (const ptx::Instruction& in : fn.body) {
+        std::function<void(const std::string&)> fail = [&](const std::string& msg) {
+            throw DiagnosticError(
+                Diagnostic{cudaFile, in.cudaLoc.line, in.cudaLoc.column,
+                           msg + " (PTX line " + std::to_string(in.ptxLine) + ": " + in.opcode + ")"});
+        };
+        const OperandForm* form = operandForm(in.parts);
+        if (!form) continue;  // select() refuses it by name before reading an operand
+        if (form->typed && !hasType(in)) fail(in.opcode + " names no type (such as .s32 or .f32)");
+        std::string takes = in.opcode + " takes " + describeForm(*form);
+        const auto& o = in.operands;
+        if (int(o.size()) < form->min || int(o.size()) > form->max) {
+            std::string given;
+            for (const Operand& x : o) given += (given.empty() ? ": " : ", ") + operandText(x);
+            fail(takes + ", but was given " + (o.empty() ? "none" : std::to_string(o.size()) + given));
+        }
+        for (size_t i = 0; i < o.size(); ++i) {
+            if (!(form->kinds[i] & kindsOf(o[i])))
+                fail(takes + ", but operand " + std::to_string(i + 1) + " is '" + operandText(o[i]) + "', " +
+                     kindOf(o[i]));
+            if (o[i].kind == Kind::Label && !fn.labels.count(o[i].name))
+                fail("the label '" + o[i].name + "' is not defined in the kernel");
+        }
+        if ((in.parts[0] == "ld" || in.parts[0] == "st") && !in.has("param")) checkVectorData(in, fail);
+    }
+}
+
+}  // namespace
 
 Selection Selector::run() {
     m_cur = newBlock();
@@ -252,6 +384,8 @@ void Selector::requireInt32(const ptx::Instruction& in) {
 void Selector::select(const ptx::Instruction& in) {
     const std::string& op = in.parts[0];
     const auto& o = in.operands;
+    if (in.has("sat") && !isFloatOperation(in))  // inline PTX: selected without it, the result would be wrong
+        fail("saturating integer arithmetic (" + in.opcode + ") is not supported: clamp with min and max");
     if (op == "ld" && in.has("param")) return loadParam(in);
     if (op == "ld" || op == "st" || op == "atom" || op == "red") return memory(in);
     if (op == "shfl") return shuffle(in);
@@ -396,6 +530,7 @@ Selection selectInstructions(const ptx::Module& module, const std::vector<std::s
                 Diagnostic{cudaFile, 0, 0,
                            "device function '" + llvm::demangle(f.name) +
                                "' was not inlined; calls are not supported: mark it __forceinline__"});
+    checkOperandForms(*kernel, cudaFile);
     return Selector(module, *kernel, paramNames, cudaFile, spec).run();
 }
 

@@ -1,9 +1,11 @@
 #include <cctype>
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <sstream>
+#include <utility>
 
-#include "qgpu/compiler/Ptx.h"
+#include "PtxParsing.h"
 
 namespace qgpu::ptx {
 
@@ -42,13 +44,17 @@ bool directive(const std::string& s, const std::string& name) {
     return startsWith(s, name) && (s.size() == name.size() || std::isspace(static_cast<unsigned char>(s[name.size()])));
 }
 
+bool isOpen(char c) { return c == '[' || c == '(' || c == '{'; }
+bool isClose(char c) { return c == ']' || c == ')' || c == '}'; }
+
+// `s` split at `sep` outside brackets, parentheses and braces.
 std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> out;
     std::string cur;
     int depth = 0;
     for (char c : s) {
-        if (c == '[' || c == '{') depth++;
-        if (c == ']' || c == '}') depth--;
+        if (isOpen(c)) depth++;
+        if (isClose(c)) depth--;
         if (c == sep && depth == 0) {
             out.push_back(trim(cur));
             cur.clear();
@@ -60,19 +66,96 @@ std::vector<std::string> split(const std::string& s, char sep) {
     return out;
 }
 
+bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+// A PTX identifier: a letter followed by letters, digits, '_' and '$', or '_', '$' or '%' followed by at
+// least one of those.
+bool isIdentifier(const std::string& s) {
+    if (s.empty()) return false;
+    bool letter = std::isalpha(static_cast<unsigned char>(s[0])) != 0;
+    if (!letter && (s.size() < 2 || (s[0] != '_' && s[0] != '$' && s[0] != '%'))) return false;
+    for (size_t i = 1; i < s.size(); ++i)
+        if (!isNameChar(s[i])) return false;
+    return true;
+}
+
+// An instruction name as PTX writes it: lower-case words joined by single dots ("shfl.sync.bfly.b32").
+bool isOpcode(const std::string& s) {
+    if (s.empty() || !std::islower(static_cast<unsigned char>(s[0])) || s.back() == '.') return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        if (c == '.' ? s[i - 1] == '.'
+                     : !(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+                         c == '_'))
+            return false;
+    }
+    return true;
+}
+
+// The names of PTX's instructions (the first part of an opcode). After a statement left without ';', a line
+// that starts with one begins a new statement: the ';' is missing.
+bool isInstructionName(const std::string& name) {
+    static const std::set<std::string> names = {
+        "abs",      "activemask",   "add",       "addc",     "alloca",   "and",       "applypriority",
+        "atom",     "bar",          "barrier",   "bfe",      "bfi",      "bfind",     "bmsk",
+        "bra",      "brev",         "brkpt",     "brx",      "call",     "clz",       "cnot",
+        "copysign", "cos",          "cp",        "cvt",      "cvta",     "discard",   "div",
+        "dp2a",     "dp4a",         "elect",     "ex2",      "exit",     "fence",     "fma",
+        "fns",      "isspacep",     "istypep",   "ld",       "ldmatrix", "ldu",       "lg2",
+        "lop3",     "mad",          "mad24",     "madc",     "mapa",     "match",     "max",
+        "mbarrier", "membar",       "min",       "mma",      "mov",      "movmatrix", "mul",
+        "mul24",    "multimem",     "nanosleep", "neg",      "not",      "or",        "pmevent",
+        "popc",     "prefetch",     "prefetchu", "prmt",     "rcp",      "red",       "redux",
+        "rem",      "ret",          "rsqrt",     "sad",      "selp",     "set",       "setp",
+        "shf",      "shfl",         "shl",       "shr",      "sin",      "slct",      "sqrt",
+        "st",       "stackrestore", "stacksave", "stmatrix", "sub",      "subc",      "suld",
+        "suq",      "sured",        "sust",      "szext",    "tanh",     "testp",     "tex",
+        "tld4",     "trap",         "txq",       "vabsdiff", "vadd",     "vavrg2",    "vavrg4",
+        "vmad",     "vmax",         "vmin",      "vote",     "vset",     "vshl",      "vshr",
+        "vsub",     "wgmma",        "wmma",      "xor"};
+    return names.count(name) > 0;
+}
+
+// Where an operand has a space outside brackets (two operands, or an operand and the next statement, run
+// together), or npos.
+size_t spaceInOperand(const std::string& t) {
+    int depth = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (isOpen(t[i])) depth++;
+        if (isClose(t[i]) && depth > 0) depth--;
+        if (depth == 0 && (t[i] == ' ' || t[i] == '\t')) return i;
+    }
+    return std::string::npos;
+}
+
 class Parser {
 public:
-    Parser(const std::string& file) : m_file(file) {}
+    Parser(const std::string& file, const std::string& cudaFile) : m_file(file), m_cudaFile(cudaFile) {}
 
     Module run(const std::string& text) {
+        if (!m_cudaFile.empty()) m_cudaFileNumber = cudaFileNumber(text);
         std::istringstream in(text);
         std::string raw;
         while (std::getline(in, raw)) {
             ++m_line;
-            size_t comment = raw.find("//");
-            if (comment != std::string::npos) raw.resize(comment);
-            std::string line = trim(raw);
-            if (!line.empty()) statement(line);
+            std::string comment;
+            std::string line = trim(withoutComments(raw, comment));
+            if (!line.empty()) {
+                if (m_fn && m_inBody)
+                    bodyLine(line);
+                else
+                    statement(line);
+            }
+            if (comment == "begin inline asm") beginInlineAsm();
+            if (comment == "end inline asm") endInlineAsm();
+        }
+        if (m_inComment) {
+            m_line = m_commentLine;
+            fail("a '/*' comment is not closed with '*/'");
+        }
+        if (m_fn && m_depth > 0) {
+            m_line = m_braceLines.back();
+            fail("this '{' is not closed with '}'");
         }
         if (m_fn) fail("the function '" + m_fn->name + "' is not closed with '}'");
         attributeLinesToMainFile();
@@ -80,13 +163,167 @@ public:
     }
 
 private:
+    // An error in a function of PTX compiled from CUDA stands at the CUDA line the PTX came from.
     [[noreturn]] void fail(const std::string& msg) {
-        throw DiagnosticError(Diagnostic{m_file, m_line, 0, "PTX: " + msg});
+        std::string text = (m_inAsm ? "inline PTX: " : "PTX: ") + msg;
+        if (!m_cudaFile.empty() && m_fn && m_cudaLoc.line > 0)
+            throw DiagnosticError(Diagnostic{m_cudaFile, m_cudaLoc.line, m_cudaLoc.column,
+                                             text + " (PTX line " + std::to_string(m_line) + ")"});
+        throw DiagnosticError(Diagnostic{m_file, m_line, 0, text});
+    }
+
+    // The .file number of the .cu source, read ahead: .file lines come last in Clang's output.
+    static int cudaFileNumber(const std::string& text) {
+        std::map<int, std::string> files;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);) {
+            line = trim(line);
+            size_t q1 = line.find('"'), q2 = line.find('"', q1 + 1);
+            if (directive(line, ".file") && q2 != std::string::npos)
+                files[std::atoi(line.c_str() + 5)] = line.substr(q1 + 1, q2 - q1 - 1);
+        }
+        for (const auto& [n, name] : files)
+            if (name.size() > 3 && name.substr(name.size() - 3) == ".cu") return n;
+        return -1;
     }
 
     [[noreturn]] void failPending() {
         m_line = m_pendingLine;
         fail("expected ';' at the end of '" + m_pending + "'");
+    }
+
+    // The line without its comments; the text of a `//` comment goes to `lineComment` (Clang brackets inline
+    // asm with `// begin inline asm` and `// end inline asm`). A `/* */` comment may span lines.
+    std::string withoutComments(const std::string& raw, std::string& lineComment) {
+        if (m_inComment && m_inAsm && trim(raw) == "// end inline asm") {
+            m_line = m_commentLine;
+            fail("a '/*' comment is not closed with '*/'");
+        }
+        std::string out;
+        bool quoted = false;
+        for (size_t i = 0; i < raw.size(); ++i) {
+            if (m_inComment) {
+                if (raw.compare(i, 2, "*/") == 0) {
+                    m_inComment = false;
+                    out += ' ';
+                    ++i;
+                }
+                continue;
+            }
+            if (raw[i] == '"') quoted = !quoted;
+            if (!quoted && raw.compare(i, 2, "//") == 0) {
+                lineComment = trim(raw.substr(i + 2));
+                break;
+            }
+            if (!quoted && raw.compare(i, 2, "/*") == 0) {
+                m_inComment = true;
+                m_commentLine = m_line;
+                ++i;
+                continue;
+            }
+            out += raw[i];
+        }
+        return out;
+    }
+
+    // A line of a function body may hold several statements: each ends at ';' (outside brackets and quotes), a
+    // label at ':', and a '{' or '}' where a statement begins opens or closes a scope. Text left at the end of
+    // the line continues on the next (Clang writes call sequences over several lines).
+    void bodyLine(const std::string& line) {
+        std::string cur;
+        int depth = 0;
+        bool quoted = false, blank = true;
+        enum { None, Word, AfterWord, Other } shape = None;  // whether cur is one word (a label's name)
+        auto reset = [&] {
+            cur.clear();
+            blank = true;
+            shape = None;
+        };
+        for (size_t i = 0; i < line.size(); ++i) {
+            char c = line[i];
+            if (quoted) {
+                cur += c;
+                quoted = c != '"';
+                continue;
+            }
+            if (depth == 0 && (c == '}' || (c == '{' && !takesOperand(cur)))) {  // a scope
+                if (!blank) statement(trim(cur));
+                reset();
+                statement(std::string(1, c));
+                if (!m_fn || !m_inBody) return outsideFunction(line.substr(i + 1));
+                continue;
+            }
+            if (c == ':' && depth == 0 && shape != None && shape != Other && m_pending.empty() &&
+                isIdentifier(trim(cur))) {
+                statement(trim(cur) + ":");
+                reset();
+                continue;
+            }
+            quoted = c == '"';
+            if (isOpen(c)) depth++;
+            if (isClose(c) && depth > 0) depth--;
+            cur += c;
+            if (c == ' ' || c == '\t' || c == '\r') {
+                if (shape == Word) shape = AfterWord;
+            } else {
+                blank = false;
+                shape = (isNameChar(c) || c == '%') && (shape == None || shape == Word) ? Word : Other;
+            }
+            if (c == ';' && depth == 0) {
+                statement(trim(cur));
+                reset();
+                if (!m_fn || !m_inBody) return outsideFunction(line.substr(i + 1));
+            }
+        }
+        if (!blank) statement(trim(cur));
+    }
+
+    // The rest of a line after the '}' that closed its function.
+    void outsideFunction(const std::string& rest) {
+        std::string r = trim(rest);
+        if (!r.empty()) statement(r);
+    }
+
+    // Whether a '{' after `cur` (and any statement pending from earlier lines) is an operand -- a vector, after
+    // the instruction's name or a ',' -- rather than a scope.
+    bool takesOperand(const std::string& cur) const {
+        std::string text = trim(m_pending + " " + cur);
+        if (text.empty()) return false;
+        if (text.back() == ',') return true;
+        if (text[0] == '@') {  // a guard, then the instruction
+            size_t gap = text.find_first_of(" \t");
+            if (gap == std::string::npos) return false;
+            text = trim(text.substr(gap));
+        }
+        return !text.empty() && text.find_first_of(" \t") == std::string::npos;
+    }
+
+    // After a statement left without ';' on an earlier line, whether `text` begins a new statement (a guard or
+    // an instruction) rather than continuing it. Clang continues only call sequences, after ',' and '('.
+    bool startsStatement(const std::string& text) const {
+        char last = m_pending.back();
+        if (last == ',' || last == '(' || last == '[' || last == '{' || startsWith(m_pending, "call")) return false;
+        if (text[0] == '@') return true;
+        std::string word = text.substr(0, text.find_first_of(" \t;,"));
+        return isInstructionName(word.substr(0, word.find('.')));
+    }
+
+    void beginInlineAsm() {
+        if (!m_fn || !m_inBody) return;
+        if (!m_pending.empty()) failPending();
+        m_inAsm = true;
+        m_asmDepth = m_depth;
+    }
+
+    // An inline asm statement is whole: its last statement ends with ';' and it closes each '{' it opens.
+    void endInlineAsm() {
+        if (!m_inAsm) return;
+        if (!m_pending.empty()) failPending();
+        if (m_depth > m_asmDepth) {
+            m_line = m_braceLines[size_t(m_asmDepth)];
+            fail("this '{' is not closed with '}' in its asm statement");
+        }
+        m_inAsm = false;
     }
 
     void statement(const std::string& line) {
@@ -95,21 +332,27 @@ private:
             return;
         }
         if (m_inParams) return param(line);
+        if (!m_pending.empty() && (line[0] == '.' || line == "}" || line == "{" || line.back() == ':')) failPending();
         if (startsWith(line, ".version") || startsWith(line, ".target") || startsWith(line, ".address_size")) return;
-        if (startsWith(line, ".section")) {
-            m_skipSection = line.find('{') != std::string::npos && line.find('}') == std::string::npos;
+        if (startsWith(line, ".section")) {  // its '{' on this line or the next
+            m_skipSection = line.find('}') == std::string::npos;
             return;
         }
         if (directive(line, ".file")) return fileDirective(line);
         if (directive(line, ".loc")) return locDirective(line);
-        if (line.find(".entry") != std::string::npos || line.find(".func") != std::string::npos) return header(line);
-        if (!m_pending.empty() && (line == "}" || line == "{" || line.back() == ':')) failPending();
+        if (line[0] == '.' && (line.find(".entry") != std::string::npos || line.find(".func") != std::string::npos))
+            return header(line);
         if (line == "{" && m_inBody) {  // a nested scope, such as a call sequence
             ++m_depth;
+            m_braceLines.push_back(m_line);
             return;
         }
+        if (line == "}" && m_inAsm && m_depth == m_asmDepth)
+            fail("this '}' closes no '{' of its asm statement: the braces of an asm statement must balance");
         if (line == "}" && m_depth > 0) {
             --m_depth;
+            m_braceLines.pop_back();
+            while (!m_registers.empty() && m_registers.back().second > m_depth) m_registers.pop_back();
             return;
         }
         if (line == "{") {
@@ -122,13 +365,13 @@ private:
             m_module.functions.push_back(std::move(*m_fn));
             m_fn.reset();
             m_inBody = false;
+            m_labelLines.clear();
+            m_registers.clear();
+            m_closedAt = m_line;
+            m_cudaLoc = {};
             return;
         }
-        if (line.back() == ':' && line.find(' ') == std::string::npos) {
-            if (!m_fn) fail("label outside a function");
-            m_fn->labels[line.substr(0, line.size() - 1)] = m_fn->body.size();
-            return;
-        }
+        if (line.back() == ':' && line.find_first_of(" \t") == std::string::npos) return label(line);
         if (startsWith(line, ".reg")) return registers(line);
         if (startsWith(line, ".pragma") || startsWith(line, ".maxntid") || startsWith(line, ".reqntid") ||
             startsWith(line, ".minnctapersm"))
@@ -137,8 +380,25 @@ private:
             startsWith(line, ".extern") || startsWith(line, ".local") || startsWith(line, ".visible .global"))
             return variable(line);
         if (line[0] == '.') return;  // other directives carry nothing the machine needs
-        if (!m_fn || !m_inBody) fail("instruction outside a function body: '" + line + "'");
+        if (!m_fn || !m_inBody)
+            fail("instruction outside a function body: '" + line + "'" +
+                 (m_closedAt ? "; the '}' at PTX line " + std::to_string(m_closedAt) + " closed the function before it"
+                             : ""));
         instruction(line);
+    }
+
+    // `name:` -- once in a function.
+    void label(const std::string& line) {
+        if (!m_fn) fail("label outside a function");
+        std::string name = line.substr(0, line.size() - 1);
+        if (!isIdentifier(name)) fail("cannot read the label '" + name + "'");
+        auto [first, added] = m_labelLines.emplace(name, m_line);
+        if (!added)
+            fail("the label '" + name + "' is defined twice in the function, first at PTX line " +
+                 std::to_string(first->second) +
+                 (m_inAsm ? "; labels in an asm statement that is inlined or unrolled need a unique suffix: write L%="
+                          : ""));
+        m_fn->labels[name] = m_fn->body.size();
     }
 
     // .file entries come last in Clang's output, so lines are attributed once everything is read.
@@ -174,6 +434,7 @@ private:
         ss >> file >> l >> c;
         m_loc = {l, c};
         m_locFile = file;
+        if (m_cudaFileNumber >= 0 && file == m_cudaFileNumber && l > 0) m_cudaLoc = m_loc;
     }
 
     void header(const std::string& line) {
@@ -181,6 +442,8 @@ private:
         m_fn = Function{};
         m_fn->isEntry = line.find(".entry") != std::string::npos;
         m_fn->ptxLine = m_line;
+        m_closedAt = 0;
+        m_cudaLoc = {};
         // `.func (.param .b32 func_retval0) name(`: the parameter list opens at the last '(' of the line
         std::string l = line;
         if (!l.empty() && l.back() == ';') l.pop_back();  // a prototype
@@ -251,10 +514,40 @@ private:
         fail("cannot read the number '" + text + "'");
     }
 
+    bool isNumber(const std::string& t) const {
+        if (t.empty() || !(std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-')) return false;
+        try {
+            size_t used = 0;
+            std::stoll(t, &used, 0);
+            return used == t.size();
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+
+    // Whether `name` is one of the registers `declared` names: itself, or for a range "%r<" (from %r<16>),
+    // "%r" followed by digits.
+    static bool declares(const std::string& declared, const std::string& name) {
+        if (declared.back() != '<') return name == declared;
+        size_t n = declared.size() - 1;
+        return name.size() > n && name.compare(0, n, declared, 0, n) == 0 &&
+               name.find_first_not_of("0123456789", n) == std::string::npos;
+    }
+
+    // A name declared by `.reg` in the open scopes without '%' (inline asm declares `.reg .pred p;`).
+    bool isDeclaredRegister(const std::string& name) const {
+        for (const auto& [declared, depth] : m_registers)
+            if (declares(declared, name)) return true;
+        return false;
+    }
+
     Operand operand(const std::string& t) {
         Operand o;
         if (t.empty()) fail("empty operand");
+        if (size_t gap = spaceInOperand(t); gap != std::string::npos)
+            fail("expected ',' or ';' between '" + t.substr(0, gap) + "' and '" + trim(t.substr(gap)) + "'");
         if (t[0] == '[') {
+            if (t.back() != ']') fail("the address '" + t + "' is not closed with ']'");
             o.kind = Operand::Kind::Address;
             std::string inner = trim(t.substr(1, t.size() - 2));
             size_t plus = inner.find('+');
@@ -264,9 +557,13 @@ private:
                 o.value += number(o.name);
                 o.name.clear();
             }
+            if (!o.name.empty() && !isIdentifier(o.name)) fail("cannot read the address '" + t + "'");
             return o;
         }
         if (t[0] == '{') {
+            if (t.back() != '}') fail("the vector '" + t + "' is not closed with '}'");
+            for (const std::string& e : split(t.substr(1, t.size() - 2) + ",", ','))
+                if (e != "_" && !isIdentifier(e) && !isNumber(e)) fail("cannot read the vector '" + t + "'");
             o.kind = Operand::Kind::Vector;
             o.name = t;
             return o;
@@ -277,6 +574,9 @@ private:
             o.kind = Operand::Kind::Reg;
             for (const char* s : specials)
                 if (startsWith(t, s)) o.kind = Operand::Kind::Special;
+            if (o.kind == Operand::Kind::Reg && !isIdentifier(t))
+                fail(t.find('|') != std::string::npos ? "a second, predicate destination ('" + t + "') is not supported"
+                                                      : "cannot read the register '" + t + "'");
             o.name = t;
             return o;
         }
@@ -299,29 +599,41 @@ private:
             }
             return o;
         }
-        o.kind = t[0] == '$' ? Operand::Kind::Label : Operand::Kind::Symbol;
+        o.kind = t[0] == '$'             ? Operand::Kind::Label
+                 : isDeclaredRegister(t) ? Operand::Kind::Reg
+                                         : Operand::Kind::Symbol;
         o.name = t;
         return o;
     }
 
-    // `.reg .f32 %f<12>;` or `.reg .f32 %x, %y;`: the function's float registers (other types need no record).
+    // `.reg .f32 %f<12>;` or `.reg .pred p, q;`: the function's float registers, and every name declared in
+    // the open scopes (each once: a register is known by its name alone).
     void registers(const std::string& line) {
         std::istringstream words(line.substr(4));
         std::string type, names;
         words >> type;
-        if (type != ".f32" || !m_fn) return;
+        if (!m_fn) return;
         std::getline(words, names);
         std::istringstream list(names);
         for (std::string name; std::getline(list, name, ',');) {
             name.erase(0, name.find_first_not_of(" \t"));
             name = name.substr(0, name.find_first_of(" \t;"));
             if (size_t open = name.find('<'); open != std::string::npos) name = name.substr(0, open + 1);
-            if (!name.empty()) m_fn->floatRegisters.push_back(name);
+            if (name.empty()) continue;
+            // Registers are kept by name: one declared again in an inner scope would be the outer one.
+            for (const auto& [declared, depth] : m_registers)
+                if (declared == name || declares(declared, name) || declares(name, declared))
+                    fail("the register '" + (name.back() == '<' ? name + "N>" : name) +
+                         "' is declared twice in the function (an inner scope's would be the outer one): give it a "
+                         "name of its own");
+            if (type == ".f32") m_fn->floatRegisters.push_back(name);
+            m_registers.push_back({name, m_depth});
         }
     }
 
     // An instruction may span lines (Clang writes call sequences that way); it ends at ';'.
     void instruction(const std::string& text) {
+        if (!m_pending.empty() && startsStatement(text)) failPending();
         if (m_pending.empty()) m_pendingLine = m_line;
         m_pending += (m_pending.empty() ? "" : " ") + text;
         if (text.back() != ';') return;
@@ -339,21 +651,40 @@ private:
             std::string g = l.substr(1, sp - 1);
             in.guardNegated = g[0] == '!';
             in.guard = in.guardNegated ? g.substr(1) : g;
+            if (!isIdentifier(in.guard)) fail("cannot read the guard '@" + g + "': it names a predicate, such as @%p1");
             l = trim(l.substr(sp));
         }
         size_t sp = l.find_first_of(" \t");
         in.opcode = l.substr(0, sp);
+        if (!isOpcode(in.opcode)) fail("cannot read the instruction '" + in.opcode + "'");
         in.parts = split(in.opcode, '.');
-        if (sp != std::string::npos)
-            for (const std::string& op : split(l.substr(sp), ',')) in.operands.push_back(operand(op));
+        if (sp != std::string::npos) {
+            std::string list = trim(l.substr(sp));
+            if (list.back() == ',') fail("an operand is missing after the last ',' of '" + l + "'");
+            for (const std::string& op : split(list, ',')) in.operands.push_back(operand(op));
+        }
+        if (in.parts[0] == "bra")  // a branch's target is a label, whatever its name
+            for (Operand& o : in.operands)
+                if (o.kind == Operand::Kind::Symbol) o.kind = Operand::Kind::Label;
         m_fn->body.push_back(std::move(in));
     }
 
     std::string m_file;
+    std::string m_cudaFile;     // the .cu file the PTX was compiled from, or empty
+    int m_cudaFileNumber = -1;  // its .file number
+    SourceLoc m_cudaLoc;        // the last line of it in the current function
     Module m_module;
     std::optional<Function> m_fn;
     bool m_inParams = false, m_inBody = false, m_skipSection = false;
     int m_depth = 0;
+    std::vector<int> m_braceLines;                         // the line of each open nested '{'
+    std::vector<std::pair<std::string, int>> m_registers;  // the names .reg declares, and their depth
+    std::map<std::string, int> m_labelLines;               // the function's labels, and where each stands
+    bool m_inAsm = false;                                  // between `// begin inline asm` and its end
+    int m_asmDepth = 0;                                    // m_depth where the asm statement began
+    bool m_inComment = false;                              // inside `/* */`
+    int m_commentLine = 0;
+    int m_closedAt = 0;     // the line of the '}' that closed the last function
     std::string m_pending;  // an instruction not yet ended by ';'
     int m_pendingLine = 0;
     int m_line = 0, m_locFile = 0;
@@ -362,6 +693,10 @@ private:
 
 }  // namespace
 
-Module parse(const std::string& text, const std::string& fileName) { return Parser(fileName).run(text); }
+Module parse(const std::string& text, const std::string& fileName) { return Parser(fileName, "").run(text); }
+
+Module parse(const std::string& text, const std::string& fileName, const std::string& cudaFile) {
+    return Parser(fileName, cudaFile).run(text);
+}
 
 }  // namespace qgpu::ptx
