@@ -127,13 +127,30 @@ void checkNoOverlap(const std::vector<TensorView>& tensors, const std::string& p
                              "' overlap in the file's data; the file is corrupt");
 }
 
+// A header field that must be an array of whole numbers from 0 up (a shape, data offsets); a float, a negative
+// number or anything else is a located error, never a conversion of what the file holds.
+std::vector<uint64_t> naturals(const Json& entry, const char* field, const std::string& name, const std::string& path) {
+    const Json& array = entry.at(field);
+    std::vector<uint64_t> out;
+    if (!array.is_array()) failAt(path, "tensor '" + name + "': \"" + field + "\" is not an array");
+    for (const Json& v : array) {
+        if (!v.is_number_unsigned())
+            failAt(path, "tensor '" + name + "': \"" + field + "\" holds something other than a whole number from 0");
+        out.push_back(v.get<uint64_t>());
+    }
+    return out;
+}
+
 TensorView parseTensorEntry(const std::string& name, const Json& entry, const uint8_t* data, size_t dataSize,
                             const std::string& path) {
     TensorView v;
     v.name = name;
     v.dtype = parseDtype(entry.at("dtype").get<std::string>(), path, v.name);
-    v.shape = entry.at("shape").get<std::vector<int64_t>>();
-    auto offsets = entry.at("data_offsets").get<std::vector<uint64_t>>();
+    for (uint64_t d : naturals(entry, "shape", name, path)) {
+        if (d > uint64_t(INT64_MAX)) failAt(path, "tensor '" + v.name + "' has an impossible shape");
+        v.shape.push_back(int64_t(d));
+    }
+    std::vector<uint64_t> offsets = naturals(entry, "data_offsets", name, path);
     if (offsets.size() != 2 || offsets[0] > offsets[1] || offsets[1] > dataSize)
         failAt(path, "tensor '" + v.name + "' lies outside the file's data (" + std::to_string(dataSize) +
                          " bytes); the file is truncated");

@@ -105,6 +105,16 @@ TEST(Safetensors, MalformedFilesGiveClearErrors) {
     writeRaw(d / "shape.safetensors", R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}})", 16);
     EXPECT_NE(errorOf([&] { SafetensorsFile((d / "shape.safetensors").string()); }).find("disagrees with its shape"),
               std::string::npos);
+    for (const char* shape : {"[2.3e82]", "[-4]", "[\"4\"]", "4"}) {  // what the fuzzer found, and its kin
+        writeRaw(d / "float.safetensors",
+                 std::string(R"({"a":{"dtype":"F32","shape":)") + shape + R"(,"data_offsets":[0,16]}})", 16);
+        EXPECT_NE(errorOf([&] { SafetensorsFile((d / "float.safetensors").string()); }).find("\"shape\""),
+                  std::string::npos)
+            << shape;
+    }
+    writeRaw(d / "offsets.safetensors", R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,1.6e1]}})", 16);
+    EXPECT_NE(errorOf([&] { SafetensorsFile((d / "offsets.safetensors").string()); }).find("\"data_offsets\""),
+              std::string::npos);
     {
         std::ofstream(d / "huge.safetensors", std::ios::binary)
             << std::string("\xff\xff\xff\xff\xff\xff\x00\x00{}", 10);
