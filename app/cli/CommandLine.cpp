@@ -94,6 +94,10 @@ const std::map<std::string_view, FlagParser>& flagParsers() {
         {"--max-tokens", integer(&Args::maxTokens, 1, 1 << 20)},
         {"--max-steps", integer(&Args::maxSteps, 1, 1000000)},
         {"--dense-runs", integer(&Args::denseRuns, 0, 10000)},
+        {"--compile-seconds", [](Args& a, const FlagContext& f) { a.compile.limits.cpuSeconds = f.integer(1, 3600); }},
+        {"--compile-memory",
+         [](Args& a, const FlagContext& f) { a.compile.limits.memoryMiB = f.integer(64, 1 << 20); }},
+        {"--max-unroll", [](Args& a, const FlagContext& f) { a.compile.limits.maxUnroll = f.integer(1, 1 << 20); }},
         {"--top-k", [](Args& a, const FlagContext& f) { a.sampling.topK = f.integer(0, 1 << 24); }},
         {"--temperature", [](Args& a, const FlagContext& f) { a.sampling.temperature = f.number(0, 100); }},
         {"--top-p", [](Args& a, const FlagContext& f) { a.sampling.topP = f.number(0, 1); }},
@@ -134,8 +138,9 @@ const std::vector<Command> kCommands = {
      1},
     {"run",
      R"(  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
-           [--quiet] [--check] [--max-steps N] [-O0..-O3]
-      Compiles and lowers a CUDA kernel, then runs it like `asm`. --backend model runs it inside the compiled
+           [--quiet] [--check] [--max-steps N] [-O0..-O3] [--compile-seconds S] [--compile-memory MIB]
+           [--max-unroll N]
+      Compiles and lowers a CUDA kernel (the compile's limits as `compile`'s), then runs it like `asm`. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
       thread's registers; --check is then the replay check against the interpreter (at a difference it
       prints both streams and the machines decoded at the first differing step, and exits 1), then the
@@ -144,7 +149,8 @@ const std::vector<Command> kCommands = {
       instead of building them from code. The model stops after as many records as the interpreter's run
       of the launch writes; a long run reports progress on stderr, and Ctrl-C stops it (exit code 130).
 )",
-     {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O"},
+     {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O", "--compile-seconds",
+      "--compile-memory", "--max-unroll"},
      1},
     {"eval",
      R"(  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
@@ -196,11 +202,16 @@ const std::vector<Command> kCommands = {
      {"--runs", "--suite", "--kernels", "--dense-runs", "--dtype", "--profile"},
      0},
     {"compile",
-     R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3]
-      Compiles CUDA in-process; prints the PTX (default), the machine blocks, or the line map
-      (block, slot, CUDA line, PTX line).
+     R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3] [--compile-seconds S] [--compile-memory MIB]
+             [--max-unroll N]
+      Compiles CUDA (Clang in a worker process of its own); prints the PTX (default), the machine blocks, or
+      the line map (block, slot, CUDA line, PTX line). A compile may take S seconds of CPU time (default
+      20) and MIB MiB of memory (default 2048), and `#pragma unroll` may ask for N copies (default 1024);
+      past a limit, or when Clang crashes, the compile stops with an error at the line it was compiling.
+      QGPU_COMPILE_SECONDS, QGPU_COMPILE_MEMORY_MIB and QGPU_MAX_UNROLL set the defaults (also the
+      studio's and chat's).
 )",
-     {"--emit", "-O"},
+     {"--emit", "-O", "--compile-seconds", "--compile-memory", "--max-unroll"},
      1},
     {"bench-compile",
      R"(  qgpu bench-compile [DIR] [--runs N]
@@ -308,7 +319,7 @@ Args parseArgs(const Command& command, int argc, char** argv, int first) {
                                      " --help` lists the options it takes");
         a.given.insert(s);
         if (isOptLevel(s)) {
-            a.optLevel = s[2] - '0';
+            a.compile.optLevel = s[2] - '0';
             continue;
         }
         FlagContext context{command, s, [&]() -> std::string {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "qgpu/compiler/CudaCompiler.h"
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/runtime/text/Sampler.h"
 
@@ -47,8 +48,8 @@ struct Args {
     bool think = false, help = false;
     int prefill = 64, decode = 16;
     bool quiet = false, check = false, suite = false, profile = false;
-    int runs = 5, denseRuns = -1;  // -1: the command's default
-    int optLevel = 2;
+    int runs = 5, denseRuns = -1;          // -1: the command's default
+    CudaCompileOptions compile;            // -O0..-O3 and the compile's limits
     int maxSteps = gpu::kDefaultMaxSteps;  // run and asm: the launch's bound in warp steps
 };
 

@@ -89,9 +89,7 @@ int runProgram(const Program& program, const Args& a) {
 
 CompiledKernel compileFile(const Args& a) {
     if (a.positional.size() != 1) usageError(a.command, "give one KERNEL.cu");
-    CudaCompileOptions opts;
-    opts.optLevel = a.optLevel;
-    CompiledKernel k = compileKernel(readFile(a.positional[0]), a.positional[0], MachineSpec::standard(), opts);
+    CompiledKernel k = compileKernel(readFile(a.positional[0]), a.positional[0], MachineSpec::standard(), a.compile);
     for (const auto& d : k.warnings) std::cerr << d.format() << "\n";
     return k;
 }
@@ -99,9 +97,7 @@ CompiledKernel compileFile(const Args& a) {
 int runCompile(const Args& a) {
     if (a.emit == "ptx") {
         if (a.positional.size() != 1) usageError(a.command, "give one KERNEL.cu");
-        CudaCompileOptions opts;
-        opts.optLevel = a.optLevel;
-        CudaCompileResult r = compileCudaToPtx(readFile(a.positional[0]), a.positional[0], opts);
+        CudaCompileResult r = compileCudaToPtx(readFile(a.positional[0]), a.positional[0], a.compile);
         for (const auto& d : r.diagnostics) std::cerr << d.format() << "\n";
         if (r.ok) std::cout << r.ptx;
         return r.ok ? 0 : 1;

@@ -3,7 +3,6 @@
 // into single nodes, the resulting DAG is ordered, and each loop is expanded the same way, recursively.
 #include <algorithm>
 #include <functional>
-#include <iterator>
 #include <map>
 #include <set>
 
@@ -12,6 +11,41 @@
 
 namespace qgpu::lowering {
 namespace {
+
+// Immediate dominators of the blocks reached from the entry, the last block of `postorder` (Cooper, Harvey
+// and Kennedy's iteration over reverse postorder; linear in practice, where dominator sets are quadratic);
+// -1 for blocks not reached.
+std::vector<int> immediateDominators(const std::vector<std::vector<int>>& preds, const std::vector<int>& postorder) {
+    std::vector<int> number(preds.size(), -1), idom(preds.size(), -1);
+    for (size_t i = 0; i < postorder.size(); ++i) number[size_t(postorder[i])] = int(i);
+    int entry = postorder.back();
+    idom[size_t(entry)] = entry;
+    auto intersect = [&](int a, int b) {
+        while (a != b) {
+            while (number[size_t(a)] < number[size_t(b)]) a = idom[size_t(a)];
+            while (number[size_t(b)] < number[size_t(a)]) b = idom[size_t(b)];
+        }
+        return a;
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (auto it = postorder.rbegin() + 1; it != postorder.rend(); ++it) {
+            int meet = -1;
+            for (int q : preds[size_t(*it)])
+                if (idom[size_t(q)] != -1) meet = meet == -1 ? q : intersect(q, meet);
+            if (idom[size_t(*it)] != meet) idom[size_t(*it)] = meet, changed = true;
+        }
+    }
+    return idom;
+}
+
+// Whether block `d` dominates block `b` (both reached from the entry).
+bool dominates(const std::vector<int>& idom, int d, int b) {
+    for (;; b = idom[size_t(b)]) {
+        if (b == d) return true;
+        if (idom[size_t(b)] == b || idom[size_t(b)] < 0) return false;
+    }
+}
 
 struct Loops {
     std::map<int, std::set<int>> byHeader;  // natural loops, all back edges to one header merged
@@ -25,6 +59,7 @@ Loops findLoops(const VProgram& p) {
         for (int s : p.blocks[b].successors()) preds[size_t(s)].push_back(int(b));
     Loops loops;
     std::vector<int> state(n, 0);  // 0 new, 1 on the DFS stack, 2 done
+    std::vector<int> postorder;
     std::function<void(int)> dfs = [&](int b) {
         state[size_t(b)] = 1;
         for (int s : p.blocks[size_t(b)].successors()) {
@@ -34,34 +69,13 @@ Loops findLoops(const VProgram& p) {
                 dfs(s);
         }
         state[size_t(b)] = 2;
+        postorder.push_back(b);
     };
     dfs(0);
-    // Reducible control flow: each back edge's target dominates its source (iterative dominator sets).
-    std::vector<std::set<int>> dom(n);
-    for (size_t b = 0; b < n; ++b)
-        for (size_t d = 0; d < n; ++d) dom[b].insert(int(d));
-    dom[0] = {0};
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (size_t b = 1; b < n; ++b) {
-            std::set<int> meet;
-            bool first = true;
-            for (int q : preds[b]) {
-                if (first)
-                    meet = dom[size_t(q)], first = false;
-                else {
-                    std::set<int> both;
-                    std::set_intersection(meet.begin(), meet.end(), dom[size_t(q)].begin(), dom[size_t(q)].end(),
-                                          std::inserter(both, both.begin()));
-                    meet = std::move(both);
-                }
-            }
-            meet.insert(int(b));
-            if (meet != dom[b]) dom[b] = std::move(meet), changed = true;
-        }
-    }
+    // Reducible control flow: each back edge's target dominates its source.
+    std::vector<int> idom = immediateDominators(preds, postorder);
     for (auto [tail, head] : loops.backEdges)
-        if (!dom[size_t(tail)].count(head))
+        if (!dominates(idom, head, tail))
             throw DiagnosticError(Diagnostic{"", 0, 0,
                                              "the kernel's control flow is irreducible (a loop with two entries); "
                                              "the machine's reconvergence rule cannot run it"});

@@ -10,16 +10,25 @@
 #include <clang/Driver/Tool.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/PrettyStackTrace.h>
+#include <llvm/Support/Signals.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
 #include <mutex>
 
+#include "ContainedCompile.h"
 #include "DeviceHeader.h"
+#include "SourceChecks.h"
+#include "qgpu/core/Environment.h"
 
 namespace qgpu {
 namespace {
@@ -28,6 +37,7 @@ constexpr const char* kVirtualDir = "/qgpu-virtual";
 constexpr const char* kClangPath = "/usr/lib/llvm-19/bin/clang";
 constexpr const char* kBuiltinVarsHeader = "__clang_cuda_builtin_vars.h";
 constexpr size_t kMaxSourceBytes = size_t(1) << 20;
+constexpr size_t kCompileStackBytes = size_t(64) << 20;
 
 // Collects Clang's diagnostics as values, with positions mapped back to the user's file name.
 class Collector : public clang::DiagnosticConsumer {
@@ -79,16 +89,23 @@ void initNvptxOnce() {
     });
 }
 
-// The only files a compile can see, all in memory: the kernel's source, the device header and the one
-// Clang header the device header includes (read from Clang's resource directory, a path the host chose).
-// No #include in a kernel reaches the host's file system, so code a model wrote cannot read host files.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourcePath, const std::string& source,
-                                                        const std::string& headerPath, const std::string& header) {
-    static const std::pair<std::string, std::string> builtinVars = [] {
+// The one Clang header the device header includes: its path in Clang's resource directory (a path the
+// host chose) and its text, read once.
+const std::pair<std::string, std::string>& builtinVarsHeader() {
+    static const std::pair<std::string, std::string> header = [] {
         std::string path = clang::driver::Driver::GetResourcesPath(kClangPath) + "/include/" + kBuiltinVarsHeader;
         auto buffer = llvm::MemoryBuffer::getFile(path);
         return std::pair{path, buffer ? std::string((*buffer)->getBuffer()) : std::string()};
     }();
+    return header;
+}
+
+// The only files a compile can see, all in memory: the kernel's source, the device header and the Clang
+// header it includes. No #include in a kernel reaches the host's file system, so code a model wrote cannot
+// read host files.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourcePath, const std::string& source,
+                                                        const std::string& headerPath, const std::string& header) {
+    const auto& builtinVars = builtinVarsHeader();
     auto memFs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     memFs->addFile(sourcePath, 0, llvm::MemoryBuffer::getMemBufferCopy(source, sourcePath));
     memFs->addFile(headerPath, 0, llvm::MemoryBuffer::getMemBufferCopy(header, headerPath));
@@ -102,32 +119,35 @@ std::string baseName(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-}  // namespace
+// Emits PTX with the source checks ahead of code generation, so their errors stop the compile before the
+// optimizer and the back end run.
+class LimitedEmitAssembly : public clang::EmitAssemblyAction {
+public:
+    explicit LimitedEmitAssembly(int maxUnroll) : m_maxUnroll(maxUnroll) {}
 
-std::string clangVersionString() { return clang::getClangFullVersion(); }
+protected:
+    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef file) override {
+        std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+        consumers.push_back(makeSourceChecks(ci.getDiagnostics(), m_maxUnroll));
+        consumers.push_back(EmitAssemblyAction::CreateASTConsumer(ci, file));
+        return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+    }
 
-CudaCompileResult compileCudaToPtx(const std::string& source, const std::string& fileName,
-                                   const CudaCompileOptions& options) {
-    initNvptxOnce();
+private:
+    int m_maxUnroll;
+};
+
+// A request for `source` under `fileName`: where its files are in the sandbox and how the user named it.
+CompileRequest compileRequest(const std::string& source, const std::string& fileName,
+                              const CudaCompileOptions& options) {
     std::string base = baseName(fileName.empty() ? "kernel.cu" : fileName);
     if (base.size() < 3 || base.substr(base.size() - 3) != ".cu") base += ".cu";
-    std::string virtualSource = std::string(kVirtualDir) + "/" + base;
-    std::string virtualHeader = std::string(kVirtualDir) + "/include/qgpu_cuda.h";
+    return {source, std::string(kVirtualDir) + "/" + base, std::string(kVirtualDir) + "/include/qgpu_cuda.h",
+            fileName.empty() ? base : fileName, options};
+}
 
-    CudaCompileResult result;
-    if (source.size() > kMaxSourceBytes) {
-        result.diagnostics.push_back({fileName.empty() ? base : fileName, 0, 0,
-                                      "the kernel source has " + std::to_string(source.size()) +
-                                          " bytes, more than the limit of " + std::to_string(kMaxSourceBytes)});
-        return result;
-    }
-    auto fs = sandbox(virtualSource, source, virtualHeader,
-                      options.deviceHeader.empty() ? std::string(kDeviceHeader) : options.deviceHeader);
-
-    Collector collector(virtualSource, fileName.empty() ? base : fileName);
-    auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-    clang::DiagnosticsEngine diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diagOpts, &collector, false);
-
+std::vector<std::string> driverArguments(const CompileRequest& request) {
+    const CudaCompileOptions& options = request.options;
     std::vector<std::string> args = {kClangPath,
                                      "-x",
                                      "cuda",
@@ -143,43 +163,128 @@ CudaCompileResult compileCudaToPtx(const std::string& source, const std::string&
                                      "-ffp-contract=off",
                                      "-O" + std::to_string(options.optLevel),
                                      "-include",
-                                     virtualHeader,
+                                     request.virtualHeader,
                                      "-S",
-                                     virtualSource,
+                                     request.virtualSource,
                                      "-o",
                                      "-"};
     for (const auto& d : options.defines) args.push_back("-D" + d);
+    return args;
+}
+
+// The cc1 arguments the driver makes of `args`; empty (with the driver's errors collected) when it fails.
+std::vector<std::string> cc1Arguments(const std::vector<std::string>& args, clang::DiagnosticsEngine& diags,
+                                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) {
     std::vector<const char*> argv;
     for (const auto& a : args) argv.push_back(a.c_str());
-
     clang::driver::Driver driver(kClangPath, "x86_64-pc-linux-gnu", diags, "qgpu CUDA compiler", fs);
     driver.setCheckInputsExist(false);
     std::unique_ptr<clang::driver::Compilation> compilation(driver.BuildCompilation(argv));
-    const clang::driver::Command* cc1 = nullptr;
     if (compilation)
         for (const auto& job : compilation->getJobs())
-            if (std::string(job.getCreator().getName()) == "clang") cc1 = &job;
-    if (!cc1 || collector.hadError) {
+            if (std::string(job.getCreator().getName()) == "clang")
+                return std::vector<std::string>(job.getArguments().begin(), job.getArguments().end());
+    return {};
+}
+
+// The compile itself, in this process: what the worker runs.
+CudaCompileResult compileHere(const CompileRequest& request) {
+    const CudaCompileOptions& options = request.options;
+    auto fs = sandbox(request.virtualSource, request.source, request.virtualHeader,
+                      options.deviceHeader.empty() ? std::string(kDeviceHeader) : options.deviceHeader);
+    Collector collector(request.virtualSource, request.userFile);
+    auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+    clang::DiagnosticsEngine diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diagOpts, &collector, false);
+    std::vector<std::string> cc1 = cc1Arguments(driverArguments(request), diags, fs);
+    CudaCompileResult result;
+    if (cc1.empty() || collector.hadError) {
         if (collector.diagnostics.empty())
             collector.diagnostics.push_back({"", 0, 0, "could not set up the CUDA compile job"});
         result.diagnostics = std::move(collector.diagnostics);
         return result;
     }
-
+    std::vector<const char*> cc1Argv;
+    for (const auto& a : cc1) cc1Argv.push_back(a.c_str());
     auto invocation = std::make_shared<clang::CompilerInvocation>();
-    clang::CompilerInvocation::CreateFromArgs(*invocation, cc1->getArguments(), diags);
-    invocation->getDiagnosticOpts().ShowCarets = false;  // no "N errors generated" line on stderr
+    clang::CompilerInvocation::CreateFromArgs(*invocation, cc1Argv, diags);
+    invocation->getDiagnosticOpts().ShowCarets = false;                // no "N errors generated" on stderr
+    invocation->getPreprocessorOpts().DisablePragmaDebugCrash = true;  // `#pragma clang __debug crash` etc.
     clang::CompilerInstance ci;
     ci.setInvocation(invocation);
     ci.createDiagnostics(&collector, false);
     ci.createFileManager(fs);
     llvm::SmallString<4096> ptx;
     ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(ptx));
-    clang::EmitAssemblyAction action;
+    LimitedEmitAssembly action(options.limits.maxUnroll);
     bool ok = !collector.hadError && ci.ExecuteAction(action) && !collector.hadError;
     result.diagnostics = std::move(collector.diagnostics);
     result.ok = ok;
     if (ok) result.ptx = std::string(ptx.str());
+    return result;
+}
+
+// What a new worker does before its first job: LLVM's crash reports (a stack dump naming where in the
+// source the compiler was, printed on stderr for the caller to read), and one compile of a known kernel, so
+// that the first job does not pay for what a compile sets up once (LLVM's targets, Clang's tables).
+void setUpWorker() {
+    setenv("LLVM_DISABLE_SYMBOLIZATION", "1", 1);
+    llvm::sys::PrintStackTraceOnErrorSignal("qgpu-compile", true);
+    llvm::EnablePrettyStackTrace();
+    llvm::install_out_of_memory_new_handler();
+    initNvptxOnce();
+    compileHere(
+        compileRequest("__global__ void warm_up(int* out) { out[threadIdx.x] = blockIdx.x; }\n", "warm_up.cu", {}));
+}
+
+std::string answerRequest(const std::string& bytes) {
+    std::optional<CompileRequest> request = decodeCompileRequest(bytes);
+    if (!request) {
+        CudaCompileResult bad;
+        bad.diagnostics.push_back({"", 0, 0, "the compile's process got a request cut short; compile again"});
+        return encodeCompileResult(bad);
+    }
+    return encodeCompileResult(compileHere(*request));
+}
+
+WorkerProcess& compileWorker() {
+    static WorkerProcess* worker = new WorkerProcess(setUpWorker, answerRequest, kCompileStackBytes);
+    return *worker;  // never destroyed: the worker ends when this process closes its socket at exit
+}
+
+}  // namespace
+
+CompileLimits CompileLimits::fromEnvironment() {
+    CompileLimits l;
+    l.cpuSeconds = environmentInteger("QGPU_COMPILE_SECONDS", l.cpuSeconds, 1, 3600);
+    l.memoryMiB = environmentInteger("QGPU_COMPILE_MEMORY_MIB", l.memoryMiB, 64, 1 << 20);
+    l.maxUnroll = environmentInteger("QGPU_MAX_UNROLL", l.maxUnroll, 1, 1 << 20);
+    return l;
+}
+
+std::string clangVersionString() { return clang::getClangFullVersion(); }
+
+CudaCompileResult compileCudaToPtx(const std::string& source, const std::string& fileName,
+                                   const CudaCompileOptions& options) {
+    CompileRequest request = compileRequest(source, fileName, options);
+    CudaCompileResult result;
+    if (source.size() > kMaxSourceBytes) {
+        result.diagnostics.push_back({request.userFile, 0, 0,
+                                      "the kernel source has " + std::to_string(source.size()) +
+                                          " bytes, more than the limit of " + std::to_string(kMaxSourceBytes)});
+        return result;
+    }
+    ChildLimits limits{options.limits.cpuSeconds, size_t(options.limits.memoryMiB) << 20};
+    ChildOutcome outcome;
+    try {
+        outcome = compileWorker().run(encodeCompileRequest(request), limits);
+    } catch (const std::runtime_error& e) {
+        result.diagnostics.push_back(
+            {request.userFile, 0, 0,
+             std::string(e.what()) + "; try again when the system has processes and memory to spare"});
+        return result;
+    }
+    if (outcome.end == ChildOutcome::End::Finished) return decodeCompileResult(outcome.payload, request.userFile);
+    result.diagnostics.push_back(failedCompileDiagnostic(outcome, request));
     return result;
 }
 

@@ -139,14 +139,14 @@ void checkOperandForms(const ptx::Function& fn, const std::string& cudaFile) {
 
 Selection Selector::run() {
     m_cur = newBlock();
-    for (size_t i = 0; i < m_fn.body.size(); ++i) {
-        for (const auto& [label, index] : m_fn.labels)
-            if (index == i) enterLabel(label);
+    std::vector<std::vector<std::string>> labelsAt(m_fn.body.size() + 1);  // in the order of their names
+    for (const auto& [label, index] : m_fn.labels) labelsAt[std::min(index, m_fn.body.size())].push_back(label);
+    for (size_t i = 0; i <= m_fn.body.size(); ++i) {
+        for (const std::string& label : labelsAt[i]) enterLabel(label);
+        if (i == m_fn.body.size()) break;
         m_in = &m_fn.body[i];
         statement(*m_in);
     }
-    for (const auto& [label, index] : m_fn.labels)
-        if (index == m_fn.body.size()) enterLabel(label);
     if (!block().terminated) terminate(Opcode::Exit);
     emitRoutines();
     for (auto& b : m_out.program.blocks)

@@ -10,6 +10,15 @@ namespace qgpu {
 LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::string>& paramNames,
                           const std::string& cudaFile, const MachineSpec& spec) {
     lowering::Selection sel = lowering::selectInstructions(module, paramNames, cudaFile, spec);
+    // No program of more blocks than this before optimization fits the ROM; the passes below recurse over
+    // the control-flow graph, so a larger one is refused before them.
+    size_t selected = sel.program.blocks.size(), most = size_t(spec.romBlocks) * 64;
+    if (selected > most)
+        throw DiagnosticError(Diagnostic{
+            cudaFile, 0, 0,
+            "the kernel's code makes " + std::to_string(selected) + " blocks before optimization, past the " +
+                std::to_string(most) + " (64 times the ROM's " + std::to_string(spec.romBlocks) +
+                " blocks) from which any kernel could still fit; make the kernel smaller"});
     lowering::simplifyControlFlow(sel.program);
     lowering::foldConstants(sel.program);
     LoweredKernel out;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "../text/TextTestUtil.h"
 #include "GpuTestSupport.h"
@@ -179,6 +180,27 @@ TEST(GpuChat, AdvancedModeCompilesQwensKernelAndRunsItInTheModel) {
         linkLaunch(compileKernel(kDotKernel, "kernel.cu").kernel.program, parseLaunchSpec(kDotLaunch)).program,
         parseLaunchSpec(kDotLaunch));
     EXPECT_EQ(gpu::firstMismatch(runner.last().written, ref.stream), -1);
+    EXPECT_EQ(turn.replies.back().text, "The answer is 32.");
+}
+
+TEST(GpuChat, AKernelThatRunsAwayInTheCompilerIsAnErrorForQwenAndTheChatGoesOn) {
+    // A million unrolled copies: the compile's worker passes its CPU limit (1 s here) and ends; the chat
+    // goes on, Qwen reads the limit at the kernel's line, and its next kernel compiles and runs.
+    ::setenv("QGPU_COMPILE_SECONDS", "1", 1);
+    ReferenceKernelRunner runner(library());
+    std::string runaway =
+        "__global__ void dot(const int* a, const int* b, int* out, int n) {\n"
+        "#pragma unroll 1000\n    for (int i = 0; i < n; ++i)\n"
+        "#pragma unroll 1000\n        for (int j = 0; j < n; ++j) out[i * n + j] = a[i] * b[j];\n}";
+    ScriptedChat s(runner, ChatMode::Advanced,
+                   {kernelCall(runaway, kDotLaunch), kernelCall(kDotKernel, kDotLaunch), "The answer is 32."});
+    GpuChatTurn turn = s.chat->send("Compute [1, 2, 3] . [4, 5, 6] with a kernel.");
+    ::unsetenv("QGPU_COMPILE_SECONDS");
+    ASSERT_EQ(turn.tools.size(), 2u);
+    EXPECT_FALSE(turn.tools[0].ok);
+    EXPECT_NE(turn.tools[0].response.find("kernel.cu:1:"), std::string::npos) << turn.tools[0].response;
+    EXPECT_NE(turn.tools[0].response.find("limit of 1 s of CPU time"), std::string::npos) << turn.tools[0].response;
+    EXPECT_TRUE(turn.tools[1].ok) << turn.tools[1].response;
     EXPECT_EQ(turn.replies.back().text, "The answer is 32.");
 }
 
