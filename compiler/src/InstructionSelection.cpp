@@ -2,6 +2,7 @@
 #include <llvm/Demangle/Demangle.h>
 
 #include <cctype>
+#include <cstring>
 #include <functional>
 #include <set>
 
@@ -135,6 +136,18 @@ void checkOperandForms(const ptx::Function& fn, const std::string& cudaFile) {
     }
 }
 
+// The element type of a demangled pointer type to one- or two-byte elements ("bool const*" -> "bool");
+// empty for any other type.
+std::string byteElement(std::string type) {
+    for (const char* qualifier : {"const", "volatile", "__restrict", "*"})
+        for (size_t at; (at = type.find(qualifier)) != std::string::npos;) type.erase(at, std::strlen(qualifier));
+    type.erase(0, type.find_first_not_of(' '));
+    type.erase(type.find_last_not_of(' ') + 1);
+    static const std::set<std::string> bytes = {"bool",    "char",  "signed char",    "unsigned char",
+                                                "char8_t", "short", "unsigned short", "char16_t"};
+    return bytes.count(type) ? type : std::string();
+}
+
 }  // namespace
 
 Selection Selector::run() {
@@ -218,6 +231,12 @@ void Selector::describeParams(const std::vector<std::string>& names) {
                                              "parameter '" + name + "' has PTX type ." + p.type +
                                                  "; kernels take int, unsigned and float scalars and pointers to "
                                                  "them only"});
+        if (std::string element = i < types.size() ? byteElement(types[i]) : ""; pointer && !element.empty())
+            throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
+                                             "parameter '" + name + "' is an array of " + element +
+                                                 "; arrays of bool, char and short are not supported yet "
+                                                 "(a launch gives one element per 32-bit word, and the machine "
+                                                 "cannot yet address a byte inside one): use int or unsigned"});
         bool isFloat = i < types.size() ? types[i].find("float") != std::string::npos : p.type == "f32";
         m_out.params.push_back({name, pointer, isFloat});
         m_paramIndex[p.name] = int(i);

@@ -44,6 +44,26 @@ void Selector::inferWideRegisters() {
     }
 }
 
+void Selector::findInexactWords() {
+    auto inexactOperand = [&](const Operand& o) {
+        return o.kind == Kind::Reg && isWideReg(o.name) && (wideOf(o).rep == Rep::Byte || m_inexactWords.count(o.name));
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& in : m_fn.body) {
+            const auto& o = in.operands;
+            if (o.size() < 2 || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || wideOf(o[0]).rep != Rep::Word ||
+                m_inexactWords.count(o[0].name))
+                continue;
+            const std::string& op = in.parts[0];
+            bool sum = (op == "add" || op == "sub" || op == "selp") && o.size() > 2 &&
+                       (inexactOperand(o[1]) || inexactOperand(o[2]));
+            bool copy = (op == "mov" || op == "cvta") && m_inexactWords.count(o[1].name);
+            if (sum || copy) changed |= m_inexactWords.insert(o[0].name).second;
+        }
+    }
+}
+
 // 64-bit values (not addresses) whose high word may be more than the extension of the low one: the
 // products of mul.wide and what is computed from them, and left shifts by a register. The machine holds
 // their low words only, which is all a conversion back to 32 bits needs; a comparison would be wrong.

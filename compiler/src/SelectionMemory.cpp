@@ -117,6 +117,10 @@ void Selector::narrowMemory(const ptx::Instruction& in) {
     if (at.kind != Kind::Address || at.name.empty() ||
         (at.name[0] == '%' && wideOf({Kind::Reg, at.name, 0, false}).rep != Rep::Word))
         fail("a byte or halfword access through a computed byte address: index int arrays instead");
+    if (at.kind == Kind::Address && m_inexactWords.count(at.name))
+        fail(
+            "an element of a bool, char or short array at an index computed at run time: the machine's memory "
+            "holds 32-bit words and cannot yet address a byte inside one; use an int array (one element a word)");
     int64_t byte = ((at.value % 4) + 4) % 4;
     if (byte * 8 + bits > 32) fail("a halfword access that crosses a word: index int arrays instead");
     at.value -= byte;

@@ -61,6 +61,7 @@ public:
         placeShared();
         describeParams(paramNames);
         inferWideRegisters();
+        findInexactWords();
         findWideValues();
         findConstants();
     }
@@ -91,6 +92,11 @@ private:
 
     // Fixpoint over the function: which 64-bit registers hold word addresses, and into which memory.
     void inferWideRegisters();
+
+    // Word addresses that took in a byte offset computed at run time (a pointer plus a char index): the
+    // offset's low two bits are dropped, which a 32-bit access (aligned, as CUDA requires) never needs but
+    // a byte or halfword access does.
+    void findInexactWords();
 
     // 64-bit values (not addresses) whose high word may be more than the extension of the low one: the
     // products of mul.wide and what is computed from them, and left shifts by a register. The machine holds
@@ -227,7 +233,7 @@ private:
     std::map<std::string, int> m_paramIndex, m_vregs, m_labelBlocks;
     std::map<std::string, Wide> m_wide;
     std::map<std::string, int64_t> m_constants;
-    std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs;
+    std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs, m_inexactWords;
     std::map<std::string, Routine> m_routines;
     int m_nextVreg = 0, m_cur = 0;
     const ptx::Instruction* m_in = nullptr;

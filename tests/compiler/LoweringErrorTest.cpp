@@ -102,3 +102,18 @@ TEST(LoweringErrors, HugeSharedArraysDoNotOverflow) {
         "  __syncthreads();\n  a[threadIdx.x] = big[threadIdx.x + 1];\n}\n",
         0, "make it smaller");
 }
+
+TEST(LoweringErrors, ByteArraysAreRefusedNeverReadAtTheWrongByte) {
+    // A launch gives one element a word, so a bool array's bytes are not where the kernel reads them.
+    for (std::string type : {"bool", "const bool", "char", "unsigned char", "signed char", "short", "unsigned short"})
+        expectError("__global__ void k(" + type + "* mask, int* out) {\n  out[0] = mask[2] ? 10 : 20;\n}\n", 0,
+                    "parameter 'mask' is an array of");
+    // Shared bytes at an index known only at run time: the byte inside its word is unknown.
+    expectError(
+        "__global__ void k(int* out) {\n  __shared__ char s[16];\n  s[threadIdx.x] = 1;\n  __syncthreads();\n"
+        "  out[threadIdx.x] = s[out[0] & 15];\n}\n",
+        3, "at an index computed at run time");
+    // An int's bytes at constant offsets stay what Clang makes of `x >> 24`.
+    CompiledKernel k = compileKernel("__global__ void k(int* a) { a[threadIdx.x] = a[threadIdx.x] >> 24; }\n", "k.cu");
+    EXPECT_FALSE(k.kernel.program.blocks.empty());
+}
