@@ -26,6 +26,7 @@
 #include <mutex>
 
 #include "ContainedCompile.h"
+#include "CudaNames.h"
 #include "DeviceHeader.h"
 #include "SourceChecks.h"
 #include "qgpu/core/Environment.h"
@@ -51,7 +52,7 @@ public:
         llvm::SmallString<256> text;
         info.FormatDiagnostic(text);
         Diagnostic d;
-        d.message = std::string(text.str());
+        d.message = explainCudaName(std::string(text.str()));
         d.warning = level < clang::DiagnosticsEngine::Error;
         if (info.hasSourceManager() && info.getLocation().isValid()) {
             clang::PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());

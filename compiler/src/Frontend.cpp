@@ -6,10 +6,33 @@
 
 namespace qgpu {
 
+namespace {
+
+// The '(' that opens the parameter list of the function declared at `from`: the first one not opening an
+// attribute's arguments (`__launch_bounds__(128)`, `__attribute__((...))`).
+size_t parameterListOpen(const std::string& source, size_t from) {
+    for (size_t open = source.find('(', from); open != std::string::npos; open = source.find('(', open + 1)) {
+        size_t end = source.find_last_not_of(" \t\r\n", open - 1), start = end;
+        while (start > from &&
+               (std::isalnum(static_cast<unsigned char>(source[start - 1])) || source[start - 1] == '_'))
+            --start;
+        std::string before = end == std::string::npos ? "" : source.substr(start, end - start + 1);
+        if (before != "__launch_bounds__" && before != "__attribute__") return open;
+        for (int depth = 0; open < source.size(); ++open) {  // past the attribute's balanced parentheses
+            depth += source[open] == '(' ? 1 : source[open] == ')' ? -1 : 0;
+            if (depth == 0) break;
+        }
+    }
+    return std::string::npos;
+}
+
+}  // namespace
+
 std::vector<std::string> kernelParameterNames(const std::string& source) {
     size_t g = source.find("__global__");
     if (g == std::string::npos) return {};
-    size_t open = source.find('(', g), close = source.find(')', open);
+    size_t open = parameterListOpen(source, g);
+    size_t close = open == std::string::npos ? open : source.find(')', open);
     if (open == std::string::npos || close == std::string::npos) return {};
     std::vector<std::string> names;
     std::string list = source.substr(open + 1, close - open - 1) + ",";

@@ -141,33 +141,6 @@ void Selector::floatConvert(const ptx::Instruction& in) {
                 rd, {a});
 }
 
-// atom.add.f32: the calling lanes take turns in lane order, each loading, adding and storing; the add
-// is written out inside the loop (not a call) so that no other lane of the warp runs while one is
-// between its load and its store.
-void Selector::floatAtomicAdd(int rd, int address, int value, bool shared) {
-    int lanes = m_spec.lanesPerWarp;
-    callRoutine(shared ? "atom.shared.add.f32" : "atom.global.add.f32",
-                [shared, lanes](Emitter& e, int old, const std::vector<int>& args) {
-                    int lane = e.temp(), turn = mov(e, imm(0));
-                    e.emit(Opcode::Sreg, lane, kZeroReg, imm(int64_t(SpecialReg::LaneId)));
-                    int loop = e.newBlock(), mine = e.newBlock(), next = e.newBlock(), done = e.newBlock();
-                    e.jump(loop);
-                    e.enter(loop);
-                    e.branch(op(e, Opcode::SetEq, lane, reg(turn)), mine, next);
-                    e.enter(mine);
-                    e.emit(shared ? Opcode::LdShared : Opcode::LdGlobal, old, args[0], imm(0));
-                    int sum = e.temp();
-                    floatAdd(e, sum, old, args[1], {});
-                    e.emit(shared ? Opcode::StShared : Opcode::StGlobal, kZeroReg, args[0], reg(sum));
-                    e.jump(next);
-                    e.enter(next);
-                    e.emit(Opcode::Add, turn, turn, imm(1));
-                    e.branch(op(e, Opcode::SetLtU, turn, imm(lanes)), loop, done);
-                    e.enter(done);
-                },
-                rd, {address, value});
-}
-
 void Selector::callRoutine(const std::string& name, RoutineBody body, int rd, const std::vector<int>& args) {
     Routine& r = m_routines[name];
     if (r.entry < 0) {

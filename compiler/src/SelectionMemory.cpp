@@ -92,13 +92,13 @@ void Selector::memory(const ptx::Instruction& in) {
         return;
     }
     if (in.has("v2") || in.has("v4")) fail("vector atomics are not supported");
-    if (!in.has("add")) fail("only atomicAdd and atomicSub are supported");
-    int value = reg32(op == "red" ? o[1] : o[2]);
-    if (t == "f32") {
+    if (!in.has("add") || t == "f32") {  // a routine at the word's address, one lane after another
         int address = temp(), old = op == "red" ? temp() : vreg(o[0].name);
         emit(Opcode::Add, address, base, imm(offset));
-        return floatAtomicAdd(old, address, value, shared);
+        if (!in.has("add")) return integerAtomic(in, old, address, shared);
+        return floatAtomicAdd(old, address, reg32(op == "red" ? o[1] : o[2]), shared);
     }
+    int value = reg32(op == "red" ? o[1] : o[2]);
     VInst v = located(shared ? Opcode::AtomShared : Opcode::AtomGlobal);
     v.rd = op == "red" ? kZeroReg : vreg(o[0].name), v.rs1 = base, v.imm = offset, v.rs2 = value;
     block().body.push_back(v);

@@ -53,6 +53,10 @@ inline Space merge(Space a, Space b) {
     return Space::Mixed;
 }
 
+// How one lane of an atomic routine computes the word it writes from the word it read and the routine's
+// arguments (args[0] is the address, then the instruction's operands in PTX order).
+using AtomicUpdate = std::function<void(Emitter& e, int updated, int old, const std::vector<int>& args)>;
+
 class Selector : private Emitter {
 public:
     Selector(const ptx::Module& module, const ptx::Function& fn, const std::vector<std::string>& paramNames,
@@ -212,6 +216,13 @@ private:
     void floatCompare(const ptx::Instruction& in);
     void floatConvert(const ptx::Instruction& in);
     void floatAtomicAdd(int rd, int address, int value, bool shared);
+    // An atom or red other than the integer add (SelectionAtomics.cpp): exch, cas, min, max, inc, dec, and,
+    // or, xor, at the word address held in `address`.
+    void integerAtomic(const ptx::Instruction& in, int rd, int address, bool shared);
+    // rd = the old word; the active lanes act in ascending lane order, each one's read, update and write
+    // together (a warp is not interrupted between them).
+    void serializedAtomic(const std::string& name, bool shared, const AtomicUpdate& update, int rd,
+                          const std::vector<int>& args);
 
     // A routine: machine code emitted once, after the kernel's own, and entered from each use. Its
     // arguments and result live in registers of its own; the return index says which use to go back to.

@@ -7,6 +7,8 @@
 #define __shared__ __attribute__((shared))
 #define __host__ __attribute__((host))
 #define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 
 #include <__clang_cuda_builtin_vars.h>
 
@@ -19,6 +21,17 @@ typedef __SIZE_TYPE__ size_t;
 #define QGPU_SHFL_C(width, clamp) ((((32 - (width)) & 0x1f) << 8) | (clamp))
 
 // __syncthreads() is a Clang builtin for NVPTX (bar.sync 0); nothing to declare.
+// Memory order needs no fences on this machine: a warp runs until it exits or waits at a barrier, and
+// every access reaches the one memory at once. The fences and __nanosleep are therefore no-ops, and __ldg
+// (a load through the read-only cache) is a plain load.
+static __device__ __forceinline__ void __threadfence() {}
+static __device__ __forceinline__ void __threadfence_block() {}
+static __device__ __forceinline__ void __threadfence_system() {}
+static __device__ __forceinline__ void __nanosleep(unsigned) {}
+template <class T>
+static __device__ __forceinline__ T __ldg(const T* p) {
+    return *p;
+}
 static __device__ __forceinline__ void __syncwarp(unsigned mask = QGPU_FULL_MASK) { __nvvm_bar_warp_sync(mask); }
 
 static __device__ __forceinline__ int atomicAdd(int* p, int v) { return __nvvm_atom_add_gen_i(p, v); }
@@ -28,6 +41,42 @@ static __device__ __forceinline__ unsigned atomicAdd(unsigned* p, unsigned v) {
 static __device__ __forceinline__ int atomicSub(int* p, int v) { return __nvvm_atom_add_gen_i(p, -v); }
 static __device__ __forceinline__ unsigned atomicSub(unsigned* p, unsigned v) {
     return (unsigned)__nvvm_atom_add_gen_i((int*)p, -(int)v);
+}
+// The other atomics: one PTX atom each, which the lowering runs for the lanes of a warp one after another.
+static __device__ __forceinline__ int atomicExch(int* p, int v) { return __nvvm_atom_xchg_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicExch(unsigned* p, unsigned v) {
+    return (unsigned)__nvvm_atom_xchg_gen_i((int*)p, (int)v);
+}
+static __device__ __forceinline__ float atomicExch(float* p, float v) {
+    return __builtin_bit_cast(float, __nvvm_atom_xchg_gen_i((int*)p, __builtin_bit_cast(int, v)));
+}
+static __device__ __forceinline__ int atomicCAS(int* p, int compare, int v) {
+    return __nvvm_atom_cas_gen_i(p, compare, v);
+}
+static __device__ __forceinline__ unsigned atomicCAS(unsigned* p, unsigned compare, unsigned v) {
+    return (unsigned)__nvvm_atom_cas_gen_i((int*)p, (int)compare, (int)v);
+}
+static __device__ __forceinline__ int atomicMin(int* p, int v) { return __nvvm_atom_min_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicMin(unsigned* p, unsigned v) { return __nvvm_atom_min_gen_ui(p, v); }
+static __device__ __forceinline__ int atomicMax(int* p, int v) { return __nvvm_atom_max_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicMax(unsigned* p, unsigned v) { return __nvvm_atom_max_gen_ui(p, v); }
+static __device__ __forceinline__ unsigned atomicInc(unsigned* p, unsigned limit) {
+    return __nvvm_atom_inc_gen_ui(p, limit);
+}
+static __device__ __forceinline__ unsigned atomicDec(unsigned* p, unsigned limit) {
+    return __nvvm_atom_dec_gen_ui(p, limit);
+}
+static __device__ __forceinline__ int atomicAnd(int* p, int v) { return __nvvm_atom_and_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicAnd(unsigned* p, unsigned v) {
+    return (unsigned)__nvvm_atom_and_gen_i((int*)p, (int)v);
+}
+static __device__ __forceinline__ int atomicOr(int* p, int v) { return __nvvm_atom_or_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicOr(unsigned* p, unsigned v) {
+    return (unsigned)__nvvm_atom_or_gen_i((int*)p, (int)v);
+}
+static __device__ __forceinline__ int atomicXor(int* p, int v) { return __nvvm_atom_xor_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicXor(unsigned* p, unsigned v) {
+    return (unsigned)__nvvm_atom_xor_gen_i((int*)p, (int)v);
 }
 
 static __device__ __forceinline__ int __shfl_sync(unsigned mask, int v, int lane, int width = warpSize) {
@@ -156,3 +205,27 @@ static __device__ __forceinline__ float __shfl_xor_sync(unsigned mask, float v, 
 }
 // Lanes add in lane order, one at a time (docs/isa.md); a warp's adds never interleave with another's.
 static __device__ __forceinline__ float atomicAdd(float* p, float v) { return __nvvm_atom_add_gen_f(p, v); }
+
+// The _block and _system forms are the same operations: the machine is one multiprocessor with one memory.
+#define atomicAdd_block atomicAdd
+#define atomicAdd_system atomicAdd
+#define atomicSub_block atomicSub
+#define atomicSub_system atomicSub
+#define atomicExch_block atomicExch
+#define atomicExch_system atomicExch
+#define atomicCAS_block atomicCAS
+#define atomicCAS_system atomicCAS
+#define atomicMin_block atomicMin
+#define atomicMin_system atomicMin
+#define atomicMax_block atomicMax
+#define atomicMax_system atomicMax
+#define atomicInc_block atomicInc
+#define atomicInc_system atomicInc
+#define atomicDec_block atomicDec
+#define atomicDec_system atomicDec
+#define atomicAnd_block atomicAnd
+#define atomicAnd_system atomicAnd
+#define atomicOr_block atomicOr
+#define atomicOr_system atomicOr
+#define atomicXor_block atomicXor
+#define atomicXor_system atomicXor

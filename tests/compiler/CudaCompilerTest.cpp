@@ -82,3 +82,33 @@ TEST(CudaCompiler, AnOversizedSourceIsRefusedWithTheLimit) {
     ASSERT_EQ(r.diagnostics.size(), 1u);
     EXPECT_NE(r.diagnostics[0].message.find("more than the limit of 1048576"), std::string::npos);
 }
+
+TEST(CudaCompiler, CudaNamesTheMachineLacksSayWhatToWriteInsteadAllInOneBuild) {
+    const char* src =
+        "__global__ void k(float* a, int* b) {\n"
+        "    a[0] = expf(a[1]);\n"
+        "    a[1] = sqrt(a[2]);\n"
+        "    b[0] = __ballot_sync(0xf, b[1] > 0);\n"
+        "    printf(\"%d\\n\", b[2]);\n"
+        "    b[3] = clock64();\n"
+        "    __half h;\n"
+        "    assert(b[0] > 0);\n"
+        "}\n";
+    CudaCompileResult r = compileCudaToPtx(src, "k.cu");
+    EXPECT_FALSE(r.ok);
+    std::vector<std::pair<int, std::string>> expected = {{2, "'expf' is not in qgpu's CUDA yet"},
+                                                         {3, "write sqrtf for float"},
+                                                         {4, "no vote instruction"},
+                                                         {5, "(device printf)"},
+                                                         {6, "the machine has no clock"},
+                                                         {7, "use float"},
+                                                         {8, "(device assert)"}};
+    ASSERT_EQ(r.diagnostics.size(), expected.size()) << formatAll(r.diagnostics);
+    for (size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(r.diagnostics[i].line, expected[i].first) << r.diagnostics[i].format();
+        EXPECT_NE(r.diagnostics[i].message.find(expected[i].second), std::string::npos) << r.diagnostics[i].format();
+    }
+    CudaCompileResult groups = compileCudaToPtx("#include <cooperative_groups.h>\n__global__ void k() {}\n", "k.cu");
+    ASSERT_FALSE(groups.diagnostics.empty());
+    EXPECT_NE(groups.diagnostics[0].message.find("cooperative groups"), std::string::npos);
+}

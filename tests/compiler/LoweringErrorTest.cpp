@@ -117,3 +117,17 @@ TEST(LoweringErrors, ByteArraysAreRefusedNeverReadAtTheWrongByte) {
     CompiledKernel k = compileKernel("__global__ void k(int* a) { a[threadIdx.x] = a[threadIdx.x] >> 24; }\n", "k.cu");
     EXPECT_FALSE(k.kernel.program.blocks.empty());
 }
+
+TEST(LoweringErrors, FencesReadOnlyLoadsAndLaunchBoundsAreAccepted) {
+    // No-ops on a machine whose warps run until they exit or wait, and whose memory is one; the launch
+    // bounds' parentheses are not taken for the parameter list.
+    CompiledKernel k = compileKernel(
+        "__global__ void __launch_bounds__(128) k(const int* __restrict__ a, int* __restrict__ out) {\n"
+        "  int v = __ldg(&a[threadIdx.x]);\n  __threadfence();\n  __threadfence_block();\n"
+        "  __threadfence_system();\n  __nanosleep(100);\n"
+        "  out[threadIdx.x] = v + ((const int*)__builtin_assume_aligned(a, 16))[0];\n}\n",
+        "k.cu");
+    ASSERT_EQ(k.kernel.program.params.size(), 2u);
+    EXPECT_EQ(k.kernel.program.params[0].name, "a");
+    EXPECT_EQ(k.kernel.program.params[1].name, "out");
+}

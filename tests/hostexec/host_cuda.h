@@ -69,6 +69,43 @@ inline int atomicAdd(int* p, int v) { return std::atomic_ref<int>(*p).fetch_add(
 inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
 inline int atomicSub(int* p, int v) { return std::atomic_ref<int>(*p).fetch_sub(v); }
 inline unsigned atomicSub(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_sub(v); }
+namespace detail {
+// Replaces *p by f(*p) atomically; returns the old value.
+template <class T, class F>
+T atomicUpdate(T* p, F f) {
+    std::atomic_ref<T> word(*p);
+    T old = word.load();
+    while (!word.compare_exchange_weak(old, f(old))) {
+    }
+    return old;
+}
+}  // namespace detail
+
+// The device header's overloads, on int and unsigned (arguments convert as they do there).
+#define QGPU_HOST_ATOMICS(T)                                                      \
+    inline T atomicExch(T* p, T v) { return std::atomic_ref<T>(*p).exchange(v); } \
+    inline T atomicCAS(T* p, T compare, T v) {                                    \
+        std::atomic_ref<T>(*p).compare_exchange_strong(compare, v);               \
+        return compare; /* the old value, whether or not it was replaced */       \
+    }                                                                             \
+    inline T atomicMin(T* p, T v) {                                               \
+        return detail::atomicUpdate(p, [v](T o) { return v < o ? v : o; });       \
+    }                                                                             \
+    inline T atomicMax(T* p, T v) {                                               \
+        return detail::atomicUpdate(p, [v](T o) { return v > o ? v : o; });       \
+    }                                                                             \
+    inline T atomicAnd(T* p, T v) { return std::atomic_ref<T>(*p).fetch_and(v); } \
+    inline T atomicOr(T* p, T v) { return std::atomic_ref<T>(*p).fetch_or(v); }   \
+    inline T atomicXor(T* p, T v) { return std::atomic_ref<T>(*p).fetch_xor(v); }
+QGPU_HOST_ATOMICS(int)
+QGPU_HOST_ATOMICS(unsigned)
+#undef QGPU_HOST_ATOMICS
+inline unsigned atomicInc(unsigned* p, unsigned limit) {
+    return detail::atomicUpdate(p, [limit](unsigned old) { return old >= limit ? 0u : old + 1; });
+}
+inline unsigned atomicDec(unsigned* p, unsigned limit) {
+    return detail::atomicUpdate(p, [limit](unsigned old) { return old == 0 || old > limit ? limit : old - 1; });
+}
 
 inline int __shfl_sync(unsigned /*mask*/, int v, int lane, int width = warpSize) {
     return detail::shuffle(detail::ShuffleMode::Idx, v, unsigned(lane), width);
@@ -236,6 +273,30 @@ inline float __shfl_xor_sync(unsigned mask, float v, int laneMask, int width = w
     return __int_as_float(__shfl_xor_sync(mask, __float_as_int(v), laneMask, width));
 }
 inline float atomicAdd(float* p, float v) { return std::atomic_ref<float>(*p).fetch_add(v); }
+inline float atomicExch(float* p, float v) { return std::atomic_ref<float>(*p).exchange(v); }
+
+// The _block and _system forms: the same operations.
+#define QGPU_HOST_SCOPED_ATOMIC(name) \
+    template <class T, class... A>    \
+    T name##_block(T* p, A... a) {    \
+        return name(p, a...);         \
+    }                                 \
+    template <class T, class... A>    \
+    T name##_system(T* p, A... a) {   \
+        return name(p, a...);         \
+    }
+QGPU_HOST_SCOPED_ATOMIC(atomicAdd)
+QGPU_HOST_SCOPED_ATOMIC(atomicSub)
+QGPU_HOST_SCOPED_ATOMIC(atomicExch)
+QGPU_HOST_SCOPED_ATOMIC(atomicCAS)
+QGPU_HOST_SCOPED_ATOMIC(atomicMin)
+QGPU_HOST_SCOPED_ATOMIC(atomicMax)
+QGPU_HOST_SCOPED_ATOMIC(atomicInc)
+QGPU_HOST_SCOPED_ATOMIC(atomicDec)
+QGPU_HOST_SCOPED_ATOMIC(atomicAnd)
+QGPU_HOST_SCOPED_ATOMIC(atomicOr)
+QGPU_HOST_SCOPED_ATOMIC(atomicXor)
+#undef QGPU_HOST_SCOPED_ATOMIC
 
 struct alignas(8) int2 {
     int x, y;
@@ -325,87 +386,118 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
 }  // namespace qgpu_cuda
 
 // Opens a kernel's namespace: brings the CUDA names in, hiding the C library's ::abs and the like.
-#define QGPU_CUDA_PRELUDE              \
-    using qgpu_cuda::threadIdx;        \
-    using qgpu_cuda::blockIdx;         \
-    using qgpu_cuda::blockDim;         \
-    using qgpu_cuda::gridDim;          \
-    using qgpu_cuda::warpSize;         \
-    using qgpu_cuda::__syncthreads;    \
-    using qgpu_cuda::__syncwarp;       \
-    using qgpu_cuda::atomicAdd;        \
-    using qgpu_cuda::atomicSub;        \
-    using qgpu_cuda::__shfl_sync;      \
-    using qgpu_cuda::__shfl_up_sync;   \
-    using qgpu_cuda::__shfl_down_sync; \
-    using qgpu_cuda::__shfl_xor_sync;  \
-    using qgpu_cuda::min;              \
-    using qgpu_cuda::max;              \
-    using qgpu_cuda::abs;              \
-    using qgpu_cuda::__popc;           \
-    using qgpu_cuda::__clz;            \
-    using qgpu_cuda::__brev;           \
-    using qgpu_cuda::__ffs;            \
-    using qgpu_cuda::__mulhi;          \
-    using qgpu_cuda::__umulhi;         \
-    using qgpu_cuda::__byte_perm;      \
-    using qgpu_cuda::int2;             \
-    using qgpu_cuda::int4;             \
-    using qgpu_cuda::uint2;            \
-    using qgpu_cuda::uint4;            \
-    using qgpu_cuda::make_int2;        \
-    using qgpu_cuda::make_int4;        \
-    using qgpu_cuda::make_uint2;       \
-    using qgpu_cuda::make_uint4;       \
-    using qgpu_cuda::fminf;            \
-    using qgpu_cuda::fmaxf;            \
-    using qgpu_cuda::fabsf;            \
-    using qgpu_cuda::floorf;           \
-    using qgpu_cuda::ceilf;            \
-    using qgpu_cuda::truncf;           \
-    using qgpu_cuda::rintf;            \
-    using qgpu_cuda::nearbyintf;       \
-    using qgpu_cuda::__fadd_rn;        \
-    using qgpu_cuda::__fadd_rz;        \
-    using qgpu_cuda::__fadd_rd;        \
-    using qgpu_cuda::__fadd_ru;        \
-    using qgpu_cuda::sqrtf;            \
-    using qgpu_cuda::fmaf;             \
-    using qgpu_cuda::__fmaf_rn;        \
-    using qgpu_cuda::__fmaf_rz;        \
-    using qgpu_cuda::__fmaf_rd;        \
-    using qgpu_cuda::__fmaf_ru;        \
-    using qgpu_cuda::__fdiv_rn;        \
-    using qgpu_cuda::__fdiv_rz;        \
-    using qgpu_cuda::__fdiv_rd;        \
-    using qgpu_cuda::__fdiv_ru;        \
-    using qgpu_cuda::__fsqrt_rn;       \
-    using qgpu_cuda::__fsqrt_rz;       \
-    using qgpu_cuda::__fsqrt_rd;       \
-    using qgpu_cuda::__fsqrt_ru;       \
-    using qgpu_cuda::__fmul_rn;        \
-    using qgpu_cuda::__fmul_rz;        \
-    using qgpu_cuda::__fmul_rd;        \
-    using qgpu_cuda::__fmul_ru;        \
-    using qgpu_cuda::__float2int_rn;   \
-    using qgpu_cuda::__float2int_rz;   \
-    using qgpu_cuda::__float2int_rd;   \
-    using qgpu_cuda::__float2int_ru;   \
-    using qgpu_cuda::__float2uint_rn;  \
-    using qgpu_cuda::__float2uint_rz;  \
-    using qgpu_cuda::__float2uint_rd;  \
-    using qgpu_cuda::__float2uint_ru;  \
-    using qgpu_cuda::__int2float_rn;   \
-    using qgpu_cuda::__int2float_rz;   \
-    using qgpu_cuda::__int2float_rd;   \
-    using qgpu_cuda::__int2float_ru;   \
-    using qgpu_cuda::__uint2float_rn;  \
-    using qgpu_cuda::__uint2float_rz;  \
-    using qgpu_cuda::__uint2float_rd;  \
-    using qgpu_cuda::__uint2float_ru;  \
-    using qgpu_cuda::__float_as_int;   \
-    using qgpu_cuda::__float_as_uint;  \
-    using qgpu_cuda::__int_as_float;   \
+#define QGPU_CUDA_PRELUDE               \
+    using qgpu_cuda::threadIdx;         \
+    using qgpu_cuda::blockIdx;          \
+    using qgpu_cuda::blockDim;          \
+    using qgpu_cuda::gridDim;           \
+    using qgpu_cuda::warpSize;          \
+    using qgpu_cuda::__syncthreads;     \
+    using qgpu_cuda::__syncwarp;        \
+    using qgpu_cuda::atomicAdd;         \
+    using qgpu_cuda::atomicSub;         \
+    using qgpu_cuda::atomicExch;        \
+    using qgpu_cuda::atomicCAS;         \
+    using qgpu_cuda::atomicMin;         \
+    using qgpu_cuda::atomicMax;         \
+    using qgpu_cuda::atomicInc;         \
+    using qgpu_cuda::atomicDec;         \
+    using qgpu_cuda::atomicAnd;         \
+    using qgpu_cuda::atomicOr;          \
+    using qgpu_cuda::atomicXor;         \
+    using qgpu_cuda::atomicAdd_block;   \
+    using qgpu_cuda::atomicAdd_system;  \
+    using qgpu_cuda::atomicSub_block;   \
+    using qgpu_cuda::atomicSub_system;  \
+    using qgpu_cuda::atomicExch_block;  \
+    using qgpu_cuda::atomicExch_system; \
+    using qgpu_cuda::atomicCAS_block;   \
+    using qgpu_cuda::atomicCAS_system;  \
+    using qgpu_cuda::atomicMin_block;   \
+    using qgpu_cuda::atomicMin_system;  \
+    using qgpu_cuda::atomicMax_block;   \
+    using qgpu_cuda::atomicMax_system;  \
+    using qgpu_cuda::atomicInc_block;   \
+    using qgpu_cuda::atomicInc_system;  \
+    using qgpu_cuda::atomicDec_block;   \
+    using qgpu_cuda::atomicDec_system;  \
+    using qgpu_cuda::atomicAnd_block;   \
+    using qgpu_cuda::atomicAnd_system;  \
+    using qgpu_cuda::atomicOr_block;    \
+    using qgpu_cuda::atomicOr_system;   \
+    using qgpu_cuda::atomicXor_block;   \
+    using qgpu_cuda::atomicXor_system;  \
+    using qgpu_cuda::__shfl_sync;       \
+    using qgpu_cuda::__shfl_up_sync;    \
+    using qgpu_cuda::__shfl_down_sync;  \
+    using qgpu_cuda::__shfl_xor_sync;   \
+    using qgpu_cuda::min;               \
+    using qgpu_cuda::max;               \
+    using qgpu_cuda::abs;               \
+    using qgpu_cuda::__popc;            \
+    using qgpu_cuda::__clz;             \
+    using qgpu_cuda::__brev;            \
+    using qgpu_cuda::__ffs;             \
+    using qgpu_cuda::__mulhi;           \
+    using qgpu_cuda::__umulhi;          \
+    using qgpu_cuda::__byte_perm;       \
+    using qgpu_cuda::int2;              \
+    using qgpu_cuda::int4;              \
+    using qgpu_cuda::uint2;             \
+    using qgpu_cuda::uint4;             \
+    using qgpu_cuda::make_int2;         \
+    using qgpu_cuda::make_int4;         \
+    using qgpu_cuda::make_uint2;        \
+    using qgpu_cuda::make_uint4;        \
+    using qgpu_cuda::fminf;             \
+    using qgpu_cuda::fmaxf;             \
+    using qgpu_cuda::fabsf;             \
+    using qgpu_cuda::floorf;            \
+    using qgpu_cuda::ceilf;             \
+    using qgpu_cuda::truncf;            \
+    using qgpu_cuda::rintf;             \
+    using qgpu_cuda::nearbyintf;        \
+    using qgpu_cuda::__fadd_rn;         \
+    using qgpu_cuda::__fadd_rz;         \
+    using qgpu_cuda::__fadd_rd;         \
+    using qgpu_cuda::__fadd_ru;         \
+    using qgpu_cuda::sqrtf;             \
+    using qgpu_cuda::fmaf;              \
+    using qgpu_cuda::__fmaf_rn;         \
+    using qgpu_cuda::__fmaf_rz;         \
+    using qgpu_cuda::__fmaf_rd;         \
+    using qgpu_cuda::__fmaf_ru;         \
+    using qgpu_cuda::__fdiv_rn;         \
+    using qgpu_cuda::__fdiv_rz;         \
+    using qgpu_cuda::__fdiv_rd;         \
+    using qgpu_cuda::__fdiv_ru;         \
+    using qgpu_cuda::__fsqrt_rn;        \
+    using qgpu_cuda::__fsqrt_rz;        \
+    using qgpu_cuda::__fsqrt_rd;        \
+    using qgpu_cuda::__fsqrt_ru;        \
+    using qgpu_cuda::__fmul_rn;         \
+    using qgpu_cuda::__fmul_rz;         \
+    using qgpu_cuda::__fmul_rd;         \
+    using qgpu_cuda::__fmul_ru;         \
+    using qgpu_cuda::__float2int_rn;    \
+    using qgpu_cuda::__float2int_rz;    \
+    using qgpu_cuda::__float2int_rd;    \
+    using qgpu_cuda::__float2int_ru;    \
+    using qgpu_cuda::__float2uint_rn;   \
+    using qgpu_cuda::__float2uint_rz;   \
+    using qgpu_cuda::__float2uint_rd;   \
+    using qgpu_cuda::__float2uint_ru;   \
+    using qgpu_cuda::__int2float_rn;    \
+    using qgpu_cuda::__int2float_rz;    \
+    using qgpu_cuda::__int2float_rd;    \
+    using qgpu_cuda::__int2float_ru;    \
+    using qgpu_cuda::__uint2float_rn;   \
+    using qgpu_cuda::__uint2float_rz;   \
+    using qgpu_cuda::__uint2float_rd;   \
+    using qgpu_cuda::__uint2float_ru;   \
+    using qgpu_cuda::__float_as_int;    \
+    using qgpu_cuda::__float_as_uint;   \
+    using qgpu_cuda::__int_as_float;    \
     using qgpu_cuda::__uint_as_float;
 
 // Defines the runner the registry (HostExecutor.cpp) calls for kernel `name` of namespace qgpu_host_<name>.

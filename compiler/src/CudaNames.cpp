@@ -1,0 +1,83 @@
+#include "CudaNames.h"
+
+#include <map>
+#include <string_view>
+
+namespace qgpu {
+namespace {
+
+constexpr const char* kFloatFunction =
+    "is not in qgpu's CUDA yet: the float operations are + - * /, sqrtf, fmaf, fminf, fmaxf, fabsf, floorf, "
+    "ceilf, truncf and rintf; build the function from them (docs/qgpu-cuda.md)";
+constexpr const char* kVote =
+    "is not available yet: the 4-lane warp has no vote instruction; combine the lanes' values with __shfl_sync";
+constexpr const char* kCooperativeGroups =
+    "are not available yet: use __syncthreads() for the block and __shfl_sync for the 4-lane warp";
+
+// name -> what follows "'name' " in the message.
+const std::map<std::string_view, std::string>& advice() {
+    static const std::map<std::string_view, std::string> table = [] {
+        std::map<std::string_view, std::string> t;
+        for (std::string_view f :
+             {"expf",    "exp2f",     "exp10f",    "expm1f",      "logf",        "log2f",  "log10f", "log1pf",
+              "powf",    "rsqrtf",    "cbrtf",     "rcbrtf",      "hypotf",      "sinf",   "cosf",   "tanf",
+              "sincosf", "sinpif",    "cospif",    "asinf",       "acosf",       "atanf",  "atan2f", "sinhf",
+              "coshf",   "tanhf",     "asinhf",    "acoshf",      "atanhf",      "erff",   "erfcf",  "erfinvf",
+              "lgammaf", "tgammaf",   "fmodf",     "remainderf",  "remquof",     "modff",  "frexpf", "ldexpf",
+              "scalbnf", "ilogbf",    "logbf",     "nextafterf",  "copysignf",   "fdimf",  "roundf", "lroundf",
+              "__expf",  "__exp10f",  "__logf",    "__log2f",     "__log10f",    "__powf", "__sinf", "__cosf",
+              "__tanf",  "__sincosf", "__frcp_rn", "__frsqrt_rn", "__saturatef", "exp",    "exp2",   "log",
+              "log2",    "log10",     "pow",       "sin",         "cos",         "tan",    "tanh",   "erf",
+              "round",   "rsqrt",     "hypot",     "atan2"})
+            t[f] = kFloatFunction;
+        for (auto [cpp, f] : std::initializer_list<std::pair<std::string_view, const char*>>{{"sqrt", "sqrtf"},
+                                                                                             {"fabs", "fabsf"},
+                                                                                             {"floor", "floorf"},
+                                                                                             {"ceil", "ceilf"},
+                                                                                             {"trunc", "truncf"},
+                                                                                             {"rint", "rintf"},
+                                                                                             {"fmin", "fminf"},
+                                                                                             {"fmax", "fmaxf"},
+                                                                                             {"fma", "fmaf"}})
+            t[cpp] = std::string("(C++'s overload) is not declared in qgpu's CUDA: write ") + f + " for float";
+        for (std::string_view v : {"__ballot_sync", "__any_sync", "__all_sync", "__activemask", "__match_any_sync",
+                                   "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+                                   "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"})
+            t[v] = kVote;
+        t["printf"] = "(device printf) is not available yet: write the values to an output array";
+        t["assert"] = "(device assert) is not available yet: test the condition and write a flag to an output array";
+        t["clock"] = t["clock64"] =
+            "is not available yet: the machine has no clock; count steps in the studio or with "
+            "`qgpu run`";
+        t["cooperative_groups"] = std::string("(cooperative groups) ") + kCooperativeGroups;
+        t["__half"] = t["half"] = t["__nv_bfloat16"] =
+            "is not supported: the machine computes in 32-bit float; use float";
+        return t;
+    }();
+    return table;
+}
+
+// The name quoted after `prefix` at the start of `message` ("use of undeclared identifier 'expf'; did you
+// mean ...?"), or empty.
+std::string_view quotedName(const std::string& message, std::string_view prefix) {
+    if (message.rfind(prefix, 0) != 0) return {};
+    size_t end = message.find('\'', prefix.size());
+    return end == std::string::npos ? std::string_view()
+                                    : std::string_view(message).substr(prefix.size(), end - prefix.size());
+}
+
+}  // namespace
+
+std::string explainCudaName(const std::string& message) {
+    if (message == "'cooperative_groups.h' file not found" || message == "'cooperative_groups/reduce.h' file not found")
+        return std::string("cooperative groups (<cooperative_groups.h>) ") + kCooperativeGroups;
+    for (std::string_view prefix : {"use of undeclared identifier '", "unknown type name '"}) {
+        std::string_view name = quotedName(message, prefix);
+        if (name.empty()) continue;
+        auto it = advice().find(name);
+        if (it != advice().end()) return "'" + std::string(name) + "' " + it->second;
+    }
+    return message;
+}
+
+}  // namespace qgpu
