@@ -95,8 +95,11 @@ std::string failureMessage(const ChildOutcome& outcome, const CompileRequest& si
     using End = ChildOutcome::End;
     const CompileLimits& l = site.options.limits;
     switch (outcome.end) {
-        case End::CpuLimit:
         case End::WallLimit:
+            return "the compile stopped making progress and was ended after " + std::to_string(2 * l.cpuSeconds + 10) +
+                   " s; compile again, and if it recurs simplify the code here, or " +
+                   limitsAdvice("--compile-seconds N", "QGPU_COMPILE_SECONDS");
+        case End::CpuLimit:
             return "the compile ran past its limit of " + std::to_string(l.cpuSeconds) +
                    " s of CPU time; simplify the code here (a large unrolled loop or a deep template recursion is "
                    "the usual cause), or " +
@@ -110,8 +113,7 @@ std::string failureMessage(const ChildOutcome& outcome, const CompileRequest& si
     std::string error = llvmError(outcome.errorText);
     if (!error.empty())
         return "the CUDA compiler (LLVM) stopped with \"" + error +
-               "\": the code here uses a construct it cannot compile for this machine (a computed goto, a "
-               "symbol alias); rewrite it without";
+               "\": the code here uses a construct its NVPTX back end cannot compile; write it another way";
     if (outcome.signal == SIGSEGV || outcome.signal == SIGBUS)
         return "the CUDA compiler crashed here (" + signalName(outcome.signal) +
                "), most likely out of its 64 MiB stack on deeply nested code; flatten the nesting (split the "
