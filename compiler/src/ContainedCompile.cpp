@@ -91,8 +91,8 @@ std::string limitsAdvice(const char* flag, const char* variable) {
     return std::string("raise the limit with ") + flag + " (" + variable + " in the studio and chat)";
 }
 
-std::string failureMessage(const ChildOutcome& outcome, const CompileRequest& site) {
-    using End = ChildOutcome::End;
+std::string failureMessage(const JobOutcome& outcome, const CompileRequest& site) {
+    using End = JobOutcome::End;
     const CompileLimits& l = site.options.limits;
     switch (outcome.end) {
         case End::WallLimit:
@@ -115,8 +115,9 @@ std::string failureMessage(const ChildOutcome& outcome, const CompileRequest& si
         return "the CUDA compiler (LLVM) stopped with \"" + error +
                "\": the code here uses a construct its NVPTX back end cannot compile; write it another way";
     if (outcome.signal == SIGSEGV || outcome.signal == SIGBUS)
-        return "the CUDA compiler crashed here (" + signalName(outcome.signal) +
-               "), most likely out of its 64 MiB stack on deeply nested code; flatten the nesting (split the "
+        return "the CUDA compiler crashed here (" + signalName(outcome.signal) + "), most likely out of its " +
+               std::to_string(kCompileStackBytes >> 20) +
+               " MiB stack on deeply nested code; flatten the nesting (split the "
                "expression, give intermediate values names)";
     std::string how = outcome.signal ? signalName(outcome.signal) : "exit code " + std::to_string(outcome.exitCode);
     return "the CUDA compiler crashed here (" + how + "); simplify the code around this line";
@@ -186,7 +187,7 @@ CudaCompileResult decodeCompileResult(const std::string& bytes, const std::strin
     return cut;
 }
 
-Diagnostic failedCompileDiagnostic(const ChildOutcome& outcome, const CompileRequest& site) {
+Diagnostic failedCompileDiagnostic(const JobOutcome& outcome, const CompileRequest& site) {
     Diagnostic d = locate(outcome.errorText, site);
     d.message = failureMessage(outcome, site);
     return d;

@@ -10,6 +10,9 @@
 
 namespace qgpu {
 
+// The stack of the worker's compile thread: deep enough for what overflowed Clang's 8 MiB.
+constexpr size_t kCompileStackBytes = size_t(64) << 20;
+
 struct CompileRequest {
     std::string source;
     std::string virtualSource;  // the path Clang knows the source by (in the sandbox, in its stack dump)
@@ -29,6 +32,6 @@ CudaCompileResult decodeCompileResult(const std::string& bytes, const std::strin
 // The error for a compile whose child ended without a result: what stopped it, where in the source the
 // compiler was (the innermost source position in LLVM's stack dump, else the function it was compiling,
 // else the file), and what to do.
-Diagnostic failedCompileDiagnostic(const ChildOutcome& outcome, const CompileRequest& request);
+Diagnostic failedCompileDiagnostic(const JobOutcome& outcome, const CompileRequest& request);
 
 }  // namespace qgpu

@@ -38,7 +38,6 @@ constexpr const char* kVirtualDir = "/qgpu-virtual";
 constexpr const char* kClangPath = "/usr/lib/llvm-19/bin/clang";
 constexpr const char* kBuiltinVarsHeader = "__clang_cuda_builtin_vars.h";
 constexpr size_t kMaxSourceBytes = size_t(1) << 20;
-constexpr size_t kCompileStackBytes = size_t(64) << 20;
 
 // Collects Clang's diagnostics as values, with positions mapped back to the user's file name.
 class Collector : public clang::DiagnosticConsumer {
@@ -274,8 +273,8 @@ CudaCompileResult compileCudaToPtx(const std::string& source, const std::string&
                                           " bytes, more than the limit of " + std::to_string(kMaxSourceBytes)});
         return result;
     }
-    ChildLimits limits{options.limits.cpuSeconds, size_t(options.limits.memoryMiB) << 20};
-    ChildOutcome outcome;
+    JobLimits limits{options.limits.cpuSeconds, size_t(options.limits.memoryMiB) << 20};
+    JobOutcome outcome;
     try {
         outcome = compileWorker().run(encodeCompileRequest(request), limits);
     } catch (const std::runtime_error& e) {
@@ -284,7 +283,7 @@ CudaCompileResult compileCudaToPtx(const std::string& source, const std::string&
              std::string(e.what()) + "; try again when the system has processes and memory to spare"});
         return result;
     }
-    if (outcome.end == ChildOutcome::End::Finished) return decodeCompileResult(outcome.payload, request.userFile);
+    if (outcome.end == JobOutcome::End::Finished) return decodeCompileResult(outcome.payload, request.userFile);
     result.diagnostics.push_back(failedCompileDiagnostic(outcome, request));
     return result;
 }

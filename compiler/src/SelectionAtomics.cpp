@@ -12,9 +12,7 @@
 namespace qgpu::lowering {
 namespace {
 
-using Update = AtomicUpdate;
-
-Update aluUpdate(Opcode o) {
+AtomicUpdate aluUpdate(Opcode o) {
     return
         [o](Emitter& e, int updated, int old, const std::vector<int>& args) { e.emit(o, updated, old, reg(args[1])); };
 }
@@ -36,7 +34,7 @@ void compareAndSwap(Emitter& e, int updated, int old, const std::vector<int>& ar
 }
 
 // The update of an integer atom or red instruction (by its operation and whether it is signed), or null.
-Update integerUpdate(const std::string& operation, bool isSigned) {
+AtomicUpdate integerUpdate(const std::string& operation, bool isSigned) {
     static const std::map<std::string, Opcode> alu = {{"and", Opcode::And}, {"or", Opcode::Or}, {"xor", Opcode::Xor}};
     if (auto it = alu.find(operation); it != alu.end()) return aluUpdate(it->second);
     if (operation == "min") return aluUpdate(isSigned ? Opcode::Min : Opcode::MinU);
@@ -53,7 +51,7 @@ Update integerUpdate(const std::string& operation, bool isSigned) {
 
 }  // namespace
 
-void Selector::serializedAtomic(const std::string& name, bool shared, const Update& update, int rd,
+void Selector::serializedAtomic(const std::string& name, bool shared, const AtomicUpdate& update, int rd,
                                 const std::vector<int>& args) {
     int lanes = m_spec.lanesPerWarp;
     callRoutine(
@@ -86,7 +84,7 @@ void Selector::integerAtomic(const ptx::Instruction& in, int rd, int address, bo
     for (const char* name : {"and", "or", "xor", "min", "max", "exch", "inc", "dec", "cas"})
         if (in.has(name)) operation = name;
     std::string t = typeOf(in);
-    Update update = integerUpdate(operation, t == "s32");
+    AtomicUpdate update = integerUpdate(operation, t == "s32");
     if (!update || (t != "s32" && t != "u32" && t != "b32"))
         fail("this atomic (" + in.opcode +
              ") is not supported: the machine's atomics are add, sub, exch, cas, "
@@ -99,7 +97,7 @@ void Selector::integerAtomic(const ptx::Instruction& in, int rd, int address, bo
 }
 
 void Selector::floatAtomicAdd(int rd, int address, int value, bool shared) {
-    Update add = [](Emitter& e, int updated, int old, const std::vector<int>& args) {
+    AtomicUpdate add = [](Emitter& e, int updated, int old, const std::vector<int>& args) {
         floatAdd(e, updated, old, args[1], {});
     };
     serializedAtomic(shared ? "atom.shared.add.f32" : "atom.global.add.f32", shared, add, rd, {address, value});

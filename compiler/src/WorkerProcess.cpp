@@ -187,7 +187,7 @@ void WorkerProcess::start() {
     m_errors = errors[0];
 }
 
-ChildOutcome WorkerProcess::run(const std::string& request, const ChildLimits& limits) {
+JobOutcome WorkerProcess::run(const std::string& request, const JobLimits& limits) {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (m_pid >= 0 && waitpid(m_pid, nullptr, WNOHANG) == m_pid) {  // it ended while idle (killed by someone)
         close(m_channel);
@@ -197,7 +197,7 @@ ChildOutcome WorkerProcess::run(const std::string& request, const ChildLimits& l
     if (m_pid < 0) start();
     std::string earlier;  // what earlier jobs wrote on stderr after their answers
     readErrors(m_errors, earlier, false);
-    ChildOutcome out;
+    JobOutcome out;
     uint64_t header[3] = {uint64_t(limits.cpuSeconds), uint64_t(limits.memoryBytes), uint64_t(request.size())};
     if (!writeAll(m_channel, header, sizeof header) || !writeAll(m_channel, request.data(), request.size()))
         return finishFailed(out, false);
@@ -218,7 +218,7 @@ ChildOutcome WorkerProcess::run(const std::string& request, const ChildLimits& l
         }
         out.payload.resize(size);
         if (!readAll(m_channel, out.payload.data(), size)) return finishFailed(out, false);
-        out.end = ChildOutcome::End::Finished;
+        out.end = JobOutcome::End::Finished;
         out.errorText.clear();
         return out;
     }
@@ -226,7 +226,7 @@ ChildOutcome WorkerProcess::run(const std::string& request, const ChildLimits& l
 
 // The worker ended (or is killed now, at the wall-clock limit or for an answer past the limit): its last
 // stderr, how it ended; the next job starts a new one.
-ChildOutcome WorkerProcess::finishFailed(ChildOutcome& out, bool wallKilled) {
+JobOutcome WorkerProcess::finishFailed(JobOutcome& out, bool wallKilled) {
     kill(m_pid, SIGKILL);  // nothing when it has ended: its status stays what ended it
     readErrors(m_errors, out.errorText, true);
     int status = 0;
@@ -238,7 +238,7 @@ ChildOutcome WorkerProcess::finishFailed(ChildOutcome& out, bool wallKilled) {
     out.payload.clear();
     out.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     out.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-    using End = ChildOutcome::End;
+    using End = JobOutcome::End;
     if (wallKilled)
         out.end = End::WallLimit;
     else if (out.errorText.find("out of memory") != std::string::npos)

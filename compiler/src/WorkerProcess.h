@@ -13,12 +13,12 @@
 
 namespace qgpu {
 
-struct ChildLimits {
+struct JobLimits {
     int cpuSeconds = 20;                   // CPU time one job may take
     size_t memoryBytes = size_t(2) << 30;  // address space one job may add to what the worker holds
 };
 
-struct ChildOutcome {
+struct JobOutcome {
     enum class End {
         Finished,     // the job returned; `payload` is what it returned
         CpuLimit,     // ended at the CPU-time limit
@@ -47,12 +47,12 @@ public:
 
     // Runs the job on `request` in the worker; one at a time (callers on other threads wait). Throws
     // std::runtime_error when no worker can be started.
-    ChildOutcome run(const std::string& request, const ChildLimits& limits);
+    JobOutcome run(const std::string& request, const JobLimits& limits);
 
 private:
     void start();
     void stop();
-    ChildOutcome finishFailed(ChildOutcome& out, bool wallKilled);
+    JobOutcome finishFailed(JobOutcome& out, bool wallKilled);
 
     std::function<void()> m_setUp;
     Job m_job;
