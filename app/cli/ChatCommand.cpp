@@ -63,7 +63,7 @@ private:
 void printStats(const ChatReply& r) {
     const GenerationResult& g = r.generation;
     std::fprintf(stderr, "[%d prompt tokens in %.2f s; %zu tokens, %.1f tokens/s; %.2f GiB resident%s]\n",
-                 r.promptTokens, g.prefillSeconds, g.tokens.size(), g.decodeTokensPerSecond(), residentMemoryGiB(),
+                 r.promptTokens(), g.prefillSeconds, g.tokens.size(), g.decodeTokensPerSecond(), residentMemoryGiB(),
                  g.reason == GenerationResult::Cancelled   ? "; cancelled"
                  : g.reason == GenerationResult::MaxTokens ? "; stopped at --max-tokens"
                                                            : "");

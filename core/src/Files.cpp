@@ -63,10 +63,12 @@ std::set<std::filesystem::path>& ownedLocks() {
 OutputDirectory::OutputDirectory(const std::filesystem::path& out) : m_out(out), m_lock(out) {
     namespace fs = std::filesystem;
     m_lock += ".lock";
+    lock();  // before the check: a writer that committed OUT while this one waited is seen
     std::error_code ec;
-    if (fs::exists(fs::symlink_status(out, ec)))
+    if (fs::exists(fs::symlink_status(out, ec))) {
+        unlock();
         failAt(out.string(), "already exists; give a new directory (nothing was written)");
-    lock();
+    }
     std::string templ = out.string() + ".partial-XXXXXX";
     if (!::mkdtemp(templ.data())) {
         std::string why = std::strerror(errno);
@@ -89,7 +91,14 @@ void OutputDirectory::lock() {
     if (!m_ownsLock && errno == EEXIST)  // left by a run that was killed, or held by one that runs
         m_lockFd = ::open(m_lock.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
     if (m_lockFd < 0) return;  // an unwritable parent: the temporary's creation says so
-    if (::flock(m_lockFd, LOCK_EX | LOCK_NB) != 0) {
+    // Held, and still the file at OUT.lock: a writer that finished removes its lock file while holding it,
+    // so a lock taken on the removed file (opened just before) guards nothing.
+    bool held = ::flock(m_lockFd, LOCK_EX | LOCK_NB) == 0;
+    struct stat opened {
+    }, named{};
+    bool current = held && ::fstat(m_lockFd, &opened) == 0 && ::stat(m_lock.c_str(), &named) == 0 &&
+                   opened.st_ino == named.st_ino && opened.st_dev == named.st_dev;
+    if (!current) {
         ::close(m_lockFd);
         m_lockFd = -1;
         failAt(m_out.string(), "another process is writing it (it holds " + m_lock.string() +

@@ -101,7 +101,6 @@ ChatReply ChatSession::reply(const TokenCallback& onToken) {
         m_seen.clear();
         m_seenTokens = 0;
     }
-    out.promptTokens = int(prompt.size());
     out.prompt = prompt;
 
     GenerationOptions gen = m_options.generation;

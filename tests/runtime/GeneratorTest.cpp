@@ -221,8 +221,8 @@ TEST(ChatSession, SecondTurnFeedsOnlyNewTokensAndRepliesAsAFreshRead) {
         "<|im_end|>\n<|im_start|>user\ntell me more<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n";
     if (first.generation.reason != GenerationResult::StopToken)
         fresh = tokenizer().decode({first.generation.tokens.back()}) + fresh;
-    EXPECT_EQ(second.promptTokens, int(tokenizer().encode(fresh).size()));
-    EXPECT_EQ(chat.state().position(), before + second.promptTokens + int(second.generation.tokens.size()) - 1);
+    EXPECT_EQ(second.promptTokens(), int(tokenizer().encode(fresh).size()));
+    EXPECT_EQ(chat.state().position(), before + second.promptTokens() + int(second.generation.tokens.size()) - 1);
 
     ChatSession again(chatModel(), tokenizer(), options);
     again.append(chat.messages()[0]);
@@ -244,7 +244,7 @@ TEST(ChatSession, OfficialHistoryRereadsFromScratch) {
     chat.send("hi");
     ChatReply second = chat.send("and?");
     EXPECT_TRUE(second.fromScratch);
-    EXPECT_EQ(chat.state().position(), second.promptTokens + int(second.generation.tokens.size()) - 1);
+    EXPECT_EQ(chat.state().position(), second.promptTokens() + int(second.generation.tokens.size()) - 1);
 }
 
 TEST(ChatSession, LoadsAHostAndReportsMissingOrBrokenFiles) {

@@ -55,9 +55,11 @@ struct ChatReply {
     std::vector<text::ToolCall> toolCalls;
     std::string toolCallError;  // why the reply's tool calls did not parse (the model wrote a malformed one)
     GenerationResult generation;
-    int promptTokens = 0;      // tokens fed before generating: the new turns and the generation prompt
-    std::vector<int> prompt;   // those tokens (tool results among them read as ordinary text: ChatSession)
+    std::vector<int> prompt;   // the tokens fed before generating: the new turns and the generation prompt
+                               // (tool results among them read as ordinary text: ChatSession)
     bool fromScratch = false;  // the whole conversation was fed to a fresh state (first turn, or changed history)
+
+    int promptTokens() const { return int(prompt.size()); }
 };
 
 class ChatSession {
