@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include "qgpu/core/Diagnostic.h"
 
@@ -55,6 +57,11 @@ struct FlagContext {
 
     int integer(long long min, long long max) const { return int(integerFlag(command, flag, value(), min, max)); }
     float number(float min, float max) const { return numberFlag(command, flag, value(), min, max); }
+    bool boolean() const {
+        std::string text = value();
+        if (text != "true" && text != "false") usageError(&command, flag + " takes true or false, not '" + text + "'");
+        return text == "true";
+    }
 };
 using FlagParser = std::function<void(Args&, const FlagContext&)>;
 
@@ -98,6 +105,7 @@ const std::map<std::string_view, FlagParser>& flagParsers() {
         {"--compile-memory",
          [](Args& a, const FlagContext& f) { a.compile.limits.memoryMiB = f.integer(64, 1 << 20); }},
         {"--max-unroll", [](Args& a, const FlagContext& f) { a.compile.limits.maxUnroll = f.integer(1, 1 << 20); }},
+        {"--fmad", [](Args& a, const FlagContext& f) { a.compile.fuseMultiplyAdd = f.boolean(); }},
         {"--top-k", [](Args& a, const FlagContext& f) { a.sampling.topK = f.integer(0, 1 << 24); }},
         {"--temperature", [](Args& a, const FlagContext& f) { a.sampling.temperature = f.number(0, 100); }},
         {"--top-p", [](Args& a, const FlagContext& f) { a.sampling.topP = f.number(0, 1); }},
@@ -138,8 +146,8 @@ const std::vector<Command> kCommands = {
      1},
     {"run",
      R"(  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
-           [--quiet] [--check] [--max-steps N] [-O0..-O3] [--compile-seconds S] [--compile-memory MIB]
-           [--max-unroll N]
+           [--quiet] [--check] [--max-steps N] [-O0..-O3] [--fmad true|false] [--compile-seconds S]
+           [--compile-memory MIB] [--max-unroll N]
       Compiles and lowers a CUDA kernel (the compile's limits as `compile`'s), then runs it like `asm`. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
       thread's registers; --check is then the replay check against the interpreter (at a difference it
@@ -149,8 +157,8 @@ const std::vector<Command> kCommands = {
       instead of building them from code. The model stops after as many records as the interpreter's run
       of the launch writes; a long run reports progress on stderr, and Ctrl-C stops it (exit code 130).
 )",
-     {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O", "--compile-seconds",
-      "--compile-memory", "--max-unroll"},
+     {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O", "--fmad",
+      "--compile-seconds", "--compile-memory", "--max-unroll"},
      1},
     {"eval",
      R"(  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
@@ -202,16 +210,18 @@ const std::vector<Command> kCommands = {
      {"--runs", "--suite", "--kernels", "--dense-runs", "--dtype", "--profile"},
      0},
     {"compile",
-     R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3] [--compile-seconds S] [--compile-memory MIB]
-             [--max-unroll N]
+     R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3] [--fmad true|false] [--compile-seconds S]
+             [--compile-memory MIB] [--max-unroll N]
       Compiles CUDA (Clang in a worker process of its own); prints the PTX (default), the machine blocks, or
-      the line map (block, slot, CUDA line, PTX line). A compile may take S seconds of CPU time (default
+      the line map (block, slot, CUDA line, PTX line). As CUDA compilers do by default, a * b + c becomes one
+      fused multiply-add (one rounding) where Clang contracts it; --fmad false (nvcc's flag) rounds the
+      product and the sum each. A compile may take S seconds of CPU time (default
       20) and MIB MiB of memory (default 2048), and `#pragma unroll` may ask for N copies (default 1024);
       past a limit, or when Clang crashes, the compile stops with an error at the line it was compiling.
       QGPU_COMPILE_SECONDS, QGPU_COMPILE_MEMORY_MIB and QGPU_MAX_UNROLL set the defaults (also the
       studio's and chat's).
 )",
-     {"--emit", "-O", "--compile-seconds", "--compile-memory", "--max-unroll"},
+     {"--emit", "-O", "--fmad", "--compile-seconds", "--compile-memory", "--max-unroll"},
      1},
     {"bench-compile",
      R"(  qgpu bench-compile [DIR] [--runs N]
@@ -314,6 +324,12 @@ Args parseArgs(const Command& command, int argc, char** argv, int first) {
             a.positional.push_back(s);
             continue;
         }
+        // --flag=VALUE is --flag VALUE
+        std::optional<std::string> attached;
+        if (size_t eq = s.find('='); s.rfind("--", 0) == 0 && eq != std::string::npos) {
+            attached = s.substr(eq + 1);
+            s.resize(eq);
+        }
         if (!takes(command, s))
             usageError(&command, "qgpu " + name + ": unknown option '" + s + "'; `qgpu " + name +
                                      " --help` lists the options it takes");
@@ -323,10 +339,12 @@ Args parseArgs(const Command& command, int argc, char** argv, int first) {
             continue;
         }
         FlagContext context{command, s, [&]() -> std::string {
+                                if (attached) return *std::exchange(attached, std::nullopt);
                                 if (i + 1 >= argc) usageError(&command, s + " needs a value");
                                 return argv[++i];
                             }};
         flagParsers().at(s)(a, context);
+        if (attached) usageError(&command, s + " takes no value, not '" + *attached + "'");
     }
     return a;
 }

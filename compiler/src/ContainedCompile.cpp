@@ -131,6 +131,7 @@ std::string encodeCompileRequest(const CompileRequest& request) {
                                     &request.options.deviceHeader})
         putText(out, *text);
     putNumber(out, request.options.optLevel);
+    putNumber(out, request.options.fuseMultiplyAdd ? 1 : 0);
     putNumber(out, request.options.limits.maxUnroll);
     putNumber(out, static_cast<long long>(request.options.defines.size()));
     for (const std::string& define : request.options.defines) putText(out, define);
@@ -144,6 +145,7 @@ std::optional<CompileRequest> decodeCompileRequest(const std::string& bytes) {
                               &request.options.deviceHeader})
         *text = in.text();
     request.options.optLevel = int(in.number());
+    request.options.fuseMultiplyAdd = in.number() != 0;
     request.options.limits.maxUnroll = int(in.number());
     long long defines = in.number();
     for (long long i = 0; in.ok && i < defines; ++i) request.options.defines.push_back(in.text());

@@ -82,8 +82,6 @@ void initNvptxOnce() {
         LLVMInitializeNVPTXAsmPrinter();
         // Keep loops as loops: closed forms of loop sums need 64-bit products the machine lacks.
         // -fno-unroll-loops (driver flag) keeps loop copies from filling the 128-block ROM.
-        // -ffp-contract=off (driver flag): a * b + c stays a product and a sum, as the host executor
-        // computes it; a fused multiply-add is written as one.
         const char* args[] = {"qgpu", "-replexitval=never"};
         llvm::cl::ParseCommandLineOptions(2, args);
     });
@@ -160,7 +158,7 @@ std::vector<std::string> driverArguments(const CompileRequest& request) {
                                      "-gline-tables-only",
                                      "-fno-unroll-loops",
                                      "-fno-exceptions",
-                                     "-ffp-contract=off",
+                                     options.fuseMultiplyAdd ? "-ffp-contract=fast" : "-ffp-contract=off",
                                      "-O" + std::to_string(options.optLevel),
                                      "-include",
                                      request.virtualHeader,

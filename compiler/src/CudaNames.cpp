@@ -8,7 +8,7 @@ namespace {
 
 constexpr const char* kFloatFunction =
     "is not in qgpu's CUDA yet: the float operations are + - * /, sqrtf, fmaf, fminf, fmaxf, fabsf, floorf, "
-    "ceilf, truncf and rintf; build the function from them (docs/qgpu-cuda.md)";
+    "ceilf, truncf, rintf, copysignf and __saturatef; build the function from them (docs/qgpu-cuda.md)";
 constexpr const char* kVote =
     "is not available yet: the 4-lane warp has no vote instruction; combine the lanes' values with __shfl_sync";
 constexpr const char* kCooperativeGroups =
@@ -24,9 +24,9 @@ const std::map<std::string_view, std::string>& advice() {
               "sincosf", "sinpif",    "cospif",    "asinf",       "acosf",       "atanf",  "atan2f", "sinhf",
               "coshf",   "tanhf",     "asinhf",    "acoshf",      "atanhf",      "erff",   "erfcf",  "erfinvf",
               "lgammaf", "tgammaf",   "fmodf",     "remainderf",  "remquof",     "modff",  "frexpf", "ldexpf",
-              "scalbnf", "ilogbf",    "logbf",     "nextafterf",  "copysignf",   "fdimf",  "roundf", "lroundf",
+              "scalbnf", "ilogbf",    "logbf",     "nextafterf",  "fdimf",  "roundf", "lroundf",
               "__expf",  "__exp10f",  "__logf",    "__log2f",     "__log10f",    "__powf", "__sinf", "__cosf",
-              "__tanf",  "__sincosf", "__frcp_rn", "__frsqrt_rn", "__saturatef", "exp",    "exp2",   "log",
+              "__tanf",  "__sincosf", "__frsqrt_rn", "exp",    "exp2",   "log",
               "log2",    "log10",     "pow",       "sin",         "cos",         "tan",    "tanh",   "erf",
               "round",   "rsqrt",     "hypot",     "atan2"})
             t[f] = kFloatFunction;

@@ -8,6 +8,7 @@ namespace {
 constexpr uint32_t kSign = 0x80000000u, kMagnitude = 0x7fffffffu, kInfinity = 0x7f800000u;
 constexpr uint32_t kMaxFinite = 0x7f7fffffu, kHidden = 0x800000u, kFraction = 0x7fffffu;
 constexpr uint32_t kTwoTo23 = 0x4b000000u;  // the float 2^23: from here on every float is an integer
+constexpr uint32_t kOne = 0x3f800000u;     // the float 1.0
 
 // Working values: a significand as a fixed-point number w in [2^30, 2^31) (24 significand bits, a round
 // bit and six bits whose lowest ORs in everything shifted out below it), with the value
@@ -609,15 +610,45 @@ void floatCompare(Emitter& e, int rd, int a, B b, FloatCompare compare, bool flu
     e.emit(Opcode::Or, rd, holds, reg(unordered));
 }
 
-void floatMinMax(Emitter& e, int rd, int a, B b, bool isMax, bool flush) {
-    a = flushInput(e, a, flush);
-    int bReg = flushInput(e, inRegister(e, b), flush);
-    int pickA = op(e, isMax ? Opcode::SetGt : Opcode::SetLt, totalOrderKey(e, a), reg(totalOrderKey(e, bReg)));
+void floatMinMax(Emitter& e, int rd, int a, B b, MinMax kind) {
+    a = flushInput(e, a, kind.flush);
+    int bReg = flushInput(e, inRegister(e, b), kind.flush);
+    int pickA =
+        op(e, kind.isMax ? Opcode::SetGt : Opcode::SetLt, totalOrderKey(e, a), reg(totalOrderKey(e, bReg)));
     int nanA = isNan(e, a), nanB = isNan(e, bReg);
     int result = sel(e, pickA, a, reg(bReg));
+    if (kind.propagateNan) return canonicalIfNan(e, rd, op(e, Opcode::Or, nanA, reg(nanB)), result);
     result = sel(e, nanA, bReg, reg(result));  // one NaN: the other operand
     result = sel(e, nanB, a, reg(result));
     canonicalIfNan(e, rd, op(e, Opcode::And, nanA, reg(nanB)), result);
+}
+
+void floatSaturate(Emitter& e, int rd, int a) {
+    // As unsigned words, every negative float (-0 and negative NaNs included) is at least the sign bit, a
+    // positive NaN is above infinity's encoding, and positive floats order as their values.
+    int toZero = op(e, Opcode::SetGtU, a, imm(kInfinity));
+    int clamped = op(e, Opcode::MinU, a, imm(kOne));
+    e.emit(Opcode::Sel, rd, kZeroReg, reg(clamped), toZero);
+}
+
+void floatTest(Emitter& e, int rd, int a, FloatClass what) {
+    int magnitude = op(e, Opcode::And, a, imm(kMagnitude));
+    switch (what) {
+        case FloatClass::Finite: return e.emit(Opcode::SetLtU, rd, magnitude, imm(kInfinity));
+        case FloatClass::Infinite: return e.emit(Opcode::SetEq, rd, magnitude, imm(kInfinity));
+        case FloatClass::Number: return e.emit(Opcode::SetLeU, rd, magnitude, imm(kInfinity));
+        case FloatClass::NotANumber: return e.emit(Opcode::SetGtU, rd, magnitude, imm(kInfinity));
+        case FloatClass::Normal:  // exponent field 1..254: magnitude - 2^23 below 254 << 23
+            return e.emit(Opcode::SetLtU, rd, op(e, Opcode::Sub, magnitude, imm(kHidden)),
+                          imm(kInfinity - kHidden));
+        case FloatClass::Subnormal:  // magnitude 1..2^23 - 1
+            return e.emit(Opcode::SetLtU, rd, op(e, Opcode::Sub, magnitude, imm(1)), imm(kHidden - 1));
+    }
+}
+
+void floatCopySign(Emitter& e, int rd, int signOf, int valueOf) {
+    int sign = op(e, Opcode::And, signOf, imm(kSign));
+    e.emit(Opcode::Or, rd, op(e, Opcode::And, valueOf, imm(kMagnitude)), reg(sign));
 }
 
 void floatSign(Emitter& e, int rd, int a, bool absolute, bool flush) {

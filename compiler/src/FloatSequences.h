@@ -43,9 +43,23 @@ void roundToIntegral(Emitter& e, int rd, int a, Rounding rounding, bool flush);
 
 // Short sequences, written where they are used.
 void floatCompare(Emitter& e, int rd, int a, B b, FloatCompare compare, bool flush);
-void floatMinMax(Emitter& e, int rd, int a, B b, bool isMax, bool flush);
+// min.f32/max.f32 give the other operand when one is NaN; min.NaN/max.NaN give the canonical NaN.
+struct MinMax {
+    bool isMax = false;
+    bool flush = false;
+    bool propagateNan = false;
+};
+void floatMinMax(Emitter& e, int rd, int a, B b, MinMax kind);
 // neg.f32 and abs.f32: the sign bit flipped or cleared; a NaN becomes the canonical NaN.
 void floatSign(Emitter& e, int rd, int a, bool absolute, bool flush);
+// .sat: a clamped to [+0.0, 1.0]; -0.0 and NaN give +0.0.
+void floatSaturate(Emitter& e, int rd, int a);
+// testp.finite/infinite/number/notanumber/normal/subnormal.f32: 1 when a is of the class.
+enum class FloatClass { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
+void floatTest(Emitter& e, int rd, int a, FloatClass what);
+// copysign.f32 d, a, b: b's magnitude bits with a's sign bit (NaN payloads kept, as the hardware's bit
+// operation keeps them).
+void floatCopySign(Emitter& e, int rd, int signOf, int valueOf);
 
 // A float immediate's bits after .ftz's flush of a subnormal.
 uint32_t flushedBits(uint32_t bits, bool flush);

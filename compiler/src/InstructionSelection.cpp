@@ -162,6 +162,11 @@ Selection Selector::run() {
     }
     if (!block().terminated) terminate(Opcode::Exit);
     emitRoutines();
+    auto uses = [&](const char* prefix) {
+        return std::any_of(m_routines.begin(), m_routines.end(),
+                           [&](const auto& r) { return r.first.rfind(prefix, 0) == 0; });
+    };
+    m_out.fmaBesideAddOrMul = uses("fma.f32") && (uses("add.f32") || uses("mul.f32"));
     for (auto& b : m_out.program.blocks)
         if (!b.terminated) {  // an unreachable block opened after a jump
             b.term.op = Opcode::Exit;
@@ -533,7 +538,7 @@ void Selector::shuffle(const ptx::Instruction& in) {
 }
 
 Selection selectInstructions(const ptx::Module& module, const std::vector<std::string>& paramNames,
-                             const std::string& cudaFile, const MachineSpec& spec) {
+                             const std::string& cudaFile, const MachineSpec& spec, bool addMulThroughFma) {
     const ptx::Function* kernel = nullptr;
     for (const auto& f : module.functions) {
         if (!f.isEntry) continue;
@@ -550,7 +555,7 @@ Selection selectInstructions(const ptx::Module& module, const std::vector<std::s
                            "device function '" + llvm::demangle(f.name) +
                                "' was not inlined; calls are not supported: mark it __forceinline__"});
     checkOperandForms(*kernel, cudaFile);
-    return Selector(module, *kernel, paramNames, cudaFile, spec).run();
+    return Selector(module, *kernel, paramNames, cudaFile, spec, addMulThroughFma).run();
 }
 
 }  // namespace qgpu::lowering

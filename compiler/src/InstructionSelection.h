@@ -12,9 +12,15 @@ struct Selection {
     std::vector<SharedPlacement> shared;
     int sharedWords = 0;
     std::string kernelName;
+    // The kernel has an fma routine beside an add or multiply routine: selecting it again with
+    // addMulThroughFma drops the latter two.
+    bool fmaBesideAddOrMul = false;
 };
 
+// addMulThroughFma: float adds and multiplies enter the fma routine (a + b = fma(a, 1, b), a * b =
+// fma(a, b, -0) or, rounding down, fma(a, b, +0): the same bits), so a kernel holds one routine instead of
+// three, each add or multiply taking the fma's longer path.
 Selection selectInstructions(const ptx::Module& module, const std::vector<std::string>& paramNames,
-                             const std::string& cudaFile, const MachineSpec& spec);
+                             const std::string& cudaFile, const MachineSpec& spec, bool addMulThroughFma = false);
 
 }  // namespace qgpu::lowering

@@ -7,9 +7,9 @@
 
 namespace qgpu {
 
-LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::string>& paramNames,
-                          const std::string& cudaFile, const MachineSpec& spec) {
-    lowering::Selection sel = lowering::selectInstructions(module, paramNames, cudaFile, spec);
+namespace {
+
+LoweredKernel lowerSelection(lowering::Selection sel, const std::string& cudaFile, const MachineSpec& spec) {
     // No program of more blocks than this before optimization fits the ROM; the passes below recurse over
     // the control-flow graph, so a larger one is refused before them.
     size_t selected = sel.program.blocks.size(), most = size_t(spec.romBlocks) * 64;
@@ -31,6 +31,22 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
     out.program.sharedWords = sel.sharedWords;
     out.program.params = sel.params;
     out.program.sourceFile = cudaFile;
+    return out;
+}
+
+}  // namespace
+
+LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::string>& paramNames,
+                          const std::string& cudaFile, const MachineSpec& spec) {
+    lowering::Selection sel = lowering::selectInstructions(module, paramNames, cudaFile, spec);
+    bool fmaBesideAddOrMul = sel.fmaBesideAddOrMul;
+    LoweredKernel out = lowerSelection(std::move(sel), cudaFile, spec);
+    // Too long with separate float routines: adds and multiplies share the fma routine instead.
+    if (int(out.program.blocks.size()) > spec.romBlocks && fmaBesideAddOrMul) {
+        LoweredKernel shared =
+            lowerSelection(lowering::selectInstructions(module, paramNames, cudaFile, spec, true), cudaFile, spec);
+        if (shared.program.blocks.size() < out.program.blocks.size()) out = std::move(shared);
+    }
     int blocks = int(out.program.blocks.size());
     if (blocks > spec.romBlocks)
         throw DiagnosticError(Diagnostic{cudaFile, 0, 0,

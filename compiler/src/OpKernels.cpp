@@ -19,7 +19,11 @@ Program OpKernelLibrary::link(const expr::KernelLaunch& k) {
             throw DiagnosticError(Diagnostic{
                 file.string(), 0, 0,
                 "the expression kernel " + k.kernel + ".cu is missing: point qgpu at the resources/kernels folder"});
-        it = m_compiled.emplace(k.kernel, compileKernel(readFile(file), file.string(), spec).kernel.program).first;
+        // An expression rounds every operation on its own (docs/expressions.md): no fused multiply-adds.
+        CudaCompileOptions options;
+        options.fuseMultiplyAdd = false;
+        it = m_compiled.emplace(k.kernel, compileKernel(readFile(file), file.string(), spec, options).kernel.program)
+                 .first;
     }
     return linkLaunch(it->second, k.launch, spec).program;
 }

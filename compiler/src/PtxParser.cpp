@@ -79,14 +79,13 @@ bool isIdentifier(const std::string& s) {
     return true;
 }
 
-// An instruction name as PTX writes it: lower-case words joined by single dots ("shfl.sync.bfly.b32").
+// An instruction name as PTX writes it: words joined by single dots, the first lower-case ("min.NaN.f32").
 bool isOpcode(const std::string& s) {
     if (s.empty() || !std::islower(static_cast<unsigned char>(s[0])) || s.back() == '.') return false;
     for (size_t i = 0; i < s.size(); ++i) {
         char c = s[i];
         if (c == '.' ? s[i - 1] == '.'
-                     : !(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
-                         c == '_'))
+                     : !(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))  // .NaN has capitals
             return false;
     }
     return true;

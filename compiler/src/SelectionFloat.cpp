@@ -42,54 +42,90 @@ void Selector::floatOperation(const ptx::Instruction& in) {
     }
     if (op == "setp") return floatCompare(in);
     if (op == "cvt") return floatConvert(in);
-    if (in.has("sat")) fail("." + op + ".sat (clamping to [0, 1]) is not supported: clamp with fminf/fmaxf");
-    if (in.has("approx") || in.has("full") || op == "rcp" || op == "ex2" || op == "lg2" || op == "sin" || op == "cos" ||
-        op == "rsqrt" || op == "tanh")
+    if (op == "testp") return floatTest(in);
+    if (op == "ex2" || op == "lg2" || op == "sin" || op == "cos" || op == "rsqrt" || op == "tanh" ||
+        (in.has("approx") && op != "div" && op != "rcp"))
         fail(
-            "approximate float instructions (-ffast-math, __expf, __fdividef, ...) are not supported: the "
-            "machine computes every float result exactly rounded; use +, -, *, /, sqrtf, fmaf and the functions in "
+            "approximate float instructions (-ffast-math, __expf, __sinf, ...) are not supported: the machine "
+            "computes float results exactly rounded; use +, -, *, /, sqrtf, fmaf and the functions in "
             "docs/qgpu-cuda.md");
-    FloatMode mode{roundingOf(in).value_or(Rounding::Nearest), in.has("ftz")};
+    bool flush = in.has("ftz");
+    if (o.empty()) fail("expected operands");
+    int rd = vreg(o[0].name);
     if (op == "neg" || op == "abs") {
         if (o.size() != 2) fail("expected 2 operands");
-        return floatSign(*this, vreg(o[0].name), reg32(o[1]), op == "abs", mode.flush);
+        return floatSign(*this, rd, reg32(o[1]), op == "abs", flush);
     }
-    if (op == "fma" || op == "mad") {  // mad.rn.f32 is fma.rn.f32
-        if (o.size() != 4) fail("expected 4 operands");
-        int a = reg32(o[1]), b = reg32(o[2]), c = reg32(o[3]);
-        return callRoutine("fma.f32" + suffix(mode),
-                           [mode](Emitter& e, int rd, const std::vector<int>& args) {
-                               floatFusedMultiplyAdd(e, rd, args[0], args[1], args[2], mode);
-                           },
-                           vreg(o[0].name), {a, b, c});
+    if (op == "copysign") {
+        if (o.size() != 3) fail("expected 3 operands");
+        return floatCopySign(*this, rd, reg32(o[1]), reg32(o[2]));
     }
-    if (op == "sqrt") {
-        if (o.size() != 2) fail("expected 2 operands");
-        int a = reg32(o[1]);
-        return callRoutine(
-            "sqrt.f32" + suffix(mode),
-            [mode](Emitter& e, int rd, const std::vector<int>& args) { floatSquareRoot(e, rd, args[0], mode); },
-            vreg(o[0].name), {a});
-    }
-    if (o.size() != 3) fail("expected 3 operands");
     if (op == "min" || op == "max") {
-        int a = reg32(o[1]);
-        B b = bOf(o[2]);
-        return floatMinMax(*this, vreg(o[0].name), a, b, op == "max", mode.flush);
+        if (o.size() != 3) fail("expected 3 operands");
+        return floatMinMax(*this, rd, reg32(o[1]), bOf(o[2]), {op == "max", flush, in.has("NaN")});
     }
-    if (op != "add" && op != "sub" && op != "mul" && op != "div")
+    floatArithmetic(in, rd);
+    if (in.has("sat")) floatSaturate(*this, rd, rd);
+}
+
+// The operations that are routines: add, sub, mul, fma/mad, div, rcp, sqrt.
+void Selector::floatArithmetic(const ptx::Instruction& in, int rd) {
+    const std::string& op = in.parts[0];
+    FloatMode mode{roundingOf(in).value_or(Rounding::Nearest), in.has("ftz")};
+    const auto& o = in.operands;
+    size_t inputs = op == "fma" || op == "mad" ? 3 : op == "sqrt" || op == "rcp" ? 1 : 2;
+    if (op != "add" && op != "sub" && op != "mul" && op != "div" && op != "fma" && op != "mad" && op != "sqrt" &&
+        op != "rcp")
         fail("unsupported float instruction '" + in.opcode + "'");
-    int a = reg32(o[1]), b = reg32(o[2]);
-    if (op == "sub") {  // a - b is a + (-b) exactly, NaNs included
-        int negated = temp();
-        emit(Opcode::Xor, negated, b, imm(0x80000000u));
-        b = negated;
-    }
-    using Body = void (*)(Emitter&, int, int, int, FloatMode);
-    Body body = op == "mul" ? &floatMultiply : op == "div" ? &floatDivide : &floatAdd;
-    callRoutine((op == "sub" ? "add" : op) + ".f32" + suffix(mode),
-                [body, mode](Emitter& e, int rd, const std::vector<int>& args) { body(e, rd, args[0], args[1], mode); },
-                vreg(o[0].name), {a, b});
+    if (o.size() != inputs + 1) fail("expected " + std::to_string(inputs + 1) + " operands");
+    std::vector<int> args;
+    for (size_t i = 1; i <= inputs; ++i) args.push_back(reg32(o[i]));
+    if (op == "rcp") args.insert(args.begin(), lowering::mov(*this, imm(0x3f800000u)));  // 1 / a, rounded as asked
+    if (op == "sub") args[1] = lowering::op(*this, Opcode::Xor, args[1], imm(0x80000000u));  // a + (-b), exactly
+    std::string kind = op == "sub" ? "add" : op == "rcp" ? "div" : op == "mad" ? "fma" : op;  // mad.rn is fma.rn
+    // div.full and div.approx (and rcp.approx) promise at most 2 ulp: the machine gives the correctly
+    // rounded quotient, except that div.approx gives 0 for a divisor of magnitude 2^126 or more, as
+    // the PTX ISA defines it.
+    if (in.has("approx") || in.has("full")) mode.rounding = Rounding::Nearest;
+    if (op == "div" && in.has("approx")) args[0] = zeroForHugeDivisor(args[0], args[1]);
+    if (m_addMulThroughFma && kind == "add") args.insert(args.begin() + 1, lowering::mov(*this, imm(0x3f800000u)));
+    if (m_addMulThroughFma && kind == "mul")  // an exact zero product keeps its sign in every rounding
+        args.push_back(lowering::mov(*this, imm(mode.rounding == Rounding::Down ? 0u : 0x80000000u)));
+    if (m_addMulThroughFma && (kind == "add" || kind == "mul")) kind = "fma";
+    using Body = void (*)(Emitter&, int, const std::vector<int>&, FloatMode);
+    static const std::map<std::string, Body> bodies = {
+        {"add", [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) { floatAdd(e, d, a[0], a[1], m); }},
+        {"mul", [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) { floatMultiply(e, d, a[0], a[1], m); }},
+        {"div", [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) { floatDivide(e, d, a[0], a[1], m); }},
+        {"fma",
+         [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) {
+             floatFusedMultiplyAdd(e, d, a[0], a[1], a[2], m);
+         }},
+        {"sqrt", [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) { floatSquareRoot(e, d, a[0], m); }}};
+    Body body = bodies.at(kind);
+    callRoutine(kind + ".f32" + suffix(mode),
+                [body, mode](Emitter& e, int d, const std::vector<int>& a) { body(e, d, a, mode); }, rd, args);
+}
+
+// The dividend div.approx divides, as a * (1 / b) with the reciprocal flushed to 0 where |b| >= 2^126: a zero
+// of a's sign there (NaN where a is infinite or NaN), else a.
+int Selector::zeroForHugeDivisor(int dividend, int divisor) {
+    auto magnitude = [&](int x) { return lowering::op(*this, Opcode::And, x, imm(0x7fffffffu)); };
+    int huge = lowering::op(*this, Opcode::SetGeU, magnitude(divisor), imm(0x7e800000u));  // 2^126
+    int finite = lowering::op(*this, Opcode::SetLtU, magnitude(dividend), imm(0x7f800000u));
+    int zero = lowering::op(*this, Opcode::And, dividend, imm(0x80000000u));
+    int replaced = lowering::sel(*this, finite, zero, imm(kCanonicalNan));  // infinity * 0 is NaN
+    return lowering::sel(*this, huge, replaced, reg(dividend));
+}
+
+void Selector::floatTest(const ptx::Instruction& in) {
+    static const std::map<std::string, FloatClass> classes = {
+        {"finite", FloatClass::Finite}, {"infinite", FloatClass::Infinite},     {"number", FloatClass::Number},
+        {"notanumber", FloatClass::NotANumber}, {"normal", FloatClass::Normal}, {"subnormal", FloatClass::Subnormal}};
+    const auto& o = in.operands;
+    auto it = classes.find(in.parts.at(1));
+    if (it == classes.end() || o.size() != 2) fail("unsupported float test '" + in.opcode + "'");
+    lowering::floatTest(*this, vreg(o[0].name), reg32(o[1]), it->second);
 }
 
 void Selector::floatCompare(const ptx::Instruction& in) {
@@ -115,13 +151,21 @@ void Selector::floatConvert(const ptx::Instruction& in) {
     bool flush = in.has("ftz");
     int rd = vreg(o[0].name);
     if (to == "f32" && from == "f32") {
-        if (!rounding || in.has("sat")) fail("unsupported conversion '" + in.opcode + "'");
         int a = reg32(o[1]);
+        if (!rounding) {  // cvt.sat.f32.f32 (__saturatef)
+            if (!in.has("sat")) fail("unsupported conversion '" + in.opcode + "'");
+            floatSaturate(*this, rd, a);
+            if (!flush) return;  // .ftz: a positive subnormal (the only kind left) becomes +0
+            int tiny = lowering::op(*this, Opcode::SetLtU, rd, imm(0x00800000u));
+            return emit(Opcode::Sel, rd, kZeroReg, reg(rd), tiny);
+        }
         Rounding r = *rounding;
-        return callRoutine(
+        callRoutine(
             "cvt.f32.f32" + suffix({r, flush}),
             [r, flush](Emitter& e, int d, const std::vector<int>& args) { roundToIntegral(e, d, args[0], r, flush); },
             rd, {a});
+        if (in.has("sat")) floatSaturate(*this, rd, rd);
+        return;
     }
     bool toFloat = to == "f32";
     const std::string& integer = toFloat ? from : to;
@@ -139,6 +183,7 @@ void Selector::floatConvert(const ptx::Instruction& in) {
                     floatToInt(e, d, args[0], isSigned, r, flush);
                 },
                 rd, {a});
+    if (toFloat && in.has("sat")) floatSaturate(*this, rd, rd);  // to an integer, cvt saturates anyway
 }
 
 void Selector::callRoutine(const std::string& name, RoutineBody body, int rd, const std::vector<int>& args) {

@@ -60,8 +60,8 @@ using AtomicUpdate = std::function<void(Emitter& e, int updated, int old, const 
 class Selector : private Emitter {
 public:
     Selector(const ptx::Module& module, const ptx::Function& fn, const std::vector<std::string>& paramNames,
-             const std::string& cudaFile, const MachineSpec& spec)
-        : m_module(module), m_fn(fn), m_cudaFile(cudaFile), m_spec(spec) {
+             const std::string& cudaFile, const MachineSpec& spec, bool addMulThroughFma)
+        : m_module(module), m_fn(fn), m_cudaFile(cudaFile), m_spec(spec), m_addMulThroughFma(addMulThroughFma) {
         placeShared();
         describeParams(paramNames);
         inferWideRegisters();
@@ -213,6 +213,9 @@ private:
     // ---- floats (SelectionFloat.cpp) ---------------------------------------------------------------
     static bool isFloatOperation(const ptx::Instruction& in);
     void floatOperation(const ptx::Instruction& in);
+    void floatArithmetic(const ptx::Instruction& in, int rd);
+    int zeroForHugeDivisor(int dividend, int divisor);
+    void floatTest(const ptx::Instruction& in);
     void floatCompare(const ptx::Instruction& in);
     void floatConvert(const ptx::Instruction& in);
     void floatAtomicAdd(int rd, int address, int value, bool shared);
@@ -246,6 +249,7 @@ private:
     std::map<std::string, int64_t> m_constants;
     std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs, m_inexactWords;
     std::map<std::string, Routine> m_routines;
+    bool m_addMulThroughFma;
     int m_nextVreg = 0, m_cur = 0;
     const ptx::Instruction* m_in = nullptr;
 };

@@ -150,8 +150,15 @@ static __device__ __forceinline__ float __fdiv_rn(float a, float b) { return __n
 static __device__ __forceinline__ float __fdiv_rz(float a, float b) { return __nvvm_div_rz_f(a, b); }
 static __device__ __forceinline__ float __fdiv_rd(float a, float b) { return __nvvm_div_rm_f(a, b); }
 static __device__ __forceinline__ float __fdiv_ru(float a, float b) { return __nvvm_div_rp_f(a, b); }
-// Fast-math forms, refused by the compiler with a message: the machine rounds every float result exactly.
+static __device__ __forceinline__ float __frcp_rn(float a) { return __nvvm_rcp_rn_f(a); }
+static __device__ __forceinline__ float __frcp_rz(float a) { return __nvvm_rcp_rz_f(a); }
+static __device__ __forceinline__ float __frcp_rd(float a) { return __nvvm_rcp_rm_f(a); }
+static __device__ __forceinline__ float __frcp_ru(float a) { return __nvvm_rcp_rp_f(a); }
+// div.approx: correctly rounded, except 0 (NaN for an infinite a) where |b| >= 2^126, as on the GPU.
 static __device__ __forceinline__ float __fdividef(float a, float b) { return __nvvm_div_approx_f(a, b); }
+// Clamped to [+0.0, 1.0]; NaN gives +0.0.
+static __device__ __forceinline__ float __saturatef(float a) { return __nvvm_saturate_f(a); }
+static __device__ __forceinline__ float copysignf(float a, float b) { return __builtin_copysignf(a, b); }
 static __device__ __forceinline__ float __fmul_rn(float a, float b) { return __nvvm_mul_rn_f(a, b); }
 static __device__ __forceinline__ float __fmul_rz(float a, float b) { return __nvvm_mul_rz_f(a, b); }
 static __device__ __forceinline__ float __fmul_rd(float a, float b) { return __nvvm_mul_rm_f(a, b); }

@@ -238,25 +238,108 @@ TEST(FloatSequences, ConversionsRoundSaturateAndTurnNanIntoZero) {
     }
 }
 
+// (x * y + y) * x - (float)(int)y + fmaxf(x - 1.0f, y) * 0.5f on the host, contracted as Clang's CUDA default
+// contracts it (each product into the sum that uses it) or with every operation rounded on its own.
+uint32_t expressionOnHost(uint32_t p, uint32_t q, bool contract) {
+    volatile float x = asFloat(p), y = asFloat(q);
+    float c = std::isnan(y) || std::fabs(y) >= 2147483648.0f ? 0.0f : float(int(y));
+    if (!std::isnan(y) && std::fabs(y) >= 2147483648.0f) c = y > 0 ? float(INT_MAX) : float(INT_MIN);
+    volatile float m = x - 1.0f;
+    m = std::isnan(m) ? y : std::isnan(y) ? m : std::fmax(m, y);
+    if (contract) return bitsOf(std::fma(m, 0.5f, std::fma(std::fma(x, y, y), x, -c)));
+    volatile float t = x * y;
+    t = t + y;
+    t = t * x;
+    volatile float h = m * 0.5f, s = t - c;
+    return bitsOf(s + h);
+}
+
 TEST(FloatSequences, CudaKernelSharesEachRoutineBetweenItsUses) {
     auto a = floats(7), b = partners(7, a);
-    Outcome r = runCuda("(x * y + y) * x - (float)(int)y + fmaxf(x - 1.0f, y) * 0.5f", "float", a, b);
+    std::string expression = "(x * y + y) * x - (float)(int)y + fmaxf(x - 1.0f, y) * 0.5f";
+    for (bool contract : {true, false}) {
+        CudaCompileOptions options;
+        options.fuseMultiplyAdd = contract;
+        Outcome r = runCuda(expression, "float", a, b, options);
+        expectEach(
+            r, a, b, [&](uint32_t p, uint32_t q) { return expressionOnHost(p, q, contract); },
+            contract ? "contracted" : "--fmad false");
+    }
+}
+
+TEST(FloatSequences, SaturationReciprocalAndTheApproximateDivisions) {
+    auto a = floats(8), b = partners(8, a);
+    auto saturated = [](uint32_t x) {
+        float v = asFloat(x);
+        return std::isnan(v) || v <= 0.0f ? 0u : v >= 1.0f ? 0x3f800000u : x;
+    };
+    Outcome add = run(ptxKernel("add.rz.sat.f32 %r4, %r1, %r2"), a, b, a);
     expectEach(
-        r, a, b,
-        [](uint32_t p, uint32_t q) {
-            volatile float x = asFloat(p), y = asFloat(q);
-            float t = x * y;
-            t = t + y;
-            t = t * x;
-            float c = std::isnan(y) || std::fabs(y) >= 2147483648.0f ? 0.0f : float(int(y));
-            if (!std::isnan(y) && std::fabs(y) >= 2147483648.0f) c = y > 0 ? float(INT_MAX) : float(INT_MIN);
-            float m = x - 1.0f;
-            m = std::isnan(m) ? y : std::isnan(y) ? m : std::fmax(m, y);
-            float h = m * 0.5f;
-            float s = t - c;
-            return bitsOf(s + h);
+        add, a, b, [&](uint32_t x, uint32_t y) { return saturated(host(std::plus<float>(), x, y, 1, false)); },
+        "add.rz.sat");
+    Outcome fma = run(ptxKernel("fma.rn.sat.f32 %r4, %r1, %r2, %r1"), a, b, a);
+    expectEach(
+        fma, a, b,
+        [&](uint32_t x, uint32_t y) {
+            return saturated(host([&](float p, float q) { return std::fma(p, q, p); }, x, y, 0, false));
         },
-        "expression");
+        "fma.rn.sat");
+    Outcome sat = run(ptxKernel("cvt.sat.f32.f32 %r4, %r1"), a, b, a);
+    expectEach(
+        sat, a, b, [&](uint32_t x, uint32_t) { return saturated(x); }, "cvt.sat.f32.f32");
+    for (int mode = 0; mode < 4; ++mode) {
+        std::string text = std::string("rcp.") + kModes[mode] + ".f32";
+        Outcome r = run(ptxKernel(text + " %r4, %r1"), a, b, a);
+        expectEach(
+            r, a, b, [&](uint32_t x, uint32_t) { return host([](float p, float) { return 1.0f / p; }, x, 0, mode, false); },
+            text);
+    }
+    Outcome full = run(ptxKernel("div.full.f32 %r4, %r1, %r2"), a, b, a);
+    expectEach(
+        full, a, b, [&](uint32_t x, uint32_t y) { return host(std::divides<float>(), x, y, 0, false); }, "div.full");
+    b[0] = 0x7e800000u, b[1] = 0xff000000u, b[2] = 0x7e7fffffu, a[1] = 0x7f800000u;  // 2^126, -2^127, below 2^126
+    Outcome approx = run(ptxKernel("div.approx.f32 %r4, %r1, %r2"), a, b, a);
+    expectEach(
+        approx, a, b,
+        [&](uint32_t x, uint32_t y) {
+            if ((y & 0x7fffffff) >= 0x7e800000u && (y & 0x7fffffff) <= 0x7f800000u)  // the reciprocal flushes to 0
+                return std::isfinite(asFloat(x)) ? ((x ^ y) & kSign) : kNan;
+            return host(std::divides<float>(), x, y, 0, false);
+        },
+        "div.approx");
+}
+
+TEST(FloatSequences, ClassTestsCopySignAndNanPropagatingMinMax) {
+    auto a = floats(9), b = partners(9, a);
+    const std::pair<const char*, std::function<bool(float)>> classes[] = {
+        {"finite", [](float x) { return std::isfinite(x); }},
+        {"infinite", [](float x) { return std::isinf(x); }},
+        {"number", [](float x) { return !std::isnan(x); }},
+        {"notanumber", [](float x) { return std::isnan(x); }},
+        {"normal", [](float x) { return std::isnormal(x); }},
+        {"subnormal", [](float x) { return std::fpclassify(x) == FP_SUBNORMAL; }}};
+    for (const auto& [name, f] : classes) {
+        std::string text = std::string("testp.") + name + ".f32";
+        Outcome r = run(ptxKernel(text + " %p1, %r1;\n\tselp.u32 %r4, 1, 0, %p1"), a, b, a);
+        expectEach(
+            r, a, b, [&](uint32_t x, uint32_t) { return uint32_t(f(asFloat(x))); }, text);
+    }
+    Outcome copy = run(ptxKernel("copysign.f32 %r4, %r1, %r2"), a, b, a);
+    expectEach(
+        copy, a, b, [](uint32_t x, uint32_t y) { return (y & 0x7fffffff) | (x & kSign); }, "copysign");
+    for (bool isMax : {false, true}) {
+        std::string text = std::string(isMax ? "max" : "min") + ".NaN.f32";
+        Outcome r = run(ptxKernel(text + " %r4, %r1, %r2"), a, b, a);
+        expectEach(
+            r, a, b,
+            [&](uint32_t x, uint32_t y) {
+                float p = asFloat(x), q = asFloat(y);
+                if (std::isnan(p) || std::isnan(q)) return kNan;
+                if (p == q) return isMax ? x & y : x | y;
+                return (p < q) != isMax ? x : y;
+            },
+            text);
+    }
 }
 
 TEST(FloatSequences, AtomicAddsApplyInLaneOrderWarpAfterWarp) {

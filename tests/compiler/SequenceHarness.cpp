@@ -57,11 +57,11 @@ Outcome run(const Program& program, const std::vector<uint32_t>& a, const std::v
 }
 
 Outcome runCuda(const std::string& expression, const std::string& type, const std::vector<uint32_t>& a,
-                const std::vector<uint32_t>& b) {
+                const std::vector<uint32_t>& b, const CudaCompileOptions& options) {
     std::string src = "__global__ void k(const " + type + "* a, const " + type + "* b, const " + type + "* c, " + type +
                       "* out) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  " + type +
                       " x = a[i], y = b[i];\n  out[i] = " + expression + ";\n}\n";
-    CompiledKernel k = compileKernel(src, "k.cu");
+    CompiledKernel k = compileKernel(src, "k.cu", MachineSpec::standard(), options);
     return run(k.kernel.program, a, b, std::vector<uint32_t>(kThreads, 0), type == "float");
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "qgpu/compiler/CudaCompiler.h"
 #include "qgpu/compiler/Frontend.h"
 
 namespace qgpu::testing {
@@ -26,7 +27,7 @@ Outcome run(const Program& program, const std::vector<uint32_t>& a, const std::v
 
 // A CUDA kernel computing out[i] = expression over x = a[i], y = b[i] of the given type.
 Outcome runCuda(const std::string& expression, const std::string& type, const std::vector<uint32_t>& a,
-                const std::vector<uint32_t>& b);
+                const std::vector<uint32_t>& b, const CudaCompileOptions& options = {});
 
 // A kernel in PTX: out[i] = OP(a[i], b[i], c[i]) for the given instruction text over %r1..%r3 into %r4.
 Program ptxKernel(const std::string& instruction);

@@ -146,7 +146,8 @@ inline unsigned __byte_perm(unsigned a, unsigned b, unsigned s) {
 
 // ---- single-precision float, as the PTX instructions define it ----
 // The host's own IEEE-754 arithmetic in the rounding mode an intrinsic names; NaN results are made canonical
-// when the arrays are read back. Kernels compile with -ffp-contract=off, like the device's.
+// when the arrays are read back. Kernels compile with -ffp-contract=fast on a host with fused multiply-add, so
+// a * b + c is one fma where the device's Clang contracts it too (docs/qgpu-cuda.md); __fmul_* never fuses.
 namespace detail {
 template <class F>
 auto rounded(int mode, F f) {
@@ -202,8 +203,8 @@ inline float fmaf(float a, float b, float c) { return std::fma(a, b, c); }
     }                                                                                      \
     inline float __fmul_##suffix(float a, float b) {                                       \
         return detail::rounded(mode, [&] {                                                 \
-            volatile float x = a, y = b;                                                   \
-            return float(x * y);                                                           \
+            volatile float x = a, y = b, product = x * y; /* never fused with an add */    \
+            return float(product);                                                         \
         });                                                                                \
     }                                                                                      \
     inline float __fdiv_##suffix(float a, float b) {                                       \

@@ -132,6 +132,9 @@ TEST(Cli, BadFlagsAreRefusedByNameWithWhatTheyTake) {
         {"compile a.cu b.cu", "qgpu compile takes one argument besides its flags, not also 'b.cu'"},
         {"bench --kernels vec_add", "--kernels picks suite kernels: give --suite too"},
         {"help nosuch", "qgpu help: unknown command 'nosuch'"},
+        {"compile examples/dot_product.cu --fmad no", "--fmad takes true or false, not 'no'"},
+        {"bench --runs=0", "--runs takes a whole number from 1 to 10000, not '0'"},
+        {"run examples/dot_product.cu --quiet=yes", "--quiet takes no value, not 'yes'"},
     };
     expectUsageErrors(cases);
 }

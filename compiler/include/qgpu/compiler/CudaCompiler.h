@@ -22,6 +22,9 @@ struct CompileLimits {
 
 struct CudaCompileOptions {
     int optLevel = 2;                  // -O0..-O3
+    // Contract a * b + c into one fused multiply-add wherever Clang's CUDA default (-ffp-contract=fast, like
+    // nvcc's --fmad=true) does; false keeps each product and sum rounded on its own (--fmad=false).
+    bool fuseMultiplyAdd = true;
     std::string deviceHeader;          // contents of qgpu_cuda.h; empty = the copy built into the binary
     std::vector<std::string> defines;  // NAME or NAME=VALUE
     CompileLimits limits = CompileLimits::fromEnvironment();
