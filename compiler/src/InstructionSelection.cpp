@@ -166,7 +166,8 @@ Selection Selector::run() {
         return std::any_of(m_routines.begin(), m_routines.end(),
                            [&](const auto& r) { return r.first.rfind(prefix, 0) == 0; });
     };
-    m_out.fmaBesideAddOrMul = uses("fma.f32") && (uses("add.f32") || uses("mul.f32"));
+    m_out.usesFma = uses("fma.f32");
+    m_out.fmaBesideAddOrMul = m_out.usesFma && (uses("add.f32") || uses("mul.f32"));
     for (auto& b : m_out.program.blocks)
         if (!b.terminated) {  // an unreachable block opened after a jump
             b.term.op = Opcode::Exit;

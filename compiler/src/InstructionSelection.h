@@ -15,6 +15,7 @@ struct Selection {
     // The kernel has an fma routine beside an add or multiply routine: selecting it again with
     // addMulThroughFma drops the latter two.
     bool fmaBesideAddOrMul = false;
+    bool usesFma = false;
 };
 
 // addMulThroughFma: float adds and multiplies enter the fma routine (a + b = fma(a, 1, b), a * b =

@@ -39,8 +39,18 @@ LoweredKernel lowerSelection(lowering::Selection sel, const std::string& cudaFil
 LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::string>& paramNames,
                           const std::string& cudaFile, const MachineSpec& spec) {
     lowering::Selection sel = lowering::selectInstructions(module, paramNames, cudaFile, spec);
-    bool fmaBesideAddOrMul = sel.fmaBesideAddOrMul;
-    LoweredKernel out = lowerSelection(std::move(sel), cudaFile, spec);
+    bool fmaBesideAddOrMul = sel.fmaBesideAddOrMul, usesFma = sel.usesFma;
+    LoweredKernel out;
+    try {
+        out = lowerSelection(std::move(sel), cudaFile, spec);
+    } catch (const DiagnosticError& e) {
+        Diagnostic d = e.diagnostics().at(0);
+        if (!usesFma || d.message.find("more registers") == std::string::npos) throw;
+        d.message +=
+            " (a fused multiply-add holds about 11 registers while it runs: fmaf, and a * b + c, which CUDA "
+            "compiles into one; `--fmad false` keeps a * b + c a product and a sum, which hold fewer)";
+        throw DiagnosticError(d);
+    }
     // Too long with separate float routines: adds and multiplies share the fma routine instead.
     if (int(out.program.blocks.size()) > spec.romBlocks && fmaBesideAddOrMul) {
         LoweredKernel shared =

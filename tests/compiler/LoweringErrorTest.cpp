@@ -82,6 +82,11 @@ TEST(LoweringErrors, RegisterPressure) {
     for (int i = 0; i < 20; ++i) src += "  s = s * 3 + v" + std::to_string(i) + ";\n";
     src += "  a[0] = s;\n}\n";
     expectError(src, 0, "more registers than the machine's 15");
+    // Two contracted products with five values live across them: the message names --fmad false.
+    expectError(
+        "__global__ void k(const float* a, float* out) {\n  int t = threadIdx.x;\n  float x = a[t], y = a[t + 4], "
+        "z = a[t + 8];\n  float p = x * y;\n  out[t] = p + z;\n  out[t + 4] = z - x * y;\n}\n",
+        0, "--fmad false");
 }
 
 TEST(LoweringErrors, CompileErrorsKeepTheirPosition) {
