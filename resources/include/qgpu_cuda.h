@@ -183,6 +183,41 @@ static __device__ __forceinline__ int __float_as_int(float a) { return __builtin
 static __device__ __forceinline__ unsigned __float_as_uint(float a) { return __builtin_bit_cast(unsigned, a); }
 static __device__ __forceinline__ float __int_as_float(int a) { return __builtin_bit_cast(float, a); }
 static __device__ __forceinline__ float __uint_as_float(unsigned a) { return __builtin_bit_cast(float, a); }
+
+// The float math library (qgpu_math.h): integer code, the same bits on the machine as on a host.
+#define QGPU_MATH_FN static __device__ __forceinline__
+#include "qgpu_math.h"
+#undef QGPU_MATH_FN
+// CUDA's fast intrinsics, here as accurate as the functions they stand for.
+static __device__ __forceinline__ float __expf(float x) { return expf(x); }
+static __device__ __forceinline__ float __exp10f(float x) { return exp10f(x); }
+// C++'s float overloads. The double ones CUDA also has are refused where they are called: the machine
+// has no double (an int argument is ambiguous between the two: cast it to float).
+#define QGPU_NO_DOUBLE(name, f) \
+    __attribute__((unavailable("the machine has no double: give " #name " a float argument, or call " #f)))
+#define QGPU_FLOAT_OVERLOAD1(name, f)                                                 \
+    static __device__ __forceinline__ float name(float x) { return f(x); }            \
+    __device__ double name(double) QGPU_NO_DOUBLE(name, f);
+#define QGPU_FLOAT_OVERLOAD2(name, f)                                                 \
+    static __device__ __forceinline__ float name(float x, float y) { return f(x, y); } \
+    __device__ double name(double, double) QGPU_NO_DOUBLE(name, f);
+QGPU_FLOAT_OVERLOAD1(exp, expf)
+QGPU_FLOAT_OVERLOAD1(exp2, exp2f)
+QGPU_FLOAT_OVERLOAD1(rsqrt, rsqrtf)
+QGPU_FLOAT_OVERLOAD1(sqrt, sqrtf)
+QGPU_FLOAT_OVERLOAD1(fabs, fabsf)
+QGPU_FLOAT_OVERLOAD1(floor, floorf)
+QGPU_FLOAT_OVERLOAD1(ceil, ceilf)
+QGPU_FLOAT_OVERLOAD1(trunc, truncf)
+QGPU_FLOAT_OVERLOAD1(rint, rintf)
+QGPU_FLOAT_OVERLOAD2(fmin, fminf)
+QGPU_FLOAT_OVERLOAD2(fmax, fmaxf)
+QGPU_FLOAT_OVERLOAD2(copysign, copysignf)
+static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
+__device__ double fma(double, double, double) QGPU_NO_DOUBLE(fma, fmaf);
+#undef QGPU_FLOAT_OVERLOAD1
+#undef QGPU_FLOAT_OVERLOAD2
+#undef QGPU_NO_DOUBLE
 // Unsigned shuffles (an unsigned argument would be ambiguous between the int and float forms).
 static __device__ __forceinline__ unsigned __shfl_sync(unsigned mask, unsigned v, int lane, int width = warpSize) {
     return (unsigned)__shfl_sync(mask, (int)v, lane, width);

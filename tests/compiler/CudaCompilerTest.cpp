@@ -86,8 +86,8 @@ TEST(CudaCompiler, AnOversizedSourceIsRefusedWithTheLimit) {
 TEST(CudaCompiler, CudaNamesTheMachineLacksSayWhatToWriteInsteadAllInOneBuild) {
     const char* src =
         "__global__ void k(float* a, int* b) {\n"
-        "    a[0] = expf(a[1]);\n"
-        "    a[1] = sqrt(a[2]);\n"
+        "    a[0] = tanhf(a[1]);\n"
+        "    a[1] = sqrt(2.0);\n"
         "    b[0] = __ballot_sync(0xf, b[1] > 0);\n"
         "    printf(\"%d\\n\", b[2]);\n"
         "    b[3] = clock64();\n"
@@ -96,8 +96,8 @@ TEST(CudaCompiler, CudaNamesTheMachineLacksSayWhatToWriteInsteadAllInOneBuild) {
         "}\n";
     CudaCompileResult r = compileCudaToPtx(src, "k.cu");
     EXPECT_FALSE(r.ok);
-    std::vector<std::pair<int, std::string>> expected = {{2, "'expf' is not in qgpu's CUDA yet"},
-                                                         {3, "write sqrtf for float"},
+    std::vector<std::pair<int, std::string>> expected = {{2, "'tanhf' is not in qgpu's CUDA yet"},
+                                                         {3, "the machine has no double: give sqrt a float"},
                                                          {4, "no vote instruction"},
                                                          {5, "(device printf)"},
                                                          {6, "the machine has no clock"},

@@ -213,6 +213,12 @@ inline float fmaf(float a, float b, float c) { return std::fma(a, b, c); }
             return float(x / y);                                                           \
         });                                                                                \
     }                                                                                      \
+    inline float __frcp_##suffix(float a) {                                                \
+        return detail::rounded(mode, [&] {                                                 \
+            volatile float x = a;                                                          \
+            return 1.0f / float(x);                                                        \
+        });                                                                                \
+    }                                                                                      \
     inline float __fsqrt_##suffix(float a) {                                               \
         return detail::rounded(mode, [&] {                                                 \
             volatile float x = a;                                                          \
@@ -248,6 +254,35 @@ inline int __float_as_int(float a) { return std::bit_cast<int>(a); }
 inline unsigned __float_as_uint(float a) { return std::bit_cast<unsigned>(a); }
 inline float __int_as_float(int a) { return std::bit_cast<float>(a); }
 inline float __uint_as_float(unsigned a) { return std::bit_cast<float>(a); }
+// The machine's float math library, the same source as the device's (integer code: the same bits).
+#define QGPU_MATH_FN inline
+#include "../../resources/include/qgpu_math.h"
+#undef QGPU_MATH_FN
+inline float __expf(float x) { return expf(x); }
+inline float __exp10f(float x) { return exp10f(x); }
+// C++'s float overloads, as the device header has them.
+inline float exp(float x) { return expf(x); }
+inline float exp2(float x) { return exp2f(x); }
+inline float rsqrt(float x) { return rsqrtf(x); }
+inline float sqrt(float x) { return sqrtf(x); }
+inline float fabs(float x) { return fabsf(x); }
+inline float floor(float x) { return floorf(x); }
+inline float ceil(float x) { return ceilf(x); }
+inline float trunc(float x) { return truncf(x); }
+inline float rint(float x) { return rintf(x); }
+inline float fmin(float x, float y) { return fminf(x, y); }
+inline float fmax(float x, float y) { return fmaxf(x, y); }
+inline float fma(float x, float y, float z) { return fmaf(x, y, z); }
+inline float copysignf(float a, float b) { return std::copysign(a, b); }
+inline float copysign(float x, float y) { return copysignf(x, y); }
+// cvt.sat.f32.f32: clamped to [+0, 1], NaN gives +0.
+inline float __saturatef(float a) { return a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f; }
+// div.approx.f32: the quotient, but a * 0 (0 of a's sign times b's, NaN for an infinite a) where |b| >= 2^126.
+inline float __fdividef(float a, float b) {
+    if (std::fabs(b) >= 0x1p126f) return a * std::copysign(0.0f, b);
+    volatile float x = a, y = b;
+    return x / y;
+}
 // Unsigned shuffles (an unsigned argument would be ambiguous between the int and float forms).
 inline unsigned __shfl_sync(unsigned mask, unsigned v, int lane, int width = warpSize) {
     return (unsigned)__shfl_sync(mask, (int)v, lane, width);
@@ -499,7 +534,33 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::__float_as_int;    \
     using qgpu_cuda::__float_as_uint;   \
     using qgpu_cuda::__int_as_float;    \
-    using qgpu_cuda::__uint_as_float;
+    using qgpu_cuda::__uint_as_float;   \
+    using qgpu_cuda::__frcp_rn;         \
+    using qgpu_cuda::__frcp_rz;         \
+    using qgpu_cuda::__frcp_rd;         \
+    using qgpu_cuda::__frcp_ru;         \
+    using qgpu_cuda::__fdividef;        \
+    using qgpu_cuda::__saturatef;       \
+    using qgpu_cuda::copysignf;         \
+    using qgpu_cuda::expf;              \
+    using qgpu_cuda::exp2f;             \
+    using qgpu_cuda::exp10f;            \
+    using qgpu_cuda::rsqrtf;            \
+    using qgpu_cuda::__expf;            \
+    using qgpu_cuda::__exp10f;          \
+    using qgpu_cuda::exp;               \
+    using qgpu_cuda::exp2;              \
+    using qgpu_cuda::rsqrt;             \
+    using qgpu_cuda::sqrt;              \
+    using qgpu_cuda::fabs;              \
+    using qgpu_cuda::floor;             \
+    using qgpu_cuda::ceil;              \
+    using qgpu_cuda::trunc;             \
+    using qgpu_cuda::rint;              \
+    using qgpu_cuda::fmin;              \
+    using qgpu_cuda::fmax;              \
+    using qgpu_cuda::fma;               \
+    using qgpu_cuda::copysign;
 
 // Defines the runner the registry (HostExecutor.cpp) calls for kernel `name` of namespace qgpu_host_<name>.
 #define QGPU_HOST_REGISTER(name)                                                    \
