@@ -7,9 +7,9 @@ namespace qgpu {
 namespace {
 
 constexpr const char* kFloatFunction =
-    "is not in qgpu's CUDA yet: the float operations are + - * /, sqrtf, rsqrtf, expf, exp2f, exp10f, fmaf, "
-    "fminf, fmaxf, fabsf, floorf, ceilf, truncf, rintf, copysignf and __saturatef; build the function from them "
-    "(docs/qgpu-cuda.md)";
+    "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, logf, log2f, "
+    "log10f, fmaf, fminf, fmaxf, fabsf, floorf, ceilf, truncf, rintf, copysignf and __saturatef besides + - * /; "
+    "build the function from them (docs/qgpu-cuda.md)";
 constexpr const char* kVote =
     "is not available yet: the 4-lane warp has no vote instruction; combine the lanes' values with __shfl_sync";
 constexpr const char* kCooperativeGroups =
@@ -20,14 +20,13 @@ const std::map<std::string_view, std::string>& advice() {
     static const std::map<std::string_view, std::string> table = [] {
         std::map<std::string_view, std::string> t;
         for (std::string_view f :
-             {"expm1f", "logf", "log2f", "log10f", "log1pf", "powf", "cbrtf", "rcbrtf",
-              "hypotf", "sinf", "cosf", "tanf", "sincosf", "sinpif", "cospif", "asinf",
-              "acosf", "atanf", "atan2f", "sinhf", "coshf", "tanhf", "asinhf", "acoshf",
-              "atanhf", "erff", "erfcf", "erfinvf", "lgammaf", "tgammaf", "fmodf", "remainderf",
-              "remquof", "modff", "frexpf", "ldexpf", "scalbnf", "ilogbf", "logbf", "nextafterf",
-              "fdimf", "roundf", "lroundf", "__logf", "__log2f", "__log10f", "__powf", "__sinf",
-              "__cosf", "__tanf", "__sincosf", "__frsqrt_rn", "log", "log2", "log10", "pow",
-              "sin", "cos", "tan", "tanh", "erf", "round", "hypot", "atan2"})
+             {"expm1f", "log1pf", "powf", "cbrtf", "rcbrtf", "hypotf", "sinf", "cosf",
+              "tanf", "sincosf", "sinpif", "cospif", "asinf", "acosf", "atanf", "atan2f",
+              "sinhf", "coshf", "tanhf", "asinhf", "acoshf", "atanhf", "erff", "erfcf",
+              "erfinvf", "lgammaf", "tgammaf", "fmodf", "remainderf", "remquof", "modff", "frexpf",
+              "ldexpf", "scalbnf", "ilogbf", "logbf", "nextafterf", "fdimf", "roundf", "lroundf",
+              "__powf", "__sinf", "__cosf", "__tanf", "__sincosf", "__frsqrt_rn", "pow", "sin",
+              "cos", "tan", "tanh", "erf", "round", "hypot", "atan2"})
             t[f] = kFloatFunction;
         for (std::string_view v : {"__ballot_sync", "__any_sync", "__all_sync", "__activemask", "__match_any_sync",
                                    "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",

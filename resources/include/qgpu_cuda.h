@@ -191,6 +191,9 @@ static __device__ __forceinline__ float __uint_as_float(unsigned a) { return __b
 // CUDA's fast intrinsics, here as accurate as the functions they stand for.
 static __device__ __forceinline__ float __expf(float x) { return expf(x); }
 static __device__ __forceinline__ float __exp10f(float x) { return exp10f(x); }
+static __device__ __forceinline__ float __logf(float x) { return logf(x); }
+static __device__ __forceinline__ float __log2f(float x) { return log2f(x); }
+static __device__ __forceinline__ float __log10f(float x) { return log10f(x); }
 // C++'s float overloads. The double ones CUDA also has are refused where they are called: the machine
 // has no double (an int argument is ambiguous between the two: cast it to float).
 #define QGPU_NO_DOUBLE(name, f) \
@@ -203,6 +206,9 @@ static __device__ __forceinline__ float __exp10f(float x) { return exp10f(x); }
     __device__ double name(double, double) QGPU_NO_DOUBLE(name, f);
 QGPU_FLOAT_OVERLOAD1(exp, expf)
 QGPU_FLOAT_OVERLOAD1(exp2, exp2f)
+QGPU_FLOAT_OVERLOAD1(log, logf)
+QGPU_FLOAT_OVERLOAD1(log2, log2f)
+QGPU_FLOAT_OVERLOAD1(log10, log10f)
 QGPU_FLOAT_OVERLOAD1(rsqrt, rsqrtf)
 QGPU_FLOAT_OVERLOAD1(sqrt, sqrtf)
 QGPU_FLOAT_OVERLOAD1(fabs, fabsf)

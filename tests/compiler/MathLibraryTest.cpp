@@ -11,6 +11,7 @@
 
 namespace host_math {
 inline unsigned __umulhi(unsigned a, unsigned b) { return unsigned((uint64_t(a) * b) >> 32); }
+inline int __mulhi(int a, int b) { return int((int64_t(a) * b) >> 32); }
 inline int __clz(int x) { return std::countl_zero(unsigned(x)); }
 inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
 inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
@@ -51,6 +52,12 @@ TEST(MathLibrary, ExponentialsGiveTheHostsBits) {
     expectHostBits("expf(x)", host_math::expf, -104.0f, 89.0f);
     expectHostBits("exp2f(x)", host_math::exp2f, -150.0f, 128.0f);
     expectHostBits("exp10f(x)", host_math::exp10f, -46.0f, 39.0f);
+}
+
+TEST(MathLibrary, LogarithmsGiveTheHostsBits) {
+    expectHostBits("logf(x)", host_math::logf, 0.5f, 2.0f);
+    expectHostBits("log2f(x)", host_math::log2f, 1e-30f, 1e30f);
+    expectHostBits("log10f(x)", host_math::log10f, 0.0f, 1e6f);
 }
 
 TEST(MathLibrary, ReciprocalSquareRootGivesTheHostsBits) {

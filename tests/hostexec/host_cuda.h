@@ -260,9 +260,15 @@ inline float __uint_as_float(unsigned a) { return std::bit_cast<float>(a); }
 #undef QGPU_MATH_FN
 inline float __expf(float x) { return expf(x); }
 inline float __exp10f(float x) { return exp10f(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __log2f(float x) { return log2f(x); }
+inline float __log10f(float x) { return log10f(x); }
 // C++'s float overloads, as the device header has them.
 inline float exp(float x) { return expf(x); }
 inline float exp2(float x) { return exp2f(x); }
+inline float log(float x) { return logf(x); }
+inline float log2(float x) { return log2f(x); }
+inline float log10(float x) { return log10f(x); }
 inline float rsqrt(float x) { return rsqrtf(x); }
 inline float sqrt(float x) { return sqrtf(x); }
 inline float fabs(float x) { return fabsf(x); }
@@ -545,6 +551,15 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::expf;              \
     using qgpu_cuda::exp2f;             \
     using qgpu_cuda::exp10f;            \
+    using qgpu_cuda::logf;              \
+    using qgpu_cuda::log2f;             \
+    using qgpu_cuda::log10f;            \
+    using qgpu_cuda::__logf;            \
+    using qgpu_cuda::__log2f;           \
+    using qgpu_cuda::__log10f;          \
+    using qgpu_cuda::log;               \
+    using qgpu_cuda::log2;              \
+    using qgpu_cuda::log10;             \
     using qgpu_cuda::rsqrtf;            \
     using qgpu_cuda::__expf;            \
     using qgpu_cuda::__exp10f;          \
