@@ -10,8 +10,6 @@ constexpr const char* kFloatFunction =
     "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, logf, log2f, "
     "log10f, fmaf, fminf, fmaxf, fabsf, floorf, ceilf, truncf, rintf, copysignf and __saturatef besides + - * /; "
     "build the function from them (docs/qgpu-cuda.md)";
-constexpr const char* kVote =
-    "is not available yet: the 4-lane warp has no vote instruction; combine the lanes' values with __shfl_sync";
 constexpr const char* kCooperativeGroups =
     "are not available yet: use __syncthreads() for the block and __shfl_sync for the 4-lane warp";
 
@@ -28,10 +26,6 @@ const std::map<std::string_view, std::string>& advice() {
               "__powf", "__sinf", "__cosf", "__tanf", "__sincosf", "__frsqrt_rn", "pow", "sin",
               "cos", "tan", "tanh", "erf", "round", "hypot", "atan2"})
             t[f] = kFloatFunction;
-        for (std::string_view v : {"__ballot_sync", "__any_sync", "__all_sync", "__activemask", "__match_any_sync",
-                                   "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-                                   "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"})
-            t[v] = kVote;
         t["printf"] = "(device printf) is not available yet: write the values to an output array";
         t["assert"] = "(device assert) is not available yet: test the condition and write a flag to an output array";
         t["clock"] = t["clock64"] =

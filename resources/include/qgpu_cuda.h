@@ -251,6 +251,11 @@ static __device__ __forceinline__ float __shfl_down_sync(unsigned mask, float v,
 static __device__ __forceinline__ float __shfl_xor_sync(unsigned mask, float v, int laneMask, int width = warpSize) {
     return __int_as_float(__shfl_xor_sync(mask, __float_as_int(v), laneMask, width));
 }
+// Votes, matches and warp reductions (qgpu_votes.h), built from the shuffles above.
+static __device__ __forceinline__ unsigned __qgpu_lane() { return __nvvm_read_ptx_sreg_laneid(); }
+#define QGPU_WARP_FN static __device__ __forceinline__
+#include "qgpu_votes.h"
+#undef QGPU_WARP_FN
 // Lanes add in lane order, one at a time (docs/isa.md); a warp's adds never interleave with another's.
 static __device__ __forceinline__ float atomicAdd(float* p, float v) { return __nvvm_atom_add_gen_f(p, v); }
 

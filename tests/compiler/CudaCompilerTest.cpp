@@ -88,7 +88,7 @@ TEST(CudaCompiler, CudaNamesTheMachineLacksSayWhatToWriteInsteadAllInOneBuild) {
         "__global__ void k(float* a, int* b) {\n"
         "    a[0] = tanhf(a[1]);\n"
         "    a[1] = sqrt(2.0);\n"
-        "    b[0] = __ballot_sync(0xf, b[1] > 0);\n"
+        "    b[0] = (int)sinf(b[1]);\n"
         "    printf(\"%d\\n\", b[2]);\n"
         "    b[3] = clock64();\n"
         "    __half h;\n"
@@ -98,7 +98,7 @@ TEST(CudaCompiler, CudaNamesTheMachineLacksSayWhatToWriteInsteadAllInOneBuild) {
     EXPECT_FALSE(r.ok);
     std::vector<std::pair<int, std::string>> expected = {{2, "'tanhf' is not in qgpu's CUDA yet"},
                                                          {3, "the machine has no double: give sqrt a float"},
-                                                         {4, "no vote instruction"},
+                                                         {4, "'sinf' is not in qgpu's CUDA yet"},
                                                          {5, "(device printf)"},
                                                          {6, "the machine has no clock"},
                                                          {7, "use float"},

@@ -302,6 +302,13 @@ inline unsigned __shfl_down_sync(unsigned mask, unsigned v, unsigned delta, int 
 inline unsigned __shfl_xor_sync(unsigned mask, unsigned v, int laneMask, int width = warpSize) {
     return (unsigned)__shfl_xor_sync(mask, (int)v, laneMask, width);
 }
+// Votes, matches and warp reductions: the device's source (qgpu_votes.h) over the host's shuffles.
+inline unsigned __qgpu_lane() {
+    return (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) % unsigned(warpSize);
+}
+#define QGPU_WARP_FN inline
+#include "../../resources/include/qgpu_votes.h"
+#undef QGPU_WARP_FN
 inline float __shfl_sync(unsigned mask, float v, int lane, int width = warpSize) {
     return __int_as_float(__shfl_sync(mask, __float_as_int(v), lane, width));
 }
@@ -575,7 +582,20 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::fmin;              \
     using qgpu_cuda::fmax;              \
     using qgpu_cuda::fma;               \
-    using qgpu_cuda::copysign;
+    using qgpu_cuda::copysign;          \
+    using qgpu_cuda::__ballot_sync;     \
+    using qgpu_cuda::__activemask;      \
+    using qgpu_cuda::__any_sync;        \
+    using qgpu_cuda::__all_sync;        \
+    using qgpu_cuda::__uni_sync;        \
+    using qgpu_cuda::__match_any_sync;  \
+    using qgpu_cuda::__match_all_sync;  \
+    using qgpu_cuda::__reduce_add_sync; \
+    using qgpu_cuda::__reduce_min_sync; \
+    using qgpu_cuda::__reduce_max_sync; \
+    using qgpu_cuda::__reduce_and_sync; \
+    using qgpu_cuda::__reduce_or_sync;  \
+    using qgpu_cuda::__reduce_xor_sync;
 
 // Defines the runner the registry (HostExecutor.cpp) calls for kernel `name` of namespace qgpu_host_<name>.
 #define QGPU_HOST_REGISTER(name)                                                    \
