@@ -27,6 +27,8 @@
 
 #include "ContainedCompile.h"
 #include "CudaNames.h"
+#include "CooperativeGroupsHeader.h"
+#include "CooperativeGroupsReduceHeader.h"
 #include "DeviceHeader.h"
 #include "SourceChecks.h"
 #include "qgpu/core/Environment.h"
@@ -98,8 +100,8 @@ const std::pair<std::string, std::string>& builtinVarsHeader() {
     return header;
 }
 
-// The only files a compile can see, all in memory: the kernel's source, the device header and the Clang
-// header it includes. No #include in a kernel reaches the host's file system, so code a model wrote cannot
+// The only files a compile can see, all in memory: the kernel's source, the device header, the Clang header
+// it includes and <cooperative_groups.h>. No #include in a kernel reaches the host's file system, so code a model wrote cannot
 // read host files.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourcePath, const std::string& source,
                                                         const std::string& headerPath, const std::string& header) {
@@ -109,6 +111,11 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourc
     memFs->addFile(headerPath, 0, llvm::MemoryBuffer::getMemBufferCopy(header, headerPath));
     if (!builtinVars.second.empty())  // without it the device header's #include names the missing file
         memFs->addFile(builtinVars.first, 0, llvm::MemoryBuffer::getMemBufferCopy(builtinVars.second));
+    // The system headers a kernel may include, beside the device header.
+    std::string include = headerPath.substr(0, headerPath.find_last_of('/') + 1);
+    memFs->addFile(include + "cooperative_groups.h", 0, llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsHeader));
+    memFs->addFile(include + "cooperative_groups/reduce.h", 0,
+                   llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsReduceHeader));
     return memFs;
 }
 
@@ -160,6 +167,8 @@ std::vector<std::string> driverArguments(const CompileRequest& request) {
                                      "-fno-exceptions",
                                      options.fuseMultiplyAdd ? "-ffp-contract=fast" : "-ffp-contract=off",
                                      "-O" + std::to_string(options.optLevel),
+                                     "-isystem",
+                                     request.virtualHeader.substr(0, request.virtualHeader.find_last_of('/')),
                                      "-include",
                                      request.virtualHeader,
                                      "-S",

@@ -10,8 +10,6 @@ constexpr const char* kFloatFunction =
     "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, logf, log2f, "
     "log10f, fmaf, fminf, fmaxf, fabsf, floorf, ceilf, truncf, rintf, copysignf and __saturatef besides + - * /; "
     "build the function from them (docs/qgpu-cuda.md)";
-constexpr const char* kCooperativeGroups =
-    "are not available yet: use __syncthreads() for the block and __shfl_sync for the 4-lane warp";
 
 // name -> what follows "'name' " in the message.
 const std::map<std::string_view, std::string>& advice() {
@@ -31,7 +29,7 @@ const std::map<std::string_view, std::string>& advice() {
         t["clock"] = t["clock64"] =
             "is not available yet: the machine has no clock; count steps in the studio or with "
             "`qgpu run`";
-        t["cooperative_groups"] = std::string("(cooperative groups) ") + kCooperativeGroups;
+        t["cooperative_groups"] = "is declared by <cooperative_groups.h>: include it first";
         t["__half"] = t["half"] = t["__nv_bfloat16"] =
             "is not supported: the machine computes in 32-bit float; use float";
         return t;
@@ -51,8 +49,6 @@ std::string_view quotedName(const std::string& message, std::string_view prefix)
 }  // namespace
 
 std::string explainCudaName(const std::string& message) {
-    if (message == "'cooperative_groups.h' file not found" || message == "'cooperative_groups/reduce.h' file not found")
-        return std::string("cooperative groups (<cooperative_groups.h>) ") + kCooperativeGroups;
     for (std::string_view prefix : {"use of undeclared identifier '", "unknown type name '"}) {
         std::string_view name = quotedName(message, prefix);
         if (name.empty()) continue;

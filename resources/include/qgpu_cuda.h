@@ -253,6 +253,10 @@ static __device__ __forceinline__ float __shfl_xor_sync(unsigned mask, float v, 
 }
 // Votes, matches and warp reductions (qgpu_votes.h), built from the shuffles above.
 static __device__ __forceinline__ unsigned __qgpu_lane() { return __nvvm_read_ptx_sreg_laneid(); }
+// The thread's rank in its block (CUDA's linear thread index; a warp is 4 consecutive ranks).
+static __device__ __forceinline__ unsigned __qgpu_block_rank() {
+    return threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+}
 #define QGPU_WARP_FN static __device__ __forceinline__
 #include "qgpu_votes.h"
 #undef QGPU_WARP_FN

@@ -303,9 +303,10 @@ inline unsigned __shfl_xor_sync(unsigned mask, unsigned v, int laneMask, int wid
     return (unsigned)__shfl_xor_sync(mask, (int)v, laneMask, width);
 }
 // Votes, matches and warp reductions: the device's source (qgpu_votes.h) over the host's shuffles.
-inline unsigned __qgpu_lane() {
-    return (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) % unsigned(warpSize);
+inline unsigned __qgpu_block_rank() {
+    return threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
 }
+inline unsigned __qgpu_lane() { return __qgpu_block_rank() % unsigned(warpSize); }
 #define QGPU_WARP_FN inline
 #include "../../resources/include/qgpu_votes.h"
 #undef QGPU_WARP_FN
@@ -583,6 +584,8 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::fmax;              \
     using qgpu_cuda::fma;               \
     using qgpu_cuda::copysign;          \
+    using qgpu_cuda::__qgpu_lane;       \
+    using qgpu_cuda::__qgpu_block_rank; \
     using qgpu_cuda::__ballot_sync;     \
     using qgpu_cuda::__activemask;      \
     using qgpu_cuda::__any_sync;        \
