@@ -110,17 +110,25 @@ static __device__ __forceinline__ unsigned __byte_perm(unsigned a, unsigned b, u
     return (unsigned)__nvvm_prmt((int)a, (int)b, (int)(s & 0x7777u));
 }
 
-// CUDA's vector types: a whole int2 or int4 moves as one vector load or store.
-struct __attribute__((aligned(8))) int2 { int x, y; };
-struct __attribute__((aligned(16))) int4 { int x, y, z, w; };
-struct __attribute__((aligned(8))) uint2 { unsigned x, y; };
-struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
-static __device__ __forceinline__ int2 make_int2(int x, int y) { return int2{x, y}; }
-static __device__ __forceinline__ int4 make_int4(int x, int y, int z, int w) { return int4{x, y, z, w}; }
-static __device__ __forceinline__ uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
-static __device__ __forceinline__ uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
-    return uint4{x, y, z, w};
-}
+// CUDA's vector types (qgpu_vector_types.h), and uint3 and dim3, which the built-in index variables convert to.
+#define QGPU_VECTOR_FN static __device__ __forceinline__
+#include "qgpu_vector_types.h"
+#undef QGPU_VECTOR_FN
+struct uint3 { unsigned x, y, z; };
+struct dim3 {
+    unsigned x, y, z;
+    __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+    __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+static __device__ __forceinline__ uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
+#define QGPU_INDEX_CONVERSIONS(builtin)                                                             \
+    __device__ inline builtin::operator uint3() const { return uint3{x, y, z}; }                   \
+    __device__ inline builtin::operator dim3() const { return dim3(x, y, z); }
+QGPU_INDEX_CONVERSIONS(__cuda_builtin_threadIdx_t)
+QGPU_INDEX_CONVERSIONS(__cuda_builtin_blockIdx_t)
+QGPU_INDEX_CONVERSIONS(__cuda_builtin_blockDim_t)
+QGPU_INDEX_CONVERSIONS(__cuda_builtin_gridDim_t)
+#undef QGPU_INDEX_CONVERSIONS
 
 // Single-precision float: IEEE-754 binary32, every operation exact to its PTX definition (each lowers to a
 // routine of integer machine instructions; docs/qgpu-cuda.md lists what a kernel may use).

@@ -348,22 +348,15 @@ QGPU_HOST_SCOPED_ATOMIC(atomicOr)
 QGPU_HOST_SCOPED_ATOMIC(atomicXor)
 #undef QGPU_HOST_SCOPED_ATOMIC
 
-struct alignas(8) int2 {
-    int x, y;
+#define QGPU_VECTOR_FN inline
+#include "../../resources/include/qgpu_vector_types.h"
+#undef QGPU_VECTOR_FN
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
 };
-struct alignas(16) int4 {
-    int x, y, z, w;
-};
-struct alignas(8) uint2 {
-    unsigned x, y;
-};
-struct alignas(16) uint4 {
-    unsigned x, y, z, w;
-};
-inline int2 make_int2(int x, int y) { return {x, y}; }
-inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
-inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
-inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
+inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
 
 // ---- the launcher ----
 
@@ -386,14 +379,30 @@ void runGrid(const qgpu::LaunchSpec& spec, void (*body)(const void*), const void
 
 [[noreturn]] void badArgument(const qgpu::KernelArg& arg, size_t index, bool pointerParameter);
 
+// The element type of an array parameter: int, unsigned, float, or one of CUDA's vectors of them.
+template <class E>
+using Component = std::remove_cv_t<decltype(std::declval<E>().x)>;
+template <class E, class = void>
+struct ElementOf {
+    using type = E;
+};
+template <class E>
+struct ElementOf<E, std::void_t<Component<E>>> {
+    using type = Component<E>;
+};
+
 template <class P>
 P kernelArgument(const qgpu::KernelArg& arg, int32_t* memory, int base, size_t index) {
     using T = std::remove_cv_t<P>;
     if constexpr (std::is_pointer_v<T>) {
         using E = std::remove_cv_t<std::remove_pointer_t<T>>;
-        static_assert(std::is_same_v<E, int> || std::is_same_v<E, unsigned> || std::is_same_v<E, float>,
-                      "kernel pointer parameters must be int*, unsigned* or float* (const or not)");
-        if (!arg.isArray || arg.isFloat != std::is_same_v<E, float>) badArgument(arg, index, true);
+        using W = typename ElementOf<E>::type;
+        static_assert(std::is_same_v<W, int> || std::is_same_v<W, unsigned> || std::is_same_v<W, float>,
+                      "kernel pointer parameters must point to int, unsigned or float, or to vectors of them");
+        if (!arg.isArray || arg.isFloat != std::is_same_v<W, float>) badArgument(arg, index, true);
+        if (base * sizeof(int32_t) % alignof(E) != 0 || arg.values.size() * sizeof(int32_t) % sizeof(E) != 0)
+            throw std::runtime_error("argument " + std::to_string(index) + " (\"" + arg.name +
+                                     "\") does not hold whole, aligned vectors of the kernel's parameter");
         return reinterpret_cast<T>(memory + base);
     } else {
         static_assert(std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, float>,
@@ -491,14 +500,31 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::__mulhi;           \
     using qgpu_cuda::__umulhi;          \
     using qgpu_cuda::__byte_perm;       \
+    using qgpu_cuda::int1;              \
+    using qgpu_cuda::make_int1;         \
     using qgpu_cuda::int2;              \
-    using qgpu_cuda::int4;              \
-    using qgpu_cuda::uint2;             \
-    using qgpu_cuda::uint4;             \
     using qgpu_cuda::make_int2;         \
+    using qgpu_cuda::int4;              \
     using qgpu_cuda::make_int4;         \
+    using qgpu_cuda::uint1;             \
+    using qgpu_cuda::make_uint1;        \
+    using qgpu_cuda::uint2;             \
     using qgpu_cuda::make_uint2;        \
+    using qgpu_cuda::uint4;             \
     using qgpu_cuda::make_uint4;        \
+    using qgpu_cuda::float1;            \
+    using qgpu_cuda::make_float1;       \
+    using qgpu_cuda::float2;            \
+    using qgpu_cuda::make_float2;       \
+    using qgpu_cuda::float4;            \
+    using qgpu_cuda::make_float4;       \
+    using qgpu_cuda::int3;              \
+    using qgpu_cuda::float3;            \
+    using qgpu_cuda::make_int3;         \
+    using qgpu_cuda::make_float3;       \
+    using qgpu_cuda::uint3;             \
+    using qgpu_cuda::dim3;              \
+    using qgpu_cuda::make_uint3;        \
     using qgpu_cuda::fminf;             \
     using qgpu_cuda::fmaxf;             \
     using qgpu_cuda::fabsf;             \
