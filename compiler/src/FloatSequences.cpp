@@ -8,7 +8,7 @@ namespace {
 constexpr uint32_t kSign = 0x80000000u, kMagnitude = 0x7fffffffu, kInfinity = 0x7f800000u;
 constexpr uint32_t kMaxFinite = 0x7f7fffffu, kHidden = 0x800000u, kFraction = 0x7fffffu;
 constexpr uint32_t kTwoTo23 = 0x4b000000u;  // the float 2^23: from here on every float is an integer
-constexpr uint32_t kOne = 0x3f800000u;     // the float 1.0
+constexpr uint32_t kOne = 0x3f800000u;      // the float 1.0
 
 // Working values: a significand as a fixed-point number w in [2^30, 2^31) (24 significand bits, a round
 // bit and six bits whose lowest ORs in everything shifted out below it), with the value
@@ -613,8 +613,7 @@ void floatCompare(Emitter& e, int rd, int a, B b, FloatCompare compare, bool flu
 void floatMinMax(Emitter& e, int rd, int a, B b, MinMax kind) {
     a = flushInput(e, a, kind.flush);
     int bReg = flushInput(e, inRegister(e, b), kind.flush);
-    int pickA =
-        op(e, kind.isMax ? Opcode::SetGt : Opcode::SetLt, totalOrderKey(e, a), reg(totalOrderKey(e, bReg)));
+    int pickA = op(e, kind.isMax ? Opcode::SetGt : Opcode::SetLt, totalOrderKey(e, a), reg(totalOrderKey(e, bReg)));
     int nanA = isNan(e, a), nanB = isNan(e, bReg);
     int result = sel(e, pickA, a, reg(bReg));
     if (kind.propagateNan) return canonicalIfNan(e, rd, op(e, Opcode::Or, nanA, reg(nanB)), result);
@@ -639,8 +638,7 @@ void floatTest(Emitter& e, int rd, int a, FloatClass what) {
         case FloatClass::Number: return e.emit(Opcode::SetLeU, rd, magnitude, imm(kInfinity));
         case FloatClass::NotANumber: return e.emit(Opcode::SetGtU, rd, magnitude, imm(kInfinity));
         case FloatClass::Normal:  // exponent field 1..254: magnitude - 2^23 below 254 << 23
-            return e.emit(Opcode::SetLtU, rd, op(e, Opcode::Sub, magnitude, imm(kHidden)),
-                          imm(kInfinity - kHidden));
+            return e.emit(Opcode::SetLtU, rd, op(e, Opcode::Sub, magnitude, imm(kHidden)), imm(kInfinity - kHidden));
         case FloatClass::Subnormal:  // magnitude 1..2^23 - 1
             return e.emit(Opcode::SetLtU, rd, op(e, Opcode::Sub, magnitude, imm(1)), imm(kHidden - 1));
     }

@@ -52,11 +52,12 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
         throw DiagnosticError(d);
     }
     // Too long with separate float routines: adds and multiplies share the fma routine instead.
-    if (int(out.program.blocks.size()) > spec.romBlocks && fmaBesideAddOrMul) {
-        LoweredKernel shared =
-            lowerSelection(lowering::selectInstructions(module, paramNames, cudaFile, spec, true), cudaFile, spec);
-        if (shared.program.blocks.size() < out.program.blocks.size()) out = std::move(shared);
-    }
+    if (int(out.program.blocks.size()) > spec.romBlocks && fmaBesideAddOrMul) try {
+            LoweredKernel shared =
+                lowerSelection(lowering::selectInstructions(module, paramNames, cudaFile, spec, true), cudaFile, spec);
+            if (shared.program.blocks.size() < out.program.blocks.size()) out = std::move(shared);
+        } catch (const DiagnosticError&) {  // no better: the ROM's error below stands
+        }
     int blocks = int(out.program.blocks.size());
     if (blocks > spec.romBlocks)
         throw DiagnosticError(Diagnostic{cudaFile, 0, 0,

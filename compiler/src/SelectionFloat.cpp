@@ -80,8 +80,8 @@ void Selector::floatArithmetic(const ptx::Instruction& in, int rd) {
     if (o.size() != inputs + 1) fail("expected " + std::to_string(inputs + 1) + " operands");
     std::vector<int> args;
     for (size_t i = 1; i <= inputs; ++i) args.push_back(reg32(o[i]));
-    if (op == "rcp") args.insert(args.begin(), lowering::mov(*this, imm(0x3f800000u)));  // 1 / a, rounded as asked
-    if (op == "sub") args[1] = lowering::op(*this, Opcode::Xor, args[1], imm(0x80000000u));  // a + (-b), exactly
+    if (op == "rcp") args.insert(args.begin(), lowering::mov(*this, imm(0x3f800000u)));       // 1 / a, rounded as asked
+    if (op == "sub") args[1] = lowering::op(*this, Opcode::Xor, args[1], imm(0x80000000u));   // a + (-b), exactly
     std::string kind = op == "sub" ? "add" : op == "rcp" ? "div" : op == "mad" ? "fma" : op;  // mad.rn is fma.rn
     // div.full and div.approx (and rcp.approx) promise at most 2 ulp: the machine gives the correctly
     // rounded quotient, except that div.approx gives 0 for a divisor of magnitude 2^126 or more, as
@@ -97,14 +97,13 @@ void Selector::floatArithmetic(const ptx::Instruction& in, int rd) {
         {"add", [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) { floatAdd(e, d, a[0], a[1], m); }},
         {"mul", [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) { floatMultiply(e, d, a[0], a[1], m); }},
         {"div", [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) { floatDivide(e, d, a[0], a[1], m); }},
-        {"fma",
-         [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) {
-             floatFusedMultiplyAdd(e, d, a[0], a[1], a[2], m);
-         }},
+        {"fma", [](Emitter& e, int d, const std::vector<int>& a,
+                   FloatMode m) { floatFusedMultiplyAdd(e, d, a[0], a[1], a[2], m); }},
         {"sqrt", [](Emitter& e, int d, const std::vector<int>& a, FloatMode m) { floatSquareRoot(e, d, a[0], m); }}};
     Body body = bodies.at(kind);
-    callRoutine(kind + ".f32" + suffix(mode),
-                [body, mode](Emitter& e, int d, const std::vector<int>& a) { body(e, d, a, mode); }, rd, args);
+    callRoutine(
+        kind + ".f32" + suffix(mode),
+        [body, mode](Emitter& e, int d, const std::vector<int>& a) { body(e, d, a, mode); }, rd, args);
 }
 
 // The dividend div.approx divides, as a * (1 / b) with the reciprocal flushed to 0 where |b| >= 2^126: a zero
@@ -120,8 +119,9 @@ int Selector::zeroForHugeDivisor(int dividend, int divisor) {
 
 void Selector::floatTest(const ptx::Instruction& in) {
     static const std::map<std::string, FloatClass> classes = {
-        {"finite", FloatClass::Finite}, {"infinite", FloatClass::Infinite},     {"number", FloatClass::Number},
-        {"notanumber", FloatClass::NotANumber}, {"normal", FloatClass::Normal}, {"subnormal", FloatClass::Subnormal}};
+        {"finite", FloatClass::Finite}, {"infinite", FloatClass::Infinite},
+        {"number", FloatClass::Number}, {"notanumber", FloatClass::NotANumber},
+        {"normal", FloatClass::Normal}, {"subnormal", FloatClass::Subnormal}};
     const auto& o = in.operands;
     auto it = classes.find(in.parts.at(1));
     if (it == classes.end() || o.size() != 2) fail("unsupported float test '" + in.opcode + "'");

@@ -31,13 +31,21 @@ public:
     __device__ unsigned meta_group_size() const { return (blockDim.x * blockDim.y * blockDim.z + N - 1) / N; }
     __device__ void sync() const { __syncwarp(tileMask()); }
     template <class T>
-    __device__ T shfl(T value, int source) const { return __shfl_sync(tileMask(), value, source, N); }
+    __device__ T shfl(T value, int source) const {
+        return __shfl_sync(tileMask(), value, source, N);
+    }
     template <class T>
-    __device__ T shfl_down(T value, unsigned delta) const { return __shfl_down_sync(tileMask(), value, delta, N); }
+    __device__ T shfl_down(T value, unsigned delta) const {
+        return __shfl_down_sync(tileMask(), value, delta, N);
+    }
     template <class T>
-    __device__ T shfl_up(T value, unsigned delta) const { return __shfl_up_sync(tileMask(), value, delta, N); }
+    __device__ T shfl_up(T value, unsigned delta) const {
+        return __shfl_up_sync(tileMask(), value, delta, N);
+    }
     template <class T>
-    __device__ T shfl_xor(T value, int laneMask) const { return __shfl_xor_sync(tileMask(), value, laneMask, N); }
+    __device__ T shfl_xor(T value, int laneMask) const {
+        return __shfl_xor_sync(tileMask(), value, laneMask, N);
+    }
     // The tile's lanes' votes, bit r for tile rank r.
     __device__ unsigned ballot(int predicate) const { return __ballot_sync(tileMask(), predicate) >> tileBase(); }
     __device__ int any(int predicate) const { return ballot(predicate) != 0u; }

@@ -93,7 +93,7 @@ QGPU_MATH_FN float __qgpu_exp_base(float x, unsigned lh, unsigned ll) {
         return __uint_as_float(magnitude > 0x7f800000u ? 0x7fffffffu : (bits >> 31) ? 0u : 0x7f800000u);
     unsigned field = magnitude >> 23;
     unsigned m = (magnitude & 0x7fffffu) | (field != 0u ? 0x800000u : 0u);
-    int e = (field != 0u ? int(field) : 1) - 150;  // |x| = m * 2^e
+    int e = (field != 0u ? int(field) : 1) - 150;             // |x| = m * 2^e
     unsigned mid = __qgpu_mulhi_u(m, ll), lo = m * lh + mid;  // mid: the low constant word's part, to 2^-60
     unsigned hi = __umulhi(m, lh) + (lo < mid);
     int n = -2 - e;  // |x| log2 b = hi:lo * 2^-(n + 32), n >= 14: its whole part and 32 bits of fraction
@@ -145,7 +145,7 @@ QGPU_MATH_FN void __qgpu_log2_fixed(unsigned bits, unsigned& hi, unsigned& lo) {
     h = 0x1ec709b6 + __qgpu_mulhi_s(h, v);
     h = -0x2e2a8ecf + __qgpu_mulhi_s(h, v);
     h = 0x5c551d95 + __qgpu_mulhi_s(h, v);  // H(u) * 2^30
-    lo = unsigned(u) * unsigned(h);          // u H(u) * 2^54 exactly, then e * 2^54 added to the high word
+    lo = unsigned(u) * unsigned(h);         // u H(u) * 2^54 exactly, then e * 2^54 added to the high word
     hi = unsigned(__mulhi(u, h)) + (unsigned(e) << 22);
 }
 
@@ -185,7 +185,7 @@ QGPU_MATH_FN float log10f(float x) { return __qgpu_log_base(x, 0x4d104d42u); }
 QGPU_MATH_FN float rsqrtf(float x) {
     unsigned bits = __float_as_uint(x);
     if ((bits & 0x7fffffffu) == 0u) return __uint_as_float((bits & 0x80000000u) | 0x7f800000u);  // +-inf
-    if (bits > 0x7f800000u) return __uint_as_float(0x7fffffffu);  // NaN, x < 0
+    if (bits > 0x7f800000u) return __uint_as_float(0x7fffffffu);                                 // NaN, x < 0
     if (bits == 0x7f800000u) return 0.0f;
     unsigned field = bits >> 23, m = bits & 0x7fffffu;
     int e = int(field) - 127;

@@ -23,7 +23,8 @@ QGPU_WARP_FN int __uni_sync(unsigned mask, int predicate) {
 // The lanes (active and in mask) whose value equals the caller's.
 QGPU_WARP_FN unsigned __match_any_sync(unsigned mask, unsigned value) {
     unsigned same = 0u;
-    for (int lane = 0; lane < warpSize; ++lane) same |= (__shfl_sync(mask, value, lane, warpSize) == value ? 1u : 0u) << lane;
+    for (int lane = 0; lane < warpSize; ++lane)
+        same |= (__shfl_sync(mask, value, lane, warpSize) == value ? 1u : 0u) << lane;
     return same & __activemask() & mask;
 }
 QGPU_WARP_FN unsigned __match_any_sync(unsigned mask, int value) { return __match_any_sync(mask, (unsigned)value); }
@@ -43,15 +44,15 @@ QGPU_WARP_FN unsigned __match_all_sync(unsigned mask, float value, int* predicat
 }
 
 // __reduce_OP_sync: OP over the values of the active lanes of mask, the same result in each of them.
-#define QGPU_WARP_REDUCE(name, type, start, combine)                                        \
-    QGPU_WARP_FN type name(unsigned mask, type value) {                                     \
-        unsigned members = __activemask() & mask;                                           \
-        type result = start;                                                                \
-        for (int lane = 0; lane < warpSize; ++lane) {                                       \
-            type other = (type)__shfl_sync(mask, (unsigned)value, lane, warpSize);           \
-            if (members >> lane & 1u) result = combine;                                     \
-        }                                                                                   \
-        return result;                                                                      \
+#define QGPU_WARP_REDUCE(name, type, start, combine)                               \
+    QGPU_WARP_FN type name(unsigned mask, type value) {                            \
+        unsigned members = __activemask() & mask;                                  \
+        type result = start;                                                       \
+        for (int lane = 0; lane < warpSize; ++lane) {                              \
+            type other = (type)__shfl_sync(mask, (unsigned)value, lane, warpSize); \
+            if (members >> lane & 1u) result = combine;                            \
+        }                                                                          \
+        return result;                                                             \
     }
 QGPU_WARP_REDUCE(__reduce_add_sync, unsigned, 0u, result + other)
 QGPU_WARP_REDUCE(__reduce_add_sync, int, 0, (int)((unsigned)result + (unsigned)other))
@@ -59,7 +60,7 @@ QGPU_WARP_REDUCE(__reduce_min_sync, unsigned, 0xffffffffu, other < result ? othe
 QGPU_WARP_REDUCE(__reduce_min_sync, int, 0x7fffffff, other < result ? other : result)
 QGPU_WARP_REDUCE(__reduce_max_sync, unsigned, 0u, other > result ? other : result)
 QGPU_WARP_REDUCE(__reduce_max_sync, int, (int)0x80000000, other > result ? other : result)
-QGPU_WARP_REDUCE(__reduce_and_sync, unsigned, 0xffffffffu, result & other)
+QGPU_WARP_REDUCE(__reduce_and_sync, unsigned, 0xffffffffu, result& other)
 QGPU_WARP_REDUCE(__reduce_or_sync, unsigned, 0u, result | other)
 QGPU_WARP_REDUCE(__reduce_xor_sync, unsigned, 0u, result ^ other)
 #undef QGPU_WARP_REDUCE

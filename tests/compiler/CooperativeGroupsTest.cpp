@@ -43,7 +43,8 @@ TEST(CooperativeGroups, TilesReduceWithinThemselves) {
             int base = i - i % int(n), sum = 0;
             for (unsigned l = 0; l < n; ++l) sum += int(a[size_t(base) + l]);
             int rank = i % 32;  // blocks of 32
-            EXPECT_EQ(int(r.out[size_t(i)]), sum * 64 + rank % int(n) * 8 + rank / int(n) % 8) << "tile " << n << ", thread " << i;
+            EXPECT_EQ(int(r.out[size_t(i)]), sum * 64 + rank % int(n) * 8 + rank / int(n) % 8)
+                << "tile " << n << ", thread " << i;
         }
     }
 }

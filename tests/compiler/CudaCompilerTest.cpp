@@ -108,7 +108,8 @@ TEST(CudaCompiler, CudaNamesTheMachineLacksSayWhatToWriteInsteadAllInOneBuild) {
         EXPECT_EQ(r.diagnostics[i].line, expected[i].first) << r.diagnostics[i].format();
         EXPECT_NE(r.diagnostics[i].message.find(expected[i].second), std::string::npos) << r.diagnostics[i].format();
     }
-    CudaCompileResult groups = compileCudaToPtx("__global__ void k() { cooperative_groups::this_thread_block(); }\n", "k.cu");
+    CudaCompileResult groups =
+        compileCudaToPtx("__global__ void k() { cooperative_groups::this_thread_block(); }\n", "k.cu");
     ASSERT_FALSE(groups.diagnostics.empty());
     EXPECT_NE(groups.diagnostics[0].message.find("is declared by <cooperative_groups.h>"), std::string::npos);
 }

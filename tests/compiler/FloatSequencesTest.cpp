@@ -291,7 +291,8 @@ TEST(FloatSequences, SaturationReciprocalAndTheApproximateDivisions) {
         std::string text = std::string("rcp.") + kModes[mode] + ".f32";
         Outcome r = run(ptxKernel(text + " %r4, %r1"), a, b, a);
         expectEach(
-            r, a, b, [&](uint32_t x, uint32_t) { return host([](float p, float) { return 1.0f / p; }, x, 0, mode, false); },
+            r, a, b,
+            [&](uint32_t x, uint32_t) { return host([](float p, float) { return 1.0f / p; }, x, 0, mode, false); },
             text);
     }
     Outcome full = run(ptxKernel("div.full.f32 %r4, %r1, %r2"), a, b, a);

@@ -27,11 +27,22 @@ namespace {
 
 // Arguments: the IEEE specials and edges first, then random bits and random values of the given range.
 std::vector<uint32_t> arguments(uint32_t seed, float low, float high) {
-    std::vector<uint32_t> v = {0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 1, 0x807fffffu, 0x3f800000u,
-                               0xbf800000u, 0x7f7fffffu, std::bit_cast<uint32_t>(low), std::bit_cast<uint32_t>(high)};
+    std::vector<uint32_t> v = {0,
+                               0x80000000u,
+                               0x7f800000u,
+                               0xff800000u,
+                               0x7fc00000u,
+                               1,
+                               0x807fffffu,
+                               0x3f800000u,
+                               0xbf800000u,
+                               0x7f7fffffu,
+                               std::bit_cast<uint32_t>(low),
+                               std::bit_cast<uint32_t>(high)};
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> range(low, high);
-    while (v.size() < size_t(kThreads)) v.push_back(v.size() % 2 ? uint32_t(rng()) : std::bit_cast<uint32_t>(range(rng)));
+    while (v.size() < size_t(kThreads))
+        v.push_back(v.size() % 2 ? uint32_t(rng()) : std::bit_cast<uint32_t>(range(rng)));
     return v;
 }
 

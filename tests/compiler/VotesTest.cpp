@@ -26,9 +26,10 @@ std::vector<uint32_t> perLane(const std::function<uint32_t(int lane, int base)>&
 // A kernel whose body reads x = a[i], y = b[i], z = c[i] and writes out[i].
 Outcome runBody(const std::string& body, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
                 const std::vector<uint32_t>& c) {
-    std::string src = "__global__ void k(const int* a, const int* b, const int* c, unsigned* out) {\n"
-                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  int x = a[i], y = b[i], z = c[i];\n" +
-                      body + "}\n";
+    std::string src =
+        "__global__ void k(const int* a, const int* b, const int* c, unsigned* out) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  int x = a[i], y = b[i], z = c[i];\n" +
+        body + "}\n";
     return run(compileKernel(src, "k.cu").kernel.program, a, b, c);
 }
 
@@ -76,7 +77,8 @@ TEST(Votes, WarpReductionsGiveEveryLaneTheResult) {
     auto a = operands(16, {0x80000000u, 0x7fffffffu, 0xffffffffu, 0});
     const std::pair<const char*, std::function<uint32_t(uint32_t, uint32_t)>> reductions[] = {
         {"__reduce_add_sync(0xffffffffu, x)", [](uint32_t p, uint32_t q) { return p + q; }},
-        {"__reduce_min_sync(0xffffffffu, x)", [](uint32_t p, uint32_t q) { return uint32_t(std::min(int32_t(p), int32_t(q))); }},
+        {"__reduce_min_sync(0xffffffffu, x)",
+         [](uint32_t p, uint32_t q) { return uint32_t(std::min(int32_t(p), int32_t(q))); }},
         {"__reduce_max_sync(0xffffffffu, (unsigned)x)", [](uint32_t p, uint32_t q) { return std::max(p, q); }},
         {"__reduce_and_sync(0xffffffffu, (unsigned)x)", [](uint32_t p, uint32_t q) { return p & q; }},
         {"__reduce_or_sync(0xffffffffu, (unsigned)x)", [](uint32_t p, uint32_t q) { return p | q; }},

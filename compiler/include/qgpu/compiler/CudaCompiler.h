@@ -21,7 +21,7 @@ struct CompileLimits {
 };
 
 struct CudaCompileOptions {
-    int optLevel = 2;                  // -O0..-O3
+    int optLevel = 2;  // -O0..-O3
     // Contract a * b + c into one fused multiply-add wherever Clang's CUDA default (-ffp-contract=fast, like
     // nvcc's --fmad=true) does; false keeps each product and sum rounded on its own (--fmad=false).
     bool fuseMultiplyAdd = true;
