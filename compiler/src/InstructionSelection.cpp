@@ -1,12 +1,14 @@
 // PTX statements -> machine instructions: control flow, ALU operations, moves, compares (Selector.h).
 #include <llvm/Demangle/Demangle.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <functional>
 #include <set>
 
 #include "OperandForms.h"
+#include "SequenceHelpers.h"
 #include "Selector.h"
 
 namespace qgpu::lowering {
@@ -480,6 +482,7 @@ std::optional<Opcode> Selector::aluOpcode(const ptx::Instruction& in) const {
 void Selector::move(const ptx::Instruction& in) {
     const Operand& src = in.operands.at(1);
     int rd = vreg(in.operands[0].name);
+    if (src.kind == Kind::Special && src.name.rfind("%lanemask_", 0) == 0) return laneMask(rd, src.name.substr(10));
     if (src.kind == Kind::Special) {
         static const std::map<std::string, SpecialReg> specials = {
             {"%tid.x", SpecialReg::TidX},       {"%tid.y", SpecialReg::TidY},       {"%tid.z", SpecialReg::TidZ},
@@ -494,6 +497,21 @@ void Selector::move(const ptx::Instruction& in) {
     requireInt32(in);
     B b = bOf(src);
     emit(Opcode::Mov, rd, kZeroReg, b);
+}
+
+// %lanemask_eq/lt/le/gt/ge: the lanes of a 32-lane view at, below, up to, above or from the calling lane.
+void Selector::laneMask(int rd, const std::string& which) {
+    int lane = temp();
+    emit(Opcode::Sreg, lane, kZeroReg, imm(int64_t(SpecialReg::LaneId)));
+    int eq = lowering::op(*this, Opcode::Shl, lowering::mov(*this, imm(1)), reg(lane));
+    if (which == "eq") return copy(*this, rd, eq);
+    int lt = lowering::op(*this, Opcode::Sub, eq, imm(1));
+    if (which == "lt") return copy(*this, rd, lt);
+    if (which == "ge") return emit(Opcode::Xor, rd, lt, imm(0xffffffffu));
+    int le = lowering::op(*this, Opcode::Or, lt, reg(eq));
+    if (which == "le") return copy(*this, rd, le);
+    if (which == "gt") return emit(Opcode::Xor, rd, le, imm(0xffffffffu));
+    fail("special register %lanemask_" + which + " does not exist (eq, lt, le, gt, ge do)");
 }
 
 void Selector::compare(const ptx::Instruction& in) {

@@ -186,6 +186,7 @@ private:
     void move(const ptx::Instruction& in);
 
     void compare(const ptx::Instruction& in);
+    void laneMask(int rd, const std::string& which);
 
     // Address arithmetic on 64-bit registers, in words or bytes (see Rep).
     void wide(const ptx::Instruction& in);

@@ -93,3 +93,19 @@ TEST(Votes, WarpReductionsGiveEveryLaneTheResult) {
         EXPECT_EQ(r.out, expected) << call;
     }
 }
+
+TEST(Votes, LaneMasksThroughInlinePtx) {
+    auto a = operands(17, {});
+    const std::pair<const char*, std::function<uint32_t(uint32_t)>> masks[] = {
+        {"laneid", [](uint32_t lane) { return lane; }},
+        {"lanemask_eq", [](uint32_t lane) { return 1u << lane; }},
+        {"lanemask_lt", [](uint32_t lane) { return (1u << lane) - 1; }},
+        {"lanemask_le", [](uint32_t lane) { return (2u << lane) - 1; }},
+        {"lanemask_gt", [](uint32_t lane) { return ~((2u << lane) - 1); }},
+        {"lanemask_ge", [](uint32_t lane) { return ~((1u << lane) - 1); }}};
+    for (const auto& [name, expected] : masks) {
+        Outcome r = runBody(std::string("  unsigned m;\n  asm(\"mov.u32 %0, %%") + name + ";\" : \"=r\"(m));\n  out[i] = m;\n",
+                            a, a, a);
+        EXPECT_EQ(r.out, perLane([&](int lane, int) { return expected(uint32_t(lane)); })) << name;
+    }
+}

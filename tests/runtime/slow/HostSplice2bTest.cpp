@@ -3,7 +3,7 @@
 // combined checkpoint loaded here and by `qgpu chat`: text keeps the host's distribution, and launches (each as its own
 // sequence) are predicted record for record, teacher-forced in one prefill through every layer. `qgpu run
 // --gpu` on its GPU layers passes the replay check, and fails it, naming the first differing record and
-// state, once a chip row is corrupted. Writes about 5 GB; slow.
+// state, once a chip row is corrupted (which the tensor checksums refuse first). Writes about 5 GB; slow.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -17,6 +17,7 @@
 
 #include "../GpuTestSupport.h"
 #include "../HostSpliceSupport.h"
+#include "qgpu/runtime/CircuitCheckpoint.h"
 #include "qgpu/runtime/HostSplice.h"
 #include "qgpu/runtime/SpliceCheck.h"
 #include "qgpu/runtime/Qwen35Model.h"
@@ -115,6 +116,13 @@ TEST(HostSplice2b, TheGpuInFrontOfAHostRunsLaunchesExactlyAndKeepsText) {
     EXPECT_NE(qgpu::testing::readText(log).find("check: ok"), std::string::npos);
     copyRow(out / "model.safetensors", "embed_tokens.weight", layout.hostVocab + chipTokenId("MEM(3,0x05)"),
             layout.hostVocab + chipTokenId("MEM(3,0x04)"));
+    // The checksums refuse the changed row before anything runs; written again over the changed weights
+    // (a checkpoint made wrong, not damaged), the replay check finds the difference.
+    EXPECT_EQ(WEXITSTATUS(std::system((run + " 2>&1").c_str())), 1) << run;
+    EXPECT_NE(qgpu::testing::readText(log).find("'embed_tokens.weight' (F32) does not match its checksum"),
+              std::string::npos)
+        << qgpu::testing::readText(log);
+    writeTensorChecksums(out.string());
     EXPECT_EQ(WEXITSTATUS(std::system(run.c_str())), 1) << run;
     std::string report = qgpu::testing::readText(log);
     std::printf("%s", report.substr(report.find("out = ")).c_str());
