@@ -37,6 +37,7 @@ namespace qgpu {
 namespace {
 
 constexpr const char* kVirtualDir = "/qgpu-virtual";
+constexpr const char* kVirtualInclude = "/qgpu-virtual/include";  // the device header and the system headers
 constexpr const char* kClangPath = "/usr/lib/llvm-19/bin/clang";
 constexpr const char* kBuiltinVarsHeader = "__clang_cuda_builtin_vars.h";
 constexpr size_t kMaxSourceBytes = size_t(1) << 20;
@@ -112,7 +113,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourc
     if (!builtinVars.second.empty())  // without it the device header's #include names the missing file
         memFs->addFile(builtinVars.first, 0, llvm::MemoryBuffer::getMemBufferCopy(builtinVars.second));
     // The system headers a kernel may include, beside the device header.
-    std::string include = headerPath.substr(0, headerPath.find_last_of('/') + 1);
+    std::string include = std::string(kVirtualInclude) + "/";
     memFs->addFile(include + "cooperative_groups.h", 0, llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsHeader));
     memFs->addFile(include + "cooperative_groups/reduce.h", 0,
                    llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsReduceHeader));
@@ -147,7 +148,7 @@ CompileRequest compileRequest(const std::string& source, const std::string& file
                               const CudaCompileOptions& options) {
     std::string base = baseName(fileName.empty() ? "kernel.cu" : fileName);
     if (base.size() < 3 || base.substr(base.size() - 3) != ".cu") base += ".cu";
-    return {source, std::string(kVirtualDir) + "/" + base, std::string(kVirtualDir) + "/include/qgpu_cuda.h",
+    return {source, std::string(kVirtualDir) + "/" + base, std::string(kVirtualInclude) + "/qgpu_cuda.h",
             fileName.empty() ? base : fileName, options};
 }
 
@@ -168,7 +169,7 @@ std::vector<std::string> driverArguments(const CompileRequest& request) {
                                      options.fuseMultiplyAdd ? "-ffp-contract=fast" : "-ffp-contract=off",
                                      "-O" + std::to_string(options.optLevel),
                                      "-isystem",
-                                     request.virtualHeader.substr(0, request.virtualHeader.find_last_of('/')),
+                                     kVirtualInclude,
                                      "-include",
                                      request.virtualHeader,
                                      "-S",

@@ -9,6 +9,10 @@ namespace qgpu {
 
 namespace {
 
+constexpr const char* kFmaRegisterAdvice =
+    " (a fused multiply-add holds about 11 registers while it runs: fmaf, and a * b + c, which CUDA compiles into "
+    "one; `--fmad false` keeps a * b + c a product and a sum, which hold fewer)";
+
 LoweredKernel lowerSelection(lowering::Selection sel, const std::string& cudaFile, const MachineSpec& spec) {
     // No program of more blocks than this before optimization fits the ROM; the passes below recurse over
     // the control-flow graph, so a larger one is refused before them.
@@ -24,7 +28,8 @@ LoweredKernel lowerSelection(lowering::Selection sel, const std::string& cudaFil
     LoweredKernel out;
     out.name = sel.kernelName;
     out.shared = sel.shared;
-    out.registersUsed = lowering::allocateRegisters(sel.program, spec.usableRegisters(), cudaFile);
+    out.registersUsed = lowering::allocateRegisters(sel.program, spec.usableRegisters(), cudaFile,
+                                                    sel.usesFma ? kFmaRegisterAdvice : "");
     lowering::simplifyControlFlow(sel.program);  // coalesced moves can leave blocks empty
     lowering::separateExits(sel.program);
     lowering::layoutBlocks(sel.program, spec.slotsPerBlock, out.program, out.lineMap);
@@ -39,18 +44,8 @@ LoweredKernel lowerSelection(lowering::Selection sel, const std::string& cudaFil
 LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::string>& paramNames,
                           const std::string& cudaFile, const MachineSpec& spec) {
     lowering::Selection sel = lowering::selectInstructions(module, paramNames, cudaFile, spec);
-    bool fmaBesideAddOrMul = sel.fmaBesideAddOrMul, usesFma = sel.usesFma;
-    LoweredKernel out;
-    try {
-        out = lowerSelection(std::move(sel), cudaFile, spec);
-    } catch (const DiagnosticError& e) {
-        Diagnostic d = e.diagnostics().at(0);
-        if (!usesFma || d.message.find("more registers") == std::string::npos) throw;
-        d.message +=
-            " (a fused multiply-add holds about 11 registers while it runs: fmaf, and a * b + c, which CUDA "
-            "compiles into one; `--fmad false` keeps a * b + c a product and a sum, which hold fewer)";
-        throw DiagnosticError(d);
-    }
+    bool fmaBesideAddOrMul = sel.fmaBesideAddOrMul;
+    LoweredKernel out = lowerSelection(std::move(sel), cudaFile, spec);
     // Too long with separate float routines: adds and multiplies share the fma routine instead.
     if (int(out.program.blocks.size()) > spec.romBlocks && fmaBesideAddOrMul) try {
             LoweredKernel shared =

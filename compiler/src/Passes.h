@@ -17,8 +17,9 @@ void foldConstants(VProgram& program);
 
 // Removes instructions whose results nobody reads, then maps virtual registers onto r1..r(K), preferring
 // the same register for both sides of a move (those moves then vanish). Throws DiagnosticError naming the
-// line of highest register pressure when K registers do not suffice. Returns the registers used.
-int allocateRegisters(VProgram& program, int registers, const std::string& cudaFile);
+// line of highest register pressure when K registers do not suffice (`advice` ends that message). Returns
+// the registers used.
+int allocateRegisters(VProgram& program, int registers, const std::string& cudaFile, const std::string& advice = "");
 
 // Gives each branch to an empty `exit` block a copy of its own when the kernel has a barrier, so lanes that
 // return early can exit right away (reconvergenceOrder places exits early) and count as arrived.

@@ -189,7 +189,7 @@ void markFloatRegisters(VProgram& p, const std::map<int, int>& colours) {
 
 }  // namespace
 
-int allocateRegisters(VProgram& p, int registers, const std::string& cudaFile) {
+int allocateRegisters(VProgram& p, int registers, const std::string& cudaFile, const std::string& advice) {
     while (removeDeadCode(p)) {
     }
     Graph g = interference(p);
@@ -198,7 +198,7 @@ int allocateRegisters(VProgram& p, int registers, const std::string& cudaFile) {
         throw DiagnosticError(Diagnostic{cudaFile, g.pressureAt.line, g.pressureAt.column,
                                          "the kernel needs more registers than the machine's " +
                                              std::to_string(registers) + " (" + std::to_string(g.maxPressure) +
-                                             " values live here); split the work or keep fewer values alive"});
+                                             " values live here); split the work or keep fewer values alive" + advice});
     auto map = [&](int& r) {
         if (r != kZeroReg) r = colours.at(r);
     };

@@ -1,24 +1,15 @@
 // The float math library (resources/include/qgpu_math.h) on the machine gives the bits the same source
-// gives compiled for this host: each function over special, subnormal, edge and random arguments, run on the
-// reference interpreter. Its accuracy against mpmath is tests/conformance/math_ulp.py.
+// gives compiled for this host, as the host executor builds it (host_cuda.h): each function over special,
+// subnormal, edge and random arguments, run on the reference interpreter. Its accuracy against mpmath is
+// tests/conformance/math_ulp.py.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <random>
 
 #include "SequenceHarness.h"
+#include "host_cuda.h"
 #include "qgpu/core/Diagnostic.h"
-
-namespace host_math {
-inline unsigned __umulhi(unsigned a, unsigned b) { return unsigned((uint64_t(a) * b) >> 32); }
-inline int __mulhi(int a, int b) { return int((int64_t(a) * b) >> 32); }
-inline int __clz(int x) { return std::countl_zero(unsigned(x)); }
-inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
-inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
-#define QGPU_MATH_FN inline
-#include "../../resources/include/qgpu_math.h"
-#undef QGPU_MATH_FN
-}  // namespace host_math
 
 using namespace qgpu;
 using namespace qgpu::testing;
@@ -60,25 +51,25 @@ void expectHostBits(const std::string& call, float (*host)(float), float low, fl
 }  // namespace
 
 TEST(MathLibrary, ExponentialsGiveTheHostsBits) {
-    expectHostBits("expf(x)", host_math::expf, -104.0f, 89.0f);
-    expectHostBits("exp2f(x)", host_math::exp2f, -150.0f, 128.0f);
-    expectHostBits("exp10f(x)", host_math::exp10f, -46.0f, 39.0f);
+    expectHostBits("expf(x)", qgpu_cuda::expf, -104.0f, 89.0f);
+    expectHostBits("exp2f(x)", qgpu_cuda::exp2f, -150.0f, 128.0f);
+    expectHostBits("exp10f(x)", qgpu_cuda::exp10f, -46.0f, 39.0f);
 }
 
 TEST(MathLibrary, LogarithmsGiveTheHostsBits) {
-    expectHostBits("logf(x)", host_math::logf, 0.5f, 2.0f);
-    expectHostBits("log2f(x)", host_math::log2f, 1e-30f, 1e30f);
-    expectHostBits("log10f(x)", host_math::log10f, 0.0f, 1e6f);
+    expectHostBits("logf(x)", qgpu_cuda::logf, 0.5f, 2.0f);
+    expectHostBits("log2f(x)", qgpu_cuda::log2f, 1e-30f, 1e30f);
+    expectHostBits("log10f(x)", qgpu_cuda::log10f, 0.0f, 1e6f);
 }
 
 TEST(MathLibrary, ReciprocalSquareRootGivesTheHostsBits) {
-    expectHostBits("rsqrtf(x)", host_math::rsqrtf, 1e-30f, 1e30f);
+    expectHostBits("rsqrtf(x)", qgpu_cuda::rsqrtf, 1e-30f, 1e30f);
 }
 
 TEST(MathLibrary, CppOverloadsAndFastIntrinsicsAreTheFunctions) {
-    expectHostBits("exp(x)", host_math::expf, -10.0f, 10.0f);
-    expectHostBits("__expf(x)", host_math::expf, -10.0f, 10.0f);
-    expectHostBits("rsqrt(x)", host_math::rsqrtf, 0.0f, 10.0f);
+    expectHostBits("exp(x)", qgpu_cuda::expf, -10.0f, 10.0f);
+    expectHostBits("__expf(x)", qgpu_cuda::expf, -10.0f, 10.0f);
+    expectHostBits("rsqrt(x)", qgpu_cuda::rsqrtf, 0.0f, 10.0f);
 }
 
 TEST(MathLibrary, TheDoubleOverloadsAreRefusedAtTheCall) {
