@@ -104,8 +104,9 @@ TEST(Votes, LaneMasksThroughInlinePtx) {
         {"lanemask_gt", [](uint32_t lane) { return ~((2u << lane) - 1); }},
         {"lanemask_ge", [](uint32_t lane) { return ~((1u << lane) - 1); }}};
     for (const auto& [name, expected] : masks) {
-        Outcome r = runBody(std::string("  unsigned m;\n  asm(\"mov.u32 %0, %%") + name + ";\" : \"=r\"(m));\n  out[i] = m;\n",
-                            a, a, a);
+        Outcome r =
+            runBody(std::string("  unsigned m;\n  asm(\"mov.u32 %0, %%") + name + ";\" : \"=r\"(m));\n  out[i] = m;\n",
+                    a, a, a);
         EXPECT_EQ(r.out, perLane([&](int lane, int) { return expected(uint32_t(lane)); })) << name;
     }
 }
