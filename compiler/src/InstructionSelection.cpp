@@ -138,16 +138,35 @@ void checkOperandForms(const ptx::Function& fn, const std::string& cudaFile) {
     }
 }
 
-// The element type of a demangled pointer type to one- or two-byte elements ("bool const*" -> "bool");
-// empty for any other type.
-std::string byteElement(std::string type) {
-    for (const char* qualifier : {"const", "volatile", "__restrict", "*"})
+// The element type of a demangled parameter type: what a pointer points to ("bool const*" -> Bool,
+// "float4*" -> F32), or the scalar's own type.
+ElementType elementOf(std::string type) {
+    for (const char* qualifier : {"const", "volatile", "__restrict", "*", "&"})
         for (size_t at; (at = type.find(qualifier)) != std::string::npos;) type.erase(at, std::strlen(qualifier));
     type.erase(0, type.find_first_not_of(' '));
     type.erase(type.find_last_not_of(' ') + 1);
-    static const std::set<std::string> bytes = {"bool",    "char",  "signed char",    "unsigned char",
-                                                "char8_t", "short", "unsigned short", "char16_t"};
-    return bytes.count(type) ? type : std::string();
+    static const std::map<std::string, ElementType> named = {
+        {"bool", ElementType::Bool},          {"char", ElementType::I8},          {"signed char", ElementType::I8},
+        {"char8_t", ElementType::U8},         {"unsigned char", ElementType::U8}, {"short", ElementType::I16},
+        {"unsigned short", ElementType::U16}, {"char16_t", ElementType::U16},     {"unsigned int", ElementType::U32},
+        {"unsigned", ElementType::U32},       {"float", ElementType::F32}};
+    if (auto it = named.find(type); it != named.end()) return it->second;
+    // CUDA's vectors (float4, uchar3, ...) by their element
+    static const std::vector<std::pair<std::string, ElementType>> vectors = {
+        {"float", ElementType::F32}, {"uint", ElementType::U32},   {"uchar", ElementType::U8},
+        {"char", ElementType::I8},   {"ushort", ElementType::U16}, {"short", ElementType::I16}};
+    for (const auto& [prefix, element] : vectors)
+        if (type.rfind(prefix, 0) == 0) return element;
+    return ElementType::I32;
+}
+
+// A scalar parameter's type from its PTX type alone (extern "C" kernels have no demangled signature).
+ElementType elementOfPtx(const std::string& type) {
+    static const std::map<std::string, ElementType> named = {
+        {"f32", ElementType::F32}, {"u8", ElementType::U8},   {"s8", ElementType::I8},  {"b8", ElementType::U8},
+        {"u16", ElementType::U16}, {"s16", ElementType::I16}, {"b16", ElementType::U16}};
+    auto it = named.find(type);
+    return it == named.end() ? ElementType::I32 : it->second;
 }
 
 }  // namespace
@@ -199,10 +218,6 @@ void Selector::placeShared() {
                                              " words but a thread block has " + std::to_string(m_spec.sharedWords) +
                                              ": " + names + "; make them smaller"});
     }
-    if (!m_module.globals.empty())
-        throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
-                                         "__device__ variable '" + m_module.globals.front() +
-                                             "' is not supported: pass arrays as kernel parameters"});
 }
 
 // Pointer parameters come from the mangled signature (extern "C" kernels: every .u64 is a pointer).
@@ -234,19 +249,17 @@ void Selector::describeParams(const std::vector<std::string>& names) {
                                              "parameter '" + name +
                                                  "' is 64 bits wide; the machine has 32-bit "
                                                  "integers only: use int or unsigned"});
-        if (!pointer && p.type != "u32" && p.type != "s32" && p.type != "b32" && p.type != "f32")
+        static const std::set<std::string> scalarTypes = {"u32", "s32", "b32", "f32", "u8",
+                                                          "s8",  "b8",  "u16", "s16", "b16"};
+        if (!pointer && !scalarTypes.count(p.type))
             throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
                                              "parameter '" + name + "' has PTX type ." + p.type +
-                                                 "; kernels take int, unsigned and float scalars and pointers to "
-                                                 "them only"});
-        if (std::string element = i < types.size() ? byteElement(types[i]) : ""; pointer && !element.empty())
-            throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
-                                             "parameter '" + name + "' is an array of " + element +
-                                                 "; arrays of bool, char and short are not supported yet "
-                                                 "(a launch gives one element per 32-bit word, and the machine "
-                                                 "cannot yet address a byte inside one): use int or unsigned"});
-        bool isFloat = i < types.size() ? types[i].find("float") != std::string::npos : p.type == "f32";
-        m_out.params.push_back({name, pointer, isFloat});
+                                                 "; kernels take bool, char, short, int, unsigned and float "
+                                                 "scalars and pointers to them (or to CUDA's vectors of them)"});
+        ElementType element = i < types.size() ? elementOf(types[i])
+                              : pointer        ? ElementType::I32
+                                               : elementOfPtx(p.type);
+        m_out.params.push_back({name, pointer, element});
         m_paramIndex[p.name] = int(i);
     }
 }
@@ -354,10 +367,13 @@ int Selector::reg32(const Operand& o) {
 void Selector::statement(const ptx::Instruction& in) {
     const std::string& op = in.parts[0];
     if (mentionsOtherFloat(in)) fail(kOtherFloat);
-    for (const auto& o : in.operands)
+    for (const auto& o : in.operands) {
         for (const auto& local : m_module.locals)
             if (o.name == local)
                 fail("local arrays are not supported: use registers, or __shared__ memory indexed by thread");
+        for (const auto& global : m_module.globals)
+            if (o.name == global) failGlobal(global);
+    }
     if (op == "bra") return branch(in);
     if (!in.guard.empty()) return guarded(in);
     if (op == "ret" || op == "exit") {
@@ -401,6 +417,16 @@ void Selector::guarded(const ptx::Instruction& in) {
     statement(plain);
     if (!block().terminated) terminate(Opcode::Jmp, cont);
     m_cur = cont;
+}
+
+// A variable in global memory: a __device__ or __constant__ one, or a local table with an initializer that
+// Clang keeps there (`char t[4] = {...}` becomes __const_$<kernel>_$_t).
+void Selector::failGlobal(const std::string& symbol) const {
+    size_t at = symbol.rfind("_$_");
+    std::string name = at == std::string::npos ? symbol : symbol.substr(at + 3);
+    fail("'" + name +
+         "' lives in global memory (a __device__ or __constant__ variable, or a local array with an "
+         "initializer), which kernels cannot have yet: pass it as an array parameter of the kernel");
 }
 
 void Selector::requireInt32(const ptx::Instruction& in) {
@@ -530,8 +556,10 @@ void Selector::compare(const ptx::Instruction& in) {
     const auto& o = in.operands;
     requireNarrow(o[1]);
     requireNarrow(o[2]);
-    bool words =
-        type.size() > 1 && type.substr(1) == "64" && (wideOf(o[1]).rep == Rep::Word || wideOf(o[2]).rep == Rep::Word);
+    // Pointers compare as word addresses, unless one of them holds a byte address (a char pointer).
+    bool wide64 = type.size() > 1 && type.substr(1) == "64";
+    bool words = wide64 && (wideOf(o[1]).rep == Rep::Word || wideOf(o[2]).rep == Rep::Word) && !isByteAddress(o[1]) &&
+                 !isByteAddress(o[2]);
     int a = words ? asWord(o[1]) : reg32(o[1]);
     if (words && o[2].kind == Kind::Imm && o[2].value % 4)
         fail("a pointer compared with a byte address that is not a whole word");

@@ -483,6 +483,7 @@ private:
 
     void variable(const std::string& line) {
         std::string l = trim(line.substr(0, line.find(';')));
+        l = trim(l.substr(0, l.find('=')));  // the declaration, without an initializer
         std::istringstream ss(l);
         std::string word, last;
         while (ss >> word) last = word;

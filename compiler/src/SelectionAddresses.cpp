@@ -7,12 +7,23 @@ namespace qgpu::lowering {
 // The 64-bit registers that addresses are computed in: the base of every memory access, and what adds,
 // moves and shifts into them. Only these can hold word addresses; any other 64-bit value is data.
 void Selector::findAddressRegisters() {
+    auto narrow = [](const ptx::Instruction& in) {
+        return (in.parts[0] == "ld" || in.parts[0] == "st") && bitsOf(typeOf(in)) < 32;
+    };
     for (const auto& in : m_fn.body) {
         const std::string& op = in.parts[0];
         if ((op == "ld" && !in.has("param")) || op == "st" || op == "atom" || op == "red")
             for (const auto& o : in.operands)
-                if (o.kind == Kind::Address && isWideReg(o.name)) m_addressRegs.insert(o.name);
+                if (o.kind == Kind::Address && isWideReg(o.name)) {
+                    m_addressRegs.insert(o.name);
+                    if (narrow(in)) m_narrowAddressRegs.insert(o.name);
+                }
     }
+    addSources(m_addressRegs);
+    addSources(m_narrowAddressRegs);
+}
+
+void Selector::addSources(std::set<std::string>& regs) const {
     for (bool changed = true; changed;) {
         changed = false;
         for (const auto& in : m_fn.body) {
@@ -20,48 +31,59 @@ void Selector::findAddressRegisters() {
             bool carries = op == "add" || op == "sub" || op == "selp" || op == "mov" || op == "cvta" || op == "shl" ||
                            op == "mul" || op == "cvt";
             bool compared = op == "setp" && in.operands.size() > 2 &&  // a pointer against an end pointer
-                            (m_addressRegs.count(in.operands[1].name) || m_addressRegs.count(in.operands[2].name));
-            if (!compared && (!carries || in.operands.empty() || !m_addressRegs.count(in.operands[0].name))) continue;
+                            (regs.count(in.operands[1].name) || regs.count(in.operands[2].name));
+            if (!compared && (!carries || in.operands.empty() || !regs.count(in.operands[0].name))) continue;
             for (size_t i = 1; i < in.operands.size(); ++i)
                 if (in.operands[i].kind == Kind::Reg && isWideReg(in.operands[i].name))
-                    changed |= m_addressRegs.insert(in.operands[i].name).second;
+                    changed |= regs.insert(in.operands[i].name).second;
         }
     }
 }
 
-// Fixpoint over the function: which 64-bit registers hold word addresses, and into which memory.
+// Fixpoint over the function: which 64-bit registers hold word addresses, and into which memory. A register
+// that would hold a word address but takes in a byte offset (a pointer plus a char index) and leads to a
+// byte or halfword access holds a byte address instead; registers computed from it then do too, so the
+// fixpoint runs again until none changes. Such a register that leads to 32-bit accesses only keeps its word
+// address (the offset's low bits are 0 in an aligned access, as CUDA requires).
 void Selector::inferWideRegisters() {
     findAddressRegisters();
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (const auto& in : m_fn.body) {
-            if (in.operands.empty() || in.operands[0].kind != Kind::Reg || !isWideReg(in.operands[0].name)) continue;
-            Wide w = wideDef(in);
-            Wide& cur = m_wide[in.operands[0].name];
-            Wide next{cur.rep == Rep::Word || w.rep == Rep::Word ? Rep::Word : Rep::Byte, merge(cur.space, w.space)};
-            if (next.rep != cur.rep || next.space != cur.space) cur = next, changed = true;
+    do {
+        m_wide.clear();
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (const auto& in : m_fn.body) {
+                if (in.operands.empty() || in.operands[0].kind != Kind::Reg || !isWideReg(in.operands[0].name))
+                    continue;
+                const std::string& name = in.operands[0].name;
+                Wide w = wideDef(in);
+                Wide& cur = m_wide[name];
+                bool word = (cur.rep == Rep::Word || w.rep == Rep::Word) && !m_byteAddresses.count(name);
+                Wide next{word ? Rep::Word : Rep::Byte, merge(cur.space, w.space)};
+                if (next.rep != cur.rep || next.space != cur.space) cur = next, changed = true;
+            }
         }
-    }
+    } while (findByteAddresses());
 }
 
-void Selector::findInexactWords() {
-    auto inexactOperand = [&](const Operand& o) {
-        return o.kind == Kind::Reg && isWideReg(o.name) && (wideOf(o).rep == Rep::Byte || m_inexactWords.count(o.name));
+bool Selector::isByteAddress(const Operand& o) const {
+    return o.kind == Kind::Reg && isWideReg(o.name) && m_byteAddresses.count(o.name);
+}
+
+bool Selector::findByteAddresses() {
+    auto byteOperand = [&](const Operand& o) {
+        return (o.kind == Kind::Reg && isWideReg(o.name) && wideOf(o).rep == Rep::Byte) ||
+               (o.kind == Kind::Imm && o.value % 4 != 0);
     };
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (const auto& in : m_fn.body) {
-            const auto& o = in.operands;
-            if (o.size() < 2 || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || wideOf(o[0]).rep != Rep::Word ||
-                m_inexactWords.count(o[0].name))
-                continue;
-            const std::string& op = in.parts[0];
-            bool sum = (op == "add" || op == "sub" || op == "selp") && o.size() > 2 &&
-                       (inexactOperand(o[1]) || inexactOperand(o[2]));
-            bool copy = (op == "mov" || op == "cvta") && m_inexactWords.count(o[1].name);
-            if (sum || copy) changed |= m_inexactWords.insert(o[0].name).second;
-        }
+    bool found = false;
+    for (const auto& in : m_fn.body) {
+        const auto& o = in.operands;
+        if (o.size() < 3 || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || wideOf(o[0]).rep != Rep::Word) continue;
+        const std::string& op = in.parts[0];
+        if ((op == "add" || op == "sub" || op == "selp") && (byteOperand(o[1]) || byteOperand(o[2])) &&
+            m_narrowAddressRegs.count(o[0].name))
+            found |= m_byteAddresses.insert(o[0].name).second;
     }
+    return found;
 }
 
 // 64-bit values (not addresses) whose high word may be more than the extension of the low one: the
@@ -173,7 +195,7 @@ void Selector::wide(const ptx::Instruction& in) {
     }
     if (op == "cvta" || (op == "mov" && o[1].kind != Kind::Symbol))
         return emit(Opcode::Mov, rd, kZeroReg, operand(o[1]));
-    if (op == "mov") return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(o[1].name)));
+    if (op == "mov") return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(o[1].name) * (dst == Rep::Word ? 1 : 4)));
     if (op == "mul" && in.has("wide")) {
         int a = reg32(o[1]);
         if (m_products.count(o[0].name)) {  // the low word, and the high one for a shift right
@@ -188,8 +210,8 @@ void Selector::wide(const ptx::Instruction& in) {
         return;
     }
     if (op == "shl" && o[2].kind == Kind::Imm) {
-        bool fromBytes = wideOf(o[1]).rep == Rep::Byte;
-        int64_t k = fromBytes && dst == Rep::Word ? o[2].value - 2 : o[2].value;
+        Rep from = wideOf(o[1]).rep;
+        int64_t k = o[2].value + (from == Rep::Word ? 2 : 0) - (dst == Rep::Word ? 2 : 0);
         if (k < 0) fail("an address that is not a whole number of 32-bit words: the machine addresses words");
         return emit(Opcode::Shl, rd, vreg(o[1].name), imm(k));
     }

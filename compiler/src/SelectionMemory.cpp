@@ -1,4 +1,5 @@
 // Loads, stores and atomics: word addresses, vector and struct-copy accesses, bytes and halfwords of words.
+#include "SequenceHelpers.h"
 #include "Selector.h"
 
 #include <cctype>
@@ -104,43 +105,50 @@ void Selector::memory(const ptx::Instruction& in) {
     block().body.push_back(v);
 }
 
-// A byte or halfword of a word: Clang narrows `x >> 24` or `x & 0xFFFF` of an int to such a load, and a
-// read-modify-write of part of an int to such a store. The word is read (and written back) whole; the
-// byte's place comes from the address offset (the base is a word address).
+// Bytes and halfwords (bool, char, short; and what Clang narrows `x >> 24` of an int to): the word that holds
+// one is read and the element extracted, or merged in and the word written back. Memory is little-endian
+// within a word, as on a GPU. Vector accesses (uchar4, short2) take their elements one after another.
 void Selector::narrowMemory(const ptx::Instruction& in) {
     const auto& o = in.operands;
     bool load = in.parts[0] == "ld";
-    std::string t = typeOf(in);
-    int bits = bitsOf(t);
-    if (in.has("v2") || in.has("v4")) fail("vector accesses of bytes or halfwords are not supported: use int");
+    int bytes = bitsOf(typeOf(in)) / 8;
     Operand at = load ? o.at(1) : o.at(0);
-    if (at.kind != Kind::Address || at.name.empty() ||
-        (at.name[0] == '%' && wideOf({Kind::Reg, at.name, 0, false}).rep != Rep::Word))
-        fail("a byte or halfword access through a computed byte address: index int arrays instead");
-    if (at.kind == Kind::Address && m_inexactWords.count(at.name))
-        fail(
-            "an element of a bool, char or short array at an index computed at run time: the machine's memory "
-            "holds 32-bit words and cannot yet address a byte inside one; use an int array (one element a word)");
-    int64_t byte = ((at.value % 4) + 4) % 4;
-    if (byte * 8 + bits > 32) fail("a halfword access that crosses a word: index int arrays instead");
-    at.value -= byte;
+    if (at.kind != Kind::Address || at.name.empty()) fail("absolute addresses are not supported");
     Space space = in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : Space::Unknown;
+    bool byteBase = at.name[0] == '%' && wideOf({Kind::Reg, at.name, 0, false}).rep == Rep::Byte;
+    if (byteBase && space == Space::Unknown) space = wideOf({Kind::Reg, at.name, 0, false}).space;
+    std::vector<Operand> elements = vectorElements(load ? o.at(0) : o.at(1));
+    for (size_t i = 0; i < elements.size(); ++i, at.value += bytes) {
+        if (elements[i].kind != Kind::Reg && elements[i].kind != Kind::Imm) continue;  // `_` in a vector load
+        NarrowAccess access{in, elements[i], at, space, bytes, load};
+        byteBase ? computedNarrow(access) : fixedNarrow(access);
+    }
+}
+
+// The byte's place in its word is known at compile time: the base is a word address (or a __shared__
+// array) and the offset says which byte. Lanes that write one word in one instruction write the same byte,
+// so reading and writing the whole word is exact.
+void Selector::fixedNarrow(const NarrowAccess& n) {
+    Operand at = n.at;
+    int64_t byte = ((at.value % 4) + 4) % 4;
+    if (byte + n.bytes > 4) fail("a halfword access that is not aligned to 2 bytes: CUDA requires it to be");
+    at.value -= byte;
+    Space space = n.space;
     auto [base, offset] = address(at, space);
     if (space == Space::Unknown || space == Space::Mixed)
         fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
     bool shared = space == Space::Shared;
-    int word = temp();
+    int word = temp(), bits = 8 * n.bytes, shift = int(byte * 8);
     emit(shared ? Opcode::LdShared : Opcode::LdGlobal, word, base, imm(offset));
-    int shift = int(byte * 8);
-    if (load) {
+    if (n.load) {
         int up = temp();
         emit(Opcode::Shl, up, word, imm(32 - bits - shift));
-        return emit(t[0] == 's' ? Opcode::Sra : Opcode::Shr, vreg(o[0].name), up, imm(32 - bits));
+        return emit(typeOf(n.in)[0] == 's' ? Opcode::Sra : Opcode::Shr, vreg(n.data.name), up, imm(32 - bits));
     }
     uint32_t field = uint32_t(((uint64_t(1) << bits) - 1) << shift);
     int kept = temp(), part = temp(), placed = temp(), merged = temp();
     emit(Opcode::And, kept, word, imm(~field));
-    emit(Opcode::Shl, part, reg32(o[1]), imm(shift));
+    emit(Opcode::Shl, part, reg32(n.data), imm(shift));
     emit(Opcode::And, placed, part, imm(field));
     emit(Opcode::Or, merged, kept, reg(placed));
     VInst v = located(shared ? Opcode::StShared : Opcode::StGlobal);
@@ -148,7 +156,39 @@ void Selector::narrowMemory(const ptx::Instruction& in) {
     block().body.push_back(v);
 }
 
-// The elements of a `{%r1, %r2}` operand (`_` is an element a load discards), or the operand itself.
+// The base is a byte address computed at run time (a char array indexed by a variable): the word is the
+// address / 4 and the shift comes from its low bits. Lanes of a warp may write different bytes of one word
+// in one instruction, so a store is a routine that lets the lanes merge their bytes one after another, as
+// the atomics do (the highest lane's byte remains where two lanes write the same one).
+void Selector::computedNarrow(const NarrowAccess& n) {
+    if (n.space == Space::Unknown || n.space == Space::Mixed)
+        fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
+    bool shared = n.space == Space::Shared;
+    int address = vreg(n.at.name);
+    if (n.at.value != 0) address = lowering::op(*this, Opcode::Add, address, imm(n.at.value));
+    int word = lowering::op(*this, Opcode::Shr, address, imm(2));
+    int within = lowering::op(*this, Opcode::And, address, imm(n.bytes == 1 ? 3 : 2));
+    int shift = lowering::op(*this, Opcode::Shl, within, imm(3));
+    int bits = 8 * n.bytes;
+    uint32_t mask = uint32_t((uint64_t(1) << bits) - 1);
+    if (n.load) {
+        int loaded = temp();
+        emit(shared ? Opcode::LdShared : Opcode::LdGlobal, loaded, word, imm(0));
+        int value = lowering::op(*this, Opcode::Shr, loaded, reg(shift));
+        if (typeOf(n.in)[0] != 's') return emit(Opcode::And, vreg(n.data.name), value, imm(mask));
+        return emit(Opcode::Sra, vreg(n.data.name), lowering::op(*this, Opcode::Shl, value, imm(32 - bits)),
+                    imm(32 - bits));
+    }
+    int field = lowering::op(*this, Opcode::Shl, lowering::mov(*this, imm(mask)), reg(shift));
+    int kept = lowering::op(*this, Opcode::Not, field, {});
+    int placed =
+        lowering::op(*this, Opcode::Shl, lowering::op(*this, Opcode::And, reg32(n.data), imm(mask)), reg(shift));
+    AtomicUpdate merge = [](Emitter& e, int updated, int old, const std::vector<int>& args) {
+        e.emit(Opcode::Or, updated, op(e, Opcode::And, old, reg(args[1])), reg(args[2]));
+    };
+    serializedAtomic(shared ? "st.shared.narrow" : "st.global.narrow", shared, merge, temp(), {word, kept, placed});
+}
+
 std::vector<Operand> Selector::vectorElements(const Operand& v) {
     if (v.kind != Kind::Vector) return {v};
     std::vector<Operand> out;

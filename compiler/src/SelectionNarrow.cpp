@@ -53,8 +53,8 @@ void Selector::narrowOperation(const ptx::Instruction& in) {
     ptx::Instruction w = in;
     w.parts.back() = std::string(1, type[0]) + "32";
     w.opcode = in.opcode.substr(0, in.opcode.rfind('.')) + "." + w.parts.back();
-    bool needsHighBits = op == "shr" || op == "div" || op == "rem" || op == "setp" || op == "min" || op == "max" ||
-                         (op == "mul" && !in.has("lo")) || op == "bfe";
+    bool needsHighBits = op == "shr" || op == "abs" || op == "div" || op == "rem" || op == "setp" || op == "min" ||
+                         op == "max" || (op == "mul" && !in.has("lo")) || op == "bfe";
     if (needsHighBits)
         for (size_t i = 1; i < w.operands.size(); ++i)
             if (op != "shr" || i == 1) w.operands[i] = extended(w.operands[i], bits, isSigned);

@@ -65,7 +65,6 @@ public:
         placeShared();
         describeParams(paramNames);
         inferWideRegisters();
-        findInexactWords();
         findWideValues();
         findConstants();
     }
@@ -92,15 +91,19 @@ private:
 
     // The 64-bit registers that addresses are computed in: the base of every memory access, and what adds,
     // moves and shifts into them. Only these can hold word addresses; any other 64-bit value is data.
+    // m_narrowAddressRegs: those that byte and halfword accesses are computed from.
     void findAddressRegisters();
+    // Adds to `regs` the registers they are computed from, and the pointers they are compared with.
+    void addSources(std::set<std::string>& regs) const;
 
     // Fixpoint over the function: which 64-bit registers hold word addresses, and into which memory.
     void inferWideRegisters();
 
-    // Word addresses that took in a byte offset computed at run time (a pointer plus a char index): the
-    // offset's low two bits are dropped, which a 32-bit access (aligned, as CUDA requires) never needs but
-    // a byte or halfword access does.
-    void findInexactWords();
+    // Registers that would hold word addresses but take in a byte offset (a pointer plus a char index, or an
+    // offset that is not a multiple of 4) and lead to byte or halfword accesses: they hold byte addresses
+    // instead (m_byteAddresses). True when it found new ones, so that the fixpoint runs again.
+    bool findByteAddresses();
+    bool isByteAddress(const Operand& o) const;
 
     // 64-bit values (not addresses) whose high word may be more than the extension of the low one: the
     // products of mul.wide and what is computed from them, and left shifts by a register. The machine holds
@@ -159,6 +162,7 @@ private:
     void guarded(const ptx::Instruction& in);
 
     void requireInt32(const ptx::Instruction& in);
+    [[noreturn]] void failGlobal(const std::string& symbol) const;
 
     void select(const ptx::Instruction& in);
 
@@ -201,10 +205,20 @@ private:
 
     void memory(const ptx::Instruction& in);
 
-    // A byte or halfword of a word: Clang narrows `x >> 24` or `x & 0xFFFF` of an int to such a load, and a
-    // read-modify-write of part of an int to such a store. The word is read (and written back) whole; the
-    // byte's place comes from the address offset (the base is a word address).
+    // Bytes and halfwords: bool, char and short elements, and what Clang narrows `x >> 24` of an int to.
+    // Where the byte sits in its word is known at compile time (fixedNarrow: a word address plus a constant
+    // offset) or computed at run time from a byte address (computedNarrow).
+    struct NarrowAccess {
+        const ptx::Instruction& in;
+        const Operand& data;  // the loaded register or the stored value
+        Operand at;           // [base + offset in bytes]
+        Space space;
+        int bytes;  // 1 or 2
+        bool load;
+    };
     void narrowMemory(const ptx::Instruction& in);
+    void fixedNarrow(const NarrowAccess& access);
+    void computedNarrow(const NarrowAccess& access);
 
     // The elements of a `{%r1, %r2}` operand (`_` is an element a load discards), or the operand itself.
     std::vector<Operand> vectorElements(const Operand& v);
@@ -248,7 +262,7 @@ private:
     std::map<std::string, int> m_paramIndex, m_vregs, m_labelBlocks;
     std::map<std::string, Wide> m_wide;
     std::map<std::string, int64_t> m_constants;
-    std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs, m_inexactWords;
+    std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs, m_narrowAddressRegs, m_byteAddresses;
     std::map<std::string, Routine> m_routines;
     bool m_addMulThroughFma;
     int m_nextVreg = 0, m_cur = 0;

@@ -52,7 +52,8 @@ Interpreter::Interpreter(Program program, LaunchSpec launch, MachineSpec spec)
     m_state.global.assign(size_t(m_spec.globalWords), 0);
     for (const auto& p : m_map.arrays) {
         const KernelArg* a = m_launch.arg(p.name);
-        for (int i = 0; i < p.size; ++i) m_state.global[size_t(p.base + i)] = uint32_t(a->values[size_t(i)]);
+        std::vector<int32_t> words = packElements(a->values, a->type);
+        for (int i = 0; i < p.size; ++i) m_state.global[size_t(p.base + i)] = uint32_t(words[size_t(i)]);
     }
     m_state.shared.assign(size_t(m_launch.grid.count()), std::vector<uint32_t>(size_t(m_spec.sharedWords), 0));
 }

@@ -45,12 +45,34 @@ int32_t toFloatWord(const Json& v, const std::string& file, const std::string& w
     failAt(file, where + " must be a number, \"nan\", \"inf\" or \"-inf\", found " + v.dump());
 }
 
-int32_t toValue(const Json& v, bool isFloat, const std::string& file, const std::string& where) {
-    return isFloat ? toFloatWord(v, file, where) : toWord(v, file, where);
+// An integer element of a narrow type: within the type's range (a bool also as true or false).
+int32_t toNarrow(const Json& v, ElementType type, const std::string& file, const std::string& where) {
+    if (type == ElementType::Bool && v.is_boolean()) return v.get<bool>() ? 1 : 0;
+    bool isSigned = type == ElementType::I8 || type == ElementType::I16;
+    int64_t bits = 8 * elementBytes(type), low = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
+    int64_t high = type == ElementType::Bool ? 1 : isSigned ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+    bool inRange =
+        v.is_number_integer() && (v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(high)
+                                                         : v.get<int64_t>() >= low && v.get<int64_t>() <= high);
+    if (!inRange)
+        failAt(file, where + " = " + v.dump() + " is not " +
+                         (type == ElementType::Bool
+                              ? "true, false, 0 or 1"
+                              : "a whole number from " + std::to_string(low) + " to " + std::to_string(high)) +
+                         " (the argument's type is " + elementTypeName(type) + ")");
+    return int32_t(v.get<int64_t>());
 }
 
-Json valueJson(int32_t word, bool isFloat) {
-    if (!isFloat) return word;
+int32_t toValue(const Json& v, ElementType type, const std::string& file, const std::string& where) {
+    if (type == ElementType::F32) return toFloatWord(v, file, where);
+    if (elementBytes(type) == 4) return toWord(v, file, where);
+    return toNarrow(v, type, file, where);
+}
+
+Json valueJson(int32_t word, ElementType type) {
+    if (type == ElementType::Bool && (word == 0 || word == 1)) return word == 1;
+    if (type == ElementType::U32) return uint32_t(word);
+    if (type != ElementType::F32) return word;
     float f = std::bit_cast<float>(word);
     if (std::isnan(f)) return "nan";  // a launch spec's one NaN (the canonical one, as parsing reads it)
     if (!std::isfinite(f)) return formatWord(word, true);
@@ -102,6 +124,22 @@ bool isIdentifier(const std::string& s) {
     return true;
 }
 
+// "type": one of elementTypeName's names, or "int" and "float" for i32 and f32.
+ElementType parseType(const Json& t, const std::string& file, const std::string& where) {
+    if (t == "int") return ElementType::I32;
+    if (t == "float") return ElementType::F32;
+    for (int i = 0; i <= int(ElementType::U16); ++i)
+        if (t == elementTypeName(ElementType(i))) return ElementType(i);
+    if (t == "u64" || t == "i64" || t == "f64")
+        failAt(file, where + ".type " + t.dump() +
+                         ": 64-bit elements are not supported yet (the machine's words "
+                         "are 32 bits); use i32, u32 or f32");
+    failAt(file, where +
+                     ".type must be one of \"i32\" (or \"int\"), \"u32\", \"f32\" (or \"float\"), \"bool\", "
+                     "\"i8\", \"u8\", \"i16\", \"u16\"; found " +
+                     t.dump());
+}
+
 KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
     std::string where = "args[" + std::to_string(index) + "]";
     if (!a.is_object() || !a.contains("name") || !a["name"].is_string())
@@ -116,13 +154,9 @@ KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
         if (it.key() != "name" && it.key() != "array" && it.key() != "zeros" && it.key() != "scalar" &&
             it.key() != "type")
             failAt(file, where + ": unknown field \"" + it.key() + "\"");
-    if (a.contains("type")) {
-        if (a["type"] != "float" && a["type"] != "int")
-            failAt(file, where + ".type must be \"int\" or \"float\", found " + a["type"].dump());
-        arg.isFloat = a["type"] == "float";
-    }
+    if (a.contains("type")) arg.type = parseType(a["type"], file, where);
     if (a.contains("scalar")) {
-        arg.values = {toValue(a["scalar"], arg.isFloat, file, where + ".scalar")};
+        arg.values = {toValue(a["scalar"], arg.type, file, where + ".scalar")};
     } else if (a.contains("zeros")) {
         int32_t n = toWord(a["zeros"], file, where + ".zeros");
         if (n < 1) failAt(file, where + ".zeros must be at least 1");
@@ -133,10 +167,10 @@ KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
     } else {
         const Json& arr = a["array"];
         if (!arr.is_array() || arr.empty())
-            failAt(file, where + ".array must be a non-empty array of " + (arg.isFloat ? "floats" : "integers"));
+            failAt(file, where + ".array must be a non-empty array of " + elementCName(arg.type) + " values");
         arg.isArray = true;
         for (size_t i = 0; i < arr.size(); ++i)
-            arg.values.push_back(toValue(arr[i], arg.isFloat, file, where + ".array[" + std::to_string(i) + "]"));
+            arg.values.push_back(toValue(arr[i], arg.type, file, where + ".array[" + std::to_string(i) + "]"));
     }
     return arg;
 }
@@ -153,11 +187,11 @@ void checkArguments(const std::vector<ProgramParam>& params, const LaunchSpec& l
             err("argument " + std::to_string(i) + " is named \"" + launch.args[i].name +
                 "\" but the kernel's parameter " + std::to_string(i) + " is '" + params[i].name +
                 "'; give the arguments the kernel's names, in its order");
-        else if (params[i].isFloat != launch.args[i].isFloat)
+        else if (!sameStorage(params[i].element, launch.args[i].type))
             err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") holds " +
-                (launch.args[i].isFloat ? "floats" : "ints") + " but the kernel's parameter '" + params[i].name +
-                "' is " +
-                (params[i].isFloat ? "a float: add \"type\": \"float\"" : "an int: drop \"type\": \"float\""));
+                elementCName(launch.args[i].type) + " values but the kernel's parameter '" + params[i].name + "' is " +
+                (params[i].isArray ? "a pointer to " : "") + elementCName(params[i].element) +
+                ": give it \"type\": \"" + elementTypeName(params[i].element) + "\"");
         else if (params[i].isArray != launch.args[i].isArray)
             err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") is " +
                 (launch.args[i].isArray ? "an array" : "a scalar") + " but the kernel's parameter '" + params[i].name +
@@ -228,12 +262,12 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
             if (!a || !a->isArray)
                 failAt(file, "\"expect\" names \"" + it.key() + "\", which is not an array argument");
             if (!it.value().is_array() || it.value().size() != a->values.size())
-                failAt(file, "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) +
-                                 (a->isFloat ? " floats" : " integers"));
+                failAt(file, "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " " +
+                                 elementCName(a->type) + " values");
             std::vector<int32_t> v;
             for (size_t i = 0; i < it.value().size(); ++i)
                 v.push_back(
-                    toValue(it.value()[i], a->isFloat, file, "expect." + it.key() + "[" + std::to_string(i) + "]"));
+                    toValue(it.value()[i], a->type, file, "expect." + it.key() + "[" + std::to_string(i) + "]"));
             spec.expect.push_back({it.key(), std::move(v)});
         }
     }
@@ -242,9 +276,9 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
 
 namespace {
 
-Json wordsJson(const std::vector<int32_t>& words, bool isFloat) {
+Json wordsJson(const std::vector<int32_t>& words, ElementType type) {
     Json out = Json::array();
-    for (int32_t w : words) out.push_back(valueJson(w, isFloat));
+    for (int32_t w : words) out.push_back(valueJson(w, type));
     return out;
 }
 
@@ -255,8 +289,8 @@ bool allZero(const std::vector<int32_t>& words) {
 // An argument's fields in the order people write them: name, type, then its value.
 Json::object_t::value_type argValue(const KernelArg& a) {
     if (a.isArray && a.zeros && allZero(a.values)) return {"zeros", Json(a.values.size())};
-    if (a.isArray) return {"array", wordsJson(a.values, a.isFloat)};
-    return {"scalar", valueJson(a.values.at(0), a.isFloat)};
+    if (a.isArray) return {"array", wordsJson(a.values, a.type)};
+    return {"scalar", valueJson(a.values.at(0), a.type)};
 }
 
 // A JSON value on one line with a space after each comma and colon.
@@ -269,10 +303,16 @@ std::string spaced(const Json& j) {
     return j.dump();
 }
 
+// The "type" a launch spec writes: none for int, "float" for f32 (as specs have always said), else the name.
+std::string typeField(ElementType type) {
+    return type == ElementType::I32 ? "" : type == ElementType::F32 ? "float" : elementTypeName(type);
+}
+
 std::string readableArg(const KernelArg& a) {
     auto [kind, value] = argValue(a);
-    return "{\"name\": " + Json(a.name).dump() + (a.isFloat ? ", \"type\": \"float\"" : "") + ", \"" + kind +
-           "\": " + spaced(value) + "}";
+    std::string type = typeField(a.type);
+    return "{\"name\": " + Json(a.name).dump() + (type.empty() ? "" : ", \"type\": " + Json(type).dump()) + ", \"" +
+           kind + "\": " + spaced(value) + "}";
 }
 
 std::string readableLaunch(const LaunchSpec& launch) {
@@ -286,7 +326,8 @@ std::string readableLaunch(const LaunchSpec& launch) {
         for (size_t i = 0; i < launch.expect.size(); ++i) {
             const auto& [name, words] = launch.expect[i];
             const KernelArg* a = launch.arg(name);
-            out += (i ? ", " : "") + Json(name).dump() + ": " + spaced(wordsJson(words, a && a->isFloat));
+            out +=
+                (i ? ", " : "") + Json(name).dump() + ": " + spaced(wordsJson(words, a ? a->type : ElementType::I32));
         }
         out += "}";
     }
@@ -303,7 +344,7 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout) {
     j["args"] = Json::array();
     for (const auto& a : launch.args) {
         Json o{{"name", a.name}};
-        if (a.isFloat) o["type"] = "float";
+        if (std::string type = typeField(a.type); !type.empty()) o["type"] = type;
         o.emplace(argValue(a));
         j["args"].push_back(o);
     }
@@ -311,7 +352,7 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout) {
         j["expect"] = Json::object();
         for (const auto& [name, words] : launch.expect) {
             const KernelArg* a = launch.arg(name);
-            j["expect"][name] = wordsJson(words, a && a->isFloat);
+            j["expect"][name] = wordsJson(words, a ? a->type : ElementType::I32);
         }
     }
     return j.dump();
@@ -334,8 +375,9 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
     MemoryMap map;
     for (const auto& a : launch.args) {
         if (!a.isArray) continue;
-        map.arrays.push_back({a.name, map.usedWords, int(a.values.size()), a.isFloat});
-        map.usedWords += int(a.values.size());
+        int words = int(packElements(a.values, a.type).size());
+        map.arrays.push_back({a.name, map.usedWords, words, a.type, int(a.values.size())});
+        map.usedWords += words;
     }
     check(map.usedWords <= spec.globalWords, "the arrays need " + std::to_string(map.usedWords) +
                                                  " words of global memory but the machine has " +

@@ -71,9 +71,9 @@ std::string formatEvent(const StepEvent& ev, const Program& program, int lanes) 
 }
 
 std::vector<int32_t> readArray(const MachineState& state, const ArrayPlacement& p) {
-    std::vector<int32_t> v;
-    for (int i = 0; i < p.size; ++i) v.push_back(int32_t(state.global[size_t(p.base + i)]));
-    return v;
+    std::vector<int32_t> words;
+    for (int i = 0; i < p.size; ++i) words.push_back(int32_t(state.global[size_t(p.base + i)]));
+    return unpackElements(words, p.type, size_t(p.count));
 }
 
 std::string formatArrays(const MachineState& state, const MemoryMap& map) {
@@ -81,7 +81,7 @@ std::string formatArrays(const MachineState& state, const MemoryMap& map) {
     for (const auto& p : map.arrays) {
         out += p.name + " = [";
         auto v = readArray(state, p);
-        for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + formatWord(v[i], p.isFloat);
+        for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + formatElement(v[i], p.type);
         out += "]\n";
     }
     return out;
@@ -92,8 +92,8 @@ std::string summarizeArrays(const MachineState& state, const MemoryMap& map, siz
     for (const auto& p : map.arrays) {
         auto v = readArray(state, p);
         out += (out.empty() ? "" : "  ") + p.name + " = [";
-        for (size_t i = 0; i < v.size() && i < values; ++i) out += (i ? ", " : "") + formatWord(v[i], p.isFloat);
-        out += v.size() > values ? ", ... (" + std::to_string(v.size()) + " words)]" : "]";
+        for (size_t i = 0; i < v.size() && i < values; ++i) out += (i ? ", " : "") + formatElement(v[i], p.type);
+        out += v.size() > values ? ", ... (" + std::to_string(v.size()) + " values)]" : "]";
     }
     return out;
 }
@@ -109,14 +109,14 @@ std::vector<std::string> expectationMismatches(const MachineState& state, const 
         }
         std::vector<int32_t> got = readArray(state, *p);
         if (got.size() != expected.size()) {
-            out.push_back(name + " holds " + std::to_string(got.size()) + " words, expected " +
+            out.push_back(name + " holds " + std::to_string(got.size()) + " values, expected " +
                           std::to_string(expected.size()));
             continue;
         }
         for (size_t i = 0; i < got.size(); ++i)
             if (got[i] != expected[i]) {
-                out.push_back(name + "[" + std::to_string(i) + "] = " + formatWord(got[i], p->isFloat) + ", expected " +
-                              formatWord(expected[i], p->isFloat));
+                out.push_back(name + "[" + std::to_string(i) + "] = " + formatElement(got[i], p->type) + ", expected " +
+                              formatElement(expected[i], p->type));
                 break;
             }
     }

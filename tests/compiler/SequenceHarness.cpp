@@ -35,7 +35,8 @@ Outcome run(const Program& program, const std::vector<uint32_t>& a, const std::v
                        R"(}, {"name": "b", "array": )" + array(b) + R"(}, {"name": "c", "array": )" + array(c) +
                        R"(}, {"name": "out", "zeros": 128}]})";
     LaunchSpec launch = parseLaunchSpec(json, "launch.json");
-    for (auto& arg : launch.args) arg.isFloat = isFloat;  // the words are the floats' bits
+    for (auto& arg : launch.args)
+        arg.type = isFloat ? ElementType::F32 : ElementType::I32;  // the words are the floats' bits
     MachineSpec spec = MachineSpec::standard();
     LinkedLaunch linked = linkLaunch(program, launch, spec);
     const MemoryMap& map = linked.map;

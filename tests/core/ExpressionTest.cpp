@@ -199,7 +199,7 @@ TEST(Expression, LaunchPlansUseTheReadyMadeKernels) {
     // Floats run the op_f_ kernels with float arguments; a scalar side is laid out as an array.
     KernelLaunch fdot = plan("[1.5, 2] @ [3, 4]");
     EXPECT_EQ(fdot.kernel, "op_f_dot_small");
-    EXPECT_TRUE(fdot.launch.args[0].isFloat && fdot.launch.args[1].isFloat && fdot.launch.args[2].isFloat);
+    EXPECT_TRUE(fdot.launch.args[0].isFloat() && fdot.launch.args[1].isFloat() && fdot.launch.args[2].isFloat());
     KernelLaunch fscale = plan("[0.5, 1.5] * 2");
     EXPECT_EQ(fscale.kernel, "op_f_ew_mul_small");
     EXPECT_EQ(fscale.launch.args[1].values, (std::vector<int32_t>{bitsOf(2.0f), bitsOf(2.0f)}));

@@ -99,7 +99,7 @@ TEST(Launch, FloatArgumentsReadNumbersAndSpecialValues) {
         R"({"block": 4, "args": [{"name":"x","type":"float","array":[1.5, -0.0, "nan", "-inf", 0.1]},
                                  {"name":"s","type":"float","scalar":3}]})");
     ASSERT_EQ(spec.args.size(), 2u);
-    EXPECT_TRUE(spec.args[0].isFloat);
+    EXPECT_TRUE(spec.args[0].isFloat());
     EXPECT_EQ(spec.args[0].values,
               (std::vector<int32_t>{0x3fc00000, int32_t(0x80000000), 0x7fffffff, int32_t(0xff800000), 0x3dcccccd}));
     EXPECT_EQ(spec.args[1].values, std::vector<int32_t>{0x40400000});
@@ -158,7 +158,8 @@ TEST(Launch, BadExpect) {
                      "not an array argument");
     expectParseError(R"({"block": 4, "args": [{"name":"s","scalar":2}], "expect": {"s": [2]}})",
                      "not an array argument");
-    expectParseError(R"({"block": 4, "args": [{"name":"a","zeros":2}], "expect": {"a": [1]}})", "must have 2 integers");
+    expectParseError(R"({"block": 4, "args": [{"name":"a","zeros":2}], "expect": {"a": [1]}})",
+                     "must have 2 int values");
     expectParseError(R"({"block": 4, "args": [{"name":"a","zeros":2}], "expect": [1, 2]})", "\"expect\" must map");
     expectParseError(R"({"block": 4, "args": [{"name":"a","zeros":2}], "expect": {"a": [1, 0.5]}})",
                      "must be an integer");
@@ -238,4 +239,44 @@ TEST(Launch, MemoryMapPlacesArraysInOrder) {
     EXPECT_EQ(m.arrays[2].base, 12);
     EXPECT_EQ(m.usedWords, 13);
     EXPECT_EQ(m.find("k"), nullptr);
+}
+
+TEST(Launch, NarrowArraysArePackedLittleEndianFromAWord) {
+    LaunchSpec l = parseLaunchSpec(R"({"block": 1, "args": [
+        {"name":"b","type":"u8","array":[1,2,3,4,255]}, {"name":"m","type":"bool","array":[true,false,1]},
+        {"name":"h","type":"i16","array":[-1,2,-32768]}, {"name":"c","type":"i8","scalar":-5}, {"name":"w","zeros":1}]})");
+    MemoryMap m = validateLaunch(l, MachineSpec::standard());
+    ASSERT_EQ(m.arrays.size(), 4u);
+    EXPECT_EQ(m.arrays[0].size, 2);  // five bytes in two words
+    EXPECT_EQ(m.arrays[0].count, 5);
+    EXPECT_EQ(m.arrays[1].base, 2);
+    EXPECT_EQ(m.arrays[2].base, 3);
+    EXPECT_EQ(m.arrays[2].size, 2);  // three halfwords
+    EXPECT_EQ(m.arrays[3].base, 5);
+    EXPECT_EQ(packElements(l.args[0].values, ElementType::U8), (std::vector<int32_t>{0x04030201, 0xff}));
+    EXPECT_EQ(packElements(l.args[1].values, ElementType::Bool), (std::vector<int32_t>{0x00000001 | 1 << 16}));
+    EXPECT_EQ(packElements(l.args[2].values, ElementType::I16), (std::vector<int32_t>{int32_t(0x0002ffff), 0x8000}));
+    EXPECT_EQ(unpackElements({int32_t(0x0002ffff), 0x8000}, ElementType::I16, 3), l.args[2].values);
+    EXPECT_EQ(l.args[3].values, std::vector<int32_t>{-5});
+    std::string json = launchSpecToJson(l, JsonLayout::Readable);
+    EXPECT_NE(json.find(R"({"name": "m", "type": "bool", "array": [true, false, true]})"), std::string::npos) << json;
+    LaunchSpec back = parseLaunchSpec(json);
+    for (size_t i = 0; i < l.args.size(); ++i) {
+        EXPECT_EQ(back.args[i].values, l.args[i].values) << i;
+        EXPECT_EQ(back.args[i].type, l.args[i].type) << i;
+    }
+}
+
+TEST(Launch, NarrowValuesMustFitTheirType) {
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"u8","array":[256]}]})",
+                     "args[0] (\"b\").array[0] = 256 is not a whole number from 0 to 255 (the argument's type is u8)");
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"i8","scalar":-129}]})", "from -128 to 127");
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"u16","array":[-1]}]})", "from 0 to 65535");
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"bool","array":[2]}]})", "is not true, false, 0 or 1");
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"u64","array":[2]}]})",
+                     "64-bit elements are not supported yet");
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"byte","array":[2]}]})",
+                     "must be one of \"i32\" (or \"int\")");
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"u8","zeros":2}], "expect": {"b": [1, 300]}})",
+                     "expect.b[1] = 300 is not a whole number from 0 to 255");
 }

@@ -72,6 +72,39 @@ TEST(Link, ArgumentsMustCarryTheKernelsParameterNamesInOrder) {
     EXPECT_NE(missing.find("launch.json: error: the kernel takes 2 parameters"), std::string::npos) << missing;
 }
 
+TEST(Link, ArgumentsMustHoldTheParametersElementType) {
+    Program p = assemble("entry:\n    exit\n", "kernel.qasm");
+    p.params = {{"mask", true, ElementType::Bool}, {"x", true, ElementType::U32}, {"c", false, ElementType::I8}};
+    auto errorFor = [&](const std::string& types) {
+        LaunchSpec l = parseLaunchSpec(R"({"block": 4, "args": [{"name": "mask", )" + types + "]}", "launch.json");
+        try {
+            linkLaunch(p, l);
+        } catch (const DiagnosticError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    // An int array serves unsigned*, a u8 array bool*: the same storage.
+    EXPECT_EQ(
+        errorFor(
+            R"("type": "u8", "array": [1]}, {"name": "x", "array": [1]}, {"name": "c", "type": "i8", "scalar": 1})"),
+        "");
+    std::string words =
+        errorFor(R"("array": [1]}, {"name": "x", "array": [1]}, {"name": "c", "type": "i8", "scalar": 1})");
+    EXPECT_NE(words.find("argument 0 (\"mask\") holds int values but the kernel's parameter 'mask' is a pointer to "
+                         "bool: give it \"type\": \"bool\""),
+              std::string::npos)
+        << words;
+    std::string floats = errorFor(
+        R"("type": "bool", "array": [1]}, {"name": "x", "type": "float", "array": [1]}, {"name": "c", "type": "i8", "scalar": 1})");
+    EXPECT_NE(floats.find("holds float values but the kernel's parameter 'x' is a pointer to unsigned"),
+              std::string::npos)
+        << floats;
+    std::string scalar =
+        errorFor(R"("type": "bool", "array": [1]}, {"name": "x", "array": [1]}, {"name": "c", "scalar": 1})");
+    EXPECT_NE(scalar.find("parameter 'c' is signed char: give it \"type\": \"i8\""), std::string::npos) << scalar;
+}
+
 TEST(Link, ProgramErrorsNameTheProgramsFile) {
     Program p = assemble("entry:\n    add r1, r2, r3\n    exit\n", "kernel.qasm");
     p.blocks[0].body[0].rs2 = 16;

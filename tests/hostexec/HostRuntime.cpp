@@ -101,7 +101,9 @@ GlobalMemory layOut(const qgpu::LaunchSpec& spec, size_t parameters) {
     GlobalMemory m;
     for (const auto& a : spec.args) {
         m.bases.push_back(int(m.words.size()));
-        if (a.isArray) m.words.insert(m.words.end(), a.values.begin(), a.values.end());
+        if (!a.isArray) continue;
+        std::vector<int32_t> words = qgpu::packElements(a.values, a.type);
+        m.words.insert(m.words.end(), words.begin(), words.end());
     }
     m.words.push_back(0);  // keeps every base a valid address
     return m;
@@ -113,11 +115,12 @@ ArrayContents readBack(const qgpu::LaunchSpec& spec, const GlobalMemory& memory)
         const auto& a = spec.args[i];
         if (!a.isArray) continue;
         auto first = memory.words.begin() + memory.bases[i];
-        std::vector<int32_t> words(first, first + std::ptrdiff_t(a.values.size()));
-        if (a.isFloat)  // the machine writes one NaN, 0x7fffffff; the host's arithmetic others
-            for (int32_t& w : words)
+        std::vector<int32_t> words(first, first + std::ptrdiff_t(qgpu::packElements(a.values, a.type).size()));
+        std::vector<int32_t> values = qgpu::unpackElements(words, a.type, a.values.size());
+        if (a.isFloat())  // the machine writes one NaN, 0x7fffffff; the host's arithmetic others
+            for (int32_t& w : values)
                 if ((uint32_t(w) & 0x7fffffffu) > 0x7f800000u) w = 0x7fffffff;
-        out.emplace_back(a.name, std::move(words));
+        out.emplace_back(a.name, std::move(values));
     }
     return out;
 }
@@ -125,7 +128,7 @@ ArrayContents readBack(const qgpu::LaunchSpec& spec, const GlobalMemory& memory)
 void badArgument(const qgpu::KernelArg& arg, size_t index, bool pointerParameter) {
     if (arg.isArray == pointerParameter)
         throw std::runtime_error("argument " + std::to_string(index) + " (\"" + arg.name + "\") is " +
-                                 (arg.isFloat ? "float" : "int") + " in the launch but not in the kernel's parameter");
+                                 qgpu::elementCName(arg.type) + " in the launch but not in the kernel's parameter");
     throw std::runtime_error("argument " + std::to_string(index) + " (\"" + arg.name + "\") is " +
                              (pointerParameter ? "a pointer parameter but the launch gives a scalar"
                                                : "a scalar parameter but the launch gives an array"));

@@ -391,23 +391,43 @@ struct ElementOf<E, std::void_t<Component<E>>> {
     using type = Component<E>;
 };
 
+// The launch's element type for a C++ parameter type.
+template <class T>
+constexpr qgpu::ElementType elementType() {
+    using qgpu::ElementType;
+    if constexpr (std::is_same_v<T, float>) return ElementType::F32;
+    if constexpr (std::is_same_v<T, unsigned>) return ElementType::U32;
+    if constexpr (std::is_same_v<T, bool>) return ElementType::Bool;
+    if constexpr (std::is_same_v<T, char> || std::is_same_v<T, signed char>) return ElementType::I8;
+    if constexpr (std::is_same_v<T, unsigned char>) return ElementType::U8;
+    if constexpr (std::is_same_v<T, short>) return ElementType::I16;
+    if constexpr (std::is_same_v<T, unsigned short>) return ElementType::U16;
+    return ElementType::I32;
+}
+template <class T>
+constexpr bool kLaunchType =
+    std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, float> || std::is_same_v<T, bool> ||
+    std::is_same_v<T, char> || std::is_same_v<T, signed char> || std::is_same_v<T, unsigned char> ||
+    std::is_same_v<T, short> || std::is_same_v<T, unsigned short>;
+
 template <class P>
 P kernelArgument(const qgpu::KernelArg& arg, int32_t* memory, int base, size_t index) {
     using T = std::remove_cv_t<P>;
     if constexpr (std::is_pointer_v<T>) {
         using E = std::remove_cv_t<std::remove_pointer_t<T>>;
         using W = typename ElementOf<E>::type;
-        static_assert(std::is_same_v<W, int> || std::is_same_v<W, unsigned> || std::is_same_v<W, float>,
-                      "kernel pointer parameters must point to int, unsigned or float, or to vectors of them");
-        if (!arg.isArray || arg.isFloat != std::is_same_v<W, float>) badArgument(arg, index, true);
-        if (base * sizeof(int32_t) % alignof(E) != 0 || arg.values.size() * sizeof(int32_t) % sizeof(E) != 0)
+        static_assert(kLaunchType<W>,
+                      "kernel pointer parameters must point to bool, char, short, int, unsigned or float, or to "
+                      "vectors of them");
+        if (!arg.isArray || !qgpu::sameStorage(arg.type, elementType<W>())) badArgument(arg, index, true);
+        if (base * sizeof(int32_t) % alignof(E) != 0 ||
+            arg.values.size() * size_t(qgpu::elementBytes(arg.type)) % sizeof(E) != 0)
             throw std::runtime_error("argument " + std::to_string(index) + " (\"" + arg.name +
                                      "\") does not hold whole, aligned vectors of the kernel's parameter");
         return reinterpret_cast<T>(memory + base);
     } else {
-        static_assert(std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, float>,
-                      "kernel scalar parameters must be int, unsigned or float");
-        if (arg.isArray || arg.isFloat != std::is_same_v<T, float>) badArgument(arg, index, false);
+        static_assert(kLaunchType<T>, "kernel scalar parameters must be bool, char, short, int, unsigned or float");
+        if (arg.isArray || !qgpu::sameStorage(arg.type, elementType<T>())) badArgument(arg, index, false);
         if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(arg.values.at(0));
         return T(arg.values.at(0));
     }
@@ -522,6 +542,38 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::float3;            \
     using qgpu_cuda::make_int3;         \
     using qgpu_cuda::make_float3;       \
+    using qgpu_cuda::char1;             \
+    using qgpu_cuda::make_char1;        \
+    using qgpu_cuda::char2;             \
+    using qgpu_cuda::make_char2;        \
+    using qgpu_cuda::char3;             \
+    using qgpu_cuda::make_char3;        \
+    using qgpu_cuda::char4;             \
+    using qgpu_cuda::make_char4;        \
+    using qgpu_cuda::uchar1;            \
+    using qgpu_cuda::make_uchar1;       \
+    using qgpu_cuda::uchar2;            \
+    using qgpu_cuda::make_uchar2;       \
+    using qgpu_cuda::uchar3;            \
+    using qgpu_cuda::make_uchar3;       \
+    using qgpu_cuda::uchar4;            \
+    using qgpu_cuda::make_uchar4;       \
+    using qgpu_cuda::short1;            \
+    using qgpu_cuda::make_short1;       \
+    using qgpu_cuda::short2;            \
+    using qgpu_cuda::make_short2;       \
+    using qgpu_cuda::short3;            \
+    using qgpu_cuda::make_short3;       \
+    using qgpu_cuda::short4;            \
+    using qgpu_cuda::make_short4;       \
+    using qgpu_cuda::ushort1;           \
+    using qgpu_cuda::make_ushort1;      \
+    using qgpu_cuda::ushort2;           \
+    using qgpu_cuda::make_ushort2;      \
+    using qgpu_cuda::ushort3;           \
+    using qgpu_cuda::make_ushort3;      \
+    using qgpu_cuda::ushort4;           \
+    using qgpu_cuda::make_ushort4;      \
     using qgpu_cuda::uint3;             \
     using qgpu_cuda::dim3;              \
     using qgpu_cuda::make_uint3;        \

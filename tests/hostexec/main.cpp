@@ -110,9 +110,9 @@ int writeExpect(const fs::path& dir, const std::vector<std::string>& names) {
     return failures ? 1 : 0;
 }
 
-std::string show(const std::vector<int32_t>& v, bool isFloat) {
+std::string show(const std::vector<int32_t>& v, qgpu::ElementType type) {
     std::string s = "[";
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + qgpu::formatWord(v[i], isFloat);
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + qgpu::formatElement(v[i], type);
     return s + "]";
 }
 
@@ -126,21 +126,21 @@ int check(const fs::path& dir, const std::vector<std::string>& names) {
             Arrays result = runOnHost(name, spec);
             std::vector<std::string> problems;
             for (const auto& [array, got] : result) {
-                bool isFloat = spec.arg(array)->isFloat;
+                qgpu::ElementType type = spec.arg(array)->type;
                 const std::vector<int32_t>* want = nullptr;
                 for (const auto& [n, v] : spec.expect)
                     if (n == array) want = &v;
                 if (!want) {
-                    problems.push_back("\"" + array + "\" has no \"expect\"; host gives " + show(got, isFloat));
+                    problems.push_back("\"" + array + "\" has no \"expect\"; host gives " + show(got, type));
                     continue;
                 }
                 if (*want == got) continue;
                 std::string p =
-                    "\"" + array + "\":\n    expect " + show(*want, isFloat) + "\n    host   " + show(got, isFloat);
+                    "\"" + array + "\":\n    expect " + show(*want, type) + "\n    host   " + show(got, type);
                 for (size_t i = 0; i < got.size(); ++i)
                     if (got[i] != (*want)[i])
-                        p += "\n    [" + std::to_string(i) + "] expect " + qgpu::formatWord((*want)[i], isFloat) +
-                             ", host " + qgpu::formatWord(got[i], isFloat);
+                        p += "\n    [" + std::to_string(i) + "] expect " + qgpu::formatElement((*want)[i], type) +
+                             ", host " + qgpu::formatElement(got[i], type);
                 problems.push_back(p);
             }
             if (problems.empty()) {
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
             std::string text;
             qgpu::LaunchSpec spec = loadSpec(argv[3], text);
             for (const auto& [name, values] : runOnHost(argv[2], spec))
-                std::cout << name << " " << show(values, spec.arg(name)->isFloat) << "\n";
+                std::cout << name << " " << show(values, spec.arg(name)->type) << "\n";
             return 0;
         }
     } catch (const std::exception& e) {

@@ -110,8 +110,10 @@ inline bool expectSuiteKernel(const GpuModel& model, const std::string& name) {
     for (const auto& [array, values] : launch.expect) {
         const ArrayPlacement* placed = map.find(array);
         EXPECT_NE(placed, nullptr) << array;
-        for (int i = 0; placed && i < placed->size; ++i)
-            EXPECT_EQ(int32_t(result.global[size_t(placed->base + i)]), values[size_t(i)]) << array << "[" << i << "]";
+        if (!placed) continue;
+        auto first = result.global.begin() + placed->base;
+        std::vector<int32_t> words(first, first + placed->size);
+        EXPECT_EQ(unpackElements(words, placed->type, size_t(placed->count)), values) << array;
     }
     std::printf("%s: %zu tokens fed, %zu written, %.2f s\n", name.c_str(), result.fed.size(), result.written.size(),
                 result.seconds);

@@ -146,7 +146,7 @@ TEST_F(LaunchPanelTest, FloatArgumentsShowAsFloatsAndKeepTheirTypeThroughFormEdi
     LaunchSpec after = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
     ASSERT_EQ(after.args.size(), 3u);
     for (size_t i = 0; i < 3; ++i) {
-        EXPECT_TRUE(after.args[i].isFloat) << i;
+        EXPECT_TRUE(after.args[i].isFloat()) << i;
         EXPECT_EQ(after.args[i].values, before.args[i].values) << i;
     }
     EXPECT_EQ(after.expect, before.expect);

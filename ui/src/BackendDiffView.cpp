@@ -113,7 +113,7 @@ void BackendDiffView::showMachines(const QString& a, const MachineState& ma, con
     fillRegisters(m_regsB, mb, ma);
     m_differing /= 2;  // each differing cell was counted on both sides
     m_memory->setColumnCount(3);
-    m_memory->setHorizontalHeaderLabels({"word", a, b});
+    m_memory->setHorizontalHeaderLabels({"location", a, b});
     QStringList rows;
     auto add = [&](const QString& name, uint32_t x, uint32_t y) {
         int row = m_memory->rowCount();
@@ -123,12 +123,12 @@ void BackendDiffView::showMachines(const QString& a, const MachineState& ma, con
         m_memory->setItem(row, 1, cell(QString::number(int32_t(x)), x != y));
         m_memory->setItem(row, 2, cell(QString::number(int32_t(y)), x != y));
     };
-    for (const ArrayPlacement& p : map.arrays)
-        for (int i = 0; i < p.size; ++i) {
-            size_t at = size_t(p.base + i);
-            if (at < ma.global.size() && at < mb.global.size())
-                add(QString("%1[%2]").arg(QString::fromStdString(p.name)).arg(i), ma.global[at], mb.global[at]);
-        }
+    for (const ArrayPlacement& p : map.arrays) {
+        if (size_t(p.base + p.size) > ma.global.size() || size_t(p.base + p.size) > mb.global.size()) continue;
+        std::vector<int32_t> va = readArray(ma, p), vb = readArray(mb, p);
+        for (size_t i = 0; i < va.size() && i < vb.size(); ++i)
+            add(QString("%1[%2]").arg(QString::fromStdString(p.name)).arg(i), uint32_t(va[i]), uint32_t(vb[i]));
+    }
     for (size_t c = 0; c < ma.shared.size() && c < mb.shared.size(); ++c)
         for (size_t w = 0; w < ma.shared[c].size() && w < mb.shared[c].size(); ++w)
             if (ma.shared[c][w] != mb.shared[c][w] || ma.shared[c][w] != 0)  // the words in use

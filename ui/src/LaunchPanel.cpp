@@ -29,7 +29,11 @@ namespace qgpu {
 namespace {
 
 const QStringList kKinds = {"array", "zeros", "scalar"};
-const QStringList kTypes = {"int", "float"};
+// The Type column's choices, as launch specs name them, and the element types they stand for.
+const QStringList kTypes = {"int", "float", "u32", "bool", "i8", "u8", "i16", "u16"};
+constexpr std::array<ElementType, 8> kTypeOrder = {ElementType::I32,  ElementType::F32, ElementType::U32,
+                                                   ElementType::Bool, ElementType::I8,  ElementType::U8,
+                                                   ElementType::I16,  ElementType::U16};
 
 // A float as its word; nullopt when the text is no float ("nan", "inf" and "-inf" are floats).
 std::optional<int32_t> floatWord(const QString& word) {
@@ -54,8 +58,8 @@ bool words(const QString& text, const QString& where, bool isFloat, std::vector<
             out.push_back(*word);
             continue;
         }
-        bool ok = false;
-        qlonglong v = w.toLongLong(&ok, 0);
+        bool ok = w == "true" || w == "false";
+        qlonglong v = ok ? qlonglong(w == "true") : w.toLongLong(&ok, 0);
         if (!ok || v < INT32_MIN || v > UINT32_MAX) {
             *problem = where + ": '" + w + "' is not a 32-bit integer";
             return false;
@@ -72,9 +76,9 @@ QString cell(const QTableWidget* t, int row, int column) {
     return item ? item->text().trimmed() : QString();
 }
 
-QString joined(const std::vector<int32_t>& values, bool isFloat) {
+QString joined(const std::vector<int32_t>& values, ElementType type) {
     QStringList s;
-    for (int32_t v : values) s << QString::fromStdString(formatWord(v, isFloat));
+    for (int32_t v : values) s << QString::fromStdString(formatElement(v, type));
     return s.join(", ");
 }
 
@@ -111,9 +115,10 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
     m_args->setMinimumHeight(m_args->horizontalHeader()->sizeHint().height() +
                              3 * m_args->verticalHeader()->defaultSectionSize() + 4);
     m_args->setToolTip(
-        "Type: int, or float for float and float* parameters (values then read as floats: 1.5, -2e-3, nan, inf).\n"
-        "Values: an array's words (commas or spaces), a zeros array's length, or a scalar.\n"
-        "Expect: the words an array should hold after the launch (optional; checked by Run).");
+        "Type: the parameter's element type: int, float (values then read as floats: 1.5, -2e-3, nan, inf),\n"
+        "u32 (unsigned), bool (true, false, 0 or 1), i8 (char), u8 (unsigned char), i16 (short), u16.\n"
+        "Values: an array's elements (commas or spaces), a zeros array's length, or a scalar.\n"
+        "Expect: the elements an array should hold after the launch (optional; checked by Run).");
     connect(m_args, &QTableWidget::itemChanged, this, &LaunchPanel::formEdited);
     auto* add = new QPushButton("Add argument");
     auto* remove = new QPushButton("Remove argument");
@@ -191,12 +196,12 @@ bool LaunchPanel::formArgument(int row, LaunchSpec& launch, QString* problem) co
     KernelArg arg;
     arg.name = cell(m_args, row, Name).toStdString();
     QString kind = choice(row, Kind, "array");
-    arg.isFloat = choice(row, Type, "int") == "float";
+    arg.type = kTypeOrder[size_t(std::max<qsizetype>(0, kTypes.indexOf(choice(row, Type, "int"))))];
     QString where = "argument " + (arg.name.empty() ? QString("%1").arg(row + 1) : QString::fromStdString(arg.name));
     std::vector<int32_t> expected;
     // A zeros array's value is its length, an integer whatever its type.
-    if (!words(cell(m_args, row, Values), where + ", values", arg.isFloat && kind != "zeros", arg.values, problem) ||
-        !words(cell(m_args, row, Expect), where + ", expect", arg.isFloat, expected, problem))
+    if (!words(cell(m_args, row, Values), where + ", values", arg.isFloat() && kind != "zeros", arg.values, problem) ||
+        !words(cell(m_args, row, Expect), where + ", expect", arg.isFloat(), expected, problem))
         return false;
     if (kind != "array" && arg.values.size() != 1) {
         *problem = where + ": a " + kind + " takes one number" + (kind == "zeros" ? " (the length)" : "");
@@ -271,13 +276,14 @@ void LaunchPanel::fillForm(const LaunchSpec& launch) {
         int row = m_args->rowCount();
         m_args->insertRow(row);
         bool zeros = a.isArray && std::all_of(a.values.begin(), a.values.end(), [](int32_t v) { return v == 0; });
-        setChoices(row, !a.isArray ? 2 : zeros ? 1 : 0, a.isFloat ? 1 : 0);
+        auto type = std::find(kTypeOrder.begin(), kTypeOrder.end(), a.type);
+        setChoices(row, !a.isArray ? 2 : zeros ? 1 : 0, int(type - kTypeOrder.begin()));
         m_args->setItem(row, Name, new QTableWidgetItem(QString::fromStdString(a.name)));
         m_args->setItem(row, Values,
-                        new QTableWidgetItem(zeros ? QString::number(a.values.size()) : joined(a.values, a.isFloat)));
+                        new QTableWidgetItem(zeros ? QString::number(a.values.size()) : joined(a.values, a.type)));
         QString expected;
         for (const auto& [name, values] : launch.expect)
-            if (name == a.name) expected = joined(values, a.isFloat);
+            if (name == a.name) expected = joined(values, a.type);
         m_args->setItem(row, Expect, new QTableWidgetItem(expected));
     }
 }

@@ -49,6 +49,18 @@ QString formatWord(uint32_t v, NumberFormat f, bool isFloat) {
     return {};
 }
 
+QString formatElement(int32_t value, ElementType type, NumberFormat f) {
+    int bytes = elementBytes(type);
+    if (bytes == 4) return formatWord(uint32_t(value), f, type == ElementType::F32);
+    uint32_t raw = uint32_t(value) & (bytes == 1 ? 0xffu : 0xffffu);
+    switch (f) {
+        case NumberFormat::AsTyped: return QString::fromStdString(formatElement(value, type));
+        case NumberFormat::Unsigned: return QString::number(raw);
+        case NumberFormat::Hex: return QString("0x%1").arg(raw, 2 * bytes, 16, QChar('0'));
+        default: return QString::number(value);
+    }
+}
+
 QComboBox* numberFormatBox(const QString& objectName) {
     auto* box = new QComboBox;
     box->setObjectName(objectName);
@@ -161,26 +173,29 @@ void MemoryView::show(const MachineState& state, const MemoryMap& map, const Ste
     refresh();
 }
 
+// One row per element, in the array's type; a byte or halfword shows its word and the byte it starts at.
 void MemoryView::refresh() {
     NumberFormat fmt = NumberFormat(m_format->currentIndex());
     int rows = 0;
-    for (const auto& a : m_map.arrays) rows += a.size;
+    for (const auto& a : m_map.arrays) rows += a.count;
     m_table->setRowCount(rows);
     Refill refill(m_table);
     QStringList names;
     int row = 0;
     for (const auto& a : m_map.arrays) {
-        for (int i = 0; i < a.size; ++i, ++row) {
-            int addr = a.base + i;
-            uint32_t v = size_t(addr) < m_state.global.size() ? m_state.global[size_t(addr)] : 0;
+        std::vector<int32_t> values = readArray(m_state, a);
+        int bytes = elementBytes(a.type);
+        for (int i = 0; i < a.count && size_t(i) < values.size(); ++i, ++row) {
+            int addr = a.base + i * bytes / 4, byte = i * bytes % 4;
             bool changed = false;
             if (m_hasLast)
                 for (const auto& m : m_last.memWrites)
                     changed = changed || (m.space == MemSpace::Global && m.addr == addr);
             names << QString("%1[%2]").arg(QString::fromStdString(a.name)).arg(i);
-            m_table->setItem(row, 0, cell(QString::number(addr), changed));
-            m_table->setItem(row, 1, cell(formatWord(v, fmt, a.isFloat), changed));
-            m_table->setItem(row, 2, cell(formatWord(v, NumberFormat::Hex), changed));
+            QString where = bytes == 4 ? QString::number(addr) : QString("%1 byte %2").arg(addr).arg(byte);
+            m_table->setItem(row, 0, cell(where, changed));
+            m_table->setItem(row, 1, cell(formatElement(values[size_t(i)], a.type, fmt), changed));
+            m_table->setItem(row, 2, cell(formatElement(values[size_t(i)], a.type, NumberFormat::Hex), changed));
         }
     }
     m_table->setVerticalHeaderLabels(names);

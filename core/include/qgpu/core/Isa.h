@@ -148,11 +148,15 @@ struct Block {
     uint16_t floatRegisters = 0;  // bit r: register r holds a float (PTX .f32) as the block begins; from CUDA only
 };
 
+// The type of an array's elements or of a scalar, as launch specs name it. Memory packs elements narrower than
+// a word several to a word, little-endian, as a GPU lays them out.
+enum class ElementType { I32, U32, F32, Bool, I8, U8, I16, U16 };
+
 // A kernel parameter, known when the program comes from CUDA: launches must match them in order.
 struct ProgramParam {
     std::string name;
-    bool isArray = false;  // a pointer parameter takes an array argument, others a scalar
-    bool isFloat = false;  // float or float*
+    bool isArray = false;                    // a pointer parameter takes an array argument, others a scalar
+    ElementType element = ElementType::I32;  // the scalar's type, or what the pointer points to
 };
 
 struct Program {

@@ -19,12 +19,27 @@ struct Dim3 {
     bool operator==(const Dim3& o) const { return x == o.x && y == o.y && z == o.z; }
 };
 
+// Bytes per element; the launch spec's name ("i32", "f32", "u8", ...) and the C type's name ("unsigned char").
+int elementBytes(ElementType type);
+const char* elementTypeName(ElementType type);
+const char* elementCName(ElementType type);
+// Whether an argument of type `a` can serve a parameter of type `b`: elements of one size, floats for
+// floats (an int array serves an unsigned* parameter, a u8 array a bool*).
+bool sameStorage(ElementType a, ElementType b);
+// Elements narrower than a word in the words that hold them, four bytes or two halves a word, lowest first.
+std::vector<int32_t> packElements(const std::vector<int32_t>& elements, ElementType type);
+// `count` elements read back from memory words, each sign- or zero-extended to 32 bits by its type.
+std::vector<int32_t> unpackElements(const std::vector<int32_t>& words, ElementType type, size_t count);
+
 struct KernelArg {
     std::string name;
     bool isArray = false;
-    std::vector<int32_t> values;  // array contents, or one value for a scalar
-    bool isFloat = false;         // "type": "float": the words are IEEE-754 binary32 bits
-    bool zeros = false;           // given as "zeros": N (N zero words), and written back so
+    // Array elements, or one value for a scalar, each in an int32_t: sign- or zero-extended by the type, a
+    // float's IEEE-754 binary32 bits, 0 or 1 for a bool.
+    std::vector<int32_t> values;
+    ElementType type = ElementType::I32;  // "type": "i32" (or "int", the default), "float", "u8", ...
+    bool zeros = false;                   // given as "zeros": N (N zero elements), and written back so
+    bool isFloat() const { return type == ElementType::F32; }
 };
 
 // The longest array a launch spec may give ("array" or "zeros").
@@ -34,7 +49,9 @@ struct ArrayPlacement {
     std::string name;
     int base = 0;  // word address in global memory
     int size = 0;  // words
-    bool isFloat = false;
+    ElementType type = ElementType::I32;
+    int count = 0;  // elements (size * 4 / elementBytes, less a last word's unused bytes)
+    bool isFloat() const { return type == ElementType::F32; }
 };
 
 // A word as a person reads it: an int, or for a float the shortest decimal that reads back to the same
@@ -43,12 +60,15 @@ std::string formatWord(int32_t word, bool isFloat);
 // A float as a literal: formatWord's text with ".0" on whole numbers (2.0, -0.0, 1e+20); a finite one reads
 // back as the same float wherever decimals are read (inf and nan stay words).
 std::string formatFloatLiteral(int32_t word);
+// An element as a person reads it in its type: formatWord for ints and floats, unsigned types without a sign,
+// a bool as "true" or "false" (another byte as its number).
+std::string formatElement(int32_t value, ElementType type);
 
 struct LaunchSpec {
     Dim3 grid;
     Dim3 block;
     std::vector<KernelArg> args;
-    // Optional expected final contents of array arguments (checked by tests and `qgpu asm --check`).
+    // Optional expected final contents of array arguments, as elements (checked by tests and `--check`).
     std::vector<std::pair<std::string, std::vector<int32_t>>> expect;
     std::string file;  // the spec's file name, for diagnostics ("" when made in code)
 

@@ -23,10 +23,10 @@ int terminatorLine(const Program& program, int block);
 std::string locatedFault(const Program& program, int block, const std::string& fault);
 // "name = [v0, v1, ...]" for every array of the launch.
 std::string formatArrays(const MachineState& state, const MemoryMap& map);
-// The same in one short line: at most `values` words of each array, then "... (N words)".
+// The same in one short line: at most `values` elements of each array, then "... (N values)".
 std::string summarizeArrays(const MachineState& state, const MemoryMap& map, size_t values = 6);
-// How the arrays differ from the launch's "expect": "out[2] = 5, expected 6" (the first differing word of
-// each array), or "out holds 3 words, expected 4"; empty when every expected array matches.
+// How the arrays differ from the launch's "expect": "out[2] = 5, expected 6" (the first differing value of
+// each array), or "out holds 3 values, expected 4"; empty when every expected array matches.
 std::vector<std::string> expectationMismatches(const MachineState& state, const LaunchSpec& launch,
                                                const MemoryMap& map);
 
