@@ -342,7 +342,7 @@ TEST(StudioStatus, AFinishedLaunchIsCheckedAgainstTheExpectColumnInOneShortLine)
     w->run();
     w->waitIdle();
     EXPECT_TRUE(w->statusText().contains("Every expected array matches")) << w->statusText().toStdString();
-    EXPECT_TRUE(w->statusText().contains("(32 words)"))
+    EXPECT_TRUE(w->statusText().contains("(32 values)"))
         << "a long array is cut short: " << w->statusText().toStdString();
     EXPECT_LT(w->statusText().size(), 200);
 

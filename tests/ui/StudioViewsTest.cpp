@@ -350,3 +350,32 @@ TEST(StudioImGui, TypingReachesAnImGuiTextField) {
     host.grabFramebuffer();
     EXPECT_STREQ(viewer.text, "regs_a3");
 }
+
+TEST(StudioMemory, EachArrayShowsItsElementsInItsType) {
+    LaunchSpec launch =
+        parseLaunchSpec(R"({"block": 1, "args": [{"name": "m", "type": "bool", "array": [true, false, true]},
+        {"name": "h", "type": "i16", "array": [-2, 300, 7]}, {"name": "x", "type": "float", "array": [1.5]}]})");
+    MemoryMap map = validateLaunch(launch, MachineSpec::standard());
+    MachineState state;
+    state.global.assign(16, 0);
+    for (const KernelArg& a : launch.args) {
+        std::vector<int32_t> words = packElements(a.values, a.type);
+        for (size_t i = 0; i < words.size(); ++i) state.global[size_t(map.find(a.name)->base) + i] = uint32_t(words[i]);
+    }
+    MemoryView view;
+    view.show(state, map, nullptr);
+    QTableWidget* t = view.table();
+    ASSERT_EQ(t->rowCount(), 7);  // one row per element, not per word
+    auto text = [&](int row, int column) { return t->item(row, column)->text(); };
+    EXPECT_EQ(t->verticalHeaderItem(1)->text(), "m[1]");
+    EXPECT_EQ(text(0, 1), "true");
+    EXPECT_EQ(text(1, 1), "false");
+    EXPECT_EQ(text(2, 0), "0 byte 2");
+    EXPECT_EQ(text(3, 1), "-2");
+    EXPECT_EQ(text(3, 2), "0xfffe");
+    EXPECT_EQ(text(4, 0), "1 byte 2");
+    EXPECT_EQ(text(4, 1), "300");
+    EXPECT_EQ(text(6, 1), "1.5");
+    view.setFormat(NumberFormat::Unsigned);
+    EXPECT_EQ(text(3, 1), "65534");
+}
