@@ -156,7 +156,7 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
     }
     MachineState memory;
     memory.global = run.global;
-    std::cout << formatArrays(memory, validateLaunch(launch, MachineSpec::standard()));
+    std::cout << formatArrays(memory, linkLaunch(linked, launch).map);
     if (!run.fault.empty()) std::cerr << "error: " << locatedFault(linked, run.faultBlock, run.fault) << "\n";
     if (!run.ended)
         std::cerr << "error: the model did not write END within the " << run.written.size()

@@ -82,7 +82,7 @@ int runProgram(const Program& program, const Args& a) {
                   << " warp steps; check the kernel for an endless loop, or raise the limit with --max-steps\n";
         return 1;
     }
-    MemoryMap map = validateLaunch(launch, spec);
+    MemoryMap map = linkLaunch(program, launch, spec).map;
     std::cout << "finished in " << session->position() << " steps\n" << formatArrays(session->snapshot(), map);
     return a.check ? checkExpectations(session->snapshot(), launch, map) : 0;
 }

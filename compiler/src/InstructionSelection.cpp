@@ -10,6 +10,7 @@
 #include "OperandForms.h"
 #include "SequenceHelpers.h"
 #include "Selector.h"
+#include "qgpu/core/Launch.h"
 
 namespace qgpu::lowering {
 
@@ -200,6 +201,7 @@ Selection Selector::run() {
 
 void Selector::placeShared() {
     for (const auto& s : m_module.shared) {
+        if (s.dynamic) continue;
         if (s.bytes > (int64_t(1) << 24))  // far past any machine: keeps the word counts below in int
             throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
                                              "__shared__ array " + s.name + " has " + std::to_string(s.bytes) +
@@ -218,6 +220,11 @@ void Selector::placeShared() {
                                              " words but a thread block has " + std::to_string(m_spec.sharedWords) +
                                              ": " + names + "; make them smaller"});
     }
+    for (const auto& s : m_module.shared)  // every extern __shared__ array starts where the static ones end
+        if (s.dynamic) {
+            m_out.shared.push_back({s.name, m_out.sharedWords, 0});
+            m_out.dynamicShared = s.name;
+        }
 }
 
 // Pointer parameters come from the mangled signature (extern "C" kernels: every .u64 is a pointer).
@@ -367,12 +374,12 @@ int Selector::reg32(const Operand& o) {
 void Selector::statement(const ptx::Instruction& in) {
     const std::string& op = in.parts[0];
     if (mentionsOtherFloat(in)) fail(kOtherFloat);
+    bool takesAddress = op == "mov" || op == "cvta";  // local memory is refused where it is accessed
     for (const auto& o : in.operands) {
-        for (const auto& local : m_module.locals)
-            if (o.name == local)
-                fail("local arrays are not supported: use registers, or __shared__ memory indexed by thread");
+        if (isLocalSymbol(o.name) && !takesAddress)
+            fail("local arrays are not supported: use registers, or __shared__ memory indexed by thread");
         for (const auto& global : m_module.globals)
-            if (o.name == global) failGlobal(global);
+            if (o.name == global.name && !global.unsupported.empty()) failGlobal(global);
     }
     if (op == "bra") return branch(in);
     if (!in.guard.empty()) return guarded(in);
@@ -419,14 +426,45 @@ void Selector::guarded(const ptx::Instruction& in) {
     m_cur = cont;
 }
 
-// A variable in global memory: a __device__ or __constant__ one, or a local table with an initializer that
-// Clang keeps there (`char t[4] = {...}` becomes __const_$<kernel>_$_t).
-void Selector::failGlobal(const std::string& symbol) const {
+// A global variable's name as CUDA writes it: Clang names a local table with an initializer
+// __const_$<kernel>_$_t.
+std::string Selector::globalName(const std::string& symbol) const {
     size_t at = symbol.rfind("_$_");
-    std::string name = at == std::string::npos ? symbol : symbol.substr(at + 3);
-    fail("'" + name +
-         "' lives in global memory (a __device__ or __constant__ variable, or a local array with an "
-         "initializer), which kernels cannot have yet: pass it as an array parameter of the kernel");
+    if (symbol.rfind("__const_$", 0) != 0 || at == std::string::npos) return symbol;
+    std::string name = symbol.substr(at + 3);
+    for (const auto& g : m_module.globals)  // two tables of one name keep Clang's names
+        if (g.name != symbol && g.name.size() >= name.size() &&
+            g.name.rfind("_$_" + name) == g.name.size() - name.size() - 3)
+            return symbol;
+    return name;
+}
+
+void Selector::failGlobal(const ptx::GlobalVariable& global) const {
+    fail("'" + globalName(global.name) + "' cannot be placed in the machine's global memory: " + global.unsupported);
+}
+
+// __device__ and __constant__ variables go after the launch's arrays (the linker places them). Clang
+// declares initialized data as bytes; the alignment tells a table of bytes (1) or shorts (2) from words.
+void Selector::placeGlobals() {
+    for (const auto& g : m_module.globals) {
+        if (!g.unsupported.empty()) continue;
+        int bytes = g.alignment == 1 || g.bytes.size() % 2 ? 1 : g.alignment == 2 || g.bytes.size() % 4 ? 2 : 4;
+        ElementType element = bytes == 1 ? ElementType::U8 : bytes == 2 ? ElementType::I16 : ElementType::I32;
+        std::vector<int32_t> words((g.bytes.size() + 3) / 4, 0);
+        for (size_t i = 0; i < g.bytes.size(); ++i) words[i / 4] |= int32_t(uint32_t(g.bytes[i]) << (8 * (i % 4)));
+        m_out.globals.push_back(
+            {globalName(g.name), element, unpackElements(words, element, g.bytes.size() / size_t(bytes))});
+    }
+}
+
+bool Selector::isLocalSymbol(const std::string& name) const {
+    return std::find(m_module.locals.begin(), m_module.locals.end(), name) != m_module.locals.end();
+}
+
+bool Selector::isGlobalSymbol(const std::string& name) const {
+    for (const auto& g : m_module.globals)
+        if (g.name == name) return true;
+    return false;
 }
 
 void Selector::requireInt32(const ptx::Instruction& in) {

@@ -11,6 +11,8 @@ struct Selection {
     std::vector<ProgramParam> params;
     std::vector<SharedPlacement> shared;
     int sharedWords = 0;
+    std::string dynamicShared;  // an extern __shared__ array's name, or ""
+    std::vector<ProgramGlobal> globals;
     std::string kernelName;
     // The kernel has an fma routine beside an add or multiply routine: selecting it again with
     // addMulThroughFma drops the latter two.

@@ -4,6 +4,7 @@
 #include "Passes.h"
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Launch.h"
 
 namespace qgpu {
 
@@ -35,6 +36,8 @@ LoweredKernel lowerSelection(lowering::Selection sel, const std::string& cudaFil
     lowering::layoutBlocks(sel.program, spec.slotsPerBlock, out.program, out.lineMap);
     out.program.sharedWords = sel.sharedWords;
     out.program.params = sel.params;
+    out.program.globals = sel.globals;
+    out.program.dynamicShared = sel.dynamicShared;
     out.program.sourceFile = cudaFile;
     return out;
 }
@@ -71,7 +74,11 @@ std::string formatLowered(const LoweredKernel& k) {
         out +=
             "; #" + std::to_string(i) + " = " + p.params[i].name + (p.params[i].isArray ? " (array)\n" : " (scalar)\n");
     for (const auto& s : k.shared)
-        out += "; shared " + s.name + " at " + std::to_string(s.base) + ", " + std::to_string(s.words) + " words\n";
+        out += "; shared " + s.name + " at " + std::to_string(s.base) + ", " +
+               (s.name == p.dynamicShared ? "the launch's shared_bytes" : std::to_string(s.words) + " words") + "\n";
+    for (const auto& g : p.globals)
+        out += "; global " + g.name + ": " + std::to_string(g.values.size()) + " " + elementTypeName(g.element) +
+               " values after the launch's arrays\n";
     if (p.sharedWords) out += ".shared " + std::to_string(p.sharedWords) + "\n";
     // A listing line with a comment in the column after the instructions.
     auto commented = [](const std::string& text, const std::string& comment) {

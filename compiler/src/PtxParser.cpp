@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <optional>
@@ -376,7 +377,8 @@ private:
             startsWith(line, ".minnctapersm"))
             return;
         if (startsWith(line, ".shared") || startsWith(line, ".global") || startsWith(line, ".const") ||
-            startsWith(line, ".extern") || startsWith(line, ".local") || startsWith(line, ".visible .global"))
+            startsWith(line, ".extern") || startsWith(line, ".local") || startsWith(line, ".visible .global") ||
+            startsWith(line, ".visible .const"))
             return variable(line);
         if (line[0] == '.') return;  // other directives carry nothing the machine needs
         if (!m_fn || !m_inBody)
@@ -489,19 +491,71 @@ private:
         while (ss >> word) last = word;
         size_t br = last.find('[');
         std::string name = last.substr(0, br);
-        if (startsWith(l, ".shared")) {
+        if (startsWith(l, ".extern .shared")) {
+            m_module.shared.push_back({name, 0, true});
+        } else if (startsWith(l, ".shared")) {
             int elemBytes = l.find(".b64") != std::string::npos || l.find(".u64") != std::string::npos   ? 8
                             : l.find(".b32") != std::string::npos || l.find(".u32") != std::string::npos ? 4
                             : l.find(".b16") != std::string::npos || l.find(".u16") != std::string::npos ? 2
                                                                                                          : 1;
             int64_t count = br == std::string::npos ? 1 : number(last.substr(br + 1, last.find(']') - br - 1));
             if (count < 0 || count > (int64_t(1) << 40)) fail("the size of shared array " + name + " is out of range");
-            m_module.shared.push_back({name, elemBytes * count});
+            m_module.shared.push_back({name, elemBytes * count, false});
         } else if (startsWith(l, ".local")) {
             m_module.locals.push_back(name);
         } else {
-            m_module.globals.push_back(name);
+            globalVariable(l, name, br == std::string::npos ? "" : last.substr(br + 1, last.find(']') - br - 1),
+                           trim(line.substr(0, line.find(';'))));
         }
+    }
+
+    // `.global .align 4 .b8 name[N] = {1, 0, ...}` (or .u32, .f32 with 0f... values; no initializer: zeros).
+    void globalVariable(const std::string& declaration, const std::string& name, const std::string& count,
+                        const std::string& line) {
+        GlobalVariable g;
+        g.name = name;
+        for (const auto& [type, bytes] :
+             std::vector<std::pair<std::string, int>>{{"8", 1}, {"16", 2}, {"32", 4}, {"64", 8}})
+            for (const char* kind : {".b", ".u", ".s", ".f"})
+                if (declaration.find(kind + type + " ") != std::string::npos) g.elementBytes = bytes;
+        if (size_t at = declaration.find(".align "); at != std::string::npos)
+            g.alignment = int(std::strtol(declaration.c_str() + at + 7, nullptr, 10));
+        int64_t elements = count.empty() ? 1 : number(count);
+        if (elements < 0 || elements * g.elementBytes > (int64_t(1) << 24))
+            fail("the size of global variable " + name + " is out of range");
+        g.bytes.assign(size_t(elements * g.elementBytes), 0);
+        size_t equals = line.find('=');
+        std::string items = equals == std::string::npos ? "" : line.substr(equals + 1);
+        items.erase(std::remove_if(items.begin(), items.end(), [](char c) { return c == '{' || c == '}'; }),
+                    items.end());
+        std::istringstream list(items);
+        size_t at = 0;
+        for (std::string item; std::getline(list, item, ','); at += size_t(g.elementBytes)) {
+            item = trim(item);
+            std::optional<uint64_t> value = initialValue(item);
+            if (!value) {
+                g.unsupported = "its initializer holds an address (" + item + ")";
+                break;
+            }
+            for (int b = 0; b < g.elementBytes && at + size_t(b) < g.bytes.size(); ++b)
+                g.bytes[at + size_t(b)] = uint8_t(*value >> (8 * b));
+        }
+        if (g.elementBytes == 8 && g.unsupported.empty())
+            g.unsupported = "it is 64 bits wide (a pointer, long or double), and the machine's words are 32 bits";
+        m_module.globals.push_back(std::move(g));
+    }
+
+    // An initializer's element: an integer, or a float's bits as 0fXXXXXXXX; nullopt for anything else.
+    static std::optional<uint64_t> initialValue(const std::string& item) {
+        std::string digits =
+            item.size() > 2 && (item.rfind("0f", 0) == 0 || item.rfind("0F", 0) == 0) ? "0x" + item.substr(2) : item;
+        try {
+            size_t used = 0;
+            uint64_t v = digits[0] == '-' ? uint64_t(std::stoll(digits, &used, 0)) : std::stoull(digits, &used, 0);
+            if (used == digits.size()) return v;
+        } catch (const std::exception&) {
+        }
+        return std::nullopt;
     }
 
     int64_t number(const std::string& text) {

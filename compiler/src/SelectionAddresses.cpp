@@ -133,10 +133,14 @@ Wide Selector::wideDef(const ptx::Instruction& in) const {
         std::string t = typeOf(in);
         return t.size() > 1 && t.substr(1) == "64" ? Wide{Rep::Word, Space::Global} : Wide{};
     }
-    if (op == "mov" && in.operands.size() > 1 && in.operands[1].kind == Kind::Symbol) return {Rep::Word, Space::Shared};
+    if (op == "mov" && in.operands.size() > 1 && in.operands[1].kind == Kind::Symbol)
+        return {Rep::Word, isGlobalSymbol(in.operands[1].name)  ? Space::Global
+                           : isLocalSymbol(in.operands[1].name) ? Space::Local
+                                                                : Space::Shared};
     if (op == "mov") return src(1);
     if (op == "cvta")
-        return {src(1).rep, in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : src(1).space};
+        return {src(1).rep, in.has("shared") || in.has("global") || in.has("const") || in.has("local") ? spaceOf(in)
+                                                                                                       : src(1).space};
     bool address = m_addressRegs.count(in.operands[0].name) > 0;
     if (op == "mul" && in.has("wide"))
         return {address && immAt(2) && *immAt(2) % 4 == 0 ? Rep::Word : Rep::Byte, Space::Unknown};
@@ -195,6 +199,12 @@ void Selector::wide(const ptx::Instruction& in) {
     }
     if (op == "cvta" || (op == "mov" && o[1].kind != Kind::Symbol))
         return emit(Opcode::Mov, rd, kZeroReg, operand(o[1]));
+    if (op == "mov" && isLocalSymbol(o[1].name)) return emit(Opcode::Mov, rd, kZeroReg, imm(0));  // never accessed
+    if (op == "mov" && isGlobalSymbol(o[1].name)) {  // placed by the linker: its word address
+        emitSymbol(rd, globalName(o[1].name));
+        if (dst == Rep::Byte) emit(Opcode::Shl, rd, rd, imm(2));
+        return;
+    }
     if (op == "mov") return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(o[1].name) * (dst == Rep::Word ? 1 : 4)));
     if (op == "mul" && in.has("wide")) {
         int a = reg32(o[1]);

@@ -43,11 +43,33 @@ int Selector::sharedBase(const std::string& symbol) {
     fail("unknown memory symbol " + symbol + " (only __shared__ arrays and kernel parameters are supported)");
 }
 
+// Local memory (a local array written at run time, or a variable that needs an address) has no place
+// on the machine yet.
+void Selector::requireKnownSpace(Space space) const {
+    if (space == Space::Local)
+        fail("local arrays are not supported: use registers, or __shared__ memory indexed by thread");
+    if (space == Space::Unknown || space == Space::Mixed)
+        fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
+}
+
+// The memory an instruction names: __constant__ memory is global memory the kernel does not write.
+Space Selector::spaceOf(const ptx::Instruction& in) {
+    if (in.has("shared")) return Space::Shared;
+    if (in.has("local")) return Space::Local;
+    return in.has("global") || in.has("const") ? Space::Global : Space::Unknown;
+}
+
 // [reg + offset] or [symbol + offset] -> (rs1, imm in words), and which memory it is in.
 std::pair<int, uint32_t> Selector::address(const Operand& a, Space& space) {
     if (a.kind != Kind::Address) fail("expected a memory operand");
     if (a.value % 4) fail("an access that is not at a whole 32-bit word: the machine addresses words");
     if (a.name.empty()) fail("absolute addresses are not supported");
+    if (a.name[0] != '%' && isGlobalSymbol(a.name)) {  // a __device__ or __constant__ variable
+        space = Space::Global;
+        int base = temp();
+        emitSymbol(base, globalName(a.name));
+        return {base, uint32_t(a.value / 4)};
+    }
     if (a.name[0] != '%') {
         space = Space::Shared;
         return {kZeroReg, uint32_t(sharedBase(a.name) + a.value / 4)};
@@ -60,8 +82,6 @@ std::pair<int, uint32_t> Selector::address(const Operand& a, Space& space) {
 void Selector::memory(const ptx::Instruction& in) {
     const std::string& op = in.parts[0];
     const auto& o = in.operands;
-    if (in.has("local")) fail("local arrays are not supported: use registers or __shared__ memory");
-    if (in.has("const")) fail("__constant__ memory is not supported: pass arrays as kernel parameters");
     std::string t = typeOf(in);
     const Operand* data = op == "ld" ? &o.at(0) : op == "st" ? &o.at(1) : nullptr;
     bool copied = data && m_copiedWords.count(data->name);
@@ -69,11 +89,10 @@ void Selector::memory(const ptx::Instruction& in) {
     if (t != "u32" && t != "s32" && t != "b32" && t != "f32" && !copied) {
         fail("only 32-bit memory accesses are supported (found ." + t + "): use int or float arrays");
     }
-    Space space = in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : Space::Unknown;
+    Space space = spaceOf(in);
     bool store = op == "st" || op == "red";
     auto [base, offset] = address(store ? o.at(0) : o.at(1), space);
-    if (space == Space::Unknown || space == Space::Mixed)
-        fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
+    requireKnownSpace(space);
     bool shared = space == Space::Shared;
     if (op == "ld" || op == "st") {  // .v2 and .v4: one word per element, at consecutive addresses
         std::vector<Operand> elements = copied ? copiedWordHalves(*data) : vectorElements(*data);
@@ -114,7 +133,7 @@ void Selector::narrowMemory(const ptx::Instruction& in) {
     int bytes = bitsOf(typeOf(in)) / 8;
     Operand at = load ? o.at(1) : o.at(0);
     if (at.kind != Kind::Address || at.name.empty()) fail("absolute addresses are not supported");
-    Space space = in.has("shared") ? Space::Shared : in.has("global") ? Space::Global : Space::Unknown;
+    Space space = spaceOf(in);
     bool byteBase = at.name[0] == '%' && wideOf({Kind::Reg, at.name, 0, false}).rep == Rep::Byte;
     if (byteBase && space == Space::Unknown) space = wideOf({Kind::Reg, at.name, 0, false}).space;
     std::vector<Operand> elements = vectorElements(load ? o.at(0) : o.at(1));
@@ -135,8 +154,7 @@ void Selector::fixedNarrow(const NarrowAccess& n) {
     at.value -= byte;
     Space space = n.space;
     auto [base, offset] = address(at, space);
-    if (space == Space::Unknown || space == Space::Mixed)
-        fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
+    requireKnownSpace(space);
     bool shared = space == Space::Shared;
     int word = temp(), bits = 8 * n.bytes, shift = int(byte * 8);
     emit(shared ? Opcode::LdShared : Opcode::LdGlobal, word, base, imm(offset));
@@ -161,8 +179,7 @@ void Selector::fixedNarrow(const NarrowAccess& n) {
 // in one instruction, so a store is a routine that lets the lanes merge their bytes one after another, as
 // the atomics do (the highest lane's byte remains where two lanes write the same one).
 void Selector::computedNarrow(const NarrowAccess& n) {
-    if (n.space == Space::Unknown || n.space == Space::Mixed)
-        fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
+    requireKnownSpace(n.space);
     bool shared = n.space == Space::Shared;
     int address = vreg(n.at.name);
     if (n.at.value != 0) address = lowering::op(*this, Opcode::Add, address, imm(n.at.value));

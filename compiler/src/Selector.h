@@ -25,7 +25,7 @@ using Kind = ptx::Operand::Kind;
 // How a 64-bit PTX register is held in a 32-bit machine register. Addresses are bytes in PTX but words
 // on the machine: a Word register holds bytes / 4, a Byte register the low 32 bits of the value.
 enum class Rep { Byte, Word };
-enum class Space { Unknown, Global, Shared, Mixed };
+enum class Space { Unknown, Global, Shared, Local, Mixed };
 
 struct Wide {
     Rep rep = Rep::Byte;
@@ -63,6 +63,7 @@ public:
              const std::string& cudaFile, const MachineSpec& spec, bool addMulThroughFma)
         : m_module(module), m_fn(fn), m_cudaFile(cudaFile), m_spec(spec), m_addMulThroughFma(addMulThroughFma) {
         placeShared();
+        placeGlobals();
         describeParams(paramNames);
         inferWideRegisters();
         findWideValues();
@@ -85,6 +86,8 @@ private:
 
     // ---- module facts -------------------------------------------------------------------------------
     void placeShared();
+    void placeGlobals();
+    bool isGlobalSymbol(const std::string& name) const;
 
     // Pointer parameters come from the mangled signature (extern "C" kernels: every .u64 is a pointer).
     void describeParams(const std::vector<std::string>& names);
@@ -162,7 +165,8 @@ private:
     void guarded(const ptx::Instruction& in);
 
     void requireInt32(const ptx::Instruction& in);
-    [[noreturn]] void failGlobal(const std::string& symbol) const;
+    [[noreturn]] void failGlobal(const ptx::GlobalVariable& global) const;
+    std::string globalName(const std::string& symbol) const;
 
     void select(const ptx::Instruction& in);
 
@@ -204,6 +208,9 @@ private:
     std::pair<int, uint32_t> address(const Operand& a, Space& space);
 
     void memory(const ptx::Instruction& in);
+    static Space spaceOf(const ptx::Instruction& in);
+    void requireKnownSpace(Space space) const;
+    bool isLocalSymbol(const std::string& name) const;
 
     // Bytes and halfwords: bool, char and short elements, and what Clang narrows `x >> 24` of an int to.
     // Where the byte sits in its word is known at compile time (fixedNarrow: a word address plus a constant

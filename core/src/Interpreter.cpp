@@ -40,6 +40,7 @@ std::string divergentBarrierFault(int warp, int cta, int block, uint8_t arrived,
 Interpreter::Interpreter(Program program, LaunchSpec launch, MachineSpec spec)
     : m_program(std::move(program)), m_launch(std::move(launch)), m_spec(spec) {
     m_map = validateLaunch(m_launch, m_spec);
+    placeProgramGlobals(m_map, m_program, m_launch, m_spec);
     int wpb = m_launch.warpsPerBlock(m_spec);
     int lanes = m_spec.lanesPerWarp;
     m_state.lanesPerWarp = lanes;
@@ -52,10 +53,16 @@ Interpreter::Interpreter(Program program, LaunchSpec launch, MachineSpec spec)
     m_state.global.assign(size_t(m_spec.globalWords), 0);
     for (const auto& p : m_map.arrays) {
         const KernelArg* a = m_launch.arg(p.name);
-        std::vector<int32_t> words = packElements(a->values, a->type);
+        std::vector<int32_t> words = a ? packElements(a->values, a->type) : globalWords(p.name);
         for (int i = 0; i < p.size; ++i) m_state.global[size_t(p.base + i)] = uint32_t(words[size_t(i)]);
     }
     m_state.shared.assign(size_t(m_launch.grid.count()), std::vector<uint32_t>(size_t(m_spec.sharedWords), 0));
+}
+
+std::vector<int32_t> Interpreter::globalWords(const std::string& name) const {
+    for (const ProgramGlobal& g : m_program.globals)
+        if (g.name == name) return packElements(g.values, g.element);
+    return {};
 }
 
 uint32_t Interpreter::specialReg(int slot, SpecialReg r) const {

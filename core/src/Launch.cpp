@@ -241,13 +241,19 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
     Json j = parseJsonDocument(text, file);
     if (!j.is_object()) failAt(file, "a launch spec is a JSON object with \"grid\", \"block\" and \"args\"");
     for (auto it = j.begin(); it != j.end(); ++it)
-        if (it.key() != "grid" && it.key() != "block" && it.key() != "args" && it.key() != "expect")
-            failAt(file, "unknown field \"" + it.key() + "\" (expected grid, block, args, expect)");
+        if (it.key() != "grid" && it.key() != "block" && it.key() != "args" && it.key() != "expect" &&
+            it.key() != "shared_bytes")
+            failAt(file, "unknown field \"" + it.key() + "\" (expected grid, block, args, shared_bytes, expect)");
     LaunchSpec spec;
     spec.file = file;
     if (j.contains("grid")) spec.grid = parseDim(j["grid"], file, "grid");
     if (!j.contains("block")) failAt(file, "missing \"block\": the threads per block, e.g. \"block\": 4");
     spec.block = parseDim(j["block"], file, "block");
+    if (j.contains("shared_bytes")) {
+        int32_t n = toWord(j["shared_bytes"], file, "shared_bytes");
+        if (n < 0 || n > kMaxArray) failAt(file, "\"shared_bytes\" must be from 0 to " + std::to_string(kMaxArray));
+        spec.sharedBytes = n;
+    }
     if (j.contains("args")) {
         if (!j["args"].is_array()) failAt(file, "\"args\" must be an array");
         for (size_t i = 0; i < j["args"].size(); ++i) spec.args.push_back(parseArg(j["args"][i], i, file));
@@ -317,7 +323,9 @@ std::string readableArg(const KernelArg& a) {
 
 std::string readableLaunch(const LaunchSpec& launch) {
     std::string out = "{\n  \"grid\": " + spaced(dimJson(launch.grid)) +
-                      ",\n  \"block\": " + spaced(dimJson(launch.block)) + ",\n  \"args\": [\n";
+                      ",\n  \"block\": " + spaced(dimJson(launch.block)) +
+                      (launch.sharedBytes ? ",\n  \"shared_bytes\": " + std::to_string(launch.sharedBytes) : "") +
+                      ",\n  \"args\": [\n";
     for (size_t i = 0; i < launch.args.size(); ++i)
         out += "    " + readableArg(launch.args[i]) + (i + 1 < launch.args.size() ? ",\n" : "\n");
     out += "  ]";
@@ -341,6 +349,7 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout) {
     Json j;
     j["grid"] = dimJson(launch.grid);
     j["block"] = dimJson(launch.block);
+    if (launch.sharedBytes) j["shared_bytes"] = launch.sharedBytes;
     j["args"] = Json::array();
     for (const auto& a : launch.args) {
         Json o{{"name", a.name}};
@@ -372,6 +381,9 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
     check(warps * spec.lanesPerWarp <= spec.maxThreads,
           "the launch needs " + std::to_string(warps) + " warps (" + std::to_string(launch.totalThreads()) +
               " threads) but the machine runs at most " + std::to_string(spec.maxThreads) + " threads");
+    check(launch.sharedBytes <= spec.sharedWords * 4,
+          "\"shared_bytes\": " + std::to_string(launch.sharedBytes) + " is more than the machine's " +
+              std::to_string(spec.sharedWords * 4) + " bytes of shared memory per block");
     MemoryMap map;
     for (const auto& a : launch.args) {
         if (!a.isArray) continue;
@@ -397,9 +409,16 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
     if (n > spec.romBlocks)
         err({}, "the program has " + std::to_string(n) + " blocks but the ROM holds " + std::to_string(spec.romBlocks) +
                     "; simplify the kernel");
-    if (program.sharedWords > spec.sharedWords)
-        err({}, "the program uses " + std::to_string(program.sharedWords) +
-                    " shared words per block but the machine has " + std::to_string(spec.sharedWords));
+    int dynamicWords = (launch.sharedBytes + 3) / 4;
+    if (program.sharedWords + dynamicWords > spec.sharedWords)
+        err({}, "the program uses " + std::to_string(program.sharedWords) + " shared words per block" +
+                    (dynamicWords ? " and the launch's shared_bytes " + std::to_string(dynamicWords) + " more" : "") +
+                    " but the machine has " + std::to_string(spec.sharedWords));
+    if (!program.dynamicShared.empty() && launch.sharedBytes == 0)
+        diags.push_back({launch.file, 0, 0,
+                         "the kernel declares extern __shared__ '" + program.dynamicShared +
+                             "', sized by the launch: give \"shared_bytes\": N in the launch spec (CUDA's third launch "
+                             "parameter)"});
     Program out = program;
     auto checkRegisters = [&](const Instruction& in, SourceLoc loc) {
         for (int r : {in.rd, in.rs1, in.rs2, in.rc})
@@ -454,8 +473,25 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
 
 }  // namespace
 
+void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpec& launch, const MachineSpec& spec) {
+    auto fail = [&](const std::string& msg) { throw DiagnosticError(Diagnostic{program.sourceFile, 0, 0, msg}); };
+    for (const ProgramGlobal& g : program.globals) {
+        if (launch.arg(g.name))
+            fail("the kernel's global variable '" + g.name + "' has the name of the launch's argument \"" + g.name +
+                 "\"; rename one of them");
+        int words = int(packElements(g.values, g.element).size());
+        map.arrays.push_back({g.name, map.usedWords, words, g.element, int(g.values.size())});
+        map.usedWords += words;
+    }
+    if (!program.globals.empty() && map.usedWords > spec.globalWords)
+        fail("the launch's arrays and the kernel's global variables need " + std::to_string(map.usedWords) +
+             " words of global memory but the machine has " + std::to_string(spec.globalWords) +
+             "; use smaller arrays or tables");
+}
+
 LinkedLaunch linkLaunch(const Program& program, const LaunchSpec& launch, const MachineSpec& spec) {
     MemoryMap map = validateLaunch(launch, spec);
+    placeProgramGlobals(map, program, launch, spec);
     Program linked = linkProgram(program, launch, map, spec);
     return {std::move(linked), std::move(map)};
 }

@@ -5,6 +5,8 @@
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __align__(n) __attribute__((aligned(n)))
 #define __host__ __attribute__((host))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))

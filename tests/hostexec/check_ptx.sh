@@ -3,9 +3,9 @@
 # and checks that its PTX stays inside the machine: no float but f32 (and no approximate forms), no mad.hi or 24-bit multiplies, no
 # calls, no local memory, no generic-space accesses but atom.inc/atom.dec (Clang's builtins for atomicInc and
 # atomicDec stay generic, address-space inference not seeing through them; the lowering finds the space from
-# the pointer's origin) (narrow and 64-bit accesses are parts of int words or
-# int2-like struct copies, which the lowering handles), no jump tables or global data, shared
-# memory within 64 words, no inline asm/exit/trap (what Clang makes of unreachable code), exactly one entry named like the file. Prints a size table (PTX instructions
+# the pointer's origin) (narrow and 64-bit accesses are bytes and halfwords or int2-like struct copies,
+# which the lowering handles), no jump tables, no global data holding an address (global and constant
+# tables are placed by the linker), static shared memory within 64 words, no inline asm/exit/trap (what Clang makes of unreachable code), exactly one entry named like the file. Prints a size table (PTX instructions
 # without ld.param/cvta/ret, basic blocks) and the opcodes used across the suite.
 #   check_ptx.sh [--clang CLANG] [--keep DIR] KERNEL_DIR [NAME...]
 set -uo pipefail
@@ -58,10 +58,10 @@ for name in "${names[@]}"; do
   # Memory instructions, guard stripped: opcode first.
   mem=$(sed -E $'s/^\t(@!?%p[0-9]+ )?//' <<<"$body" | grep -E '^(ld|st|atom|red)\.' | grep -v '^ld\.param\.' || true)
   if [[ -n "$mem" ]]; then
-    grep -vE '^atom\.(inc|dec)\.' <<<"$mem" | grep -qvE '^[a-z]+\.(global|shared)\.' && problems+=("generic-space access")
+    grep -vE '^atom\.(inc|dec)\.' <<<"$mem" | grep -qvE '^[a-z]+\.(global|shared|const)\.' && problems+=("generic-space access")
   fi
   grep -qE $'^\t(@!?%p[0-9]+ )?brx' <<<"$body" && problems+=("jump table")
-  grep -qE '^\.(visible |extern )?\.?(global|const) ' "$ptx" && problems+=("global/const data")
+  grep -qE '^\.(visible |extern )?\.?(global|const) .*(generic|\+)' "$ptx" && problems+=("global data holding an address")
   shared=$(grep -oE '\.shared \.align [0-9]+ \.b8 [A-Za-z0-9_$]+\[[0-9]+\]' "$ptx" | grep -oE '\[[0-9]+\]' | tr -d '[]' \
     | awk '{s+=$1} END {print s+0}')
   (( shared > 256 )) && problems+=("shared $shared bytes > 256")

@@ -32,6 +32,8 @@
 #define __host__
 #define __forceinline__ inline
 #define __shared__ static
+#define __constant__
+#define __align__(n) alignas(n)
 #define __restrict__ __restrict
 
 #ifndef QGPU_FULL_MASK
@@ -39,6 +41,10 @@
 #endif
 
 namespace qgpu_cuda {
+
+// The host's buffer for a kernel's extern __shared__ array (CMakeLists.txt rewrites the declaration): more
+// than the machine's shared memory, so a launch's shared_bytes always fits.
+inline constexpr size_t kDynamicSharedBytes = 4096;
 
 struct uint3 {
     unsigned x, y, z;

@@ -110,6 +110,7 @@ TEST(GpuNarrowMemory, SignedAndUnsignedHalfwords) {
 }
 
 TEST(GpuSuite, BytesAndHalfwordsInMemory) {
-    for (const char* name : {"bool_mask", "char_reverse", "short_stencil", "uchar4_gray"})
+    for (const char* name :
+         {"bool_mask", "char_reverse", "short_stencil", "uchar4_gray", "lookup_tables", "dynamic_shared_scan"})
         EXPECT_TRUE(expectSuiteKernel(gpuModel(Engine::Sparse), name)) << name;
 }

@@ -163,3 +163,34 @@ TEST_F(LaunchPanelTest, FloatArgumentsShowAsFloatsAndKeepTheirTypeThroughFormEdi
               (std::vector<int32_t>{std::bit_cast<int32_t>(1.0f), std::bit_cast<int32_t>(2.5e-3f),
                                     std::bit_cast<int32_t>(-INFINITY), std::bit_cast<int32_t>(0.5f)}));
 }
+
+TEST_F(LaunchPanelTest, NarrowTypesAndDynamicSharedMemoryKeepThroughFormEdits) {
+    window->launchEditor()->setPlainText(
+        R"({"block": 4, "shared_bytes": 12, "args": [{"name": "m", "type": "bool", "array": [true, false, true]},
+            {"name": "c", "type": "i8", "scalar": -5}, {"name": "h", "type": "u16", "zeros": 3}],
+            "expect": {"m": [false, false, true]}})");
+    ASSERT_EQ(panel->arguments()->rowCount(), 3);
+    auto type = [&](int row) {
+        return qobject_cast<QComboBox*>(panel->arguments()->cellWidget(row, LaunchPanel::Type))->currentText();
+    };
+    EXPECT_EQ(type(0), "bool");
+    EXPECT_EQ(type(1), "i8");
+    EXPECT_EQ(type(2), "u16");
+    EXPECT_EQ(cell(0, LaunchPanel::Values), "true, false, true");
+    EXPECT_EQ(cell(0, LaunchPanel::Expect), "false, false, true");
+    auto* shared = panel->findChild<QSpinBox*>("launchSharedBytes");
+    ASSERT_NE(shared, nullptr);
+    EXPECT_EQ(shared->value(), 12);
+    panel->blockBox(0)->setValue(8);  // any form edit rewrites the JSON
+    LaunchSpec after = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
+    EXPECT_EQ(after.sharedBytes, 12);
+    EXPECT_EQ(after.args[0].type, ElementType::Bool);
+    EXPECT_EQ(after.args[0].values, (std::vector<int32_t>{1, 0, 1}));
+    EXPECT_EQ(after.args[1].values, std::vector<int32_t>{-5});
+    EXPECT_EQ(after.args[2].type, ElementType::U16);
+    shared->setValue(40);
+    EXPECT_EQ(parseLaunchSpec(window->launchEditor()->toPlainText().toStdString()).sharedBytes, 40);
+    panel->arguments()->item(0, LaunchPanel::Values)->setText("1, 2");
+    EXPECT_FALSE(panel->valid());
+    EXPECT_NE(panel->verdict().indexOf("is not true, false, 0 or 1"), -1) << panel->verdict().toStdString();
+}

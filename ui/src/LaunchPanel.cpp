@@ -106,6 +106,15 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
         }
         shapes->addRow(boxes == &m_grid ? "Grid (blocks)" : "Block (threads)", row);
     }
+    m_sharedBytes = new QSpinBox;
+    m_sharedBytes->setObjectName("launchSharedBytes");
+    m_sharedBytes->setRange(0, MachineSpec::standard().sharedWords * 4);
+    m_sharedBytes->setSuffix(" bytes");
+    m_sharedBytes->setToolTip(
+        "Dynamic shared memory per block, for a kernel's extern __shared__ array "
+        "(CUDA's third launch parameter; \"shared_bytes\" in the JSON)");
+    connect(m_sharedBytes, &QSpinBox::valueChanged, this, &LaunchPanel::formEdited);
+    shapes->addRow("Dynamic shared", m_sharedBytes);
     m_args = new QTableWidget(0, 5);
     m_args->setObjectName("launchArguments");
     m_args->setHorizontalHeaderLabels({"Argument", "Kind", "Type", "Values", "Expect"});
@@ -226,6 +235,7 @@ QString LaunchPanel::formJson(QString* problem) const {
     LaunchSpec launch;
     launch.grid = dim(m_grid);
     launch.block = dim(m_block);
+    launch.sharedBytes = m_sharedBytes->value();
     for (int row = 0; row < m_args->rowCount(); ++row)
         if (!formArgument(row, launch, problem)) return {};
     return QString::fromStdString(launchSpecToJson(launch, JsonLayout::Readable));
@@ -270,6 +280,7 @@ void LaunchPanel::fillForm(const LaunchSpec& launch) {
         m_grid[size_t(axis)]->setValue(grid[size_t(axis)]);
         m_block[size_t(axis)]->setValue(block[size_t(axis)]);
     }
+    m_sharedBytes->setValue(launch.sharedBytes);
     QSignalBlocker blockTable(m_args);
     m_args->setRowCount(0);
     for (const KernelArg& a : launch.args) {

@@ -42,6 +42,17 @@ struct Param {
 struct SharedArray {
     std::string name;
     int64_t bytes = 0;
+    bool dynamic = false;  // `extern __shared__ T x[]`: sized by the launch
+};
+
+// A module-scope variable in global or constant memory: a CUDA __device__ or __constant__ variable, or a
+// local table with an initializer that Clang keeps there. Its bytes as the launch begins.
+struct GlobalVariable {
+    std::string name;
+    int elementBytes = 1;        // of its declared PTX type (Clang declares initialized data as .b8)
+    int alignment = 4;           // .align: a CUDA table of bytes has 1, of shorts 2
+    std::vector<uint8_t> bytes;  // the initial contents, zero where the initializer stops
+    std::string unsupported;     // why the machine cannot hold it, or ""
 };
 
 struct Function {
@@ -58,11 +69,11 @@ struct Function {
 
 struct Module {
     std::vector<Function> functions;
-    std::vector<SharedArray> shared;   // module-scope .shared arrays (CUDA __shared__)
-    std::vector<std::string> globals;  // module-scope .global variables (unsupported by the machine)
-    std::vector<std::string> locals;   // .local arrays (the stack; unsupported by the machine)
-    std::map<int, std::string> files;  // .file number -> name
-    int mainFile = 0;                  // the .file number of the kernel's .cu source
+    std::vector<SharedArray> shared;      // module-scope .shared arrays (CUDA __shared__)
+    std::vector<GlobalVariable> globals;  // module-scope .global and .const variables
+    std::vector<std::string> locals;      // .local arrays (the stack; unsupported by the machine)
+    std::map<int, std::string> files;     // .file number -> name
+    int mainFile = 0;                     // the .file number of the kernel's .cu source
 };
 
 // Throws DiagnosticError naming the PTX line for text it cannot parse.

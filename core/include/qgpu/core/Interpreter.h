@@ -35,6 +35,8 @@ public:
     void apply(const StepEvent& ev, bool forward);
 
     uint32_t specialReg(int thread, SpecialReg r) const;
+    // The initial words of the program's global variable `name` (Program::globals).
+    std::vector<int32_t> globalWords(const std::string& name) const;
 
 private:
     struct Exec;                                              // per-step working set

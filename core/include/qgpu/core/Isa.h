@@ -159,11 +159,21 @@ struct ProgramParam {
     ElementType element = ElementType::I32;  // the scalar's type, or what the pointer points to
 };
 
+// A variable of the program in global memory (CUDA's __device__ and __constant__ variables, and tables that
+// Clang keeps there): placed after the launch's arrays, holding `values` when the launch begins.
+struct ProgramGlobal {
+    std::string name;
+    ElementType element = ElementType::I32;  // i32 words, or u8 bytes when its size is not a whole word
+    std::vector<int32_t> values;
+};
+
 struct Program {
-    std::vector<Block> blocks;         // block 0 is the entry
-    int sharedWords = 0;               // shared memory the program uses per thread block
-    std::vector<ProgramParam> params;  // empty for hand-written assembly (arguments are then found by name)
-    std::string sourceFile;            // the .cu or .qasm it came from, for diagnostics ("" when unknown)
+    std::vector<Block> blocks;           // block 0 is the entry
+    int sharedWords = 0;                 // shared memory the program uses per thread block
+    std::string dynamicShared;           // an `extern __shared__` array (after sharedWords), or ""
+    std::vector<ProgramParam> params;    // empty for hand-written assembly (arguments are then found by name)
+    std::vector<ProgramGlobal> globals;  // in global memory after the launch's arrays; `$name` addresses them
+    std::string sourceFile;              // the .cu or .qasm it came from, for diagnostics ("" when unknown)
 
     int blockIndex(std::string_view label) const;  // -1 if absent
 };

@@ -68,6 +68,7 @@ struct LaunchSpec {
     Dim3 grid;
     Dim3 block;
     std::vector<KernelArg> args;
+    int sharedBytes = 0;  // "shared_bytes": dynamic shared memory per block (CUDA's third launch parameter)
     // Optional expected final contents of array arguments, as elements (checked by tests and `--check`).
     std::vector<std::pair<std::string, std::vector<int32_t>>> expect;
     std::string file;  // the spec's file name, for diagnostics ("" when made in code)
@@ -94,6 +95,10 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout = JsonL
 
 // Checks the launch against the machine and computes the memory map; throws DiagnosticError.
 MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec);
+
+// Adds the program's global variables (Program::globals) to the map after the launch's arrays; throws
+// DiagnosticError when they do not fit global memory or one has the name of an argument.
+void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpec& launch, const MachineSpec& spec);
 
 // A program made ready for one launch: the launch checked against the machine (validateLaunch), and the
 // program linked to it: `$name` immediates resolved (array base address or scalar value), and the program

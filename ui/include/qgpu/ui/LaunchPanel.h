@@ -52,6 +52,7 @@ private:
     bool formArgument(int row, LaunchSpec& launch, QString* problem) const;
 
     std::array<QSpinBox*, 3> m_grid{}, m_block{};
+    QSpinBox* m_sharedBytes = nullptr;  // dynamic shared memory per block
     QTableWidget* m_args;
     QPlainTextEdit* m_json;
     QLabel* m_verdict;
