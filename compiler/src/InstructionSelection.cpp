@@ -480,6 +480,7 @@ void Selector::select(const ptx::Instruction& in) {
     if (op == "ld" && in.has("param")) return loadParam(in);
     if (op == "ld" || op == "st" || op == "atom" || op == "red") return memory(in);
     if (op == "shfl") return shuffle(in);
+    if (op == "mov" && (o.at(0).kind == Kind::Vector || o.at(1).kind == Kind::Vector)) return packedMove(in);
     if (isFloatOperation(in)) return floatOperation(in);
     if (op == "membar" || op == "fence" || (op == "bar" && in.has("warp"))) return;  // lanes run in lockstep
     if (op == "cvt" && in.parts.size() > 2 && (bitsOf(in.parts[1]) < 32 || bitsOf(in.parts[2]) < 32))
@@ -561,6 +562,34 @@ void Selector::move(const ptx::Instruction& in) {
     requireInt32(in);
     B b = bOf(src);
     emit(Opcode::Mov, rd, kZeroReg, b);
+}
+
+// mov.b32 %r, {%h0, %h1} packs halfwords (or four bytes) into a word, lowest first; mov.b32 {%h0, %h1}, %r
+// takes them apart (a part's bits above its width are undefined, as for every 8- and 16-bit register).
+void Selector::packedMove(const ptx::Instruction& in) {
+    const auto& o = in.operands;
+    bool pack = o[1].kind == Kind::Vector;
+    std::vector<Operand> parts = vectorElements(pack ? o[1] : o[0]);
+    int bits = bitsOf(typeOf(in));
+    if (bits > 32 || parts.empty() || bits % int(parts.size()))
+        fail("packing 64-bit values ('" + in.opcode + "') is not supported: the machine's words are 32 bits");
+    int width = bits / int(parts.size());
+    if (!pack) {
+        int whole = reg32(o[1]);
+        for (size_t i = 0; i < parts.size(); ++i)
+            if (parts[i].kind == Kind::Reg)
+                emit(i == 0 ? Opcode::Mov : Opcode::Shr, vreg(parts[i].name), i == 0 ? kZeroReg : whole,
+                     i == 0 ? reg(whole) : imm(int64_t(i) * width));
+        return;
+    }
+    uint32_t mask = width == 32 ? 0xffffffffu : (1u << width) - 1;
+    int packed = lowering::op(*this, Opcode::And, reg32(parts[0]), imm(mask));
+    for (size_t i = 1; i < parts.size(); ++i) {
+        int part = lowering::op(*this, Opcode::And, reg32(parts[i]), imm(mask));
+        int placed = lowering::op(*this, Opcode::Shl, part, imm(int64_t(i) * width));
+        packed = lowering::op(*this, Opcode::Or, packed, reg(placed));
+    }
+    emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(packed));
 }
 
 // %lanemask_eq/lt/le/gt/ge: the lanes of a 32-lane view at, below, up to, above or from the calling lane.

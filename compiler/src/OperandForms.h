@@ -51,7 +51,7 @@ inline constexpr OperandForm kOperandForms[] = {
     {"red", nullptr, 2, 2, {kAddress, kValue}, true},
     {"shfl", "sync", 5, 5, {kReg, kValue, kValue, kValue, kValue}, true},  // d, a, lane, c, membermask
     {"shfl", nullptr, 4, 4, {kReg, kValue, kValue, kValue}, true},
-    {"mov", nullptr, 2, 2, {kReg | kPred, kValue | kPred | kSpecial | kSymbol}, true},
+    {"mov", nullptr, 2, 2, {kReg | kPred | kVector, kValue | kPred | kSpecial | kSymbol | kVector}, true},
     {"setp", "and", 4, 4, {kPred, kValue, kValue, kPred | kSymbol}, true},  // a compound compare: `!%p` is a symbol
     {"setp", "or", 4, 4, {kPred, kValue, kValue, kPred | kSymbol}, true},
     {"setp", "xor", 4, 4, {kPred, kValue, kValue, kPred | kSymbol}, true},

@@ -192,6 +192,7 @@ private:
     void loadParam(const ptx::Instruction& in);
 
     void move(const ptx::Instruction& in);
+    void packedMove(const ptx::Instruction& in);
 
     void compare(const ptx::Instruction& in);
     void laneMask(int rd, const std::string& which);
