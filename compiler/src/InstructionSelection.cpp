@@ -8,6 +8,7 @@
 #include <set>
 
 #include "OperandForms.h"
+#include "Passes.h"
 #include "SequenceHelpers.h"
 #include "Selector.h"
 #include "qgpu/core/Launch.h"
@@ -374,10 +375,7 @@ int Selector::reg32(const Operand& o) {
 void Selector::statement(const ptx::Instruction& in) {
     const std::string& op = in.parts[0];
     if (mentionsOtherFloat(in)) fail(kOtherFloat);
-    bool takesAddress = op == "mov" || op == "cvta";  // local memory is refused where it is accessed
     for (const auto& o : in.operands) {
-        if (isLocalSymbol(o.name) && !takesAddress)
-            fail("local arrays are not supported: use registers, or __shared__ memory indexed by thread");
         for (const auto& global : m_module.globals)
             if (o.name == global.name && !global.unsupported.empty()) failGlobal(global);
     }
@@ -446,8 +444,11 @@ void Selector::failGlobal(const ptx::GlobalVariable& global) const {
 // __device__ and __constant__ variables go after the launch's arrays (the linker places them). Clang
 // declares initialized data as bytes; the alignment tells a table of bytes (1) or shorts (2) from words.
 void Selector::placeGlobals() {
+    std::set<std::string> used;
+    for (const auto& in : m_fn.body)
+        for (const auto& o : in.operands) used.insert(o.name);
     for (const auto& g : m_module.globals) {
-        if (!g.unsupported.empty()) continue;
+        if (!g.unsupported.empty() || !used.count(g.name)) continue;
         int bytes = g.alignment == 1 || g.bytes.size() % 2 ? 1 : g.alignment == 2 || g.bytes.size() % 4 ? 2 : 4;
         ElementType element = bytes == 1 ? ElementType::U8 : bytes == 2 ? ElementType::I16 : ElementType::I32;
         std::vector<int32_t> words((g.bytes.size() + 3) / 4, 0);
@@ -457,8 +458,21 @@ void Selector::placeGlobals() {
     }
 }
 
-bool Selector::isLocalSymbol(const std::string& name) const {
-    return std::find(m_module.locals.begin(), m_module.locals.end(), name) != m_module.locals.end();
+bool Selector::isLocalSymbol(const std::string& name) const { return m_localOffsets.count(name) > 0; }
+
+// Local arrays (Clang's __local_depot: local arrays indexed at run time, and every variable at -O0) share
+// one frame per thread, word-aligned one after another.
+void Selector::placeLocals() {
+    for (const auto& l : m_module.locals) {
+        m_localOffsets[l.name] = m_out.localWords;
+        m_out.localWords += int((l.bytes + 3) / 4);
+    }
+}
+
+// The word address of this thread's frame (frameAddress: the linker places the frames).
+void Selector::frameBase(int rd) {
+    SourceLoc loc = located(Opcode::Mov).loc;
+    for (const VInst& v : frameAddress(rd, m_spec.lanesPerWarp, m_nextVreg, loc)) block().body.push_back(v);
 }
 
 bool Selector::isGlobalSymbol(const std::string& name) const {
@@ -636,7 +650,9 @@ void Selector::compare(const ptx::Instruction& in) {
 
 void Selector::shuffle(const ptx::Instruction& in) {
     const auto& o = in.operands;
-    if (o.size() < 4 || o[3].kind != Kind::Imm) fail("shuffles need a constant width");
+    if (o.size() < 4 || o[3].kind != Kind::Imm)
+        fail(std::string("shuffles need a constant width") +
+             (m_module.debug ? " (at -O0 Clang computes it at run time: build with -O1 or higher)" : ""));
     static const std::map<std::string, Opcode> modes = {
         {"idx", Opcode::ShflIdx}, {"up", Opcode::ShflUp}, {"down", Opcode::ShflDown}, {"bfly", Opcode::ShflBfly}};
     auto mode = modes.find(in.parts.size() > 2 ? in.parts[2] : "");
@@ -664,10 +680,12 @@ Selection selectInstructions(const ptx::Module& module, const std::vector<std::s
     if (!kernel) throw DiagnosticError(Diagnostic{cudaFile, 0, 0, "the file defines no __global__ kernel"});
     for (const auto& f : module.functions)
         if (!f.isEntry)
-            throw DiagnosticError(
-                Diagnostic{cudaFile, 0, 0,
-                           "device function '" + llvm::demangle(f.name) +
-                               "' was not inlined; calls are not supported: mark it __forceinline__"});
+            throw DiagnosticError(Diagnostic{
+                cudaFile, 0, 0,
+                "device function '" + llvm::demangle(f.name) + "' was not inlined; calls are not supported: " +
+                    (module.debug ? "at -O0 Clang inlines only __forceinline__ functions (here also its "
+                                    "own, such as dim3 b = blockDim); build with -O1 or higher"
+                                  : "mark it __forceinline__")});
     checkOperandForms(*kernel, cudaFile);
     return Selector(module, *kernel, paramNames, cudaFile, spec, addMulThroughFma).run();
 }

@@ -12,6 +12,7 @@ struct Selection {
     std::vector<SharedPlacement> shared;
     int sharedWords = 0;
     std::string dynamicShared;  // an extern __shared__ array's name, or ""
+    int localWords = 0;         // local memory per thread
     std::vector<ProgramGlobal> globals;
     std::string kernelName;
     // The kernel has an fma routine beside an add or multiply routine: selecting it again with

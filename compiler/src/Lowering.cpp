@@ -29,8 +29,10 @@ LoweredKernel lowerSelection(lowering::Selection sel, const std::string& cudaFil
     LoweredKernel out;
     out.name = sel.kernelName;
     out.shared = sel.shared;
+    lowering::SpillFrame frame{spec.lanesPerWarp, sel.localWords, 0};
     out.registersUsed = lowering::allocateRegisters(sel.program, spec.usableRegisters(), cudaFile,
-                                                    sel.usesFma ? kFmaRegisterAdvice : "");
+                                                    sel.usesFma ? kFmaRegisterAdvice : "", &frame);
+    out.spilledValues = frame.spilled;
     lowering::simplifyControlFlow(sel.program);  // coalesced moves can leave blocks empty
     lowering::separateExits(sel.program);
     lowering::layoutBlocks(sel.program, spec.slotsPerBlock, out.program, out.lineMap);
@@ -38,6 +40,7 @@ LoweredKernel lowerSelection(lowering::Selection sel, const std::string& cudaFil
     out.program.params = sel.params;
     out.program.globals = sel.globals;
     out.program.dynamicShared = sel.dynamicShared;
+    out.program.localWords = sel.localWords + frame.spilled;
     out.program.sourceFile = cudaFile;
     return out;
 }
@@ -79,6 +82,9 @@ std::string formatLowered(const LoweredKernel& k) {
     for (const auto& g : p.globals)
         out += "; global " + g.name + ": " + std::to_string(g.values.size()) + " " + elementTypeName(g.element) +
                " values after the launch's arrays\n";
+    if (p.localWords)
+        out += "; local memory: " + std::to_string(p.localWords) + " words a thread" +
+               (k.spilledValues ? ", " + std::to_string(k.spilledValues) + " of them spilled values" : "") + "\n";
     if (p.sharedWords) out += ".shared " + std::to_string(p.sharedWords) + "\n";
     // A listing line with a comment in the column after the instructions.
     auto commented = [](const std::string& text, const std::string& comment) {

@@ -332,6 +332,16 @@ private:
             return;
         }
         if (m_inParams) return param(line);
+        if (m_awaitParams && line == "(") {
+            m_awaitParams = false;
+            m_inParams = true;
+            return;
+        }
+        if (line == ";" && m_fn && !m_inBody) {  // the end of a prototype whose parameters were on their own lines
+            m_fn.reset();
+            return;
+        }
+        if (startsWith(line, ".target") && line.find("debug") != std::string::npos) m_module.debug = true;
         if (!m_pending.empty() && (line[0] == '.' || line == "}" || line == "{" || line.back() == ':')) failPending();
         if (startsWith(line, ".version") || startsWith(line, ".target") || startsWith(line, ".address_size")) return;
         if (startsWith(line, ".section")) {  // its '{' on this line or the next
@@ -451,6 +461,11 @@ private:
         size_t open = l.back() == '(' || l.back() == ')' ? l.rfind('(') : l.find('(');
         std::string head = trim(l.substr(0, open));
         m_fn->name = head.substr(head.find_last_of(" \t)") + 1);
+        if (l.back() != '(' && l.back() != ')') {  // `.weak .func (.param ...) name`, its parameters on the next lines
+            m_fn->name = l.substr(l.find_last_of(" \t)") + 1);
+            m_awaitParams = true;
+            return;
+        }
         if (open != std::string::npos && l.back() == '(')
             m_inParams = true;
         else if (open != std::string::npos)
@@ -491,18 +506,22 @@ private:
         while (ss >> word) last = word;
         size_t br = last.find('[');
         std::string name = last.substr(0, br);
+        int elemBytes = l.find(".b64") != std::string::npos || l.find(".u64") != std::string::npos   ? 8
+                        : l.find(".b32") != std::string::npos || l.find(".u32") != std::string::npos ? 4
+                        : l.find(".b16") != std::string::npos || l.find(".u16") != std::string::npos ? 2
+                                                                                                     : 1;
+        auto bytes = [&](const char* what) {
+            int64_t count = br == std::string::npos ? 1 : number(last.substr(br + 1, last.find(']') - br - 1));
+            if (count < 0 || count > (int64_t(1) << 40))
+                fail(std::string("the size of ") + what + " " + name + " is out of range");
+            return elemBytes * count;
+        };
         if (startsWith(l, ".extern .shared")) {
             m_module.shared.push_back({name, 0, true});
         } else if (startsWith(l, ".shared")) {
-            int elemBytes = l.find(".b64") != std::string::npos || l.find(".u64") != std::string::npos   ? 8
-                            : l.find(".b32") != std::string::npos || l.find(".u32") != std::string::npos ? 4
-                            : l.find(".b16") != std::string::npos || l.find(".u16") != std::string::npos ? 2
-                                                                                                         : 1;
-            int64_t count = br == std::string::npos ? 1 : number(last.substr(br + 1, last.find(']') - br - 1));
-            if (count < 0 || count > (int64_t(1) << 40)) fail("the size of shared array " + name + " is out of range");
-            m_module.shared.push_back({name, elemBytes * count, false});
+            m_module.shared.push_back({name, bytes("shared array"), false});
         } else if (startsWith(l, ".local")) {
-            m_module.locals.push_back(name);
+            m_module.locals.push_back({name, bytes("local array"), false});
         } else {
             globalVariable(l, name, br == std::string::npos ? "" : last.substr(br + 1, last.find(']') - br - 1),
                            trim(line.substr(0, line.find(';'))));
@@ -729,7 +748,7 @@ private:
     SourceLoc m_cudaLoc;        // the last line of it in the current function
     Module m_module;
     std::optional<Function> m_fn;
-    bool m_inParams = false, m_inBody = false, m_skipSection = false;
+    bool m_inParams = false, m_inBody = false, m_skipSection = false, m_awaitParams = false;
     int m_depth = 0;
     std::vector<int> m_braceLines;                         // the line of each open nested '{'
     std::vector<std::pair<std::string, int>> m_registers;  // the names .reg declares, and their depth

@@ -187,18 +187,60 @@ void markFloatRegisters(VProgram& p, const std::map<int, int>& colours) {
     }
 }
 
+// The values spilled so far: the frame's address (computed once, at the entry) and the registers that spill
+// code loads into or stores from, none of which is spilled again.
+struct SpillState {
+    int frameBase = -1;
+    std::set<int> unspillable;
+    static constexpr int kMaxSpills = 64;
+
+    // The value that interferes with the most others, or -1 when none may be spilled.
+    int candidate(const Graph& g) const {
+        int best = -1;
+        size_t degree = 0;
+        for (const auto& [r, neighbours] : g.edges)
+            if (!unspillable.count(r) && neighbours.size() > degree) best = r, degree = neighbours.size();
+        return best;
+    }
+
+    void spill(VProgram& p, SpillFrame& frame, int value) {
+        if (frameBase < 0) {
+            frameBase = p.vregCount++;
+            unspillable.insert(frameBase);
+            auto& first = p.blocks[0].body;
+            SourceLoc loc = first.empty() ? p.blocks[0].term.loc : first.front().loc;
+            std::vector<VInst> entry = frameAddress(frameBase, frame.lanes, p.vregCount, loc);
+            for (const VInst& v : entry)
+                if (v.rd != kZeroReg) unspillable.insert(v.rd);
+            auto& body = p.blocks[0].body;
+            body.insert(body.begin(), entry.begin(), entry.end());
+        }
+        spillValue(p, value, frameBase, frame.firstWord + frame.spilled++, unspillable);
+    }
+};
+
 }  // namespace
 
-int allocateRegisters(VProgram& p, int registers, const std::string& cudaFile, const std::string& advice) {
-    while (removeDeadCode(p)) {
+int allocateRegisters(VProgram& p, int registers, const std::string& cudaFile, const std::string& advice,
+                      SpillFrame* frame) {
+    std::map<int, int> colours;
+    for (SpillState spills;;) {
+        while (removeDeadCode(p)) {
+        }
+        Graph g = interference(p);
+        colours = colour(g, registers);
+        if (colours.size() == g.edges.size()) break;
+        int value = frame && frame->spilled < SpillState::kMaxSpills ? spills.candidate(g) : -1;
+        if (value < 0)
+            throw DiagnosticError(Diagnostic{
+                cudaFile, g.pressureAt.line, g.pressureAt.column,
+                "the kernel needs more registers than the machine's " + std::to_string(registers) + " (" +
+                    std::to_string(g.maxPressure) + " values live here" +
+                    (frame && frame->spilled ? ", after spilling " + std::to_string(frame->spilled) + " to local memory"
+                                             : "") +
+                    "); split the work or keep fewer values alive" + advice});
+        spills.spill(p, *frame, value);
     }
-    Graph g = interference(p);
-    std::map<int, int> colours = colour(g, registers);
-    if (colours.size() != g.edges.size())
-        throw DiagnosticError(Diagnostic{cudaFile, g.pressureAt.line, g.pressureAt.column,
-                                         "the kernel needs more registers than the machine's " +
-                                             std::to_string(registers) + " (" + std::to_string(g.maxPressure) +
-                                             " values live here); split the work or keep fewer values alive" + advice});
     auto map = [&](int& r) {
         if (r != kZeroReg) r = colours.at(r);
     };

@@ -199,7 +199,12 @@ void Selector::wide(const ptx::Instruction& in) {
     }
     if (op == "cvta" || (op == "mov" && o[1].kind != Kind::Symbol))
         return emit(Opcode::Mov, rd, kZeroReg, operand(o[1]));
-    if (op == "mov" && isLocalSymbol(o[1].name)) return emit(Opcode::Mov, rd, kZeroReg, imm(0));  // never accessed
+    if (op == "mov" && isLocalSymbol(o[1].name)) {  // the thread's frame, and the array's place in it
+        frameBase(rd);
+        if (int at = m_localOffsets.at(o[1].name)) emit(Opcode::Add, rd, rd, imm(at));
+        if (dst == Rep::Byte) emit(Opcode::Shl, rd, rd, imm(2));
+        return;
+    }
     if (op == "mov" && isGlobalSymbol(o[1].name)) {  // placed by the linker: its word address
         emitSymbol(rd, globalName(o[1].name));
         if (dst == Rep::Byte) emit(Opcode::Shl, rd, rd, imm(2));

@@ -43,13 +43,14 @@ int Selector::sharedBase(const std::string& symbol) {
     fail("unknown memory symbol " + symbol + " (only __shared__ arrays and kernel parameters are supported)");
 }
 
-// Local memory (a local array written at run time, or a variable that needs an address) has no place
-// on the machine yet.
-void Selector::requireKnownSpace(Space space) const {
-    if (space == Space::Local)
-        fail("local arrays are not supported: use registers, or __shared__ memory indexed by thread");
+Space Selector::resolvedSpace(Space space) const {
+    if (space == Space::Local || (space == Space::Unknown && m_module.shared.empty())) return Space::Global;
     if (space == Space::Unknown || space == Space::Mixed)
-        fail("cannot tell whether this pointer is global or shared memory; index arrays directly");
+        fail(std::string("cannot tell whether this pointer is global or shared memory; index arrays directly") +
+             (m_module.debug ? " (at -O0 every pointer passes through local memory and loses which memory it points "
+                               "to: build with -O1 or higher)"
+                             : ""));
+    return space;
 }
 
 // The memory an instruction names: __constant__ memory is global memory the kernel does not write.
@@ -70,6 +71,12 @@ std::pair<int, uint32_t> Selector::address(const Operand& a, Space& space) {
         emitSymbol(base, globalName(a.name));
         return {base, uint32_t(a.value / 4)};
     }
+    if (a.name[0] != '%' && isLocalSymbol(a.name)) {  // [__local_depot0+8]
+        space = Space::Local;
+        int base = temp();
+        frameBase(base);
+        return {base, uint32_t(m_localOffsets.at(a.name) + a.value / 4)};
+    }
     if (a.name[0] != '%') {
         space = Space::Shared;
         return {kZeroReg, uint32_t(sharedBase(a.name) + a.value / 4)};
@@ -86,13 +93,16 @@ void Selector::memory(const ptx::Instruction& in) {
     const Operand* data = op == "ld" ? &o.at(0) : op == "st" ? &o.at(1) : nullptr;
     bool copied = data && m_copiedWords.count(data->name);
     if ((op == "ld" || op == "st") && bitsOf(t) < 32) return narrowMemory(in);
-    if (t != "u32" && t != "s32" && t != "b32" && t != "f32" && !copied) {
-        fail("only 32-bit memory accesses are supported (found ." + t + "): use int or float arrays");
-    }
     Space space = spaceOf(in);
     bool store = op == "st" || op == "red";
+    bool wide = t == "u64" || t == "s64" || t == "b64";
+    if (!wide && t != "u32" && t != "s32" && t != "b32" && t != "f32" && !copied)
+        fail("only 32-bit memory accesses are supported (found ." + t + "): use int or float arrays");
     auto [base, offset] = address(store ? o.at(0) : o.at(1), space);
-    requireKnownSpace(space);
+    if (wide && !copied && space == Space::Local && (op == "ld" || op == "st") && !in.has("v2") && !in.has("v4"))
+        return localWide(in, base, offset);
+    if (wide && !copied) fail("only 32-bit memory accesses are supported (found ." + t + "): use int or float arrays");
+    space = resolvedSpace(space);
     bool shared = space == Space::Shared;
     if (op == "ld" || op == "st") {  // .v2 and .v4: one word per element, at consecutive addresses
         std::vector<Operand> elements = copied ? copiedWordHalves(*data) : vectorElements(*data);
@@ -122,6 +132,17 @@ void Selector::memory(const ptx::Instruction& in) {
     VInst v = located(shared ? Opcode::AtomShared : Opcode::AtomGlobal);
     v.rd = op == "red" ? kZeroReg : vreg(o[0].name), v.rs1 = base, v.imm = offset, v.rs2 = value;
     block().body.push_back(v);
+}
+
+void Selector::localWide(const ptx::Instruction& in, int base, uint32_t offset) {
+    const auto& o = in.operands;
+    if (in.parts[0] == "ld") return emit(Opcode::LdGlobal, vreg(o[0].name), base, imm(offset));
+    int low = reg32(o[1]), high = lowering::op(*this, Opcode::Sra, low, imm(31));
+    for (auto [word, value] : {std::pair{offset, low}, std::pair{offset + 1, high}}) {
+        VInst v = located(Opcode::StGlobal);
+        v.rs1 = base, v.imm = word, v.rs2 = value;
+        block().body.push_back(v);
+    }
 }
 
 // Bytes and halfwords (bool, char, short; and what Clang narrows `x >> 24` of an int to): the word that holds
@@ -154,7 +175,7 @@ void Selector::fixedNarrow(const NarrowAccess& n) {
     at.value -= byte;
     Space space = n.space;
     auto [base, offset] = address(at, space);
-    requireKnownSpace(space);
+    space = resolvedSpace(space);
     bool shared = space == Space::Shared;
     int word = temp(), bits = 8 * n.bytes, shift = int(byte * 8);
     emit(shared ? Opcode::LdShared : Opcode::LdGlobal, word, base, imm(offset));
@@ -179,8 +200,8 @@ void Selector::fixedNarrow(const NarrowAccess& n) {
 // in one instruction, so a store is a routine that lets the lanes merge their bytes one after another, as
 // the atomics do (the highest lane's byte remains where two lanes write the same one).
 void Selector::computedNarrow(const NarrowAccess& n) {
-    requireKnownSpace(n.space);
-    bool shared = n.space == Space::Shared;
+    Space space = resolvedSpace(n.space);
+    bool shared = space == Space::Shared;
     int address = vreg(n.at.name);
     if (n.at.value != 0) address = lowering::op(*this, Opcode::Add, address, imm(n.at.value));
     int word = lowering::op(*this, Opcode::Shr, address, imm(2));

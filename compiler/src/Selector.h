@@ -47,9 +47,11 @@ inline bool mentionsOtherFloat(const ptx::Instruction& in) {
 
 inline std::string typeOf(const ptx::Instruction& in) { return in.parts.size() > 1 ? in.parts.back() : ""; }
 
+// Local memory is a part of global memory (a frame per thread), so a pointer into either is global.
 inline Space merge(Space a, Space b) {
     if (a == Space::Unknown) return b;
     if (b == Space::Unknown || a == b) return a;
+    if ((a == Space::Local && b == Space::Global) || (a == Space::Global && b == Space::Local)) return Space::Global;
     return Space::Mixed;
 }
 
@@ -64,6 +66,7 @@ public:
         : m_module(module), m_fn(fn), m_cudaFile(cudaFile), m_spec(spec), m_addMulThroughFma(addMulThroughFma) {
         placeShared();
         placeGlobals();
+        placeLocals();
         describeParams(paramNames);
         inferWideRegisters();
         findWideValues();
@@ -87,6 +90,8 @@ private:
     // ---- module facts -------------------------------------------------------------------------------
     void placeShared();
     void placeGlobals();
+    void placeLocals();
+    void frameBase(int rd);
     bool isGlobalSymbol(const std::string& name) const;
 
     // Pointer parameters come from the mangled signature (extern "C" kernels: every .u64 is a pointer).
@@ -121,6 +126,8 @@ private:
     // register): each moves as two words.
     void findCopiedWords(std::map<std::string, int>& defs);
     std::vector<Operand> copiedWordHalves(const Operand& o) const;
+    // A 64-bit value in local memory (a pointer or long at -O0): its low word, and the extension as the high.
+    void localWide(const ptx::Instruction& in, int base, uint32_t offset);
 
     std::optional<int64_t> constantOf(const Operand& o) const;
 
@@ -210,7 +217,9 @@ private:
 
     void memory(const ptx::Instruction& in);
     static Space spaceOf(const ptx::Instruction& in);
-    void requireKnownSpace(Space space) const;
+    // The memory an access goes to: local memory is a frame in global memory, and a pointer whose memory is
+    // unknown (read back from memory, as at -O0) is global in a kernel without shared memory.
+    Space resolvedSpace(Space space) const;
     bool isLocalSymbol(const std::string& name) const;
 
     // Bytes and halfwords: bool, char and short elements, and what Clang narrows `x >> 24` of an int to.
@@ -270,6 +279,7 @@ private:
     std::map<std::string, int> m_paramIndex, m_vregs, m_labelBlocks;
     std::map<std::string, Wide> m_wide;
     std::map<std::string, int64_t> m_constants;
+    std::map<std::string, int> m_localOffsets;  // local array -> word offset in the thread's frame
     std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs, m_narrowAddressRegs, m_byteAddresses;
     std::map<std::string, Routine> m_routines;
     bool m_addMulThroughFma;

@@ -436,7 +436,13 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
                                     std::to_string(launch.args.size()) + " arguments");
             in.immSymbol = launch.args[i].name;
         }
-        if (const ArrayPlacement* p = map.find(in.immSymbol))
+        if (in.immSymbol == kLocalMemorySymbol)
+            in.imm += uint32_t(map.localBase);
+        else if (in.immSymbol == kWarpsPerBlockSymbol)
+            in.imm += uint32_t(launch.warpsPerBlock(spec));
+        else if (in.immSymbol == kFrameWordsSymbol)
+            in.imm += uint32_t(program.localWords);
+        else if (const ArrayPlacement* p = map.find(in.immSymbol))
             in.imm += uint32_t(p->base);
         else if (const KernelArg* a = launch.arg(in.immSymbol))
             in.imm += uint32_t(a->values.at(0));
@@ -487,6 +493,16 @@ void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpe
         fail("the launch's arrays and the kernel's global variables need " + std::to_string(map.usedWords) +
              " words of global memory but the machine has " + std::to_string(spec.globalWords) +
              "; use smaller arrays or tables");
+    map.localBase = map.usedWords;
+    int slots = launch.grid.count() * launch.warpsPerBlock(spec) * spec.lanesPerWarp;
+    if (program.localWords == 0) return;
+    map.usedWords += program.localWords * slots;
+    if (map.usedWords > spec.globalWords)
+        fail("the kernel's local memory (" + std::to_string(program.localWords) + " words a thread, for local arrays " +
+             "and -O0's variables) needs " + std::to_string(program.localWords * slots) + " words for " +
+             std::to_string(slots) + " threads, which with the arrays is more than the machine's " +
+             std::to_string(spec.globalWords) + " words of global memory; launch fewer threads, use smaller local " +
+             "arrays, or build with -O1 or higher");
 }
 
 LinkedLaunch linkLaunch(const Program& program, const LaunchSpec& launch, const MachineSpec& spec) {

@@ -182,11 +182,21 @@ static __device__ __forceinline__ unsigned __float2uint_rz(float a) { return __n
 static __device__ __forceinline__ unsigned __float2uint_rd(float a) { return __nvvm_f2ui_rm(a); }
 static __device__ __forceinline__ unsigned __float2uint_ru(float a) { return __nvvm_f2ui_rp(a); }
 static __device__ __forceinline__ float __int2float_rn(int a) { return __nvvm_i2f_rn(a); }
-static __device__ __forceinline__ float __int2float_rz(int a) { return __nvvm_i2f_rz(a); }
+// LLVM 19 folds __nvvm_i2f_rz and __nvvm_ui2f_rz into a conversion to nearest at -O1 and above, where nvcc
+// keeps cvt.rz: the rounding towards zero is written in PTX.
+static __device__ __forceinline__ float __int2float_rz(int a) {
+    float r;
+    asm("cvt.rz.f32.s32 %0, %1;" : "=f"(r) : "r"(a));
+    return r;
+}
 static __device__ __forceinline__ float __int2float_rd(int a) { return __nvvm_i2f_rm(a); }
 static __device__ __forceinline__ float __int2float_ru(int a) { return __nvvm_i2f_rp(a); }
 static __device__ __forceinline__ float __uint2float_rn(unsigned a) { return __nvvm_ui2f_rn(a); }
-static __device__ __forceinline__ float __uint2float_rz(unsigned a) { return __nvvm_ui2f_rz(a); }
+static __device__ __forceinline__ float __uint2float_rz(unsigned a) {
+    float r;
+    asm("cvt.rz.f32.u32 %0, %1;" : "=f"(r) : "r"(a));
+    return r;
+}
 static __device__ __forceinline__ float __uint2float_rd(unsigned a) { return __nvvm_ui2f_rm(a); }
 static __device__ __forceinline__ float __uint2float_ru(unsigned a) { return __nvvm_ui2f_rp(a); }
 static __device__ __forceinline__ int __float_as_int(float a) { return __builtin_bit_cast(int, a); }

@@ -162,6 +162,16 @@ auto rounded(int mode, F f) {
     std::fesetround(FE_TONEAREST);
     return r;
 }
+// An integer (exact in a double) to float in a rounding mode: GCC moves a conversion across fesetround even
+// under -frounding-math, so the nearest float is stepped towards the directed one instead.
+inline float toFloat(double exact, int mode) {
+    float nearest = float(exact);
+    if ((mode == FE_TOWARDZERO && std::fabs(double(nearest)) > std::fabs(exact)) ||
+        (mode == FE_DOWNWARD && double(nearest) > exact))
+        return std::nextafter(nearest, mode == FE_DOWNWARD ? -INFINITY : 0.0f);
+    if (mode == FE_UPWARD && double(nearest) < exact) return std::nextafter(nearest, INFINITY);
+    return nearest;
+}
 inline bool isNan(float x) { return x != x; }
 // cvt.rzi/rni/rmi/rpi.s32/u32.f32: NaN gives 0, values beyond the type saturate.
 inline double integral(float x, int mode) {
@@ -239,18 +249,8 @@ inline float fmaf(float a, float b, float c) { return std::fma(a, b, c); }
     }                                                                                      \
     inline int __float2int_##suffix(float a) { return detail::toInt(a, mode); }            \
     inline unsigned __float2uint_##suffix(float a) { return detail::toUnsigned(a, mode); } \
-    inline float __int2float_##suffix(int a) {                                             \
-        return detail::rounded(mode, [&] {                                                 \
-            volatile int x = a;                                                            \
-            return float(x);                                                               \
-        });                                                                                \
-    }                                                                                      \
-    inline float __uint2float_##suffix(unsigned a) {                                       \
-        return detail::rounded(mode, [&] {                                                 \
-            volatile unsigned x = a;                                                       \
-            return float(x);                                                               \
-        });                                                                                \
-    }
+    inline float __int2float_##suffix(int a) { return detail::toFloat(double(a), mode); }  \
+    inline float __uint2float_##suffix(unsigned a) { return detail::toFloat(double(a), mode); }
 QGPU_HOST_ROUNDED(rn, FE_TONEAREST)
 QGPU_HOST_ROUNDED(rz, FE_TOWARDZERO)
 QGPU_HOST_ROUNDED(rd, FE_DOWNWARD)

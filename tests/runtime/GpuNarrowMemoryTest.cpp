@@ -111,6 +111,7 @@ TEST(GpuNarrowMemory, SignedAndUnsignedHalfwords) {
 
 TEST(GpuSuite, BytesAndHalfwordsInMemory) {
     for (const char* name :
-         {"bool_mask", "char_reverse", "short_stencil", "uchar4_gray", "lookup_tables", "dynamic_shared_scan", "byte_histogram", "uchar3_invert", "short2_dot"})
+         {"bool_mask", "char_reverse", "short_stencil", "uchar4_gray", "lookup_tables", "dynamic_shared_scan",
+          "byte_histogram", "uchar3_invert", "short2_dot", "local_sort", "mat4_square"})
         EXPECT_TRUE(expectSuiteKernel(gpuModel(Engine::Sparse), name)) << name;
 }

@@ -30,6 +30,7 @@ struct LoweredKernel {
     std::vector<SharedPlacement> shared;
     std::vector<LineMapEntry> lineMap;
     int registersUsed = 0;
+    int spilledValues = 0;  // values the register allocator keeps in local memory
 };
 
 // Lowers the module's only kernel. `paramNames` (may be empty) names the parameters for messages and

@@ -71,9 +71,10 @@ struct Module {
     std::vector<Function> functions;
     std::vector<SharedArray> shared;      // module-scope .shared arrays (CUDA __shared__)
     std::vector<GlobalVariable> globals;  // module-scope .global and .const variables
-    std::vector<std::string> locals;      // .local arrays (the stack; unsupported by the machine)
+    std::vector<SharedArray> locals;      // .local arrays: the stack (Clang's __local_depot)
     std::map<int, std::string> files;     // .file number -> name
     int mainFile = 0;                     // the .file number of the kernel's .cu source
+    bool debug = false;                   // `.target sm_75, debug`: compiled at -O0
 };
 
 // Throws DiagnosticError naming the PTX line for text it cannot parse.

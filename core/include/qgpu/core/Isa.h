@@ -159,6 +159,12 @@ struct ProgramParam {
     ElementType element = ElementType::I32;  // the scalar's type, or what the pointer points to
 };
 
+// Link-time immediates of compiled programs: the word address of the launch's local memory (a frame of
+// Program::localWords words per thread slot, after the arrays and variables), and the warps per block.
+inline constexpr const char* kLocalMemorySymbol = "%local";
+inline constexpr const char* kWarpsPerBlockSymbol = "%warps";
+inline constexpr const char* kFrameWordsSymbol = "%frame";  // Program::localWords
+
 // A variable of the program in global memory (CUDA's __device__ and __constant__ variables, and tables that
 // Clang keeps there): placed after the launch's arrays, holding `values` when the launch begins.
 struct ProgramGlobal {
@@ -171,6 +177,7 @@ struct Program {
     std::vector<Block> blocks;           // block 0 is the entry
     int sharedWords = 0;                 // shared memory the program uses per thread block
     std::string dynamicShared;           // an `extern __shared__` array (after sharedWords), or ""
+    int localWords = 0;                  // local memory per thread (a frame in global memory, kLocalMemorySymbol)
     std::vector<ProgramParam> params;    // empty for hand-written assembly (arguments are then found by name)
     std::vector<ProgramGlobal> globals;  // in global memory after the launch's arrays; `$name` addresses them
     std::string sourceFile;              // the .cu or .qasm it came from, for diagnostics ("" when unknown)

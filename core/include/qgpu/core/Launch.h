@@ -83,6 +83,7 @@ struct LaunchSpec {
 struct MemoryMap {
     std::vector<ArrayPlacement> arrays;
     int usedWords = 0;
+    int localBase = 0;  // local memory: Program::localWords per thread slot from here (0 words when none)
     const ArrayPlacement* find(const std::string& name) const;
 };
 
@@ -96,8 +97,9 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout = JsonL
 // Checks the launch against the machine and computes the memory map; throws DiagnosticError.
 MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec);
 
-// Adds the program's global variables (Program::globals) to the map after the launch's arrays; throws
-// DiagnosticError when they do not fit global memory or one has the name of an argument.
+// Adds the program's global variables (Program::globals) to the map after the launch's arrays, then its
+// local memory (a frame per thread slot); throws DiagnosticError when they do not fit global memory or a
+// variable has the name of an argument.
 void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpec& launch, const MachineSpec& spec);
 
 // A program made ready for one launch: the launch checked against the machine (validateLaunch), and the

@@ -1,5 +1,6 @@
-// Variables in global memory (__device__ and __constant__ ones, and local tables with an initializer that
-// Clang keeps there) and dynamic shared memory (extern __shared__), on the reference interpreter.
+// The memory spaces beyond the launch's arrays, on the reference interpreter: variables in global memory
+// (__device__ and __constant__ ones, and local tables with an initializer that Clang keeps there), dynamic
+// shared memory (extern __shared__), and local memory (a frame per thread: local arrays, and -O0).
 #include <gtest/gtest.h>
 
 #include "qgpu/compiler/Frontend.h"
@@ -12,8 +13,11 @@ using namespace qgpu;
 namespace {
 
 // Runs `source` over `launchJson` to the end; the final contents of every array and variable by name.
-std::map<std::string, std::vector<int32_t>> runToEnd(const std::string& source, const std::string& launchJson) {
-    Program program = compileKernel(source, "k.cu").kernel.program;
+std::map<std::string, std::vector<int32_t>> runToEnd(const std::string& source, const std::string& launchJson,
+                                                     int optLevel = 2) {
+    CudaCompileOptions options;
+    options.optLevel = optLevel;
+    Program program = compileKernel(source, "k.cu", MachineSpec::standard(), options).kernel.program;
     LaunchSpec launch = parseLaunchSpec(launchJson, "k.json");
     LinkedLaunch linked = linkLaunch(program, launch);
     Interpreter interp(linked.program, launch, MachineSpec::standard());
@@ -23,9 +27,9 @@ std::map<std::string, std::vector<int32_t>> runToEnd(const std::string& source, 
     return out;
 }
 
-std::string errorOf(const std::string& source, const std::string& launchJson) {
+std::string errorOf(const std::string& source, const std::string& launchJson, int optLevel = 2) {
     try {
-        runToEnd(source, launchJson);
+        runToEnd(source, launchJson, optLevel);
     } catch (const DiagnosticError& e) {
         return e.what();
     }
@@ -98,4 +102,70 @@ TEST(DynamicSharedMemory, TheLaunchSizesTheExternArrayAfterTheStaticOnes) {
                           "machine has 64"),
               std::string::npos)
         << tooBig;
+}
+
+TEST(LocalMemory, EachThreadHasItsOwnFrameAtEveryOptimizationLevel) {
+    // A local array indexed at run time, in two blocks of a 2-D grid with a partial warp: every thread's
+    // frame is its own.
+    std::string source =
+        "__global__ void k(const int* in, int* out) {\n"
+        "  int i = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x;\n  int t[5];\n"
+        "  for (int j = 0; j < 5; ++j) t[j] = in[i] * (j + 1);\n  out[i] = t[in[i] % 5] + t[(i + 1) % 5];\n}\n";
+    std::string launch =
+        R"({"grid": [1, 2], "block": 6, "args": [{"name": "in", "array": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]},
+        {"name": "out", "zeros": 12}]})";
+    std::vector<int32_t> expected;
+    for (int i = 0; i < 12; ++i) {
+        int v = i + 1;
+        expected.push_back(v * (v % 5 + 1) + v * ((i + 1) % 5 + 1));
+    }
+    for (int opt : {0, 1, 2, 3}) EXPECT_EQ(runToEnd(source, launch, opt)["out"], expected) << "-O" << opt;
+}
+
+TEST(LocalMemory, ItsSizeIsCheckedAgainstGlobalMemoryAndMinusO0SaysWhatItCannotDo) {
+    std::string big = errorOf(
+        "__global__ void k(int* out) {\n  int t[40];\n  for (int j = 0; j < 40; ++j) t[j] = out[j];\n"
+        "  out[threadIdx.x] = t[out[0] % 40];\n}\n",
+        R"({"grid": 4, "block": 32, "args": [{"name": "out", "zeros": 64}]})");
+    EXPECT_NE(big.find("the kernel's local memory (40 words a thread, for local arrays and -O0's variables) needs "
+                       "5120 words for 128 threads"),
+              std::string::npos)
+        << big;
+    // At -O0 a pointer to shared memory passes through local memory, and Clang's own helpers are calls.
+    std::string shared = errorOf(
+        "__global__ void k(int* out) {\n  __shared__ int s[4];\n  s[threadIdx.x] = 1;\n  __syncthreads();\n"
+        "  out[threadIdx.x] = s[3 - threadIdx.x];\n}\n",
+        R"({"block": 4, "args": [{"name": "out", "zeros": 4}]})", 0);
+    EXPECT_NE(shared.find("at -O0 every pointer passes through local memory"), std::string::npos) << shared;
+    std::string call = errorOf("__global__ void k(int* out) {\n  dim3 b = blockDim;\n  out[threadIdx.x] = b.x;\n}\n",
+                               R"({"block": 4, "args": [{"name": "out", "zeros": 4}]})", 0);
+    EXPECT_NE(call.find("at -O0 Clang inlines only __forceinline__ functions"), std::string::npos) << call;
+}
+
+TEST(Spilling, ValuesBeyondTheRegistersLiveInLocalMemoryAndKeepTheirValues) {
+    // Twenty values live across a barrier: more than the 15 registers.
+    std::string src = "__global__ void k(int* a) {\n";
+    for (int i = 0; i < 20; ++i)
+        src += "  int v" + std::to_string(i) + " = a[threadIdx.x + " + std::to_string(i) + "];\n";
+    src += "  __syncthreads();\n  int s = 0;\n";
+    for (int i = 0; i < 20; ++i) src += "  s = s * 3 + (v" + std::to_string(i) + " ^ " + std::to_string(i) + ");\n";
+    src += "  __syncthreads();\n  a[threadIdx.x] = s;\n}\n";
+    std::vector<int32_t> a;
+    for (int i = 0; i < 24; ++i) a.push_back(i * 7 - 40);
+    std::string values;
+    for (int32_t v : a) values += (values.empty() ? "" : ", ") + std::to_string(v);
+    auto out = runToEnd(src, R"({"grid": 1, "block": 4, "args": [{"name": "a", "array": [)" + values + "]}]}");
+    for (int t = 0; t < 4; ++t) {
+        uint32_t s = 0;
+        for (int i = 0; i < 20; ++i) s = s * 3 + uint32_t(a[size_t(t + i)] ^ i);
+        EXPECT_EQ(out["a"][size_t(t)], int32_t(s)) << t;
+    }
+    EXPECT_GT(compileKernel(src, "k.cu").kernel.spilledValues, 0);
+    // Five values live across fused multiply-adds, whose routine holds 11 registers.
+    CompiledKernel f = compileKernel(
+        "__global__ void k(const float* a, float* out) {\n  int t = threadIdx.x;\n  float x = a[t], y = a[t + 4], "
+        "z = a[t + 8];\n  float p = x * y;\n  out[t] = p + z;\n  out[t + 4] = z - x * y;\n}\n",
+        "k.cu");
+    EXPECT_GT(f.kernel.spilledValues, 0);
+    EXPECT_GT(f.kernel.program.localWords, 0);
 }
