@@ -171,17 +171,35 @@ int Selector::asByte(const Operand& o) {
 }
 
 // Address arithmetic on 64-bit registers, in words or bytes (see Rep).
+// A 64-bit register converted back to a 32-bit value: its low word.
+void Selector::lowWord(const ptx::Instruction& in) {
+    const auto& o = in.operands;
+    std::string from = in.parts.size() > 2 ? in.parts[2] : "";
+    if (from.size() > 1 && from.substr(1) == "64")
+        return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(asByte(o[1])));
+    if (from == "u32" || from == "s32" || from == "b32")
+        return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(reg32(o[1])));
+    fail("conversion " + in.opcode + " is not supported: use int");
+}
+
+// The address of a memory symbol in words (or bytes, for a byte-address register): a local array's place in
+// the thread's frame, a global variable's (the linker places it) or a __shared__ array's.
+void Selector::symbolAddress(int rd, const std::string& symbol, Rep dst) {
+    if (isLocalSymbol(symbol)) {
+        frameBase(rd);
+        if (int at = m_localOffsets.at(symbol)) emit(Opcode::Add, rd, rd, imm(at));
+    } else if (isGlobalSymbol(symbol)) {
+        emitSymbol(rd, globalName(symbol));
+    } else {
+        return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(symbol) * (dst == Rep::Word ? 1 : 4)));
+    }
+    if (dst == Rep::Byte) emit(Opcode::Shl, rd, rd, imm(2));
+}
+
 void Selector::wide(const ptx::Instruction& in) {
     const std::string& op = in.parts[0];
     const auto& o = in.operands;
-    if (op == "cvt" && !isWideReg(o[0].name)) {  // back to a 32-bit value
-        std::string from = in.parts.size() > 2 ? in.parts[2] : "";
-        if (from.size() > 1 && from.substr(1) == "64")
-            return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(asByte(o[1])));
-        if (from == "u32" || from == "s32" || from == "b32")
-            return emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(reg32(o[1])));
-        fail("conversion " + in.opcode + " is not supported: use int");
-    }
+    if (op == "cvt" && !isWideReg(o[0].name)) return lowWord(in);
     int rd = vreg(o[0].name);
     Rep dst = wideOf(o[0]).rep;
     auto operand = [&](const Operand& x) -> B {
@@ -199,18 +217,7 @@ void Selector::wide(const ptx::Instruction& in) {
     }
     if (op == "cvta" || (op == "mov" && o[1].kind != Kind::Symbol))
         return emit(Opcode::Mov, rd, kZeroReg, operand(o[1]));
-    if (op == "mov" && isLocalSymbol(o[1].name)) {  // the thread's frame, and the array's place in it
-        frameBase(rd);
-        if (int at = m_localOffsets.at(o[1].name)) emit(Opcode::Add, rd, rd, imm(at));
-        if (dst == Rep::Byte) emit(Opcode::Shl, rd, rd, imm(2));
-        return;
-    }
-    if (op == "mov" && isGlobalSymbol(o[1].name)) {  // placed by the linker: its word address
-        emitSymbol(rd, globalName(o[1].name));
-        if (dst == Rep::Byte) emit(Opcode::Shl, rd, rd, imm(2));
-        return;
-    }
-    if (op == "mov") return emit(Opcode::Mov, rd, kZeroReg, imm(sharedBase(o[1].name) * (dst == Rep::Word ? 1 : 4)));
+    if (op == "mov") return symbolAddress(rd, o[1].name, dst);
     if (op == "mul" && in.has("wide")) {
         int a = reg32(o[1]);
         if (m_products.count(o[0].name)) {  // the low word, and the high one for a shift right

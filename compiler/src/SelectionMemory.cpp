@@ -65,17 +65,11 @@ std::pair<int, uint32_t> Selector::address(const Operand& a, Space& space) {
     if (a.kind != Kind::Address) fail("expected a memory operand");
     if (a.value % 4) fail("an access that is not at a whole 32-bit word: the machine addresses words");
     if (a.name.empty()) fail("absolute addresses are not supported");
-    if (a.name[0] != '%' && isGlobalSymbol(a.name)) {  // a __device__ or __constant__ variable
-        space = Space::Global;
+    if (a.name[0] != '%' && (isGlobalSymbol(a.name) || isLocalSymbol(a.name))) {  // [table+8], [__local_depot0+8]
+        space = isGlobalSymbol(a.name) ? Space::Global : Space::Local;
         int base = temp();
-        emitSymbol(base, globalName(a.name));
+        symbolAddress(base, a.name, Rep::Word);
         return {base, uint32_t(a.value / 4)};
-    }
-    if (a.name[0] != '%' && isLocalSymbol(a.name)) {  // [__local_depot0+8]
-        space = Space::Local;
-        int base = temp();
-        frameBase(base);
-        return {base, uint32_t(m_localOffsets.at(a.name) + a.value / 4)};
     }
     if (a.name[0] != '%') {
         space = Space::Shared;

@@ -206,6 +206,8 @@ private:
 
     // Address arithmetic on 64-bit registers, in words or bytes (see Rep).
     void wide(const ptx::Instruction& in);
+    void lowWord(const ptx::Instruction& in);
+    void symbolAddress(int rd, const std::string& symbol, Rep dst);
 
     // rd = the low word of the 64-bit (hi:lo) shifted right by k.
     void shiftProduct(int rd, int lo, int hi, int k, Opcode right);

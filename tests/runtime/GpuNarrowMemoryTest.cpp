@@ -82,6 +82,13 @@ void expectNarrowMemory(const NarrowCase& c, const std::vector<int32_t>& in, int
     }
 }
 
+// The same bit patterns read as the unsigned type.
+std::vector<int32_t> asUnsigned(const std::vector<int32_t>& values, ElementType type) {
+    std::vector<int32_t> out;
+    for (int32_t v : values) out.push_back(wrap(v, type));
+    return out;
+}
+
 NarrowCase integerCase(const std::string& cudaType, ElementType type) {
     return {cudaType, type, [type](int32_t v, int t, int32_t s) { return wrap(int64_t(v) * 3 + s - t, type); }};
 }
@@ -96,17 +103,13 @@ TEST(GpuNarrowMemory, BoolArraysInGlobalAndSharedMemory) {
 TEST(GpuNarrowMemory, SignedAndUnsignedBytes) {
     std::vector<int32_t> bytes = {-128, 127, -1, 0, 1, 100, -100, 55, -56, 3, -4, 90, -91};
     expectNarrowMemory(integerCase("signed char", ElementType::I8), bytes, -7);
-    std::vector<int32_t> unsignedBytes;
-    for (int32_t b : bytes) unsignedBytes.push_back(b & 0xff);
-    expectNarrowMemory(integerCase("unsigned char", ElementType::U8), unsignedBytes, 200);
+    expectNarrowMemory(integerCase("unsigned char", ElementType::U8), asUnsigned(bytes, ElementType::U8), 200);
 }
 
 TEST(GpuNarrowMemory, SignedAndUnsignedHalfwords) {
     std::vector<int32_t> halves = {-32768, 32767, -1, 0, 1, 1000, -1000, 12345, -12346, 3, -4, 30000, -30001};
     expectNarrowMemory(integerCase("short", ElementType::I16), halves, -300);
-    std::vector<int32_t> unsignedHalves;
-    for (int32_t h : halves) unsignedHalves.push_back(h & 0xffff);
-    expectNarrowMemory(integerCase("unsigned short", ElementType::U16), unsignedHalves, 65000);
+    expectNarrowMemory(integerCase("unsigned short", ElementType::U16), asUnsigned(halves, ElementType::U16), 65000);
 }
 
 TEST(GpuSuite, BytesAndHalfwordsInMemory) {

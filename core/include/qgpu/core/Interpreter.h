@@ -35,10 +35,10 @@ public:
     void apply(const StepEvent& ev, bool forward);
 
     uint32_t specialReg(int thread, SpecialReg r) const;
-    // The initial words of the program's global variable `name` (Program::globals).
-    std::vector<int32_t> globalWords(const std::string& name) const;
 
 private:
+    // The initial words of the program's global variable `name` (Program::globals).
+    std::vector<int32_t> globalWords(const std::string& name) const;
     struct Exec;                                              // per-step working set
     void execute(Exec& x, const Instruction& in, int instr);  // instr: index in the block body
     void executeShuffle(Exec& x, const Instruction& in, int instr);
