@@ -29,6 +29,7 @@
 #include "CudaNames.h"
 #include "CooperativeGroupsHeader.h"
 #include "CooperativeGroupsReduceHeader.h"
+#include "StdTypesHeader.h"
 #include "DeviceHeader.h"
 #include "SourceChecks.h"
 #include "qgpu/core/Environment.h"
@@ -102,7 +103,7 @@ const std::pair<std::string, std::string>& builtinVarsHeader() {
 }
 
 // The only files a compile can see, all in memory: the kernel's source, the device header, the Clang header
-// it includes and <cooperative_groups.h>. No #include in a kernel reaches the host's file system, so code a model wrote
+// it includes, <cooperative_groups.h>, and the integer types and limits under their C and C++ names. No #include in a kernel reaches the host's file system, so code a model wrote
 // cannot read host files.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourcePath, const std::string& source,
                                                         const std::string& headerPath, const std::string& header) {
@@ -117,6 +118,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourc
     memFs->addFile(include + "cooperative_groups.h", 0, llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsHeader));
     memFs->addFile(include + "cooperative_groups/reduce.h", 0,
                    llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsReduceHeader));
+    for (const char* name : {"cstdint", "stdint.h", "climits", "limits.h", "cstddef", "stddef.h"})
+        memFs->addFile(include + name, 0, llvm::MemoryBuffer::getMemBuffer(kStdTypesHeader));
     return memFs;
 }
 

@@ -38,6 +38,10 @@ void floatSquareRoot(Emitter& e, int rd, int a, FloatMode mode);
 void intToFloat(Emitter& e, int rd, int a, bool isSigned, Rounding rounding);
 // cvt.s32/u32.f32 with the integer rounding modifiers: saturating, NaN gives 0.
 void floatToInt(Emitter& e, int rd, int a, bool isSigned, Rounding rounding, bool flush);
+// cvt.rn/rz.f32.s64/u64 (and rm/rp unsigned): a 64-bit integer in a pair (PairSequences.cpp).
+void pairToFloat(Emitter& e, int rd, Pair a, bool isSigned, Rounding rounding);
+// cvt.rzi.s64/u64.f32: truncated, saturating, NaN gives 0 (PairSequences.cpp).
+void floatToPair(Emitter& e, Pair rd, int a, bool isSigned);
 // cvt.rni/rzi/rmi/rpi.f32.f32: the integral value in the rounding's direction, as a float.
 void roundToIntegral(Emitter& e, int rd, int a, Rounding rounding, bool flush);
 

@@ -151,12 +151,14 @@ ElementType elementOf(std::string type) {
         {"bool", ElementType::Bool},          {"char", ElementType::I8},          {"signed char", ElementType::I8},
         {"char8_t", ElementType::U8},         {"unsigned char", ElementType::U8}, {"short", ElementType::I16},
         {"unsigned short", ElementType::U16}, {"char16_t", ElementType::U16},     {"unsigned int", ElementType::U32},
-        {"unsigned", ElementType::U32},       {"float", ElementType::F32}};
+        {"unsigned", ElementType::U32},       {"float", ElementType::F32},        {"long", ElementType::I64},
+        {"long long", ElementType::I64},      {"unsigned long", ElementType::U64}, {"unsigned long long", ElementType::U64}};
     if (auto it = named.find(type); it != named.end()) return it->second;
     // CUDA's vectors (float4, uchar3, ...) by their element
     static const std::vector<std::pair<std::string, ElementType>> vectors = {
         {"float", ElementType::F32}, {"uint", ElementType::U32},   {"uchar", ElementType::U8},
-        {"char", ElementType::I8},   {"ushort", ElementType::U16}, {"short", ElementType::I16}};
+        {"char", ElementType::I8},   {"ushort", ElementType::U16}, {"short", ElementType::I16},
+        {"ulong", ElementType::U64}, {"long", ElementType::I64}};
     for (const auto& [prefix, element] : vectors)
         if (type.rfind(prefix, 0) == 0) return element;
     return ElementType::I32;
@@ -166,7 +168,8 @@ ElementType elementOf(std::string type) {
 ElementType elementOfPtx(const std::string& type) {
     static const std::map<std::string, ElementType> named = {
         {"f32", ElementType::F32}, {"u8", ElementType::U8},   {"s8", ElementType::I8},  {"b8", ElementType::U8},
-        {"u16", ElementType::U16}, {"s16", ElementType::I16}, {"b16", ElementType::U16}};
+        {"u16", ElementType::U16}, {"s16", ElementType::I16}, {"b16", ElementType::U16},
+        {"u64", ElementType::U64}, {"s64", ElementType::I64}};
     auto it = named.find(type);
     return it == named.end() ? ElementType::I32 : it->second;
 }
@@ -252,18 +255,14 @@ void Selector::describeParams(const std::vector<std::string>& names) {
         const ptx::Param& p = m_fn.params[i];
         bool pointer = i < types.size() ? types[i].find('*') != std::string::npos : p.type == "u64";
         std::string name = i < names.size() && !names[i].empty() ? names[i] : "arg" + std::to_string(i);
-        if (!pointer && (p.type == "u64" || p.type == "s64" || p.type == "b64"))
-            throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
-                                             "parameter '" + name +
-                                                 "' is 64 bits wide; the machine has 32-bit "
-                                                 "integers only: use int or unsigned"});
-        static const std::set<std::string> scalarTypes = {"u32", "s32", "b32", "f32", "u8",
-                                                          "s8",  "b8",  "u16", "s16", "b16"};
+        static const std::set<std::string> scalarTypes = {"u32", "s32", "b32", "f32", "u8",  "s8",
+                                                          "b8",  "u16", "s16", "b16", "u64", "s64"};
         if (!pointer && !scalarTypes.count(p.type))
             throw DiagnosticError(Diagnostic{m_cudaFile, 0, 0,
                                              "parameter '" + name + "' has PTX type ." + p.type +
-                                                 "; kernels take bool, char, short, int, unsigned and float "
-                                                 "scalars and pointers to them (or to CUDA's vectors of them)"});
+                                                 "; kernels take bool, char, short, int, long long, their "
+                                                 "unsigned types and float as scalars and pointers to them (or to "
+                                                 "CUDA's vectors of them)"});
         ElementType element = i < types.size() ? elementOf(types[i])
                               : pointer        ? ElementType::I32
                                                : elementOfPtx(p.type);
@@ -277,7 +276,6 @@ void Selector::findConstants() {
     std::map<std::string, int> defs;
     for (const auto& in : m_fn.body)
         if (!in.operands.empty() && in.operands[0].kind == Kind::Reg) defs[in.operands[0].name]++;
-    findCopiedWords(defs);
     for (const auto& in : m_fn.body)
         if (in.parts[0] == "mov" && in.guard.empty() && in.operands.size() == 2 && in.operands[1].kind == Kind::Imm &&
             !in.operands[1].isFloat && defs[in.operands[0].name] == 1)
@@ -497,6 +495,8 @@ void Selector::select(const ptx::Instruction& in) {
     if (op == "mov" && (o.at(0).kind == Kind::Vector || o.at(1).kind == Kind::Vector)) return packedMove(in);
     if (isFloatOperation(in)) return floatOperation(in);
     if (op == "membar" || op == "fence" || (op == "bar" && in.has("warp"))) return;  // lanes run in lockstep
+    if (!o.empty() && isPair(o[0])) return pairOperation(in);
+    if ((op == "popc" || op == "clz") && is64BitType(typeOf(in))) return pairCount(in);
     if (op == "cvt" && in.parts.size() > 2 && (bitsOf(in.parts[1]) < 32 || bitsOf(in.parts[2]) < 32))
         return narrowConvert(in);
     if (bitsOf(typeOf(in)) < 32) return narrowOperation(in);
@@ -585,8 +585,9 @@ void Selector::packedMove(const ptx::Instruction& in) {
     bool pack = o[1].kind == Kind::Vector;
     std::vector<Operand> parts = vectorElements(pack ? o[1] : o[0]);
     int bits = bitsOf(typeOf(in));
-    if (bits > 32 || parts.empty() || bits % int(parts.size()))
+    if (bits > 64 || parts.empty() || bits % int(parts.size()) || (bits == 64 && parts.size() != 2))
         fail("packing 64-bit values ('" + in.opcode + "') is not supported: the machine's words are 32 bits");
+    if (bits == 64) return packedPair(in, pack, parts);
     int width = bits / int(parts.size());
     if (!pack) {
         int whole = reg32(o[1]);
@@ -635,8 +636,7 @@ void Selector::compare(const ptx::Instruction& in) {
     auto it = table.find(in.parts[1]);
     if (it == table.end()) fail("unsupported comparison ." + in.parts[1]);
     const auto& o = in.operands;
-    requireNarrow(o[1]);
-    requireNarrow(o[2]);
+    if (is64BitType(type) && (isPair(o[1]) || isPair(o[2]))) return pairCompare(in);
     // Pointers compare as word addresses, unless one of them holds a byte address (a char pointer).
     bool wide64 = type.size() > 1 && type.substr(1) == "64";
     bool words = wide64 && (wideOf(o[1]).rep == Rep::Word || wideOf(o[2]).rep == Rep::Word) && !isByteAddress(o[1]) &&

@@ -57,7 +57,8 @@ void Selector::inferWideRegisters() {
                 const std::string& name = in.operands[0].name;
                 Wide w = wideDef(in);
                 Wide& cur = m_wide[name];
-                bool word = (cur.rep == Rep::Word || w.rep == Rep::Word) && !m_byteAddresses.count(name);
+                bool word = (cur.rep == Rep::Word || w.rep == Rep::Word) && !m_byteAddresses.count(name) &&
+                            !m_pairs.count(name);
                 Wide next{word ? Rep::Word : Rep::Byte, merge(cur.space, w.space)};
                 if (next.rep != cur.rep || next.space != cur.space) cur = next, changed = true;
             }
@@ -86,42 +87,6 @@ bool Selector::findByteAddresses() {
     return found;
 }
 
-// 64-bit values (not addresses) whose high word may be more than the extension of the low one: the
-// products of mul.wide and what is computed from them, and left shifts by a register. The machine holds
-// their low words only, which is all a conversion back to 32 bits needs; a comparison would be wrong.
-// A product shifted right by 32 or more is its high word (mulHigh), a plain 32-bit value again.
-void Selector::findWideValues() {
-    for (const auto& in : m_fn.body) {
-        const auto& o = in.operands;
-        if (o.empty() || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || wideOf(o[0]).rep != Rep::Byte) continue;
-        const std::string& op = in.parts[0];
-        if (op == "mul" && in.has("wide")) m_products.insert(o[0].name), m_wideValues.insert(o[0].name);
-        if (op == "shl" && o.size() > 2 && o[2].kind != Kind::Imm) m_wideValues.insert(o[0].name);
-    }
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (const auto& in : m_fn.body) {
-            const auto& o = in.operands;
-            if (o.empty() || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || m_wideValues.count(o[0].name)) continue;
-            bool highWord =
-                in.parts[0] == "shr" && m_products.count(o[1].name) && o[2].kind == Kind::Imm && o[2].value >= 32;
-            for (size_t i = 1; i < o.size() && !highWord; ++i)
-                if (o[i].kind == Kind::Reg && m_wideValues.count(o[i].name)) {
-                    m_wideValues.insert(o[0].name);
-                    changed = true;
-                    break;
-                }
-        }
-    }
-}
-
-void Selector::requireNarrow(const Operand& o) {
-    if (o.kind == Kind::Reg && m_wideValues.count(o.name))
-        fail(
-            "this needs all 64 bits of a product or a 64-bit shift, but the machine computes in 32 bits: "
-            "compare 32-bit values, or take the high word with __mulhi / __umulhi");
-}
-
 Wide Selector::wideDef(const ptx::Instruction& in) const {
     const std::string& op = in.parts[0];
     auto src = [&](size_t i) { return i < in.operands.size() ? wideOf(in.operands[i]) : Wide{}; };
@@ -129,10 +94,8 @@ Wide Selector::wideDef(const ptx::Instruction& in) const {
         if (i < in.operands.size() && in.operands[i].kind == Kind::Imm) return in.operands[i].value;
         return std::nullopt;
     };
-    if (op == "ld" && in.has("param")) {  // a pointer; a 32-bit scalar widened is a value
-        std::string t = typeOf(in);
-        return t.size() > 1 && t.substr(1) == "64" ? Wide{Rep::Word, Space::Global} : Wide{};
-    }
+    if (op == "ld" && in.has("param"))  // a pointer; a scalar is a value
+        return m_pointers.count(in.operands[0].name) ? Wide{Rep::Word, Space::Global} : Wide{};
     if (op == "mov" && in.operands.size() > 1 && in.operands[1].kind == Kind::Symbol)
         return {Rep::Word, isGlobalSymbol(in.operands[1].name)  ? Space::Global
                            : isLocalSymbol(in.operands[1].name) ? Space::Local
@@ -220,11 +183,6 @@ void Selector::wide(const ptx::Instruction& in) {
     if (op == "mov") return symbolAddress(rd, o[1].name, dst);
     if (op == "mul" && in.has("wide")) {
         int a = reg32(o[1]);
-        if (m_products.count(o[0].name)) {  // the low word, and the high one for a shift right
-            B b = bOf(o[2]);
-            emit(Opcode::Mul, rd, a, b);
-            return mulHigh(*this, vreg(o[0].name + ".hi"), a, b, in.has("s32"));
-        }
         if (o[2].kind == Kind::Imm && (dst == Rep::Byte || o[2].value % 4 == 0))
             return emit(Opcode::Mul, rd, a, imm(dst == Rep::Word ? o[2].value / 4 : o[2].value));
         emit(Opcode::Mul, rd, a, bOf(o[2]));
@@ -236,15 +194,6 @@ void Selector::wide(const ptx::Instruction& in) {
         int64_t k = o[2].value + (from == Rep::Word ? 2 : 0) - (dst == Rep::Word ? 2 : 0);
         if (k < 0) fail("an address that is not a whole number of 32-bit words: the machine addresses words");
         return emit(Opcode::Shl, rd, vreg(o[1].name), imm(k));
-    }
-    if (op == "shr" && o[2].kind == Kind::Imm && wideOf(o[1]).rep == Rep::Word && o[2].value >= 2)
-        return emit(in.has("s64") ? Opcode::Sra : Opcode::Shr, rd, vreg(o[1].name), imm(o[2].value - 2));
-    Opcode right = in.has("s64") ? Opcode::Sra : Opcode::Shr;
-    if (op == "shr" && o[2].kind == Kind::Imm && m_products.count(o[1].name))
-        return shiftProduct(rd, vreg(o[1].name), vreg(o[1].name + ".hi"), int(o[2].value & 63), right);
-    if (op == "shr" && o[2].kind == Kind::Imm && dst == Rep::Byte && wideOf(o[1]).rep == Rep::Byte && o[2].value < 32) {
-        requireNarrow(o[1]);
-        return emit(right, rd, reg32(o[1]), imm(o[2].value));
     }
     static const std::map<std::string, Opcode> bitwise = {
         {"and", Opcode::And}, {"or", Opcode::Or}, {"xor", Opcode::Xor}, {"mul", Opcode::Mul}, {"shl", Opcode::Shl}};
@@ -266,16 +215,6 @@ void Selector::wide(const ptx::Instruction& in) {
         return emit(Opcode::Sel, rd, a, b, c);
     }
     fail("64-bit arithmetic '" + in.opcode + "' is not supported: the machine computes in 32 bits (use int)");
-}
-
-// rd = the low word of the 64-bit (hi:lo) shifted right by k.
-void Selector::shiftProduct(int rd, int lo, int hi, int k, Opcode right) {
-    if (k >= 32) return emit(right, rd, hi, imm(k - 32));
-    if (k == 0) return emit(Opcode::Mov, rd, kZeroReg, reg(lo));
-    int low = temp(), high = temp();
-    emit(Opcode::Shr, low, lo, imm(k));
-    emit(Opcode::Shl, high, hi, imm(32 - k));
-    emit(Opcode::Or, rd, low, reg(high));
 }
 
 }  // namespace qgpu::lowering

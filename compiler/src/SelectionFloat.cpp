@@ -169,6 +169,7 @@ void Selector::floatConvert(const ptx::Instruction& in) {
     }
     bool toFloat = to == "f32";
     const std::string& integer = toFloat ? from : to;
+    if (is64BitType(integer)) return wideConvert(in, toFloat);
     if (integer != "s32" && integer != "u32" && !(toFloat && bitsOf(integer) < 32))
         fail("conversion between float and ." + integer + " is not supported: convert through int");
     if (!rounding) fail("a conversion without a rounding modifier: '" + in.opcode + "'");
@@ -186,6 +187,39 @@ void Selector::floatConvert(const ptx::Instruction& in) {
     if (toFloat && in.has("sat")) floatSaturate(*this, rd, rd);  // to an integer, cvt saturates anyway
 }
 
+// Conversions between float and 64-bit integers: to float a routine, to an integer a truncation (after a
+// rounding to an integral float for .rni/.rmi/.rpi).
+void Selector::wideConvert(const ptx::Instruction& in, bool toFloat) {
+    const auto& o = in.operands;
+    const std::string& integer = toFloat ? in.parts.back() : in.parts[in.parts.size() - 2];
+    bool isSigned = integer[0] == 's', flush = in.has("ftz");
+    std::optional<Rounding> rounding = roundingOf(in);
+    if (!rounding) fail("a conversion without a rounding modifier: '" + in.opcode + "'");
+    Rounding r = *rounding;
+    if (toFloat) {
+        if (isSigned && (r == Rounding::Down || r == Rounding::Up))
+            fail("'" + in.opcode + "' (a long long to float rounding down or up) is not supported: use __ll2float_rn");
+        Pair a = pairIn(o[1]);
+        std::string key = "cvt.f32." + integer + suffix({r, false});
+        auto body = [isSigned, r](Emitter& e, int d, const std::vector<int>& args) {
+            pairToFloat(e, d, {args[0], args[1]}, isSigned, r);
+        };
+        return callRoutine(key, body, vreg(o[0].name), {a.lo, a.hi});
+    }
+    int a = reg32(o[1]);
+    if (r != Rounding::Zero) {
+        int integral = temp();
+        callRoutine("cvt.f32.f32" + suffix({r, flush}),
+                    [r, flush](Emitter& e, int d, const std::vector<int>& args) {
+                        roundToIntegral(e, d, args[0], r, flush);
+                    },
+                    integral, {a});
+        a = integral;
+    }
+    Pair rd = isPair(o[0]) ? pairRegs(o[0].name) : Pair{vreg(o[0].name), temp()};
+    floatToPair(*this, rd, a, isSigned);
+}
+
 void Selector::callRoutine(const std::string& name, RoutineBody body, int rd, const std::vector<int>& args) {
     Routine& r = m_routines[name];
     if (r.entry < 0) {
@@ -201,6 +235,13 @@ void Selector::callRoutine(const std::string& name, RoutineBody body, int rd, co
     jump(r.entry);
     m_cur = r.returns.back();
     copy(*this, rd, r.result);
+}
+
+void Selector::callPairRoutine(const std::string& name, PairRoutineBody body, Pair rd, std::vector<int> args) {
+    args.push_back(kZeroReg);  // the high word's register
+    RoutineBody words = [body](Emitter& e, int d, const std::vector<int>& a) { body(e, {d, a.back()}, a); };
+    callRoutine(name, words, rd.lo, args);
+    copy(*this, rd.hi, m_routines.at(name).args.back());
 }
 
 void Selector::emitRoutines() {

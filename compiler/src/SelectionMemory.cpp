@@ -7,34 +7,13 @@
 
 namespace qgpu::lowering {
 
-// 64-bit registers that only carry memory to memory (a struct copy: ld.u64 then st.u64 of the same
-// register): each moves as two words.
-void Selector::findCopiedWords(std::map<std::string, int>& defs) {
-    auto is64 = [](const ptx::Instruction& in) {
-        std::string t = typeOf(in);
-        return t == "u64" || t == "s64" || t == "b64";
-    };
-    for (const auto& in : m_fn.body)
-        if (in.parts[0] == "ld" && !in.has("param") && is64(in) && !in.operands.empty() &&
-            defs[in.operands[0].name] == 1)
-            m_copiedWords.insert(in.operands[0].name);
-    for (const auto& in : m_fn.body)
-        for (size_t i = 0; i < in.operands.size(); ++i) {
-            bool definition = i == 0 && in.parts[0] == "ld";
-            bool storedValue = i == 1 && in.parts[0] == "st" && is64(in);
-            if (!definition && !storedValue) m_copiedWords.erase(in.operands[i].name);
-        }
-}
-
-std::vector<Operand> Selector::copiedWordHalves(const Operand& o) const {
-    return {{Kind::Reg, o.name + ".lo", 0, false}, {Kind::Reg, o.name + ".hi", 0, false}};
-}
-
 void Selector::loadParam(const ptx::Instruction& in) {
     const Operand& addr = in.operands.at(1);
     auto it = m_paramIndex.find(addr.name);
     if (it == m_paramIndex.end() || addr.value != 0) fail("unexpected parameter access " + addr.name);
-    emitSymbol(vreg(in.operands[0].name), "#" + std::to_string(it->second));
+    std::string symbol = "#" + std::to_string(it->second);
+    emitSymbol(vreg(in.operands[0].name), symbol);
+    if (isPair(in.operands[0])) emitSymbol(vreg(in.operands[0].name + kHighWordSuffix), symbol + kHighWordSuffix);
 }
 
 int Selector::sharedBase(const std::string& symbol) {
@@ -84,22 +63,21 @@ void Selector::memory(const ptx::Instruction& in) {
     const std::string& op = in.parts[0];
     const auto& o = in.operands;
     std::string t = typeOf(in);
-    const Operand* data = op == "ld" ? &o.at(0) : op == "st" ? &o.at(1) : nullptr;
-    bool copied = data && m_copiedWords.count(data->name);
+    if (op == "ld" && isPair(o.at(0)) && !is64BitType(t)) return widenedLoad(in);
     if ((op == "ld" || op == "st") && bitsOf(t) < 32) return narrowMemory(in);
     Space space = spaceOf(in);
     bool store = op == "st" || op == "red";
-    bool wide = t == "u64" || t == "s64" || t == "b64";
-    if (!wide && t != "u32" && t != "s32" && t != "b32" && t != "f32" && !copied)
-        fail("only 32-bit memory accesses are supported (found ." + t + "): use int or float arrays");
+    bool wide = is64BitType(t);
+    if (!wide && t != "u32" && t != "s32" && t != "b32" && t != "f32")
+        fail("memory accesses of type ." + t + " are not supported: use 8-, 16-, 32- or 64-bit integers or float");
+    if (wide && op != "ld" && op != "st")
+        fail("64-bit atomics are not supported yet: use 32-bit int or unsigned atomics");
     auto [base, offset] = address(store ? o.at(0) : o.at(1), space);
-    if (wide && !copied && space == Space::Local && (op == "ld" || op == "st") && !in.has("v2") && !in.has("v4"))
-        return localWide(in, base, offset);
-    if (wide && !copied) fail("only 32-bit memory accesses are supported (found ." + t + "): use int or float arrays");
     space = resolvedSpace(space);
     bool shared = space == Space::Shared;
+    if (wide) return pairMemory(in, base, offset, shared);
     if (op == "ld" || op == "st") {  // .v2 and .v4: one word per element, at consecutive addresses
-        std::vector<Operand> elements = copied ? copiedWordHalves(*data) : vectorElements(*data);
+        std::vector<Operand> elements = vectorElements(op == "ld" ? o.at(0) : o.at(1));
         for (size_t i = 0; i < elements.size(); ++i) {
             const Operand& e = elements[i];
             uint32_t at = offset + uint32_t(i);
@@ -128,15 +106,16 @@ void Selector::memory(const ptx::Instruction& in) {
     block().body.push_back(v);
 }
 
-void Selector::localWide(const ptx::Instruction& in, int base, uint32_t offset) {
-    const auto& o = in.operands;
-    if (in.parts[0] == "ld") return emit(Opcode::LdGlobal, vreg(o[0].name), base, imm(offset));
-    int low = reg32(o[1]), high = lowering::op(*this, Opcode::Sra, low, imm(31));
-    for (auto [word, value] : {std::pair{offset, low}, std::pair{offset + 1, high}}) {
-        VInst v = located(Opcode::StGlobal);
-        v.rs1 = base, v.imm = word, v.rs2 = value;
-        block().body.push_back(v);
-    }
+// ld.s32 (or .u8, ...) into a 64-bit register that is a pair: the value loaded, then its extension.
+void Selector::widenedLoad(const ptx::Instruction& in) {
+    ptx::Instruction narrow = in;
+    Operand low = in.operands[0];
+    low.name += ".value";
+    narrow.operands[0] = low;
+    memory(narrow);
+    int value = vreg(low.name);
+    B high = typeOf(in)[0] == 's' ? reg(lowering::op(*this, Opcode::Sra, value, imm(31))) : imm(0);
+    setPair(pairRegs(in.operands[0].name), {reg(value), high});
 }
 
 // Bytes and halfwords (bool, char, short; and what Clang narrows `x >> 24` of an int to): the word that holds

@@ -33,6 +33,7 @@ struct Wide {
 };
 
 inline bool isWideReg(const std::string& name) { return name.rfind("%rd", 0) == 0 || name.rfind("%SP", 0) == 0; }
+inline bool is64BitType(const std::string& type) { return type == "s64" || type == "u64" || type == "b64"; }
 
 inline constexpr const char* kOtherFloat =
     "double and half precision are not supported: the machine computes in 32-bit float; use float and write "
@@ -68,8 +69,9 @@ public:
         placeGlobals();
         placeLocals();
         describeParams(paramNames);
+        findPointers();
+        findPairs();
         inferWideRegisters();
-        findWideValues();
         findConstants();
     }
 
@@ -113,22 +115,29 @@ private:
     bool findByteAddresses();
     bool isByteAddress(const Operand& o) const;
 
-    // 64-bit values (not addresses) whose high word may be more than the extension of the low one: the
-    // products of mul.wide and what is computed from them, and left shifts by a register. The machine holds
-    // their low words only, which is all a conversion back to 32 bits needs; a comparison would be wrong.
-    // A product shifted right by 32 or more is its high word (mulHigh), a plain 32-bit value again.
-    void findWideValues();
-    void requireNarrow(const Operand& o);
+    // ---- 64-bit integers (SelectionPairs.cpp) ---------------------------------------------------------
+    // Registers that hold pointers (m_pointers), and the 64-bit data registers whose high words matter
+    // (m_pairs): those are held in two machine registers, the others as their low word.
+    void findPointers();
+    void findPairs();
+    bool isPair(const Operand& o) const;
+    Pair pairRegs(const std::string& name);
+    PairB pairOperand(const Operand& o);
+    Pair pairIn(const Operand& o);
+    void setPair(Pair rd, PairB value);
+    void pairOperation(const ptx::Instruction& in);
+    void pairBitwise(const ptx::Instruction& in, Pair rd);
+    void pairConvert(const ptx::Instruction& in, Pair rd);
+    void pairDivision(const ptx::Instruction& in, Pair rd);
+    void wideProduct(const ptx::Instruction& in, Pair rd);
+    void pairCompare(const ptx::Instruction& in);
+    void pairCount(const ptx::Instruction& in);
+    void pairMemory(const ptx::Instruction& in, int base, uint32_t offset, bool shared);
+    void packedPair(const ptx::Instruction& in, bool pack, const std::vector<Operand>& words);
+    void widenedLoad(const ptx::Instruction& in);
 
     // 32-bit registers written once, by a mov of an immediate (prmt's selector arrives that way).
     void findConstants();
-    // 64-bit registers that only carry memory to memory (a struct copy: ld.u64 then st.u64 of the same
-    // register): each moves as two words.
-    void findCopiedWords(std::map<std::string, int>& defs);
-    std::vector<Operand> copiedWordHalves(const Operand& o) const;
-    // A 64-bit value in local memory (a pointer or long at -O0): its low word, and the extension as the high.
-    void localWide(const ptx::Instruction& in, int base, uint32_t offset);
-
     std::optional<int64_t> constantOf(const Operand& o) const;
 
     Wide wideOf(const Operand& o) const;
@@ -209,9 +218,6 @@ private:
     void lowWord(const ptx::Instruction& in);
     void symbolAddress(int rd, const std::string& symbol, Rep dst);
 
-    // rd = the low word of the 64-bit (hi:lo) shifted right by k.
-    void shiftProduct(int rd, int lo, int hi, int k, Opcode right);
-
     int sharedBase(const std::string& symbol);
 
     // [reg + offset] or [symbol + offset] -> (rs1, imm in words), and which memory it is in.
@@ -252,6 +258,7 @@ private:
     void floatTest(const ptx::Instruction& in);
     void floatCompare(const ptx::Instruction& in);
     void floatConvert(const ptx::Instruction& in);
+    void wideConvert(const ptx::Instruction& in, bool toFloat);
     void floatAtomicAdd(int rd, int address, int value, bool shared);
     // An atom or red other than the integer add (SelectionAtomics.cpp): exch, cas, min, max, inc, dec, and,
     // or, xor, at the word address held in `address`.
@@ -271,6 +278,10 @@ private:
     };
     // rd = the routine `name` applied to args (body writes it the first time the routine is used).
     void callRoutine(const std::string& name, RoutineBody body, int rd, const std::vector<int>& args);
+    // A routine with a 64-bit result: it writes the high word into an argument register of its own, after
+    // the others.
+    using PairRoutineBody = std::function<void(Emitter& e, Pair rd, const std::vector<int>& args)>;
+    void callPairRoutine(const std::string& name, PairRoutineBody body, Pair rd, std::vector<int> args);
     void emitRoutines();
 
     const ptx::Module& m_module;
@@ -282,7 +293,7 @@ private:
     std::map<std::string, Wide> m_wide;
     std::map<std::string, int64_t> m_constants;
     std::map<std::string, int> m_localOffsets;  // local array -> word offset in the thread's frame
-    std::set<std::string> m_copiedWords, m_products, m_wideValues, m_addressRegs, m_narrowAddressRegs, m_byteAddresses;
+    std::set<std::string> m_pointers, m_pairs, m_addressRegs, m_narrowAddressRegs, m_byteAddresses;
     std::map<std::string, Routine> m_routines;
     bool m_addMulThroughFma;
     int m_nextVreg = 0, m_cur = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "VirtualProgram.h"
 
@@ -48,5 +49,29 @@ void bitFieldInsert(Emitter& e, int rd, int a, int base, B pos, B len);
 void funnelShift(Emitter& e, int rd, int a, int b, B amount, bool left, bool clamp);
 // PTX prmt in its default mode: bytes of {b, a} picked (or sign-replicated) by the selector's nibbles.
 void bytePermute(Emitter& e, int rd, int a, int b, uint32_t selector);
+
+// A 64-bit integer in two machine registers (PTX's .s64/.u64/.b64 data), and a 64-bit operand: registers
+// or an immediate's two words.
+struct Pair {
+    int lo = kZeroReg, hi = kZeroReg;
+};
+struct PairB {
+    B lo, hi;
+};
+inline PairB pairB(Pair p) { return {reg(p.lo), reg(p.hi)}; }
+
+// rd = a + b or a - b, mod 2^64.
+void addPair(Emitter& e, Pair rd, Pair a, PairB b, bool subtract);
+// rd = the low 64 bits of a * b.
+void mulPair(Emitter& e, Pair rd, Pair a, PairB b);
+// rd = the high 64 bits of the 128-bit product a * b.
+void mulHighPair(Emitter& e, Pair rd, Pair a, Pair b, bool isSigned);
+// rd = a shifted by `amount` (PTX: amounts above 64 shift as 64), left, right, or right with the sign.
+enum class Shift { Left, Right, RightArith };
+void shiftPair(Emitter& e, Pair rd, Pair a, B amount, Shift kind);
+// 1 when `a cmp b` holds (cmp: PTX's eq, ne, lt, le, gt, ge; lo, ls, hi, hs), else 0.
+int comparePair(Emitter& e, const std::string& cmp, Pair a, PairB b, bool isSigned);
+// rd = a / b or a % b with the 32-bit division's policies (divide).
+void dividePair(Emitter& e, Pair rd, Pair a, Pair b, bool isSigned, bool remainder);
 
 }  // namespace qgpu::lowering

@@ -18,12 +18,12 @@ int count(const std::vector<int>& shape) {
 }
 
 ElementType wordType(bool isFloat) { return isFloat ? ElementType::F32 : ElementType::I32; }
-KernelArg array(const std::string& name, const Value& v) { return {name, true, v.values, wordType(v.isFloat)}; }
 KernelArg array(const std::string& name, const std::vector<int32_t>& values, bool isFloat) {
-    return {name, true, values, wordType(isFloat)};
+    return {name, true, {values.begin(), values.end()}, wordType(isFloat)};
 }
+KernelArg array(const std::string& name, const Value& v) { return array(name, v.values, v.isFloat); }
 KernelArg zeros(const std::string& name, int n, bool isFloat) {
-    return {name, true, std::vector<int32_t>(size_t(n)), wordType(isFloat)};
+    return {name, true, std::vector<int64_t>(size_t(n)), wordType(isFloat)};
 }
 KernelArg scalar(const std::string& name, int32_t v) { return {name, false, {v}}; }
 

@@ -45,34 +45,42 @@ int32_t toFloatWord(const Json& v, const std::string& file, const std::string& w
     failAt(file, where + " must be a number, \"nan\", \"inf\" or \"-inf\", found " + v.dump());
 }
 
-// An integer element of a narrow type: within the type's range (a bool also as true or false).
-int32_t toNarrow(const Json& v, ElementType type, const std::string& file, const std::string& where) {
+// An integer element: within its type's range (a bool also as true or false); a u64 keeps its bits.
+int64_t toInteger(const Json& v, ElementType type, const std::string& file, const std::string& where) {
     if (type == ElementType::Bool && v.is_boolean()) return v.get<bool>() ? 1 : 0;
-    bool isSigned = type == ElementType::I8 || type == ElementType::I16;
-    int64_t bits = 8 * elementBytes(type), low = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
-    int64_t high = type == ElementType::Bool ? 1 : isSigned ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
-    bool inRange =
-        v.is_number_integer() && (v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(high)
-                                                         : v.get<int64_t>() >= low && v.get<int64_t>() <= high);
+    bool isSigned = type == ElementType::I8 || type == ElementType::I16 || type == ElementType::I64;
+    int bits = 8 * elementBytes(type);
+    int64_t low = isSigned ? (bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1))) : 0;
+    uint64_t high = type == ElementType::Bool ? 1
+                    : bits == 64              ? (isSigned ? uint64_t(INT64_MAX) : UINT64_MAX)
+                    : isSigned                ? (uint64_t(1) << (bits - 1)) - 1
+                                              : (uint64_t(1) << bits) - 1;
+    bool inRange = v.is_number_integer() && (v.is_number_unsigned() ? v.get<uint64_t>() <= high
+                                                                    : v.get<int64_t>() >= low &&
+                                                                          (v.get<int64_t>() < 0 || uint64_t(v.get<int64_t>()) <= high));
     if (!inRange)
         failAt(file, where + " = " + v.dump() + " is not " +
-                         (type == ElementType::Bool
-                              ? "true, false, 0 or 1"
-                              : "a whole number from " + std::to_string(low) + " to " + std::to_string(high)) +
+                         (type == ElementType::Bool ? "true, false, 0 or 1"
+                                                    : "a whole number from " + std::to_string(low) + " to " +
+                                                          std::to_string(high)) +
                          " (the argument's type is " + elementTypeName(type) + ")");
-    return int32_t(v.get<int64_t>());
+    return v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
 }
 
-int32_t toValue(const Json& v, ElementType type, const std::string& file, const std::string& where) {
+// An element as KernelArg::values holds it: i32 words wrap (4294967295 is -1), u32 ones are zero-extended.
+int64_t toValue(const Json& v, ElementType type, const std::string& file, const std::string& where) {
     if (type == ElementType::F32) return toFloatWord(v, file, where);
-    if (elementBytes(type) == 4) return toWord(v, file, where);
-    return toNarrow(v, type, file, where);
+    if (type == ElementType::I32) return toWord(v, file, where);
+    if (type == ElementType::U32) return uint32_t(toWord(v, file, where));
+    return toInteger(v, type, file, where);
 }
 
-Json valueJson(int32_t word, ElementType type) {
-    if (type == ElementType::Bool && (word == 0 || word == 1)) return word == 1;
-    if (type == ElementType::U32) return uint32_t(word);
-    if (type != ElementType::F32) return word;
+Json valueJson(int64_t value, ElementType type) {
+    if (type == ElementType::Bool && (value == 0 || value == 1)) return value == 1;
+    if (type == ElementType::U32) return uint32_t(value);
+    if (type == ElementType::U64) return uint64_t(value);
+    if (type != ElementType::F32) return value;
+    int32_t word = int32_t(value);
     float f = std::bit_cast<float>(word);
     if (std::isnan(f)) return "nan";  // a launch spec's one NaN (the canonical one, as parsing reads it)
     if (!std::isfinite(f)) return formatWord(word, true);
@@ -128,15 +136,13 @@ bool isIdentifier(const std::string& s) {
 ElementType parseType(const Json& t, const std::string& file, const std::string& where) {
     if (t == "int") return ElementType::I32;
     if (t == "float") return ElementType::F32;
-    for (int i = 0; i <= int(ElementType::U16); ++i)
+    for (int i = 0; i <= int(ElementType::U64); ++i)
         if (t == elementTypeName(ElementType(i))) return ElementType(i);
-    if (t == "u64" || t == "i64" || t == "f64")
-        failAt(file, where + ".type " + t.dump() +
-                         ": 64-bit elements are not supported yet (the machine's words "
-                         "are 32 bits); use i32, u32 or f32");
+    if (t == "f64" || t == "double")
+        failAt(file, where + ".type " + t.dump() + ": the machine computes in 32-bit float; use \"float\"");
     failAt(file, where +
                      ".type must be one of \"i32\" (or \"int\"), \"u32\", \"f32\" (or \"float\"), \"bool\", "
-                     "\"i8\", \"u8\", \"i16\", \"u16\"; found " +
+                     "\"i8\", \"u8\", \"i16\", \"u16\", \"i64\", \"u64\"; found " +
                      t.dump());
 }
 
@@ -270,7 +276,7 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
             if (!it.value().is_array() || it.value().size() != a->values.size())
                 failAt(file, "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " " +
                                  elementCName(a->type) + " values");
-            std::vector<int32_t> v;
+            std::vector<int64_t> v;
             for (size_t i = 0; i < it.value().size(); ++i)
                 v.push_back(
                     toValue(it.value()[i], a->type, file, "expect." + it.key() + "[" + std::to_string(i) + "]"));
@@ -282,20 +288,20 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
 
 namespace {
 
-Json wordsJson(const std::vector<int32_t>& words, ElementType type) {
+Json elementsJson(const std::vector<int64_t>& elements, ElementType type) {
     Json out = Json::array();
-    for (int32_t w : words) out.push_back(valueJson(w, type));
+    for (int64_t e : elements) out.push_back(valueJson(e, type));
     return out;
 }
 
-bool allZero(const std::vector<int32_t>& words) {
-    return std::all_of(words.begin(), words.end(), [](int32_t w) { return w == 0; });
+bool allZero(const std::vector<int64_t>& elements) {
+    return std::all_of(elements.begin(), elements.end(), [](int64_t e) { return e == 0; });
 }
 
 // An argument's fields in the order people write them: name, type, then its value.
 Json::object_t::value_type argValue(const KernelArg& a) {
     if (a.isArray && a.zeros && allZero(a.values)) return {"zeros", Json(a.values.size())};
-    if (a.isArray) return {"array", wordsJson(a.values, a.type)};
+    if (a.isArray) return {"array", elementsJson(a.values, a.type)};
     return {"scalar", valueJson(a.values.at(0), a.type)};
 }
 
@@ -335,7 +341,7 @@ std::string readableLaunch(const LaunchSpec& launch) {
             const auto& [name, words] = launch.expect[i];
             const KernelArg* a = launch.arg(name);
             out +=
-                (i ? ", " : "") + Json(name).dump() + ": " + spaced(wordsJson(words, a ? a->type : ElementType::I32));
+                (i ? ", " : "") + Json(name).dump() + ": " + spaced(elementsJson(words, a ? a->type : ElementType::I32));
         }
         out += "}";
     }
@@ -361,7 +367,7 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout) {
         j["expect"] = Json::object();
         for (const auto& [name, words] : launch.expect) {
             const KernelArg* a = launch.arg(name);
-            j["expect"][name] = wordsJson(words, a ? a->type : ElementType::I32);
+            j["expect"][name] = elementsJson(words, a ? a->type : ElementType::I32);
         }
     }
     return j.dump();
@@ -429,6 +435,8 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
     if (!program.params.empty()) checkArguments(program.params, launch, diags);
     auto resolve = [&](Instruction& in, SourceLoc loc) {
         if (in.immSymbol.empty()) return;
+        bool high = in.immSymbol.size() > 3 && in.immSymbol.ends_with(kHighWordSuffix);
+        if (high) in.immSymbol.resize(in.immSymbol.size() - 3);
         if (in.immSymbol[0] == '#') {  // positional: the kernel's i-th parameter
             size_t i = std::stoul(in.immSymbol.substr(1));
             if (i >= launch.args.size())
@@ -445,7 +453,7 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
         else if (const ArrayPlacement* p = map.find(in.immSymbol))
             in.imm += uint32_t(p->base);
         else if (const KernelArg* a = launch.arg(in.immSymbol))
-            in.imm += uint32_t(a->values.at(0));
+            in.imm += uint32_t(uint64_t(a->values.at(0)) >> (high ? 32 : 0));
         else
             return err(loc, "the program uses $" + in.immSymbol + " but the launch has no argument of that name");
         in.immSymbol.clear();

@@ -70,7 +70,7 @@ std::string formatEvent(const StepEvent& ev, const Program& program, int lanes) 
     return out;
 }
 
-std::vector<int32_t> readArray(const MachineState& state, const ArrayPlacement& p) {
+std::vector<int64_t> readArray(const MachineState& state, const ArrayPlacement& p) {
     std::vector<int32_t> words;
     for (int i = 0; i < p.size; ++i) words.push_back(int32_t(state.global[size_t(p.base + i)]));
     return unpackElements(words, p.type, size_t(p.count));
@@ -107,7 +107,7 @@ std::vector<std::string> expectationMismatches(const MachineState& state, const 
             out.push_back("the launch has no array named " + name);
             continue;
         }
-        std::vector<int32_t> got = readArray(state, *p);
+        std::vector<int64_t> got = readArray(state, *p);
         if (got.size() != expected.size()) {
             out.push_back(name + " holds " + std::to_string(got.size()) + " values, expected " +
                           std::to_string(expected.size()));

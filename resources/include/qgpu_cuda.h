@@ -99,6 +99,19 @@ static __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; 
 static __device__ __forceinline__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 static __device__ __forceinline__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
 static __device__ __forceinline__ int abs(int a) { return a < 0 ? -a : a; }
+// 64-bit integers are exact: two machine words each (docs/lowering.md). size_t is unsigned long.
+#define QGPU_MIN_MAX(T)                                                                 \
+    static __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; }        \
+    static __device__ __forceinline__ T max(T a, T b) { return a > b ? a : b; }
+QGPU_MIN_MAX(long)
+QGPU_MIN_MAX(unsigned long)
+QGPU_MIN_MAX(long long)
+QGPU_MIN_MAX(unsigned long long)
+#undef QGPU_MIN_MAX
+static __device__ __forceinline__ long labs(long a) { return a < 0 ? -a : a; }
+static __device__ __forceinline__ long long llabs(long long a) { return a < 0 ? -a : a; }
+static __device__ __forceinline__ long abs(long a) { return labs(a); }
+static __device__ __forceinline__ long long abs(long long a) { return llabs(a); }
 
 // Integer intrinsics (each lowers to a short sequence of machine instructions; docs/lowering.md).
 static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
@@ -107,6 +120,16 @@ static __device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin
 static __device__ __forceinline__ int __ffs(int x) { return x == 0 ? 0 : __clz((int)__brev((unsigned)x)) + 1; }
 static __device__ __forceinline__ int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
 static __device__ __forceinline__ unsigned __umulhi(unsigned a, unsigned b) { return __nvvm_mulhi_ui(a, b); }
+static __device__ __forceinline__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static __device__ __forceinline__ int __clzll(long long x) { return __builtin_clzg((unsigned long long)x, 64); }
+static __device__ __forceinline__ unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
+static __device__ __forceinline__ int __ffsll(long long x) {
+    return x == 0 ? 0 : __clzll((long long)__brevll((unsigned long long)x)) + 1;
+}
+static __device__ __forceinline__ long long __mul64hi(long long a, long long b) { return __nvvm_mulhi_ll(a, b); }
+static __device__ __forceinline__ unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+    return __nvvm_mulhi_ull(a, b);
+}
 // Byte n of the result is byte (s >> 4n) & 7 of the eight bytes {b, a} (a's are 0..3).
 static __device__ __forceinline__ unsigned __byte_perm(unsigned a, unsigned b, unsigned s) {
     return (unsigned)__nvvm_prmt((int)a, (int)b, (int)(s & 0x7777u));
@@ -142,6 +165,24 @@ static __device__ __forceinline__ float ceilf(float a) { return __builtin_ceilf(
 static __device__ __forceinline__ float truncf(float a) { return __builtin_truncf(a); }
 static __device__ __forceinline__ float rintf(float a) { return __builtin_rintf(a); }
 static __device__ __forceinline__ float nearbyintf(float a) { return __builtin_nearbyintf(a); }
+static __device__ __forceinline__ long long llrintf(float a) { return __nvvm_f2ll_rn(a); }
+static __device__ __forceinline__ long lrintf(float a) { return __nvvm_f2ll_rn(a); }
+// Conversions between float and 64-bit integers in each rounding (a signed long long to float rounds to
+// nearest or towards zero only).
+#define QGPU_WIDE_CONVERSIONS(mode, nvvm)                                                                     \
+    static __device__ __forceinline__ long long __float2ll_##mode(float a) { return __nvvm_f2ll_##nvvm(a); }   \
+    static __device__ __forceinline__ unsigned long long __float2ull_##mode(float a) {                        \
+        return __nvvm_f2ull_##nvvm(a);                                                                      \
+    }                                                                                                       \
+    static __device__ __forceinline__ float __ull2float_##mode(unsigned long long a) {                        \
+        return __nvvm_ull2f_##nvvm(a);                                                                      \
+    }                                                                                                       \
+    static __device__ __forceinline__ float __ll2float_##mode(long long a) { return __nvvm_ll2f_##nvvm(a); }
+QGPU_WIDE_CONVERSIONS(rn, rn)
+QGPU_WIDE_CONVERSIONS(rz, rz)
+QGPU_WIDE_CONVERSIONS(rd, rm)
+QGPU_WIDE_CONVERSIONS(ru, rp)
+#undef QGPU_WIDE_CONVERSIONS
 static __device__ __forceinline__ float __fadd_rn(float a, float b) { return __nvvm_add_rn_f(a, b); }
 static __device__ __forceinline__ float __fadd_rz(float a, float b) { return __nvvm_add_rz_f(a, b); }
 static __device__ __forceinline__ float __fadd_rd(float a, float b) { return __nvvm_add_rm_f(a, b); }

@@ -13,7 +13,7 @@ using namespace qgpu;
 namespace {
 
 // Runs `source` over `launchJson` to the end; the final contents of every array and variable by name.
-std::map<std::string, std::vector<int32_t>> runToEnd(const std::string& source, const std::string& launchJson,
+std::map<std::string, std::vector<int64_t>> runToEnd(const std::string& source, const std::string& launchJson,
                                                      int optLevel = 2) {
     CudaCompileOptions options;
     options.optLevel = optLevel;
@@ -22,7 +22,7 @@ std::map<std::string, std::vector<int32_t>> runToEnd(const std::string& source, 
     LinkedLaunch linked = linkLaunch(program, launch);
     Interpreter interp(linked.program, launch, MachineSpec::standard());
     for (int steps = 0; !interp.done() && steps < 100000; ++steps) EXPECT_TRUE(interp.step().warnings.empty());
-    std::map<std::string, std::vector<int32_t>> out;
+    std::map<std::string, std::vector<int64_t>> out;
     for (const ArrayPlacement& p : linked.map.arrays) out[p.name] = readArray(interp.state(), p);
     return out;
 }
@@ -47,15 +47,15 @@ TEST(GlobalVariables, ConstantAndDeviceTablesAreReadWrittenAndShownAfterTheArray
         "  small[i] = halves[i % 3] + digits[i * 2];\n  atomicAdd(&counter, i);\n  table[i] = -i;\n}\n",
         R"({"block": 4, "args": [{"name": "out", "type": "float", "zeros": 4}, {"name": "small", "zeros": 4}]})");
     auto floats = [](std::vector<float> v) {
-        std::vector<int32_t> bits;
+        std::vector<int64_t> bits;
         for (float f : v) bits.push_back(std::bit_cast<int32_t>(f));
         return bits;
     };
     EXPECT_EQ(r["out"], floats({1.5f, 4.0f, -9.0f, 6.0f}));
-    EXPECT_EQ(r["small"], (std::vector<int32_t>{'0' - 1, '2' + 2, '4' + 3, '6' - 1}));
-    EXPECT_EQ(r["counter"], std::vector<int32_t>{6});
-    EXPECT_EQ(r["table"], (std::vector<int32_t>{0, -1, -2, -3}));
-    EXPECT_EQ(r["halves"], (std::vector<int32_t>{-1, 2, 3}));  // a table of shorts shows as shorts
+    EXPECT_EQ(r["small"], (std::vector<int64_t>{'0' - 1, '2' + 2, '4' + 3, '6' - 1}));
+    EXPECT_EQ(r["counter"], std::vector<int64_t>{6});
+    EXPECT_EQ(r["table"], (std::vector<int64_t>{0, -1, -2, -3}));
+    EXPECT_EQ(r["halves"], (std::vector<int64_t>{-1, 2, 3}));  // a table of shorts shows as shorts
     EXPECT_EQ(r["digits"].size(), 11u);                        // and one of chars as bytes
 }
 
@@ -88,7 +88,7 @@ TEST(DynamicSharedMemory, TheLaunchSizesTheExternArrayAfterTheStaticOnes) {
         "  dyn[t] = (short)(in[t] * 3);\n  __syncthreads();\n  out[t] = dyn[blockDim.x - 1 - t] + fixed[t & 1];\n}\n";
     std::string launch = R"({"block": 6, "shared_bytes": 12, "args": [{"name": "in", "array": [1, 2, 3, 4, 5, -6]},
         {"name": "out", "zeros": 6}]})";
-    EXPECT_EQ(runToEnd(source, launch)["out"], (std::vector<int32_t>{-18, 115, 12, 109, 6, 103}));
+    EXPECT_EQ(runToEnd(source, launch)["out"], (std::vector<int64_t>{-18, 115, 12, 109, 6, 103}));
     std::string missing =
         errorOf(source, R"({"block": 6, "args": [{"name": "in", "zeros": 6}, {"name": "out", "zeros": 6}]})");
     EXPECT_NE(missing.find("k.json: error: the kernel declares extern __shared__ 'dyn', sized by the launch: give "
@@ -114,7 +114,7 @@ TEST(LocalMemory, EachThreadHasItsOwnFrameAtEveryOptimizationLevel) {
     std::string launch =
         R"({"grid": [1, 2], "block": 6, "args": [{"name": "in", "array": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]},
         {"name": "out", "zeros": 12}]})";
-    std::vector<int32_t> expected;
+    std::vector<int64_t> expected;
     for (int i = 0; i < 12; ++i) {
         int v = i + 1;
         expected.push_back(v * (v % 5 + 1) + v * ((i + 1) % 5 + 1));
@@ -150,7 +150,7 @@ TEST(Spilling, ValuesBeyondTheRegistersLiveInLocalMemoryAndKeepTheirValues) {
     src += "  __syncthreads();\n  int s = 0;\n";
     for (int i = 0; i < 20; ++i) src += "  s = s * 3 + (v" + std::to_string(i) + " ^ " + std::to_string(i) + ");\n";
     src += "  __syncthreads();\n  a[threadIdx.x] = s;\n}\n";
-    std::vector<int32_t> a;
+    std::vector<int64_t> a;
     for (int i = 0; i < 24; ++i) a.push_back(i * 7 - 40);
     std::string values;
     for (int32_t v : a) values += (values.empty() ? "" : ", ") + std::to_string(v);

@@ -68,7 +68,7 @@ join:                       ; 6: everyone
         {6, 0b1111, 0b0000},
     };
     EXPECT_EQ(schedule(k), expected) << show(schedule(k));
-    EXPECT_EQ(k.array("out"), (std::vector<int32_t>{110, 111, 22, 23}));
+    EXPECT_EQ(k.array("out"), (std::vector<int64_t>{110, 111, 22, 23}));
     for (size_t i = 0; i < k.events.size(); ++i) {
         EXPECT_EQ(k.events[i].step, int(i));
         EXPECT_EQ(k.events[i].warp, 0);
@@ -133,7 +133,7 @@ done:                       ; 2
         {1, 0b1100, 0b1000}, {1, 0b1000, 0b1111}, {2, 0b1111, 0b0000},
     };
     EXPECT_EQ(schedule(k), expected) << show(schedule(k));
-    std::vector<int32_t> sums, trips;
+    std::vector<int64_t> sums, trips;
     for (int lane = 0; lane < 4; ++lane) {
         int s = 0;
         for (int i = 1; i <= lane + 1; ++i) s += i;
@@ -146,7 +146,7 @@ done:                       ; 2
 
 TEST(Divergence, TripCountsFromMemoryIncludingZero) {
     // while (i < n[t]) { acc += i * i; i++ } with n from memory, 8 threads in two warps.
-    const std::vector<int32_t> n = {3, 0, 5, 1, 0, 2, 7, 4};
+    const std::vector<int64_t> n = {3, 0, 5, 1, 0, 2, 7, 4};
     std::string launch = R"({"block": 8, "args": [{"name":"n","array":[3,0,5,1,0,2,7,4]}, {"name":"out","zeros":8}]})";
     Kernel k = run(R"(
 entry:
@@ -168,7 +168,7 @@ done:
     exit
 )",
                    launch);
-    std::vector<int32_t> expected;
+    std::vector<int64_t> expected;
     for (int32_t m : n) {
         int32_t acc = 0;
         for (int32_t i = 0; i < m; ++i) acc += i * i;
@@ -214,7 +214,7 @@ done:
     exit
 )",
                    R"({"block": 4, "args": [{"name":"x","zeros":4}, {"name":"count","zeros":4}]})");
-    std::vector<int32_t> xs, counts;
+    std::vector<int64_t> xs, counts;
     for (int lane = 0; lane < 4; ++lane) {
         int x = lane + 1, c = 0;
         while (x < 10) x *= 2, ++c;
@@ -254,8 +254,8 @@ more:                       ; 3
         {3, 0b0011, 0b0000},
     };
     EXPECT_EQ(schedule(k), expected) << show(schedule(k));
-    EXPECT_EQ(k.array("out"), (std::vector<int32_t>{40, 41, 0, 0}));
-    EXPECT_EQ(k.array("out2"), (std::vector<int32_t>{41, 42, 0, 0}));
+    EXPECT_EQ(k.array("out"), (std::vector<int64_t>{40, 41, 0, 0}));
+    EXPECT_EQ(k.array("out2"), (std::vector<int64_t>{41, 42, 0, 0}));
     for (int lane = 0; lane < 4; ++lane) EXPECT_EQ(k.state().threads[size_t(lane)].status, LaneStatus::Exited);
     // the exited lanes never executed `work`
     EXPECT_EQ(k.reg(2, 3), 0u);
@@ -286,7 +286,7 @@ out:                        ; 2
         {2, 0b1111, 0b0000},
     };
     EXPECT_EQ(schedule(k), expected) << show(schedule(k));
-    EXPECT_EQ(k.array("n"), (std::vector<int32_t>{3, 1, 3, 1}));
+    EXPECT_EQ(k.array("n"), (std::vector<int64_t>{3, 1, 3, 1}));
 }
 
 TEST(Divergence, PeekPredictsTheNextStep) {

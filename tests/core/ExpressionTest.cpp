@@ -173,7 +173,7 @@ TEST(Expression, LaunchPlansUseTheReadyMadeKernels) {
     EXPECT_EQ(dot.launch.block.x, 3);
     EXPECT_EQ(dot.launch.grid.count(), 1);
     ASSERT_EQ(dot.launch.args.size(), 3u);
-    EXPECT_EQ(dot.launch.args[1].values, (std::vector<int32_t>{4, 5, 6}));
+    EXPECT_EQ(dot.launch.args[1].values, (std::vector<int64_t>{4, 5, 6}));
     std::string longer;  // 33 elements: past one block
     for (int i = 0; i < 33; ++i) longer += (i ? ", " : "[") + std::to_string(i);
     longer += "]";
@@ -181,7 +181,7 @@ TEST(Expression, LaunchPlansUseTheReadyMadeKernels) {
     EXPECT_EQ(strided.kernel, "op_dot");
     EXPECT_EQ(strided.launch.block.x, 32);
     ASSERT_EQ(strided.launch.args.size(), 4u);
-    EXPECT_EQ(strided.launch.args[3].values, (std::vector<int32_t>{33}));
+    EXPECT_EQ(strided.launch.args[3].values, (std::vector<int64_t>{33}));
     EXPECT_EQ(plan("sum(" + longer + ")").kernel, "op_sum");
     EXPECT_EQ(plan(longer + " + 1").kernel, "op_scalar_add");
     EXPECT_EQ(plan("[1, 2] * 3").kernel, "op_scalar_mul_small");
@@ -189,7 +189,7 @@ TEST(Expression, LaunchPlansUseTheReadyMadeKernels) {
     EXPECT_EQ(plan("sum([[1, 2], [3, 4]])").launch.block.x, 4);
     KernelLaunch sub = plan("3 - [1, 2]");  // the scalar laid out as an array: the GPU subtracts
     EXPECT_EQ(sub.kernel, "op_ew_sub_small");
-    EXPECT_EQ(sub.launch.args[0].values, (std::vector<int32_t>{3, 3}));
+    EXPECT_EQ(sub.launch.args[0].values, (std::vector<int64_t>{3, 3}));
     EXPECT_EQ(plan("[[1, 2], [3, 4]] @ [1, 2]").kernel, "op_matvec");
     KernelLaunch mm = plan("[[1, 2], [3, 4]] @ [[1, 2], [3, 4]]");
     EXPECT_EQ(mm.kernel, "op_matmul");
@@ -202,21 +202,21 @@ TEST(Expression, LaunchPlansUseTheReadyMadeKernels) {
     EXPECT_TRUE(fdot.launch.args[0].isFloat() && fdot.launch.args[1].isFloat() && fdot.launch.args[2].isFloat());
     KernelLaunch fscale = plan("[0.5, 1.5] * 2");
     EXPECT_EQ(fscale.kernel, "op_f_ew_mul_small");
-    EXPECT_EQ(fscale.launch.args[1].values, (std::vector<int32_t>{bitsOf(2.0f), bitsOf(2.0f)}));
+    EXPECT_EQ(fscale.launch.args[1].values, (std::vector<int64_t>{bitsOf(2.0f), bitsOf(2.0f)}));
     std::string longerFloats = longer.substr(0, longer.size() - 1) + ", 0.5]";
     EXPECT_EQ(plan("sum(" + longerFloats + ")").kernel, "op_f_sum");
     EXPECT_EQ(plan(longerFloats + " + 0.5").kernel, "op_f_ew_add");
     KernelLaunch fmv = plan("[[1.0, 2], [3, 4], [5, 6]] @ [1, 2]");  // a matrix product with one column
     EXPECT_EQ(fmv.kernel, "op_f_matmul");
-    EXPECT_EQ(fmv.launch.args[5].values, (std::vector<int32_t>{1}));
+    EXPECT_EQ(fmv.launch.args[5].values, (std::vector<int64_t>{1}));
     EXPECT_EQ(plan("[[1.0, 2], [3, 4]] @ [[1, 2], [3, 4]]").kernel, "op_f_matmul");
     EXPECT_EQ(plan("max([1.0])").kernel, "op_f_max");
     KernelLaunch fneg = plan("-[2.5]");  // -x as x * -1.0
     EXPECT_EQ(fneg.kernel, "op_f_ew_mul_small");
-    EXPECT_EQ(fneg.launch.args[1].values, (std::vector<int32_t>{bitsOf(-1.0f)}));
+    EXPECT_EQ(fneg.launch.args[1].values, (std::vector<int64_t>{bitsOf(-1.0f)}));
     EXPECT_EQ(plan("[[1.0, 2]].T").kernel, "op_transpose");  // moves the bits
     EXPECT_EQ(plan("max([1])").kernel, "op_max");
-    EXPECT_EQ(plan("-[1]").launch.args[1].values, (std::vector<int32_t>{-1}));
+    EXPECT_EQ(plan("-[1]").launch.args[1].values, (std::vector<int64_t>{-1}));
 }
 
 TEST(Expression, FormatsValuesAsTheyAreWritten) {

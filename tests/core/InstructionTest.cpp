@@ -295,7 +295,7 @@ next:
         EXPECT_EQ(k.reg(t, 1), 7u);
         EXPECT_EQ(k.reg(t, 2), 0u);
     }
-    EXPECT_EQ(k.array("out"), std::vector<int32_t>{0});
+    EXPECT_EQ(k.array("out"), std::vector<int64_t>{0});
     for (const auto& ev : k.events)
         for (const auto& w : ev.regWrites) EXPECT_NE(w.reg, 0) << "an event records a write to r0";
 }

@@ -50,14 +50,14 @@ TEST(Launch, ParsesShapesAndArguments) {
     EXPECT_EQ(l.warpsPerBlock(MachineSpec::standard()), 2);
     ASSERT_EQ(l.args.size(), 3u);
     EXPECT_TRUE(l.args[0].isArray);
-    EXPECT_EQ(l.args[0].values, (std::vector<int32_t>{1, -2, -1}));
+    EXPECT_EQ(l.args[0].values, (std::vector<int64_t>{1, -2, -1}));
     EXPECT_FALSE(l.args[1].isArray);
-    EXPECT_EQ(l.args[1].values, std::vector<int32_t>{-7});
+    EXPECT_EQ(l.args[1].values, std::vector<int64_t>{-7});
     EXPECT_TRUE(l.args[2].isArray);
-    EXPECT_EQ(l.args[2].values, std::vector<int32_t>(3, 0));
+    EXPECT_EQ(l.args[2].values, std::vector<int64_t>(3, 0));
     ASSERT_EQ(l.expect.size(), 1u);
     EXPECT_EQ(l.expect[0].first, "a");
-    EXPECT_EQ(l.expect[0].second, (std::vector<int32_t>{1, -2, -1}));
+    EXPECT_EQ(l.expect[0].second, (std::vector<int64_t>{1, -2, -1}));
     EXPECT_EQ(l.arg("n"), &l.args[1]);
     EXPECT_EQ(l.arg("missing"), nullptr);
 }
@@ -101,8 +101,8 @@ TEST(Launch, FloatArgumentsReadNumbersAndSpecialValues) {
     ASSERT_EQ(spec.args.size(), 2u);
     EXPECT_TRUE(spec.args[0].isFloat());
     EXPECT_EQ(spec.args[0].values,
-              (std::vector<int32_t>{0x3fc00000, int32_t(0x80000000), 0x7fffffff, int32_t(0xff800000), 0x3dcccccd}));
-    EXPECT_EQ(spec.args[1].values, std::vector<int32_t>{0x40400000});
+              (std::vector<int64_t>{0x3fc00000, int32_t(0x80000000), 0x7fffffff, int32_t(0xff800000), 0x3dcccccd}));
+    EXPECT_EQ(spec.args[1].values, std::vector<int64_t>{0x40400000});
     EXPECT_EQ(formatWord(0x3dcccccd, true), "0.1");
     EXPECT_EQ(formatWord(int32_t(0x80000000), true), "-0");
     EXPECT_EQ(formatWord(0x7fc00000, true), "nan(0x7fc00000)");
@@ -257,7 +257,7 @@ TEST(Launch, NarrowArraysArePackedLittleEndianFromAWord) {
     EXPECT_EQ(packElements(l.args[1].values, ElementType::Bool), (std::vector<int32_t>{0x00000001 | 1 << 16}));
     EXPECT_EQ(packElements(l.args[2].values, ElementType::I16), (std::vector<int32_t>{int32_t(0x0002ffff), 0x8000}));
     EXPECT_EQ(unpackElements({int32_t(0x0002ffff), 0x8000}, ElementType::I16, 3), l.args[2].values);
-    EXPECT_EQ(l.args[3].values, std::vector<int32_t>{-5});
+    EXPECT_EQ(l.args[3].values, std::vector<int64_t>{-5});
     std::string json = launchSpecToJson(l, JsonLayout::Readable);
     EXPECT_NE(json.find(R"({"name": "m", "type": "bool", "array": [true, false, true]})"), std::string::npos) << json;
     LaunchSpec back = parseLaunchSpec(json);
@@ -273,8 +273,11 @@ TEST(Launch, NarrowValuesMustFitTheirType) {
     expectParseError(R"({"block": 1, "args": [{"name":"b","type":"i8","scalar":-129}]})", "from -128 to 127");
     expectParseError(R"({"block": 1, "args": [{"name":"b","type":"u16","array":[-1]}]})", "from 0 to 65535");
     expectParseError(R"({"block": 1, "args": [{"name":"b","type":"bool","array":[2]}]})", "is not true, false, 0 or 1");
-    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"u64","array":[2]}]})",
-                     "64-bit elements are not supported yet");
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"i64","array":[9223372036854775808]}]})",
+                     "from -9223372036854775808 to 9223372036854775807");
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"u64","scalar":-1}]})",
+                     "from 0 to 18446744073709551615");
+    expectParseError(R"({"block": 1, "args": [{"name":"b","type":"f64","array":[2]}]})", "32-bit float");
     expectParseError(R"({"block": 1, "args": [{"name":"b","type":"byte","array":[2]}]})",
                      "must be one of \"i32\" (or \"int\")");
     expectParseError(R"({"block": 1, "args": [{"name":"b","type":"u8","zeros":2}], "expect": {"b": [1, 300]}})",

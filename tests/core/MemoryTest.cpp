@@ -47,7 +47,7 @@ store:
     exit
 )",
                    R"({"block": 4, "args": [{"name":"in","array":[10,20,30,40,50]}, {"name":"out","zeros":4}]})");
-    EXPECT_EQ(k.array("out"), (std::vector<int32_t>{30, 50, 70, 90}));
+    EXPECT_EQ(k.array("out"), (std::vector<int64_t>{30, 50, 70, 90}));
     for (int i = 0; i < 4; ++i) EXPECT_EQ(k.state().global[size_t(100 + i)], uint32_t(10 * (i + 1)));
     // memWrites record before/after and the writing thread
     const StepEvent& ev = k.events[1];
@@ -84,7 +84,7 @@ last:
     exit
 )",
                    R"({"grid": 2, "block": 4, "args": [{"name":"seen","array":[-1,-1,-1,-1,-1,-1,-1,-1]}]})");
-    EXPECT_EQ(k.array("seen"), std::vector<int32_t>(8, 0));
+    EXPECT_EQ(k.array("seen"), std::vector<int64_t>(8, 0));
     ASSERT_EQ(k.state().shared.size(), 2u);
     for (int t = 0; t < 4; ++t) {
         EXPECT_EQ(k.state().shared[0][size_t(t)], uint32_t(t + 1));
@@ -117,7 +117,7 @@ store:                      ; 2
     exit
 )",
                    R"({"block": 8, "args": [{"name":"out","zeros":8}]})");
-    std::vector<int32_t> expected;
+    std::vector<int64_t> expected;
     for (int t = 0; t < 8; ++t) expected.push_back(((t + 1) % 8) * 10);
     EXPECT_EQ(k.array("out"), expected);
 
@@ -196,7 +196,7 @@ after:                      ; 3
     EXPECT_TRUE(k.interp->done());
     // The step ran: its stores and registers stay, the arrived lanes wait at the barrier, the others are
     // still live at the block they branched to; the model writes the same records, then FAULT.
-    EXPECT_EQ(k.array("out"), (std::vector<int32_t>{5, 6, 7, 7}));
+    EXPECT_EQ(k.array("out"), (std::vector<int64_t>{5, 6, 7, 7}));
     EXPECT_EQ(k.reg(0, 3), 5u);
     EXPECT_EQ(k.state().lane(0, 0).status, LaneStatus::AtBarrier);
     EXPECT_EQ(k.state().lane(0, 2).status, LaneStatus::Live);
@@ -251,7 +251,7 @@ after:                      ; 3
 )",
                    R"({"block": 8, "args": [{"name":"out","zeros":8}]})");
     // threads 0..5 wrote 100 + t before the barrier and read their xor-1 partner; 6 and 7 exited (no store)
-    std::vector<int32_t> expected = {101, 100, 103, 102, 105, 104, 0, 0};
+    std::vector<int64_t> expected = {101, 100, 103, 102, 105, 104, 0, 0};
     EXPECT_EQ(k.array("out"), expected);
     bool released = false;
     for (const auto& ev : k.events) released = released || ev.barrierReleased;
@@ -274,7 +274,7 @@ after:                      ; 3
     exit
 )",
                    R"({"block": 8, "args": [{"name":"out","array":[9,9,9,9,9,9,9,9]}]})");
-    EXPECT_EQ(k.array("out"), (std::vector<int32_t>{0, 1, 2, 3, 9, 9, 9, 9}));
+    EXPECT_EQ(k.array("out"), (std::vector<int64_t>{0, 1, 2, 3, 9, 9, 9, 9}));
     // warp 0: entry, sync (waits); warp 1: entry, leave (releases); warp 0: after
     ASSERT_EQ(k.events.size(), 5u);
     EXPECT_EQ(k.events[1].block, 2);
@@ -303,7 +303,7 @@ store:
     exit
 )",
                    R"({"block": 6, "args": [{"name":"out","zeros":6}]})");
-    EXPECT_EQ(k.array("out"), (std::vector<int32_t>{5, 4, 3, 2, 1, 0}));
+    EXPECT_EQ(k.array("out"), (std::vector<int64_t>{5, 4, 3, 2, 1, 0}));
 }
 
 TEST(Memory, GlobalAtomicsReturnOldValuesInLaneOrder) {
@@ -323,12 +323,12 @@ store:
 )",
                    R"({"grid": 2, "block": 4, "args": [{"name":"ctr","array":[1000]}, {"name":"old","zeros":8}]})");
     // warp 0 first, lanes ascending: 1000, 1001, 1003, 1006 -> 1010; then warp 1
-    std::vector<int32_t> old;
+    std::vector<int64_t> old;
     int32_t c = 1000;
     for (int w = 0; w < 2; ++w)
         for (int lane = 0; lane < 4; ++lane) old.push_back(c), c += lane + 1;
     EXPECT_EQ(k.array("old"), old);
-    EXPECT_EQ(k.array("ctr"), std::vector<int32_t>{c});  // 1020
+    EXPECT_EQ(k.array("ctr"), std::vector<int64_t>{c});  // 1020
     const StepEvent& ev = k.events[0];
     ASSERT_EQ(ev.memWrites.size(), 4u);
     for (int lane = 0; lane < 4; ++lane) {
@@ -347,7 +347,7 @@ entry:
     exit
 )",
                    R"({"block": 4, "args": [{"name":"ctr","array":[0, -2147483648]}]})");
-    EXPECT_EQ(k.array("ctr"), (std::vector<int32_t>{-2, 2147483646}));
+    EXPECT_EQ(k.array("ctr"), (std::vector<int64_t>{-2, 2147483646}));
     EXPECT_EQ(k.reg(0, 4), 0u);
     EXPECT_EQ(k.reg(1, 4), 0x80000000u);
     EXPECT_EQ(k.reg(2, 4), 0xFFFFFFFFu);
@@ -379,13 +379,13 @@ done:
     exit
 )",
                    R"({"grid": 2, "block": 8, "args": [{"name":"old","zeros":16}, {"name":"sum","zeros":2}]})");
-    std::vector<int32_t> old;
+    std::vector<int64_t> old;
     for (int b = 0; b < 2; ++b) {
         int32_t acc = 0;
         for (int t = 0; t < 8; ++t) old.push_back(acc), acc += t;
     }
     EXPECT_EQ(k.array("old"), old);
-    EXPECT_EQ(k.array("sum"), (std::vector<int32_t>{28, 28}));
+    EXPECT_EQ(k.array("sum"), (std::vector<int64_t>{28, 28}));
 }
 
 TEST(Memory, WithinOneStoreTheHighestLaneWins) {
@@ -407,8 +407,8 @@ done:
     exit
 )",
                    R"({"block": 4, "args": [{"name":"x","zeros":1}, {"name":"y","zeros":1}]})");
-    EXPECT_EQ(k.array("x"), std::vector<int32_t>{53});
-    EXPECT_EQ(k.array("y"), std::vector<int32_t>{52});
+    EXPECT_EQ(k.array("x"), std::vector<int64_t>{53});
+    EXPECT_EQ(k.array("y"), std::vector<int64_t>{52});
     for (int lane = 0; lane < 3; ++lane) EXPECT_EQ(k.reg(lane, 4), 52u);
     const StepEvent& ev = k.events[0];
     ASSERT_EQ(ev.memWrites.size(), 4u);

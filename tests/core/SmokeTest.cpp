@@ -23,5 +23,5 @@ acc:
     LinkedLaunch linked = linkLaunch(p, l);
     Interpreter in(linked.program, l);
     MachineState s = runToCompletion(in);
-    EXPECT_EQ(readArray(s, *linked.map.find("out")), std::vector<int32_t>{32});
+    EXPECT_EQ(readArray(s, *linked.map.find("out")), std::vector<int64_t>{32});
 }

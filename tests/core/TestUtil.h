@@ -46,7 +46,7 @@ struct Kernel {
         return *this;
     }
 
-    std::vector<int32_t> array(const std::string& name) const {
+    std::vector<int64_t> array(const std::string& name) const {
         const ArrayPlacement* p = map.find(name);
         if (!p) {
             ADD_FAILURE() << "no array named " << name;

@@ -15,5 +15,5 @@ std::vector<std::string> hostKernelNames();
 
 // Runs kernel `name` over `launch` and returns the final contents of every array argument, in argument
 // order. Throws std::runtime_error for an unknown name or arguments that do not fit the kernel.
-std::vector<std::pair<std::string, std::vector<int32_t>>> runOnHost(const std::string& name,
+std::vector<std::pair<std::string, std::vector<int64_t>>> runOnHost(const std::string& name,
                                                                     const qgpu::LaunchSpec& launch);

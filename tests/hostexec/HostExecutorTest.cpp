@@ -19,11 +19,11 @@
 namespace {
 
 namespace fs = std::filesystem;
-using Arrays = std::vector<std::pair<std::string, std::vector<int32_t>>>;
+using Arrays = std::vector<std::pair<std::string, std::vector<int64_t>>>;
 
 const fs::path kKernelDir = fs::path(QGPU_SOURCE_DIR) / "resources" / "kernels";
 
-std::string show(const std::vector<int32_t>& v) {
+std::string show(const std::vector<int64_t>& v) {
     std::string s = "[";
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
     return s + "]";

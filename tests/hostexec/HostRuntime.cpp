@@ -116,9 +116,9 @@ ArrayContents readBack(const qgpu::LaunchSpec& spec, const GlobalMemory& memory)
         if (!a.isArray) continue;
         auto first = memory.words.begin() + memory.bases[i];
         std::vector<int32_t> words(first, first + std::ptrdiff_t(qgpu::packElements(a.values, a.type).size()));
-        std::vector<int32_t> values = qgpu::unpackElements(words, a.type, a.values.size());
+        std::vector<int64_t> values = qgpu::unpackElements(words, a.type, a.values.size());
         if (a.isFloat())  // the machine writes one NaN, 0x7fffffff; the host's arithmetic others
-            for (int32_t& w : values)
+            for (int64_t& w : values)
                 if ((uint32_t(w) & 0x7fffffffu) > 0x7f800000u) w = 0x7fffffff;
         out.emplace_back(a.name, std::move(values));
     }

@@ -67,8 +67,8 @@ __global__ void twoArgs(int* /*out*/, int /*n*/) {}
 
 namespace {
 
-qgpu::KernelArg array(const std::string& name, std::vector<int32_t> values) { return {name, true, std::move(values)}; }
-qgpu::KernelArg zeros(const std::string& name, int n) { return {name, true, std::vector<int32_t>(size_t(n), 0)}; }
+qgpu::KernelArg array(const std::string& name, std::vector<int64_t> values) { return {name, true, std::move(values)}; }
+qgpu::KernelArg zeros(const std::string& name, int n) { return {name, true, std::vector<int64_t>(size_t(n), 0)}; }
 qgpu::KernelArg scalar(const std::string& name, int32_t v) { return {name, false, {v}}; }
 
 qgpu::LaunchSpec spec(qgpu::Dim3 grid, qgpu::Dim3 block, std::vector<qgpu::KernelArg> args) {
@@ -79,14 +79,14 @@ qgpu::LaunchSpec spec(qgpu::Dim3 grid, qgpu::Dim3 block, std::vector<qgpu::Kerne
     return s;
 }
 
-std::vector<int32_t> shuffle(int threads, int mode, int b, int width) {
+std::vector<int64_t> shuffle(int threads, int mode, int b, int width) {
     auto out = qgpu_cuda::launch(
         &rt::shuffle,
         spec({1}, {threads}, {zeros("out", threads), scalar("mode", mode), scalar("b", b), scalar("width", width)}));
     return out.at(0).second;
 }
 
-using V = std::vector<int32_t>;
+using V = std::vector<int64_t>;
 
 TEST(HostRuntime, ShuffleIdx) {
     EXPECT_EQ(shuffle(8, 0, 2, 4), (V{21, 21, 21, 21, 61, 61, 61, 61}));

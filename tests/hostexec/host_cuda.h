@@ -143,6 +143,27 @@ inline unsigned __brev(unsigned x) {
 inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(unsigned(x)) + 1; }
 inline int __mulhi(int a, int b) { return int((int64_t(a) * int64_t(b)) >> 32); }
 inline unsigned __umulhi(unsigned a, unsigned b) { return unsigned((uint64_t(a) * b) >> 32); }
+#define QGPU_HOST_MIN_MAX(T)                           \
+    inline T min(T a, T b) { return a < b ? a : b; } \
+    inline T max(T a, T b) { return a > b ? a : b; }
+QGPU_HOST_MIN_MAX(long)
+QGPU_HOST_MIN_MAX(unsigned long)
+QGPU_HOST_MIN_MAX(long long)
+QGPU_HOST_MIN_MAX(unsigned long long)
+#undef QGPU_HOST_MIN_MAX
+inline long long llabs(long long a) { return a < 0 ? (long long)(0ull - (unsigned long long)a) : a; }
+inline int __popcll(unsigned long long x) { return std::popcount(x); }
+inline int __clzll(long long x) { return std::countl_zero((unsigned long long)x); }
+inline int __ffsll(long long x) { return x == 0 ? 0 : std::countr_zero((unsigned long long)x) + 1; }
+inline unsigned long long __brevll(unsigned long long x) {
+    unsigned long long r = 0;
+    for (int i = 0; i < 64; ++i) r |= (x >> i & 1ull) << (63 - i);
+    return r;
+}
+inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
 inline unsigned __byte_perm(unsigned a, unsigned b, unsigned s) {
     uint64_t bytes = uint64_t(b) << 32 | a;
     unsigned r = 0;
@@ -367,7 +388,7 @@ inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y,
 // ---- the launcher ----
 
 // Final contents of every array argument, in argument order.
-using ArrayContents = std::vector<std::pair<std::string, std::vector<int32_t>>>;
+using ArrayContents = std::vector<std::pair<std::string, std::vector<int64_t>>>;
 
 namespace detail {
 
@@ -408,13 +429,16 @@ constexpr qgpu::ElementType elementType() {
     if constexpr (std::is_same_v<T, unsigned char>) return ElementType::U8;
     if constexpr (std::is_same_v<T, short>) return ElementType::I16;
     if constexpr (std::is_same_v<T, unsigned short>) return ElementType::U16;
+    if constexpr (std::is_same_v<T, long> || std::is_same_v<T, long long>) return ElementType::I64;
+    if constexpr (std::is_same_v<T, unsigned long> || std::is_same_v<T, unsigned long long>) return ElementType::U64;
     return ElementType::I32;
 }
 template <class T>
 constexpr bool kLaunchType =
     std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, float> || std::is_same_v<T, bool> ||
     std::is_same_v<T, char> || std::is_same_v<T, signed char> || std::is_same_v<T, unsigned char> ||
-    std::is_same_v<T, short> || std::is_same_v<T, unsigned short>;
+    std::is_same_v<T, short> || std::is_same_v<T, unsigned short> || std::is_same_v<T, long> ||
+    std::is_same_v<T, long long> || std::is_same_v<T, unsigned long> || std::is_same_v<T, unsigned long long>;
 
 template <class P>
 P kernelArgument(const qgpu::KernelArg& arg, int32_t* memory, int base, size_t index) {
@@ -432,9 +456,9 @@ P kernelArgument(const qgpu::KernelArg& arg, int32_t* memory, int base, size_t i
                                      "\") does not hold whole, aligned vectors of the kernel's parameter");
         return reinterpret_cast<T>(memory + base);
     } else {
-        static_assert(kLaunchType<T>, "kernel scalar parameters must be bool, char, short, int, unsigned or float");
+        static_assert(kLaunchType<T>, "kernel scalar parameters must be bool, char, short, int, long long, their unsigned types or float");
         if (arg.isArray || !qgpu::sameStorage(arg.type, elementType<T>())) badArgument(arg, index, false);
-        if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(arg.values.at(0));
+        if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(int32_t(arg.values.at(0)));
         return T(arg.values.at(0));
     }
 }
@@ -525,6 +549,13 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::__ffs;             \
     using qgpu_cuda::__mulhi;           \
     using qgpu_cuda::__umulhi;          \
+    using qgpu_cuda::llabs;             \
+    using qgpu_cuda::__popcll;          \
+    using qgpu_cuda::__clzll;           \
+    using qgpu_cuda::__ffsll;           \
+    using qgpu_cuda::__brevll;          \
+    using qgpu_cuda::__mul64hi;         \
+    using qgpu_cuda::__umul64hi;        \
     using qgpu_cuda::__byte_perm;       \
     using qgpu_cuda::int1;              \
     using qgpu_cuda::make_int1;         \
@@ -580,6 +611,38 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::make_ushort3;      \
     using qgpu_cuda::ushort4;           \
     using qgpu_cuda::make_ushort4;      \
+    using qgpu_cuda::long1;              \
+    using qgpu_cuda::make_long1; \
+    using qgpu_cuda::long2;              \
+    using qgpu_cuda::make_long2; \
+    using qgpu_cuda::long3;              \
+    using qgpu_cuda::make_long3; \
+    using qgpu_cuda::long4;              \
+    using qgpu_cuda::make_long4; \
+    using qgpu_cuda::ulong1;             \
+    using qgpu_cuda::make_ulong1; \
+    using qgpu_cuda::ulong2;             \
+    using qgpu_cuda::make_ulong2; \
+    using qgpu_cuda::ulong3;             \
+    using qgpu_cuda::make_ulong3; \
+    using qgpu_cuda::ulong4;             \
+    using qgpu_cuda::make_ulong4; \
+    using qgpu_cuda::longlong1;          \
+    using qgpu_cuda::make_longlong1; \
+    using qgpu_cuda::longlong2;          \
+    using qgpu_cuda::make_longlong2; \
+    using qgpu_cuda::longlong3;          \
+    using qgpu_cuda::make_longlong3; \
+    using qgpu_cuda::longlong4;          \
+    using qgpu_cuda::make_longlong4; \
+    using qgpu_cuda::ulonglong1;         \
+    using qgpu_cuda::make_ulonglong1; \
+    using qgpu_cuda::ulonglong2;         \
+    using qgpu_cuda::make_ulonglong2; \
+    using qgpu_cuda::ulonglong3;         \
+    using qgpu_cuda::make_ulonglong3; \
+    using qgpu_cuda::ulonglong4;         \
+    using qgpu_cuda::make_ulonglong4; \
     using qgpu_cuda::uint3;             \
     using qgpu_cuda::dim3;              \
     using qgpu_cuda::make_uint3;        \

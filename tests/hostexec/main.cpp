@@ -21,7 +21,7 @@
 namespace {
 
 using Json = nlohmann::ordered_json;
-using Arrays = std::vector<std::pair<std::string, std::vector<int32_t>>>;
+using Arrays = std::vector<std::pair<std::string, std::vector<int64_t>>>;
 namespace fs = std::filesystem;
 
 // One line: {"name": "a", "array": [1, 2, 3]}
@@ -110,7 +110,7 @@ int writeExpect(const fs::path& dir, const std::vector<std::string>& names) {
     return failures ? 1 : 0;
 }
 
-std::string show(const std::vector<int32_t>& v, qgpu::ElementType type) {
+std::string show(const std::vector<int64_t>& v, qgpu::ElementType type) {
     std::string s = "[";
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + qgpu::formatElement(v[i], type);
     return s + "]";
@@ -127,7 +127,7 @@ int check(const fs::path& dir, const std::vector<std::string>& names) {
             std::vector<std::string> problems;
             for (const auto& [array, got] : result) {
                 qgpu::ElementType type = spec.arg(array)->type;
-                const std::vector<int32_t>* want = nullptr;
+                const std::vector<int64_t>* want = nullptr;
                 for (const auto& [n, v] : spec.expect)
                     if (n == array) want = &v;
                 if (!want) {

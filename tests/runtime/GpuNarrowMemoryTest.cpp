@@ -21,11 +21,11 @@ constexpr int kThreads = 13;  // three warps and a partial one
 struct NarrowCase {
     std::string cudaType;
     ElementType type;
-    std::function<int32_t(int32_t v, int t, int32_t s)> change;  // what the kernel computes, in the type
+    std::function<int64_t(int64_t v, int t, int64_t s)> change;  // what the kernel computes, in the type
 };
 
 // Wraps x to the type's width, sign- or zero-extended as the launch holds its elements.
-int32_t wrap(int64_t x, ElementType type) { return unpackElements(packElements({int32_t(x)}, type), type, 1).at(0); }
+int64_t wrap(int64_t x, ElementType type) { return unpackElements(packElements({x}, type), type, 1).at(0); }
 
 // Each thread loads in[t] (computed index), stores it rotated into a __shared__ tile, loads tile[t] and
 // stores change(tile[t]) reversed into out; thread 0 also moves in[0..3] through fixed places of a second
@@ -42,18 +42,18 @@ std::string kernelSource(const NarrowCase& c) {
            "    fixedOut[1] = fixedTile[2];\n    fixedOut[2] = fixedTile[3];\n  }\n}\n";
 }
 
-LaunchSpec launchFor(const NarrowCase& c, const std::vector<int32_t>& in, int32_t s) {
+LaunchSpec launchFor(const NarrowCase& c, const std::vector<int64_t>& in, int64_t s) {
     LaunchSpec launch;
     launch.block = {kThreads, 1, 1};
     launch.args = {{"in", true, in, c.type},
-                   {"out", true, std::vector<int32_t>(kThreads, 0), c.type},
-                   {"fixedOut", true, std::vector<int32_t>(4, 0), c.type},
+                   {"out", true, std::vector<int64_t>(kThreads, 0), c.type},
+                   {"fixedOut", true, std::vector<int64_t>(4, 0), c.type},
                    {"s", false, {s}, c.type},
                    {"n", false, {kThreads}, ElementType::I32}};
     return launch;
 }
 
-std::vector<int32_t> arrayAfter(const Program& program, const LaunchSpec& launch, const std::string& name) {
+std::vector<int64_t> arrayAfter(const Program& program, const LaunchSpec& launch, const std::string& name) {
     LinkedLaunch linked = linkLaunch(program, launch);
     Interpreter interp(linked.program, launch, MachineSpec::standard());
     for (int steps = 0; !interp.done() && steps < 100000; ++steps) {
@@ -65,10 +65,10 @@ std::vector<int32_t> arrayAfter(const Program& program, const LaunchSpec& launch
     return readArray(interp.state(), *linked.map.find(name));
 }
 
-void expectNarrowMemory(const NarrowCase& c, const std::vector<int32_t>& in, int32_t s) {
+void expectNarrowMemory(const NarrowCase& c, const std::vector<int64_t>& in, int64_t s) {
     SCOPED_TRACE(c.cudaType);
     LaunchSpec launch = launchFor(c, in, s);
-    std::vector<int32_t> out(kThreads), fixed = {in[3], in[0], in[2], in[1]};
+    std::vector<int64_t> out(kThreads), fixed = {in[3], in[0], in[2], in[1]};
     for (int t = 0; t < kThreads; ++t)
         out[size_t(kThreads - 1 - t)] = c.change(in[size_t((t + kThreads - 3) % kThreads)], t, s);
     for (int opt : {1, 3}) {
@@ -83,31 +83,31 @@ void expectNarrowMemory(const NarrowCase& c, const std::vector<int32_t>& in, int
 }
 
 // The same bit patterns read as the unsigned type.
-std::vector<int32_t> asUnsigned(const std::vector<int32_t>& values, ElementType type) {
-    std::vector<int32_t> out;
-    for (int32_t v : values) out.push_back(wrap(v, type));
+std::vector<int64_t> asUnsigned(const std::vector<int64_t>& values, ElementType type) {
+    std::vector<int64_t> out;
+    for (int64_t v : values) out.push_back(wrap(v, type));
     return out;
 }
 
 NarrowCase integerCase(const std::string& cudaType, ElementType type) {
-    return {cudaType, type, [type](int32_t v, int t, int32_t s) { return wrap(int64_t(v) * 3 + s - t, type); }};
+    return {cudaType, type, [type](int64_t v, int t, int64_t s) { return wrap(int64_t(v) * 3 + s - t, type); }};
 }
 
 }  // namespace
 
 TEST(GpuNarrowMemory, BoolArraysInGlobalAndSharedMemory) {
-    NarrowCase c{"bool", ElementType::Bool, [](int32_t v, int t, int32_t s) { return int32_t((v != (t & 1)) != s); }};
+    NarrowCase c{"bool", ElementType::Bool, [](int64_t v, int t, int64_t s) { return int64_t((v != (t & 1)) != s); }};
     expectNarrowMemory(c, {1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 0, 0}, 1);
 }
 
 TEST(GpuNarrowMemory, SignedAndUnsignedBytes) {
-    std::vector<int32_t> bytes = {-128, 127, -1, 0, 1, 100, -100, 55, -56, 3, -4, 90, -91};
+    std::vector<int64_t> bytes = {-128, 127, -1, 0, 1, 100, -100, 55, -56, 3, -4, 90, -91};
     expectNarrowMemory(integerCase("signed char", ElementType::I8), bytes, -7);
     expectNarrowMemory(integerCase("unsigned char", ElementType::U8), asUnsigned(bytes, ElementType::U8), 200);
 }
 
 TEST(GpuNarrowMemory, SignedAndUnsignedHalfwords) {
-    std::vector<int32_t> halves = {-32768, 32767, -1, 0, 1, 1000, -1000, 12345, -12346, 3, -4, 30000, -30001};
+    std::vector<int64_t> halves = {-32768, 32767, -1, 0, 1, 1000, -1000, 12345, -12346, 3, -4, 30000, -30001};
     expectNarrowMemory(integerCase("short", ElementType::I16), halves, -300);
     expectNarrowMemory(integerCase("unsigned short", ElementType::U16), asUnsigned(halves, ElementType::U16), 65000);
 }

@@ -19,7 +19,7 @@ namespace {
 
 const fs::path kKernels = fs::path(QGPU_SOURCE_DIR) / "resources/kernels";
 
-std::string show(const std::vector<int32_t>& v) {
+std::string show(const std::vector<int64_t>& v) {
     std::string s = "[";
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
     return s + "]";
@@ -59,7 +59,7 @@ TEST_P(Suite, InterpreterMatchesHostExecutor) {
     auto host = runOnHost(c.kernel, launch);
     ASSERT_EQ(host.size(), map.arrays.size() - k.kernel.program.globals.size());  // the launch's arrays
     for (const auto& [name, expected] : host) {
-        std::vector<int32_t> got = readArray(state, *map.find(name));
+        std::vector<int64_t> got = readArray(state, *map.find(name));
         EXPECT_EQ(got, expected) << c.kernel << " -O" << c.optLevel << ", array " << name
                                  << "\n  interpreter:   " << show(got) << "\n  host executor: " << show(expected)
                                  << "\n"

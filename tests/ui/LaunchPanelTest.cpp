@@ -60,7 +60,7 @@ TEST_F(LaunchPanelTest, EditingTheFormRewritesTheLaunchThatBuildRuns) {
     panel->arguments()->item(rowOf("a"), LaunchPanel::Values)->setText("10 20 30");
     panel->arguments()->item(rowOf("out"), LaunchPanel::Expect)->setText("320");
     LaunchSpec edited = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
-    EXPECT_EQ(edited.arg("a")->values, (std::vector<int32_t>{10, 20, 30}));
+    EXPECT_EQ(edited.arg("a")->values, (std::vector<int64_t>{10, 20, 30}));
     ASSERT_TRUE(window->build()) << window->statusText().toStdString();
     window->run();
     window->waitIdle();  // the run goes on the engine thread
@@ -82,9 +82,9 @@ TEST_F(LaunchPanelTest, EditingTheJsonRefillsTheForm) {
 TEST_F(LaunchPanelTest, AWordThatIsNoNumberIsNamedAndBuildRefuses) {
     panel->arguments()->item(rowOf("b"), LaunchPanel::Values)->setText("4, x, 6");
     EXPECT_FALSE(panel->valid());
-    EXPECT_EQ(panel->verdict(), "argument b, values: 'x' is not a 32-bit integer");
+    EXPECT_EQ(panel->verdict(), "argument b, values: 'x' is not an integer (of 64 bits at most)");
     EXPECT_FALSE(window->build());
-    EXPECT_TRUE(window->statusText().contains("'x' is not a 32-bit integer")) << window->statusText().toStdString();
+    EXPECT_TRUE(window->statusText().contains("'x' is not an integer")) << window->statusText().toStdString();
     EXPECT_FALSE(window->session().loaded());
 }
 
@@ -119,7 +119,7 @@ TEST_F(LaunchPanelTest, AddedArgumentsAreZeroArrays) {
     EXPECT_EQ(kind(3), "zeros");
     LaunchSpec edited = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
     ASSERT_EQ(edited.args.size(), 4u);
-    EXPECT_EQ(edited.args[3].values, std::vector<int32_t>{0});
+    EXPECT_EQ(edited.args[3].values, std::vector<int64_t>{0});
     EXPECT_TRUE(panel->valid());
 }
 
@@ -156,11 +156,11 @@ TEST_F(LaunchPanelTest, FloatArgumentsShowAsFloatsAndKeepTheirTypeThroughFormEdi
     EXPECT_TRUE(panel->valid()) << panel->verdict().toStdString();
     EXPECT_EQ(
         parseLaunchSpec(window->launchEditor()->toPlainText().toStdString()).args[0].values,
-        (std::vector<int32_t>{std::bit_cast<int32_t>(1.0f), std::bit_cast<int32_t>(INFINITY), 0x7fffffff, 0x7fffffff}));
+        (std::vector<int64_t>{std::bit_cast<int32_t>(1.0f), std::bit_cast<int32_t>(INFINITY), 0x7fffffff, 0x7fffffff}));
     panel->arguments()->item(0, LaunchPanel::Values)->setText("1, 2.5e-3, -inf, .5");
     EXPECT_TRUE(panel->valid()) << panel->verdict().toStdString();
     EXPECT_EQ(parseLaunchSpec(window->launchEditor()->toPlainText().toStdString()).args[0].values,
-              (std::vector<int32_t>{std::bit_cast<int32_t>(1.0f), std::bit_cast<int32_t>(2.5e-3f),
+              (std::vector<int64_t>{std::bit_cast<int32_t>(1.0f), std::bit_cast<int32_t>(2.5e-3f),
                                     std::bit_cast<int32_t>(-INFINITY), std::bit_cast<int32_t>(0.5f)}));
 }
 
@@ -185,8 +185,8 @@ TEST_F(LaunchPanelTest, NarrowTypesAndDynamicSharedMemoryKeepThroughFormEdits) {
     LaunchSpec after = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
     EXPECT_EQ(after.sharedBytes, 12);
     EXPECT_EQ(after.args[0].type, ElementType::Bool);
-    EXPECT_EQ(after.args[0].values, (std::vector<int32_t>{1, 0, 1}));
-    EXPECT_EQ(after.args[1].values, std::vector<int32_t>{-5});
+    EXPECT_EQ(after.args[0].values, (std::vector<int64_t>{1, 0, 1}));
+    EXPECT_EQ(after.args[1].values, std::vector<int64_t>{-5});
     EXPECT_EQ(after.args[2].type, ElementType::U16);
     shared->setValue(40);
     EXPECT_EQ(parseLaunchSpec(window->launchEditor()->toPlainText().toStdString()).sharedBytes, 40);

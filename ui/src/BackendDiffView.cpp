@@ -115,24 +115,24 @@ void BackendDiffView::showMachines(const QString& a, const MachineState& ma, con
     m_memory->setColumnCount(3);
     m_memory->setHorizontalHeaderLabels({"location", a, b});
     QStringList rows;
-    auto add = [&](const QString& name, uint32_t x, uint32_t y) {
+    auto add = [&](const QString& name, int64_t x, int64_t y) {
         int row = m_memory->rowCount();
         m_memory->setRowCount(row + 1);
         rows << name;
         m_memory->setItem(row, 0, new QTableWidgetItem(name));
-        m_memory->setItem(row, 1, cell(QString::number(int32_t(x)), x != y));
-        m_memory->setItem(row, 2, cell(QString::number(int32_t(y)), x != y));
+        m_memory->setItem(row, 1, cell(QString::number(x), x != y));
+        m_memory->setItem(row, 2, cell(QString::number(y), x != y));
     };
     for (const ArrayPlacement& p : map.arrays) {
         if (size_t(p.base + p.size) > ma.global.size() || size_t(p.base + p.size) > mb.global.size()) continue;
-        std::vector<int32_t> va = readArray(ma, p), vb = readArray(mb, p);
+        std::vector<int64_t> va = readArray(ma, p), vb = readArray(mb, p);
         for (size_t i = 0; i < va.size() && i < vb.size(); ++i)
-            add(QString("%1[%2]").arg(QString::fromStdString(p.name)).arg(i), uint32_t(va[i]), uint32_t(vb[i]));
+            add(QString("%1[%2]").arg(QString::fromStdString(p.name)).arg(i), va[i], vb[i]);
     }
     for (size_t c = 0; c < ma.shared.size() && c < mb.shared.size(); ++c)
         for (size_t w = 0; w < ma.shared[c].size() && w < mb.shared[c].size(); ++w)
             if (ma.shared[c][w] != mb.shared[c][w] || ma.shared[c][w] != 0)  // the words in use
-                add(QString("block %1 shared[%2]").arg(c).arg(w), ma.shared[c][w], mb.shared[c][w]);
+                add(QString("block %1 shared[%2]").arg(c).arg(w), int32_t(ma.shared[c][w]), int32_t(mb.shared[c][w]));
     m_memory->verticalHeader()->hide();
     m_title->show();
     m_machines->show();

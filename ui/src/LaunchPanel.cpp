@@ -30,10 +30,10 @@ namespace {
 
 const QStringList kKinds = {"array", "zeros", "scalar"};
 // The Type column's choices, as launch specs name them, and the element types they stand for.
-const QStringList kTypes = {"int", "float", "u32", "bool", "i8", "u8", "i16", "u16"};
-constexpr std::array<ElementType, 8> kTypeOrder = {ElementType::I32,  ElementType::F32, ElementType::U32,
-                                                   ElementType::Bool, ElementType::I8,  ElementType::U8,
-                                                   ElementType::I16,  ElementType::U16};
+const QStringList kTypes = {"int", "float", "u32", "bool", "i8", "u8", "i16", "u16", "i64", "u64"};
+constexpr std::array<ElementType, 10> kTypeOrder = {ElementType::I32, ElementType::F32, ElementType::U32, ElementType::Bool,
+                                                    ElementType::I8,  ElementType::U8,  ElementType::I16, ElementType::U16,
+                                                    ElementType::I64, ElementType::U64};
 
 // A float as its word; nullopt when the text is no float ("nan", "inf" and "-inf" are floats).
 std::optional<int32_t> floatWord(const QString& word) {
@@ -45,9 +45,9 @@ std::optional<int32_t> floatWord(const QString& word) {
     return std::bit_cast<int32_t>(f);
 }
 
-// "1, 2, -3" (commas or spaces) as words; false with `problem` set when a word is no 32-bit integer (for
-// floats: no float that fits binary32).
-bool words(const QString& text, const QString& where, bool isFloat, std::vector<int32_t>& out, QString* problem) {
+// "1, 2, -3" (commas or spaces) as elements; false with `problem` set when a word is no integer of 64 bits
+// at most (for floats: no float that fits binary32).
+bool words(const QString& text, const QString& where, bool isFloat, std::vector<int64_t>& out, QString* problem) {
     for (const QString& w : text.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) {
         if (isFloat) {
             std::optional<int32_t> word = floatWord(w);
@@ -60,11 +60,12 @@ bool words(const QString& text, const QString& where, bool isFloat, std::vector<
         }
         bool ok = w == "true" || w == "false";
         qlonglong v = ok ? qlonglong(w == "true") : w.toLongLong(&ok, 0);
-        if (!ok || v < INT32_MIN || v > UINT32_MAX) {
-            *problem = where + ": '" + w + "' is not a 32-bit integer";
+        if (!ok) v = qlonglong(w.toULongLong(&ok, 0));  // a u64 above the signed range keeps its bits
+        if (!ok) {
+            *problem = where + ": '" + w + "' is not an integer (of 64 bits at most)";
             return false;
         }
-        out.push_back(int32_t(uint32_t(v)));
+        out.push_back(v);  // the launch spec's parser checks it against the argument's type
     }
     return true;
 }
@@ -76,9 +77,9 @@ QString cell(const QTableWidget* t, int row, int column) {
     return item ? item->text().trimmed() : QString();
 }
 
-QString joined(const std::vector<int32_t>& values, ElementType type) {
+QString joined(const std::vector<int64_t>& values, ElementType type) {
     QStringList s;
-    for (int32_t v : values) s << QString::fromStdString(formatElement(v, type));
+    for (int64_t v : values) s << QString::fromStdString(formatElement(v, type));
     return s.join(", ");
 }
 
@@ -207,7 +208,7 @@ bool LaunchPanel::formArgument(int row, LaunchSpec& launch, QString* problem) co
     QString kind = choice(row, Kind, "array");
     arg.type = kTypeOrder[size_t(std::max<qsizetype>(0, kTypes.indexOf(choice(row, Type, "int"))))];
     QString where = "argument " + (arg.name.empty() ? QString("%1").arg(row + 1) : QString::fromStdString(arg.name));
-    std::vector<int32_t> expected;
+    std::vector<int64_t> expected;
     // A zeros array's value is its length, an integer whatever its type.
     if (!words(cell(m_args, row, Values), where + ", values", arg.isFloat() && kind != "zeros", arg.values, problem) ||
         !words(cell(m_args, row, Expect), where + ", expect", arg.isFloat(), expected, problem))
@@ -218,7 +219,7 @@ bool LaunchPanel::formArgument(int row, LaunchSpec& launch, QString* problem) co
     }
     arg.isArray = kind != "scalar";
     if (kind == "zeros") {
-        int32_t n = arg.values[0];
+        int64_t n = arg.values[0];
         if (n < 1 || n > kMaxLaunchArrayWords) {
             *problem = where + QString(": a zeros array's length is 1 to %1").arg(kMaxLaunchArrayWords);
             return false;
@@ -286,7 +287,7 @@ void LaunchPanel::fillForm(const LaunchSpec& launch) {
     for (const KernelArg& a : launch.args) {
         int row = m_args->rowCount();
         m_args->insertRow(row);
-        bool zeros = a.isArray && std::all_of(a.values.begin(), a.values.end(), [](int32_t v) { return v == 0; });
+        bool zeros = a.isArray && std::all_of(a.values.begin(), a.values.end(), [](int64_t v) { return v == 0; });
         auto type = std::find(kTypeOrder.begin(), kTypeOrder.end(), a.type);
         setChoices(row, !a.isArray ? 2 : zeros ? 1 : 0, int(type - kTypeOrder.begin()));
         m_args->setItem(row, Name, new QTableWidgetItem(QString::fromStdString(a.name)));

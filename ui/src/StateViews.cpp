@@ -49,9 +49,15 @@ QString formatWord(uint32_t v, NumberFormat f, bool isFloat) {
     return {};
 }
 
-QString formatElement(int32_t value, ElementType type, NumberFormat f) {
+QString formatElement(int64_t value, ElementType type, NumberFormat f) {
     int bytes = elementBytes(type);
     if (bytes == 4) return formatWord(uint32_t(value), f, type == ElementType::F32);
+    if (bytes == 8) {
+        if (f == NumberFormat::Hex) return QString("0x%1").arg(uint64_t(value), 16, 16, QChar('0'));
+        if (f == NumberFormat::Unsigned) return QString::number(uint64_t(value));
+        if (f == NumberFormat::AsTyped) return QString::fromStdString(formatElement(value, type));
+        return QString::number(value);
+    }
     uint32_t raw = uint32_t(value) & (bytes == 1 ? 0xffu : 0xffffu);
     switch (f) {
         case NumberFormat::AsTyped: return QString::fromStdString(formatElement(value, type));
@@ -183,7 +189,7 @@ void MemoryView::refresh() {
     QStringList names;
     int row = 0;
     for (const auto& a : m_map.arrays) {
-        std::vector<int32_t> values = readArray(m_state, a);
+        std::vector<int64_t> values = readArray(m_state, a);
         int bytes = elementBytes(a.type);
         for (int i = 0; i < a.count && size_t(i) < values.size(); ++i, ++row) {
             int addr = a.base + i * bytes / 4, byte = i * bytes % 4;

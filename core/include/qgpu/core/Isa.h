@@ -150,7 +150,7 @@ struct Block {
 
 // The type of an array's elements or of a scalar, as launch specs name it. Memory packs elements narrower than
 // a word several to a word, little-endian, as a GPU lays them out.
-enum class ElementType { I32, U32, F32, Bool, I8, U8, I16, U16 };
+enum class ElementType { I32, U32, F32, Bool, I8, U8, I16, U16, I64, U64 };
 
 // A kernel parameter, known when the program comes from CUDA: launches must match them in order.
 struct ProgramParam {
@@ -164,13 +164,15 @@ struct ProgramParam {
 inline constexpr const char* kLocalMemorySymbol = "%local";
 inline constexpr const char* kWarpsPerBlockSymbol = "%warps";
 inline constexpr const char* kFrameWordsSymbol = "%frame";  // Program::localWords
+// `#i.hi` (or `$name.hi`): the high word of a 64-bit scalar argument; without it, the low word.
+inline constexpr const char* kHighWordSuffix = ".hi";
 
 // A variable of the program in global memory (CUDA's __device__ and __constant__ variables, and tables that
 // Clang keeps there): placed after the launch's arrays, holding `values` when the launch begins.
 struct ProgramGlobal {
     std::string name;
     ElementType element = ElementType::I32;  // i32 words, or u8 bytes when its size is not a whole word
-    std::vector<int32_t> values;
+    std::vector<int64_t> values;
 };
 
 struct Program {

@@ -26,17 +26,18 @@ const char* elementCName(ElementType type);
 // Whether an argument of type `a` can serve a parameter of type `b`: elements of one size, floats for
 // floats (an int array serves an unsigned* parameter, a u8 array a bool*).
 bool sameStorage(ElementType a, ElementType b);
-// Elements narrower than a word in the words that hold them, four bytes or two halves a word, lowest first.
-std::vector<int32_t> packElements(const std::vector<int32_t>& elements, ElementType type);
-// `count` elements read back from memory words, each sign- or zero-extended to 32 bits by its type.
-std::vector<int32_t> unpackElements(const std::vector<int32_t>& words, ElementType type, size_t count);
+// Elements in the words that hold them: four bytes or two halves a word, lowest first; a 64-bit element in
+// two words, its low word first (little-endian, as on a GPU).
+std::vector<int32_t> packElements(const std::vector<int64_t>& elements, ElementType type);
+// `count` elements read back from memory words, each sign- or zero-extended to 64 bits by its type.
+std::vector<int64_t> unpackElements(const std::vector<int32_t>& words, ElementType type, size_t count);
 
 struct KernelArg {
     std::string name;
     bool isArray = false;
-    // Array elements, or one value for a scalar, each in an int32_t: sign- or zero-extended by the type, a
-    // float's IEEE-754 binary32 bits, 0 or 1 for a bool.
-    std::vector<int32_t> values;
+    // Array elements, or one value for a scalar, each in an int64_t: sign- or zero-extended by the type
+    // (a u64 as its bits), a float's IEEE-754 binary32 bits, 0 or 1 for a bool.
+    std::vector<int64_t> values;
     ElementType type = ElementType::I32;  // "type": "i32" (or "int", the default), "float", "u8", ...
     bool zeros = false;                   // given as "zeros": N (N zero elements), and written back so
     bool isFloat() const { return type == ElementType::F32; }
@@ -62,7 +63,7 @@ std::string formatWord(int32_t word, bool isFloat);
 std::string formatFloatLiteral(int32_t word);
 // An element as a person reads it in its type: formatWord for ints and floats, unsigned types without a sign,
 // a bool as "true" or "false" (another byte as its number).
-std::string formatElement(int32_t value, ElementType type);
+std::string formatElement(int64_t value, ElementType type);
 
 struct LaunchSpec {
     Dim3 grid;
@@ -70,7 +71,7 @@ struct LaunchSpec {
     std::vector<KernelArg> args;
     int sharedBytes = 0;  // "shared_bytes": dynamic shared memory per block (CUDA's third launch parameter)
     // Optional expected final contents of array arguments, as elements (checked by tests and `--check`).
-    std::vector<std::pair<std::string, std::vector<int32_t>>> expect;
+    std::vector<std::pair<std::string, std::vector<int64_t>>> expect;
     std::string file;  // the spec's file name, for diagnostics ("" when made in code)
 
     const KernelArg* arg(const std::string& name) const;

@@ -16,7 +16,7 @@ const char* laneStatusName(LaneStatus s);  // "absent", "live", "barrier", "exit
 // (Block::floatRegisters: at the start of the lane's next block) shows its words as floats. A lane's writes in
 // the block it exits from show as integers: no block follows to say.
 std::string formatEvent(const StepEvent& ev, const Program& program, int lanesPerWarp);
-std::vector<int32_t> readArray(const MachineState& state, const ArrayPlacement& placement);
+std::vector<int64_t> readArray(const MachineState& state, const ArrayPlacement& placement);
 // The source line of `block`'s terminator (0 when unknown).
 int terminatorLine(const Program& program, int block);
 // A fault of the step that ran `block`, located at its terminator's source line: "k.cu:12: divergent ...".

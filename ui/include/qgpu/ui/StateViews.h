@@ -19,7 +19,7 @@ enum class NumberFormat { AsTyped, Signed, Unsigned, Hex, Float };
 QString formatWord(uint32_t v, NumberFormat f, bool isFloat = false);
 // An array element in a format: "as typed" is its launch type (a bool as true or false); a byte or halfword
 // in hex has 2 or 4 digits.
-QString formatElement(int32_t value, ElementType type, NumberFormat f);
+QString formatElement(int64_t value, ElementType type, NumberFormat f);
 // A box offering the formats, in NumberFormat's order, "as typed" first.
 QComboBox* numberFormatBox(const QString& objectName);
 
