@@ -10,6 +10,7 @@
 #include "OperandForms.h"
 #include "Passes.h"
 #include "SequenceHelpers.h"
+#include "Inlining.h"
 #include "Selector.h"
 #include "qgpu/core/Launch.h"
 
@@ -440,15 +441,22 @@ void Selector::failGlobal(const ptx::GlobalVariable& global) const {
 }
 
 // __device__ and __constant__ variables go after the launch's arrays (the linker places them). Clang
-// declares initialized data as bytes; the alignment tells a table of bytes (1) or shorts (2) from words.
+// declares initialized data as bytes; the alignment tells a table of bytes (1), shorts (2) or 64-bit
+// integers (8) from words.
 void Selector::placeGlobals() {
     std::set<std::string> used;
     for (const auto& in : m_fn.body)
         for (const auto& o : in.operands) used.insert(o.name);
     for (const auto& g : m_module.globals) {
         if (!g.unsupported.empty() || !used.count(g.name)) continue;
-        int bytes = g.alignment == 1 || g.bytes.size() % 2 ? 1 : g.alignment == 2 || g.bytes.size() % 4 ? 2 : 4;
-        ElementType element = bytes == 1 ? ElementType::U8 : bytes == 2 ? ElementType::I16 : ElementType::I32;
+        int bytes = g.alignment == 1 || g.bytes.size() % 2   ? 1
+                    : g.alignment == 2 || g.bytes.size() % 4 ? 2
+                    : g.alignment < 8 || g.bytes.size() % 8  ? 4
+                                                             : 8;
+        ElementType element = bytes == 1   ? ElementType::U8
+                              : bytes == 2 ? ElementType::I16
+                              : bytes == 4 ? ElementType::I32
+                                           : ElementType::I64;
         std::vector<int32_t> words((g.bytes.size() + 3) / 4, 0);
         for (size_t i = 0; i < g.bytes.size(); ++i) words[i / 4] |= int32_t(uint32_t(g.bytes[i]) << (8 * (i % 4)));
         m_out.globals.push_back(
@@ -678,16 +686,9 @@ Selection selectInstructions(const ptx::Module& module, const std::vector<std::s
         kernel = &f;
     }
     if (!kernel) throw DiagnosticError(Diagnostic{cudaFile, 0, 0, "the file defines no __global__ kernel"});
-    for (const auto& f : module.functions)
-        if (!f.isEntry)
-            throw DiagnosticError(Diagnostic{
-                cudaFile, 0, 0,
-                "device function '" + llvm::demangle(f.name) + "' was not inlined; calls are not supported: " +
-                    (module.debug ? "at -O0 Clang inlines only __forceinline__ functions (here also its "
-                                    "own, such as dim3 b = blockDim); build with -O1 or higher"
-                                  : "mark it __forceinline__")});
-    checkOperandForms(*kernel, cudaFile);
-    return Selector(module, *kernel, paramNames, cudaFile, spec, addMulThroughFma).run();
+    ptx::Function inlined = inlineCalls(module, *kernel, cudaFile);
+    checkOperandForms(inlined, cudaFile);
+    return Selector(module, inlined, paramNames, cudaFile, spec, addMulThroughFma).run();
 }
 
 }  // namespace qgpu::lowering

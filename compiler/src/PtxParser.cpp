@@ -489,12 +489,16 @@ private:
         for (const std::string& p : split(text, ',')) {
             if (p.empty()) continue;
             std::istringstream ss(p);
-            std::string kw, type, name;
-            ss >> kw >> type >> name;
-            if (kw != ".param" || name.empty()) fail("unexpected parameter declaration '" + p + "'");
-            while (name[0] == '.')  // .align N, .ptr modifiers; a list that ends in one has no name
-                if (!(ss >> name)) fail("unexpected parameter declaration '" + p + "'");
-            m_fn->params.push_back({name, type.substr(1)});
+            std::string kw, word, type, name;
+            ss >> kw;
+            // [.align N] .type [.ptr modifiers] name[, an array of bytes for a struct: name[N]]
+            while (ss >> word) {
+                if (word == ".align") ss >> word;
+                else if (word[0] == '.' && type.empty()) type = word.substr(1);
+                else if (word[0] != '.') name = word.substr(0, word.find('['));
+            }
+            if (kw != ".param" || name.empty() || type.empty()) fail("unexpected parameter declaration '" + p + "'");
+            m_fn->params.push_back({name, type});
         }
     }
 
@@ -559,8 +563,8 @@ private:
             for (int b = 0; b < g.elementBytes && at + size_t(b) < g.bytes.size(); ++b)
                 g.bytes[at + size_t(b)] = uint8_t(*value >> (8 * b));
         }
-        if (g.elementBytes == 8 && g.unsupported.empty())
-            g.unsupported = "it is 64 bits wide (a pointer, long or double), and the machine's words are 32 bits";
+        if (declaration.find(".f64 ") != std::string::npos && g.unsupported.empty())
+            g.unsupported = "it is a double, and the machine computes in 32-bit float";
         m_module.globals.push_back(std::move(g));
     }
 

@@ -29,6 +29,7 @@ void Selector::addSources(std::set<std::string>& regs) const {
         for (const auto& in : m_fn.body) {
             const std::string& op = in.parts[0];
             bool carries = op == "add" || op == "sub" || op == "selp" || op == "mov" || op == "cvta" || op == "shl" ||
+                           op == "or" ||
                            op == "mul" || op == "cvt";
             bool compared = op == "setp" && in.operands.size() > 2 &&  // a pointer against an end pointer
                             (regs.count(in.operands[1].name) || regs.count(in.operands[2].name));
@@ -80,7 +81,7 @@ bool Selector::findByteAddresses() {
         const auto& o = in.operands;
         if (o.size() < 3 || o[0].kind != Kind::Reg || !isWideReg(o[0].name) || wideOf(o[0]).rep != Rep::Word) continue;
         const std::string& op = in.parts[0];
-        if ((op == "add" || op == "sub" || op == "selp") && (byteOperand(o[1]) || byteOperand(o[2])) &&
+        if ((op == "add" || op == "sub" || op == "selp" || op == "or") && (byteOperand(o[1]) || byteOperand(o[2])) &&
             m_narrowAddressRegs.count(o[0].name))
             found |= m_byteAddresses.insert(o[0].name).second;
     }
@@ -112,7 +113,7 @@ Wide Selector::wideDef(const ptx::Instruction& in) const {
         bool word = a.rep == Rep::Word || (address && immAt(2) && *immAt(2) >= 2);
         return {word ? Rep::Word : Rep::Byte, a.space};
     }
-    if (op == "add" || op == "sub" || op == "selp") {
+    if (op == "add" || op == "sub" || op == "selp" || op == "or") {
         Wide a = src(1), b = src(2);
         return {a.rep == Rep::Word || b.rep == Rep::Word ? Rep::Word : Rep::Byte, merge(a.space, b.space)};
     }
@@ -195,6 +196,12 @@ void Selector::wide(const ptx::Instruction& in) {
         if (k < 0) fail("an address that is not a whole number of 32-bit words: the machine addresses words");
         return emit(Opcode::Shl, rd, vreg(o[1].name), imm(k));
     }
+    bool alignedOr = op == "or" && m_pointers.count(o[0].name) && o[2].kind == Kind::Imm;  // Clang's `or` of an
+    if (alignedOr || ((op == "add" || op == "sub") && in.parts.size() == 2)) {          // offset into an aligned pointer
+        int a = dst == Rep::Word ? asWord(o[1]) : reg32(o[1]);
+        B b = operand(o[2]);
+        return emit(op == "sub" ? Opcode::Sub : Opcode::Add, rd, a, b);
+    }
     static const std::map<std::string, Opcode> bitwise = {
         {"and", Opcode::And}, {"or", Opcode::Or}, {"xor", Opcode::Xor}, {"mul", Opcode::Mul}, {"shl", Opcode::Shl}};
     auto bit = bitwise.find(op);
@@ -204,11 +211,6 @@ void Selector::wide(const ptx::Instruction& in) {
         return emit(bit->second, rd, a, bOf(o[2]));
     }
     if (op == "not" && dst == Rep::Byte) return emit(Opcode::Not, rd, reg32(o[1]));
-    if ((op == "add" || op == "sub") && in.parts.size() == 2) {
-        int a = dst == Rep::Word ? asWord(o[1]) : reg32(o[1]);
-        B b = operand(o[2]);
-        return emit(op == "add" ? Opcode::Add : Opcode::Sub, rd, a, b);
-    }
     if (op == "selp") {
         int a = dst == Rep::Word ? asWord(o[1]) : reg32(o[1]), c = reg32(o[3]);
         B b = operand(o[2]);

@@ -70,12 +70,11 @@ void Selector::memory(const ptx::Instruction& in) {
     bool wide = is64BitType(t);
     if (!wide && t != "u32" && t != "s32" && t != "b32" && t != "f32")
         fail("memory accesses of type ." + t + " are not supported: use 8-, 16-, 32- or 64-bit integers or float");
-    if (wide && op != "ld" && op != "st")
-        fail("64-bit atomics are not supported yet: use 32-bit int or unsigned atomics");
     auto [base, offset] = address(store ? o.at(0) : o.at(1), space);
     space = resolvedSpace(space);
     bool shared = space == Space::Shared;
-    if (wide) return pairMemory(in, base, offset, shared);
+    if (wide && (op == "ld" || op == "st")) return pairMemory(in, base, offset, shared);
+    if (wide) return pairAtomic(in, lowering::op(*this, Opcode::Add, base, imm(offset)), shared);
     if (op == "ld" || op == "st") {  // .v2 and .v4: one word per element, at consecutive addresses
         std::vector<Operand> elements = vectorElements(op == "ld" ? o.at(0) : o.at(1));
         for (size_t i = 0; i < elements.size(); ++i) {

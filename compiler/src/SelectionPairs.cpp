@@ -12,13 +12,15 @@ bool isReg64(const Operand& o) { return o.kind == Kind::Reg && isWideReg(o.name)
 
 // The 64-bit operations whose results depend on their operands' high words.
 bool readsHighWords(const ptx::Instruction& in) {
-    static const std::set<std::string> ops = {"setp", "popc", "clz", "shr", "div", "rem", "min", "max", "abs", "brev"};
+    static const std::set<std::string> ops = {"setp", "popc", "clz", "shr",  "div", "rem",
+                                              "min",  "max",  "abs", "brev", "atom", "red"};
     return ops.count(in.parts[0]) || (in.parts[0] == "mul" && in.has("hi"));
 }
 
 }  // namespace
 
-// Pointer parameters, generic and converted addresses, symbol addresses, and sums and differences of them.
+// Pointer parameters, generic and converted addresses, symbol addresses, and sums and differences of them
+// (also Clang's `or` of an offset into an aligned pointer).
 void Selector::findPointers() {
     for (bool changed = true; changed;) {
         changed = false;
@@ -31,7 +33,7 @@ void Selector::findPointers() {
                 auto it = m_paramIndex.find(o[1].name);
                 pointer = it != m_paramIndex.end() && m_out.params[size_t(it->second)].isArray;
             }
-            if (op == "add" || op == "sub" || op == "mov" || op == "selp")
+            if (op == "add" || op == "sub" || op == "mov" || op == "selp" || op == "or")
                 for (size_t i = 1; i < o.size() && i < 3; ++i) pointer |= isReg64(o[i]) && m_pointers.count(o[i].name);
             if (pointer) changed |= m_pointers.insert(o[0].name).second;
         }

@@ -59,6 +59,8 @@ inline Space merge(Space a, Space b) {
 // How one lane of an atomic routine computes the word it writes from the word it read and the routine's
 // arguments (args[0] is the address, then the instruction's operands in PTX order).
 using AtomicUpdate = std::function<void(Emitter& e, int updated, int old, const std::vector<int>& args)>;
+// The same for 64-bit atomics: args[0] is the address, then each operand's low and high words.
+using PairAtomicUpdate = std::function<void(Emitter& e, Pair updated, Pair old, const std::vector<int>& args)>;
 
 class Selector : private Emitter {
 public:
@@ -260,6 +262,8 @@ private:
     void floatConvert(const ptx::Instruction& in);
     void wideConvert(const ptx::Instruction& in, bool toFloat);
     void floatAtomicAdd(int rd, int address, int value, bool shared);
+    // A 64-bit atom or red (add, exch, cas, min, max, and, or, xor) at the word address in `address`.
+    void pairAtomic(const ptx::Instruction& in, int address, bool shared);
     // An atom or red other than the integer add (SelectionAtomics.cpp): exch, cas, min, max, inc, dec, and,
     // or, xor, at the word address held in `address`.
     void integerAtomic(const ptx::Instruction& in, int rd, int address, bool shared);

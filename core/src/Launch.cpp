@@ -373,6 +373,18 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout) {
     return j.dump();
 }
 
+namespace {
+
+// An array after the map's last one; 64-bit elements start on an even word (8 bytes).
+void place(MemoryMap& map, const std::string& name, const std::vector<int64_t>& values, ElementType type) {
+    if (elementBytes(type) == 8) map.usedWords += map.usedWords % 2;
+    int words = int(packElements(values, type).size());
+    map.arrays.push_back({name, map.usedWords, words, type, int(values.size())});
+    map.usedWords += words;
+}
+
+}  // namespace
+
 MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
     auto check = [&](bool ok, const std::string& msg) {
         if (!ok) throw DiagnosticError(Diagnostic{launch.file, 0, 0, msg});
@@ -393,9 +405,7 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
     MemoryMap map;
     for (const auto& a : launch.args) {
         if (!a.isArray) continue;
-        int words = int(packElements(a.values, a.type).size());
-        map.arrays.push_back({a.name, map.usedWords, words, a.type, int(a.values.size())});
-        map.usedWords += words;
+        place(map, a.name, a.values, a.type);
     }
     check(map.usedWords <= spec.globalWords, "the arrays need " + std::to_string(map.usedWords) +
                                                  " words of global memory but the machine has " +
@@ -493,9 +503,7 @@ void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpe
         if (launch.arg(g.name))
             fail("the kernel's global variable '" + g.name + "' has the name of the launch's argument \"" + g.name +
                  "\"; rename one of them");
-        int words = int(packElements(g.values, g.element).size());
-        map.arrays.push_back({g.name, map.usedWords, words, g.element, int(g.values.size())});
-        map.usedWords += words;
+        place(map, g.name, g.values, g.element);
     }
     if (!program.globals.empty() && map.usedWords > spec.globalWords)
         fail("the launch's arrays and the kernel's global variables need " + std::to_string(map.usedWords) +

@@ -94,6 +94,33 @@ static __device__ __forceinline__ int __shfl_xor_sync(unsigned mask, int v, int 
     return __nvvm_shfl_sync_bfly_i32(mask, v, laneMask, QGPU_SHFL_C(width, 0x1f));
 }
 
+// 64-bit atomics: the active lanes of a warp one after another, each reading and writing both words.
+#define QGPU_ULL(p) ((long long*)(p))
+typedef unsigned long long qgpu_ull;
+static __device__ __forceinline__ qgpu_ull atomicAdd(qgpu_ull* p, qgpu_ull v) {
+    return (qgpu_ull)__nvvm_atom_add_gen_ll(QGPU_ULL(p), (long long)v);
+}
+static __device__ __forceinline__ qgpu_ull atomicExch(qgpu_ull* p, qgpu_ull v) {
+    return (qgpu_ull)__nvvm_atom_xchg_gen_ll(QGPU_ULL(p), (long long)v);
+}
+static __device__ __forceinline__ qgpu_ull atomicCAS(qgpu_ull* p, qgpu_ull compare, qgpu_ull v) {
+    return (qgpu_ull)__nvvm_atom_cas_gen_ll(QGPU_ULL(p), (long long)compare, (long long)v);
+}
+static __device__ __forceinline__ long long atomicMin(long long* p, long long v) { return __nvvm_atom_min_gen_ll(p, v); }
+static __device__ __forceinline__ long long atomicMax(long long* p, long long v) { return __nvvm_atom_max_gen_ll(p, v); }
+static __device__ __forceinline__ qgpu_ull atomicMin(qgpu_ull* p, qgpu_ull v) { return __nvvm_atom_min_gen_ull(p, v); }
+static __device__ __forceinline__ qgpu_ull atomicMax(qgpu_ull* p, qgpu_ull v) { return __nvvm_atom_max_gen_ull(p, v); }
+static __device__ __forceinline__ qgpu_ull atomicAnd(qgpu_ull* p, qgpu_ull v) {
+    return (qgpu_ull)__nvvm_atom_and_gen_ll(QGPU_ULL(p), (long long)v);
+}
+static __device__ __forceinline__ qgpu_ull atomicOr(qgpu_ull* p, qgpu_ull v) {
+    return (qgpu_ull)__nvvm_atom_or_gen_ll(QGPU_ULL(p), (long long)v);
+}
+static __device__ __forceinline__ qgpu_ull atomicXor(qgpu_ull* p, qgpu_ull v) {
+    return (qgpu_ull)__nvvm_atom_xor_gen_ll(QGPU_ULL(p), (long long)v);
+}
+#undef QGPU_ULL
+
 static __device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; }
 static __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; }
 static __device__ __forceinline__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }

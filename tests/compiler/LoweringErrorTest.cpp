@@ -49,9 +49,9 @@ TEST(LoweringErrors, BytePermuteWithARunTimeSelector) {
 
 TEST(LoweringErrors, CallsAndRecursion) {
     expectError(
-        "__device__ __noinline__ int f(int x) { return x + 1; }\n"
+        "__device__ __noinline__ int f(int x) {\n  return x < 2 ? x : f(x - 1) + f(x - 2);\n}\n"
         "__global__ void k(int* a) { a[0] = f(a[1]); }\n",
-        0, "inline");
+        2, "calls itself (recursion): the machine has no call stack; write it as a loop");
 }
 
 TEST(LoweringErrors, SharedMemoryTooLarge) {

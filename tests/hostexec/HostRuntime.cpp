@@ -100,6 +100,7 @@ GlobalMemory layOut(const qgpu::LaunchSpec& spec, size_t parameters) {
                                  std::to_string(spec.args.size()) + " arguments");
     GlobalMemory m;
     for (const auto& a : spec.args) {
+        m.words.resize((m.words.size() + 3) / 4 * 4);  // 16-byte aligned, as cudaMalloc's are (and more)
         m.bases.push_back(int(m.words.size()));
         if (!a.isArray) continue;
         std::vector<int32_t> words = qgpu::packElements(a.values, a.type);

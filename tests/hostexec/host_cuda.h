@@ -87,7 +87,7 @@ T atomicUpdate(T* p, F f) {
 }
 }  // namespace detail
 
-// The device header's overloads, on int and unsigned (arguments convert as they do there).
+// The device header's overloads, on int, unsigned and unsigned long long (arguments convert as they do there).
 #define QGPU_HOST_ATOMICS(T)                                                      \
     inline T atomicExch(T* p, T v) { return std::atomic_ref<T>(*p).exchange(v); } \
     inline T atomicCAS(T* p, T compare, T v) {                                    \
@@ -105,7 +105,17 @@ T atomicUpdate(T* p, F f) {
     inline T atomicXor(T* p, T v) { return std::atomic_ref<T>(*p).fetch_xor(v); }
 QGPU_HOST_ATOMICS(int)
 QGPU_HOST_ATOMICS(unsigned)
+QGPU_HOST_ATOMICS(unsigned long long)
 #undef QGPU_HOST_ATOMICS
+inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
+    return std::atomic_ref<unsigned long long>(*p).fetch_add(v);
+}
+inline long long atomicMin(long long* p, long long v) {
+    return detail::atomicUpdate(p, [v](long long o) { return v < o ? v : o; });
+}
+inline long long atomicMax(long long* p, long long v) {
+    return detail::atomicUpdate(p, [v](long long o) { return v > o ? v : o; });
+}
 inline unsigned atomicInc(unsigned* p, unsigned limit) {
     return detail::atomicUpdate(p, [limit](unsigned old) { return old >= limit ? 0u : old + 1; });
 }

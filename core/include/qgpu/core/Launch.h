@@ -80,7 +80,8 @@ struct LaunchSpec {
     int warpsPerBlock(const MachineSpec& spec) const;
 };
 
-// Arrays are placed one after another from word 0, in argument order.
+// Arrays are placed one after another from word 0, in argument order (an array of 64-bit elements on an even
+// word).
 struct MemoryMap {
     std::vector<ArrayPlacement> arrays;
     int usedWords = 0;

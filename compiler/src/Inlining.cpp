@@ -1,0 +1,277 @@
+// Calls of device functions that Clang left as calls (__noinline__, and at -O0 every function that is not
+// __forceinline__), inlined into the kernel before selection: the machine has no call stack, so each call
+// site gets the callee's body with its registers and labels renamed, its parameters read from what the
+// call site stored, and its return value moved to where the call site loads it.
+#include "Inlining.h"
+
+#include <llvm/Demangle/Demangle.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "qgpu/core/Diagnostic.h"
+
+namespace qgpu::lowering {
+namespace {
+
+using ptx::Instruction;
+using ptx::Operand;
+using Kind = Operand::Kind;
+
+// The mov type for a value of a param access's type: 8-bit values move as 16 bits (registers have no
+// narrower kind).
+std::string moveType(const std::string& type) {
+    if (type.size() > 1 && type.substr(1) == "8") return "b16";
+    return type;
+}
+
+Instruction mov(const Instruction& at, const std::string& type, Operand dest, Operand value) {
+    Instruction m = at;
+    m.guard.clear();
+    m.parts = {"mov", moveType(type)};
+    m.opcode = "mov." + m.parts[1];
+    m.operands = {std::move(dest), std::move(value)};
+    return m;
+}
+
+// `(param0, param1)` or `(retval0)`: the names inside.
+std::vector<std::string> names(const std::string& list) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : list) {
+        if (c == '(' || c == ')' || c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+            if (!cur.empty()) out.push_back(cur), cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+std::string typeOf(const Instruction& in) { return in.parts.size() > 1 ? in.parts.back() : ""; }
+
+std::string key(const std::string& name, int64_t offset) { return name + "+" + std::to_string(offset); }
+
+// The elements of a `{%r1, %r2}` operand (`_` is one a load discards), or the operand itself.
+std::vector<Operand> elements(const Operand& o) {
+    if (o.kind != Kind::Vector) return {o};
+    std::vector<Operand> out;
+    std::string cur;
+    for (char c : o.name.substr(1)) {
+        if (c != ',' && c != '}') {
+            if (!std::isspace(static_cast<unsigned char>(c))) cur += c;
+            continue;
+        }
+        Operand e;
+        e.name = cur;
+        e.kind = cur[0] == '%' ? Kind::Reg : cur == "_" ? Kind::Symbol : Kind::Imm;
+        if (e.kind == Kind::Imm) e.value = std::strtoll(cur.c_str(), nullptr, 0);
+        out.push_back(e);
+        cur.clear();
+    }
+    return out;
+}
+
+int elementBytes(const std::string& type) {
+    std::string digits = type.substr(1);
+    return std::isdigit(static_cast<unsigned char>(digits[0])) ? std::stoi(digits) / 8 : 4;
+}
+
+class Inliner {
+public:
+    Inliner(const ptx::Module& module, const std::string& cudaFile) : m_module(module), m_cudaFile(cudaFile) {}
+
+    ptx::Function run(const ptx::Function& kernel) {
+        m_out = kernel;
+        m_out.body.clear();
+        m_out.labels.clear();
+        m_stack = {kernel.name};
+        Body body{kernel, "", {}, ""};
+        emitBody(body);
+        return m_out;
+    }
+
+private:
+    // One function's body as it is copied: the suffix that renames its registers and labels, the values
+    // its parameters take (by name and byte offset), and the label its `ret` goes to ("" in the kernel).
+    struct Body {
+        const ptx::Function& fn;
+        std::string suffix;
+        std::map<std::string, Operand> args;
+        std::string returnLabel;
+        std::map<std::string, Operand> results;  // func_retval0+offset -> the register that carries it
+    };
+
+    [[noreturn]] void fail(const Instruction& in, const std::string& message) const {
+        throw DiagnosticError(Diagnostic{m_cudaFile, in.cudaLoc.line, in.cudaLoc.column,
+                                         message + " (PTX line " + std::to_string(in.ptxLine) + ")"});
+    }
+
+    // A register of the callee under a name of its own: its prefix and digits kept, so that the kinds
+    // known by prefix (%rd is 64 bits, %f float) stay known.
+    std::string renamed(const std::string& name, const std::string& suffix) const {
+        if (suffix.empty()) return name;
+        size_t digits = name.find_last_not_of("0123456789") + 1;
+        if (digits == name.size() || digits < 2) return name + "_" + suffix;
+        return name.substr(0, digits) + suffix + "00000" + name.substr(digits);
+    }
+
+    Operand rename(Operand o, const Body& b) const {
+        if (o.kind == Kind::Reg) o.name = renamed(o.name, b.suffix);
+        if (o.kind == Kind::Address && !o.name.empty() && o.name[0] == '%') o.name = renamed(o.name, b.suffix);
+        if (o.kind == Kind::Label && !b.suffix.empty()) o.name += "_" + b.suffix;
+        if (o.kind == Kind::Vector) {
+            std::string out = "{", cur;
+            for (char c : o.name.substr(1)) {
+                if (c == ',' || c == '}') {
+                    out += (cur.empty() || cur[0] != '%' ? cur : renamed(cur, b.suffix)) + c;
+                    cur.clear();
+                } else if (!std::isspace(static_cast<unsigned char>(c))) {
+                    cur += c;
+                }
+            }
+            o.name = out;
+        }
+        return o;
+    }
+
+    void emitBody(Body& b);
+    void emitInstruction(const Instruction& in, Body& b, std::map<std::string, Operand>& stored,
+                         std::map<std::string, Operand>& returned);
+    void inlineCall(const Instruction& call, std::map<std::string, Operand>& stored,
+                    std::map<std::string, Operand>& returned);
+    void paramLoad(const Instruction& in, const std::map<std::string, Operand>& from, Body& b);
+    // The register that carries a result's word from the callee to its call site, of the kind its type
+    // needs: 64 bits (%rd), float (%f), 16 bits (%rs) or 32 bits (%r).
+    Operand resultCarrier(const std::string& type, const Body& b, int64_t offset) {
+        int bits = elementBytes(type) * 8;
+        std::string prefix = type[0] == 'f' ? "%f" : bits == 64 ? "%rd" : bits < 32 ? "%rs" : "%r";
+        std::string name = prefix + "8" + b.suffix.substr(1) + "00000" + std::to_string(offset);
+        if (type[0] == 'f') m_out.floatRegisters.push_back(name);
+        return {Kind::Reg, name, 0, false};
+    }
+    const ptx::Function* callee(const std::string& name) const {
+        for (const auto& f : m_module.functions)
+            if (f.name == name && !f.body.empty()) return &f;
+        return nullptr;
+    }
+
+    const ptx::Module& m_module;
+    std::string m_cudaFile;
+    ptx::Function m_out;
+    std::vector<std::string> m_stack;  // the functions being copied, outermost first
+    int m_calls = 0;
+};
+
+void Inliner::emitBody(Body& b) {
+    std::map<size_t, std::vector<std::string>> labelsAt;
+    for (const auto& [label, index] : b.fn.labels) labelsAt[index].push_back(label);
+    std::map<std::string, Operand> stored, returned;  // the current call sequence's parameters and results
+    for (size_t i = 0; i <= b.fn.body.size(); ++i) {
+        for (const std::string& label : labelsAt[i])
+            m_out.labels[b.suffix.empty() ? label : label + "_" + b.suffix] = m_out.body.size();
+        if (i < b.fn.body.size()) emitInstruction(b.fn.body[i], b, stored, returned);
+    }
+}
+
+void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::string, Operand>& stored,
+                              std::map<std::string, Operand>& returned) {
+    const std::string& op = in.parts[0];
+    bool ownParam = false;  // the function's own parameter (the kernel's stay as they are)
+    for (const auto& p : b.fn.params)
+        for (const auto& o : in.operands) ownParam |= (o.kind == Kind::Address || o.kind == Kind::Symbol) && o.name == p.name;
+    if (op == "call") return inlineCall(in, stored, returned);
+    if (op == "st" && in.has("param")) {  // an argument of the next call, or this function's result
+        const Operand& at = in.operands[0];
+        std::vector<Operand> values = elements(rename(in.operands[1], b));
+        int bytes = elementBytes(typeOf(in));
+        for (size_t i = 0; i < values.size(); ++i) {
+            int64_t offset = at.value + int64_t(i) * bytes;
+            if (at.name != "func_retval0") {
+                stored[key(at.name, offset)] = values[i];
+                continue;
+            }
+            Operand& carrier = b.results[key(at.name, offset)];
+            if (carrier.name.empty()) carrier = resultCarrier(typeOf(in), b, offset);
+            m_out.body.push_back(mov(in, typeOf(in), carrier, values[i]));
+        }
+        return;
+    }
+    if (op == "ld" && in.has("param") && !b.suffix.empty() && ownParam) return paramLoad(in, b.args, b);
+    if (op == "ld" && in.has("param") && returned.count(key(in.operands[1].name, in.operands[1].value)))
+        return paramLoad(in, returned, b);
+    if ((op == "ret" || op == "exit") && !b.suffix.empty()) {
+        if (op == "exit") fail(in, "exit inside a device function is not supported: return from it");
+        Instruction jump = in;
+        jump.parts = {"bra"};
+        jump.opcode = "bra";
+        jump.operands = {{Kind::Label, b.returnLabel, 0, false}};
+        return m_out.body.push_back(jump);
+    }
+    if (!b.suffix.empty() && ownParam) fail(in, "a device function that takes its parameter's address is not "
+                                                "supported: copy the parameter into a local variable");
+    Instruction copy = in;
+    if (!copy.guard.empty()) copy.guard = renamed(copy.guard, b.suffix);
+    for (auto& o : copy.operands) o = rename(o, b);
+    m_out.body.push_back(copy);
+}
+
+// ld.param of a parameter (or of a call's result): a mov from the value stored for it.
+void Inliner::paramLoad(const Instruction& in, const std::map<std::string, Operand>& from, Body& b) {
+    const Operand& at = in.operands[1];
+    std::vector<Operand> dests = elements(rename(in.operands[0], b));
+    int bytes = elementBytes(typeOf(in));
+    for (size_t i = 0; i < dests.size(); ++i) {
+        auto it = from.find(key(at.name, at.value + int64_t(i) * bytes));
+        if (it == from.end()) fail(in, "a device function's parameter that its call does not pass");
+        if (dests[i].kind == Kind::Reg) m_out.body.push_back(mov(in, typeOf(in), dests[i], it->second));
+    }
+}
+
+void Inliner::inlineCall(const Instruction& call, std::map<std::string, Operand>& stored,
+                         std::map<std::string, Operand>& returned) {
+    // call(.uni) (retval0), name, (param0, ...);  or without the result
+    std::vector<std::string> results, args;
+    std::string name;
+    for (const auto& o : call.operands) {
+        if (o.kind == Kind::Symbol && !o.name.empty() && o.name[0] == '(')
+            (name.empty() ? results : args) = names(o.name);
+        else if (o.kind == Kind::Symbol)
+            name = o.name;
+        else
+            fail(call, "calls through a function pointer are not supported: call the function by its name");
+    }
+    if (!call.guard.empty()) fail(call, "a guarded call is not supported");
+    const ptx::Function* fn = callee(name);
+    std::string shown = llvm::demangle(name);
+    if (!fn) fail(call, "'" + shown + "' is not a function of the kernel's file; the machine has no library to call");
+    for (const std::string& active : m_stack)
+        if (active == name)
+            fail(call, "'" + shown + "' calls itself (recursion): the machine has no call stack; write it as a loop");
+    if (args.size() != fn->params.size())
+        fail(call, "the call passes " + std::to_string(args.size()) + " arguments to '" + shown + "', which takes " +
+                       std::to_string(fn->params.size()));
+    Body body{*fn, "9" + std::to_string(++m_calls), {}, "$L__return_" + std::to_string(m_calls)};
+    for (const auto& [k, value] : stored)  // param0+off -> the callee's own parameter name
+        for (size_t i = 0; i < args.size(); ++i)
+            if (k.rfind(args[i] + "+", 0) == 0) body.args[fn->params[i].name + k.substr(args[i].size())] = value;
+    stored.clear();
+    m_stack.push_back(name);
+    emitBody(body);
+    m_stack.pop_back();
+    m_out.labels[body.returnLabel] = m_out.body.size();
+    for (const auto& [k, carrier] : body.results)  // func_retval0+off -> retval0+off, as the call site reads it
+        if (!results.empty()) returned[results[0] + k.substr(k.find('+'))] = carrier;
+    for (const auto& f : fn->floatRegisters) m_out.floatRegisters.push_back(f.back() == '<' ? f : renamed(f, body.suffix));
+}
+
+}  // namespace
+
+ptx::Function inlineCalls(const ptx::Module& module, const ptx::Function& kernel, const std::string& cudaFile) {
+    return Inliner(module, cudaFile).run(kernel);
+}
+
+}  // namespace qgpu::lowering
