@@ -256,6 +256,11 @@ void Selector::describeParams(const std::vector<std::string>& names) {
         const ptx::Param& p = m_fn.params[i];
         bool pointer = i < types.size() ? types[i].find('*') != std::string::npos : p.type == "u64";
         std::string name = i < names.size() && !names[i].empty() ? names[i] : "arg" + std::to_string(i);
+        if (p.arrayBytes > 0)
+            throw DiagnosticError(Diagnostic{
+                m_cudaFile, 0, 0,
+                "parameter '" + name + "' is a struct or vector passed by value (" + std::to_string(p.arrayBytes) +
+                    " bytes); a launch gives scalars and arrays: pass its fields as scalars, or a pointer to it"});
         static const std::set<std::string> scalarTypes = {"u32", "s32", "b32", "f32", "u8",  "s8",
                                                           "b8",  "u16", "s16", "b16", "u64", "s64"};
         if (!pointer && !scalarTypes.count(p.type))

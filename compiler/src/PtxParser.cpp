@@ -490,15 +490,22 @@ private:
             if (p.empty()) continue;
             std::istringstream ss(p);
             std::string kw, word, type, name;
+            int64_t arrayBytes = 0;
             ss >> kw;
-            // [.align N] .type [.ptr modifiers] name[, an array of bytes for a struct: name[N]]
+            // [.align N] .type [.ptr modifiers] name, or name[N] for a struct or vector passed by value
             while (ss >> word) {
-                if (word == ".align") ss >> word;
-                else if (word[0] == '.' && type.empty()) type = word.substr(1);
-                else if (word[0] != '.') name = word.substr(0, word.find('['));
+                if (word == ".align") {
+                    ss >> word;
+                } else if (word[0] == '.' && type.empty()) {
+                    type = word.substr(1);
+                } else if (word[0] != '.') {
+                    size_t open = word.find('[');
+                    name = word.substr(0, open);
+                    if (open != std::string::npos) arrayBytes = std::strtoll(word.c_str() + open + 1, nullptr, 10);
+                }
             }
             if (kw != ".param" || name.empty() || type.empty()) fail("unexpected parameter declaration '" + p + "'");
-            m_fn->params.push_back({name, type});
+            m_fn->params.push_back({name, type, arrayBytes});
         }
     }
 

@@ -42,6 +42,11 @@ TEST(LoweringErrors, SixtyFourBitOperationsBeyondTheMachine) {
     expectError("__global__ void k(float* a, long long x) {\n  a[0] = __ll2float_rd(x);\n}\n", 0, "__ll2float_rn");
 }
 
+TEST(LoweringErrors, AStructKernelParameterByValue) {
+    expectError("struct Params { int scale; float bias; };\n__global__ void k(int* a, Params p) { a[0] *= p.scale; }\n",
+                0, "parameter 'p' is a struct or vector passed by value (8 bytes)");
+}
+
 TEST(LoweringErrors, BytePermuteWithARunTimeSelector) {
     expectError("__global__ void k(unsigned* a) {\n  a[0] = __byte_perm(a[1], a[2], a[3]);\n}\n", 2,
                 "constant selector");

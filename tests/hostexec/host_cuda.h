@@ -31,6 +31,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __noinline__
 #define __shared__ static
 #define __constant__
 #define __align__(n) alignas(n)
@@ -456,9 +457,11 @@ P kernelArgument(const qgpu::KernelArg& arg, int32_t* memory, int base, size_t i
     if constexpr (std::is_pointer_v<T>) {
         using E = std::remove_cv_t<std::remove_pointer_t<T>>;
         using W = typename ElementOf<E>::type;
-        static_assert(kLaunchType<W>,
-                      "kernel pointer parameters must point to bool, char, short, int, unsigned or float, or to "
-                      "vectors of them");
+        // A struct that is not one of CUDA's vectors is given as int words, as the device's parameter
+        // check takes it.
+        static_assert(kLaunchType<W> || std::is_class_v<W>,
+                      "kernel pointer parameters must point to bool, char, short, int, long long, their unsigned "
+                      "types or float, to vectors of them, or to structs");
         if (!arg.isArray || !qgpu::sameStorage(arg.type, elementType<W>())) badArgument(arg, index, true);
         if (base * sizeof(int32_t) % alignof(E) != 0 ||
             arg.values.size() * size_t(qgpu::elementBytes(arg.type)) % sizeof(E) != 0)
