@@ -182,7 +182,8 @@ void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::stri
     const std::string& op = in.parts[0];
     bool ownParam = false;  // the function's own parameter (the kernel's stay as they are)
     for (const auto& p : b.fn.params)
-        for (const auto& o : in.operands) ownParam |= (o.kind == Kind::Address || o.kind == Kind::Symbol) && o.name == p.name;
+        for (const auto& o : in.operands)
+            ownParam |= (o.kind == Kind::Address || o.kind == Kind::Symbol) && o.name == p.name;
     if (op == "call") return inlineCall(in, stored, returned);
     if (op == "st" && in.has("param")) {  // an argument of the next call, or this function's result
         const Operand& at = in.operands[0];
@@ -211,8 +212,10 @@ void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::stri
         jump.operands = {{Kind::Label, b.returnLabel, 0, false}};
         return m_out.body.push_back(jump);
     }
-    if (!b.suffix.empty() && ownParam) fail(in, "a device function that takes its parameter's address is not "
-                                                "supported: copy the parameter into a local variable");
+    if (!b.suffix.empty() && ownParam)
+        fail(in,
+             "a device function that takes its parameter's address is not "
+             "supported: copy the parameter into a local variable");
     Instruction copy = in;
     if (!copy.guard.empty()) copy.guard = renamed(copy.guard, b.suffix);
     for (auto& o : copy.operands) o = rename(o, b);
@@ -265,7 +268,8 @@ void Inliner::inlineCall(const Instruction& call, std::map<std::string, Operand>
     m_out.labels[body.returnLabel] = m_out.body.size();
     for (const auto& [k, carrier] : body.results)  // func_retval0+off -> retval0+off, as the call site reads it
         if (!results.empty()) returned[results[0] + k.substr(k.find('+'))] = carrier;
-    for (const auto& f : fn->floatRegisters) m_out.floatRegisters.push_back(f.back() == '<' ? f : renamed(f, body.suffix));
+    for (const auto& f : fn->floatRegisters)
+        m_out.floatRegisters.push_back(f.back() == '<' ? f : renamed(f, body.suffix));
 }
 
 }  // namespace

@@ -148,12 +148,21 @@ ElementType elementOf(std::string type) {
         for (size_t at; (at = type.find(qualifier)) != std::string::npos;) type.erase(at, std::strlen(qualifier));
     type.erase(0, type.find_first_not_of(' '));
     type.erase(type.find_last_not_of(' ') + 1);
-    static const std::map<std::string, ElementType> named = {
-        {"bool", ElementType::Bool},          {"char", ElementType::I8},          {"signed char", ElementType::I8},
-        {"char8_t", ElementType::U8},         {"unsigned char", ElementType::U8}, {"short", ElementType::I16},
-        {"unsigned short", ElementType::U16}, {"char16_t", ElementType::U16},     {"unsigned int", ElementType::U32},
-        {"unsigned", ElementType::U32},       {"float", ElementType::F32},        {"long", ElementType::I64},
-        {"long long", ElementType::I64},      {"unsigned long", ElementType::U64}, {"unsigned long long", ElementType::U64}};
+    static const std::map<std::string, ElementType> named = {{"bool", ElementType::Bool},
+                                                             {"char", ElementType::I8},
+                                                             {"signed char", ElementType::I8},
+                                                             {"char8_t", ElementType::U8},
+                                                             {"unsigned char", ElementType::U8},
+                                                             {"short", ElementType::I16},
+                                                             {"unsigned short", ElementType::U16},
+                                                             {"char16_t", ElementType::U16},
+                                                             {"unsigned int", ElementType::U32},
+                                                             {"unsigned", ElementType::U32},
+                                                             {"float", ElementType::F32},
+                                                             {"long", ElementType::I64},
+                                                             {"long long", ElementType::I64},
+                                                             {"unsigned long", ElementType::U64},
+                                                             {"unsigned long long", ElementType::U64}};
     if (auto it = named.find(type); it != named.end()) return it->second;
     // CUDA's vectors (float4, uchar3, ...) by their element
     static const std::vector<std::pair<std::string, ElementType>> vectors = {
@@ -168,9 +177,9 @@ ElementType elementOf(std::string type) {
 // A scalar parameter's type from its PTX type alone (extern "C" kernels have no demangled signature).
 ElementType elementOfPtx(const std::string& type) {
     static const std::map<std::string, ElementType> named = {
-        {"f32", ElementType::F32}, {"u8", ElementType::U8},   {"s8", ElementType::I8},  {"b8", ElementType::U8},
-        {"u16", ElementType::U16}, {"s16", ElementType::I16}, {"b16", ElementType::U16},
-        {"u64", ElementType::U64}, {"s64", ElementType::I64}};
+        {"f32", ElementType::F32}, {"u8", ElementType::U8},   {"s8", ElementType::I8},
+        {"b8", ElementType::U8},   {"u16", ElementType::U16}, {"s16", ElementType::I16},
+        {"b16", ElementType::U16}, {"u64", ElementType::U64}, {"s64", ElementType::I64}};
     auto it = named.find(type);
     return it == named.end() ? ElementType::I32 : it->second;
 }

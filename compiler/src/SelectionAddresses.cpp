@@ -29,8 +29,7 @@ void Selector::addSources(std::set<std::string>& regs) const {
         for (const auto& in : m_fn.body) {
             const std::string& op = in.parts[0];
             bool carries = op == "add" || op == "sub" || op == "selp" || op == "mov" || op == "cvta" || op == "shl" ||
-                           op == "or" ||
-                           op == "mul" || op == "cvt";
+                           op == "or" || op == "mul" || op == "cvt";
             bool compared = op == "setp" && in.operands.size() > 2 &&  // a pointer against an end pointer
                             (regs.count(in.operands[1].name) || regs.count(in.operands[2].name));
             if (!compared && (!carries || in.operands.empty() || !regs.count(in.operands[0].name))) continue;
@@ -197,7 +196,7 @@ void Selector::wide(const ptx::Instruction& in) {
         return emit(Opcode::Shl, rd, vreg(o[1].name), imm(k));
     }
     bool alignedOr = op == "or" && m_pointers.count(o[0].name) && o[2].kind == Kind::Imm;  // Clang's `or` of an
-    if (alignedOr || ((op == "add" || op == "sub") && in.parts.size() == 2)) {          // offset into an aligned pointer
+    if (alignedOr || ((op == "add" || op == "sub") && in.parts.size() == 2)) {  // offset into an aligned pointer
         int a = dst == Rep::Word ? asWord(o[1]) : reg32(o[1]);
         B b = operand(o[2]);
         return emit(op == "sub" ? Opcode::Sub : Opcode::Add, rd, a, b);

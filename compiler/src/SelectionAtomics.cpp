@@ -75,7 +75,8 @@ PairAtomicUpdate pairUpdate(const std::string& operation, bool isSigned) {
         e.emit(Opcode::Sel, updated.hi, a.hi, reg(b.hi), cond);
     };
     if (operation == "add")
-        return [value](Emitter& e, Pair u, Pair old, const std::vector<int>& a) { addPair(e, u, old, value(a), false); };
+        return
+            [value](Emitter& e, Pair u, Pair old, const std::vector<int>& a) { addPair(e, u, old, value(a), false); };
     if (operation == "exch")
         return [](Emitter& e, Pair u, Pair, const std::vector<int>& a) { copy(e, u.lo, a[1]), copy(e, u.hi, a[2]); };
     if (operation == "cas")
@@ -121,7 +122,8 @@ void Selector::pairAtomic(const ptx::Instruction& in, int address, bool shared) 
     for (const char* name : {"add", "and", "or", "xor", "min", "max", "exch", "cas"})
         if (in.has(name)) operation = name;
     PairAtomicUpdate update = pairUpdate(operation, typeOf(in) == "s64");
-    if (!update) fail("this 64-bit atomic (" + in.opcode + ") is not supported: add, exch, cas, min, max, and, or and xor are");
+    if (!update)
+        fail("this 64-bit atomic (" + in.opcode + ") is not supported: add, exch, cas, min, max, and, or and xor are");
     std::vector<int> args = {address};
     for (size_t i = reduction ? 1 : 2; i < o.size(); ++i) {
         Pair v = pairIn(o[i]);

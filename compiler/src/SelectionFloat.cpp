@@ -209,11 +209,10 @@ void Selector::wideConvert(const ptx::Instruction& in, bool toFloat) {
     int a = reg32(o[1]);
     if (r != Rounding::Zero) {
         int integral = temp();
-        callRoutine("cvt.f32.f32" + suffix({r, flush}),
-                    [r, flush](Emitter& e, int d, const std::vector<int>& args) {
-                        roundToIntegral(e, d, args[0], r, flush);
-                    },
-                    integral, {a});
+        callRoutine(
+            "cvt.f32.f32" + suffix({r, flush}),
+            [r, flush](Emitter& e, int d, const std::vector<int>& args) { roundToIntegral(e, d, args[0], r, flush); },
+            integral, {a});
         a = integral;
     }
     Pair rd = isPair(o[0]) ? pairRegs(o[0].name) : Pair{vreg(o[0].name), temp()};

@@ -12,7 +12,7 @@ bool isReg64(const Operand& o) { return o.kind == Kind::Reg && isWideReg(o.name)
 
 // The 64-bit operations whose results depend on their operands' high words.
 bool readsHighWords(const ptx::Instruction& in) {
-    static const std::set<std::string> ops = {"setp", "popc", "clz", "shr",  "div", "rem",
+    static const std::set<std::string> ops = {"setp", "popc", "clz", "shr",  "div",  "rem",
                                               "min",  "max",  "abs", "brev", "atom", "red"};
     return ops.count(in.parts[0]) || (in.parts[0] == "mul" && in.has("hi"));
 }
@@ -138,13 +138,13 @@ void Selector::pairBitwise(const ptx::Instruction& in, Pair rd) {
     if (auto it = logic.find(op); it != logic.end()) {
         Pair a = pairIn(o[1]);
         PairB b = pairOperand(o[2]);
-        return setPair(rd, {reg(lowering::op(*this, it->second, a.lo, b.lo)),
-                            reg(lowering::op(*this, it->second, a.hi, b.hi))});
+        return setPair(
+            rd, {reg(lowering::op(*this, it->second, a.lo, b.lo)), reg(lowering::op(*this, it->second, a.hi, b.hi))});
     }
     if (op == "not") {
         Pair a = pairIn(o[1]);
-        return setPair(rd, {reg(lowering::op(*this, Opcode::Not, a.lo, {})),
-                            reg(lowering::op(*this, Opcode::Not, a.hi, {}))});
+        return setPair(
+            rd, {reg(lowering::op(*this, Opcode::Not, a.lo, {})), reg(lowering::op(*this, Opcode::Not, a.hi, {}))});
     }
     if (op == "brev") {
         Pair a = pairIn(o[1]), r{temp(), temp()};
@@ -170,7 +170,8 @@ void Selector::pairBitwise(const ptx::Instruction& in, Pair rd) {
         addPair(*this, negated, {kZeroReg, kZeroReg}, pairB(a), true);
         return choose(lowering::op(*this, Opcode::SetLt, a.hi, imm(0)), negated, a);
     }
-    fail("64-bit operation '" + in.opcode + "' is not supported: compute it in 32-bit int, or with +, -, *, /, %, "
+    fail("64-bit operation '" + in.opcode +
+         "' is not supported: compute it in 32-bit int, or with +, -, *, /, %, "
          "shifts, compares and logic on long long");
 }
 
@@ -231,8 +232,8 @@ void Selector::pairMemory(const ptx::Instruction& in, int base, uint32_t offset,
         if (load) {
             if (e.kind != Kind::Reg) continue;
             emit(shared ? Opcode::LdShared : Opcode::LdGlobal, vreg(e.name), base, imm(at));
-            if (isPair(e)) emit(shared ? Opcode::LdShared : Opcode::LdGlobal, vreg(e.name + kHighWordSuffix), base,
-                                imm(at + 1));
+            if (isPair(e))
+                emit(shared ? Opcode::LdShared : Opcode::LdGlobal, vreg(e.name + kHighWordSuffix), base, imm(at + 1));
             continue;
         }
         Pair value = pairIn(e);

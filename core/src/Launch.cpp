@@ -55,14 +55,15 @@ int64_t toInteger(const Json& v, ElementType type, const std::string& file, cons
                     : bits == 64              ? (isSigned ? uint64_t(INT64_MAX) : UINT64_MAX)
                     : isSigned                ? (uint64_t(1) << (bits - 1)) - 1
                                               : (uint64_t(1) << bits) - 1;
-    bool inRange = v.is_number_integer() && (v.is_number_unsigned() ? v.get<uint64_t>() <= high
-                                                                    : v.get<int64_t>() >= low &&
-                                                                          (v.get<int64_t>() < 0 || uint64_t(v.get<int64_t>()) <= high));
+    bool inRange = v.is_number_integer() &&
+                   (v.is_number_unsigned()
+                        ? v.get<uint64_t>() <= high
+                        : v.get<int64_t>() >= low && (v.get<int64_t>() < 0 || uint64_t(v.get<int64_t>()) <= high));
     if (!inRange)
         failAt(file, where + " = " + v.dump() + " is not " +
-                         (type == ElementType::Bool ? "true, false, 0 or 1"
-                                                    : "a whole number from " + std::to_string(low) + " to " +
-                                                          std::to_string(high)) +
+                         (type == ElementType::Bool
+                              ? "true, false, 0 or 1"
+                              : "a whole number from " + std::to_string(low) + " to " + std::to_string(high)) +
                          " (the argument's type is " + elementTypeName(type) + ")");
     return v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
 }
@@ -340,8 +341,8 @@ std::string readableLaunch(const LaunchSpec& launch) {
         for (size_t i = 0; i < launch.expect.size(); ++i) {
             const auto& [name, words] = launch.expect[i];
             const KernelArg* a = launch.arg(name);
-            out +=
-                (i ? ", " : "") + Json(name).dump() + ": " + spaced(elementsJson(words, a ? a->type : ElementType::I32));
+            out += (i ? ", " : "") + Json(name).dump() + ": " +
+                   spaced(elementsJson(words, a ? a->type : ElementType::I32));
         }
         out += "}";
     }

@@ -75,28 +75,28 @@ void expectHelpersResults(const std::map<std::string, std::vector<int64_t>>& r) 
 TEST(Calls, NoinlineFunctionsRunAtEachCallSite) { expectHelpersResults(run(std::string(kHelpers) + kKernel, kLaunch)); }
 
 TEST(Calls, AtO0EveryFunctionIsACallAndGivesTheSameAnswers) {
-    auto r = run(
-        "__device__ int square_plus(int x, int y) { return x * x + y; }\n"
-        "__device__ long long widen(long long a, int b) { return a * b + 5000000000LL; }\n"
-        "__global__ void k(int* a, long long* w) {\n  int t = threadIdx.x;\n"
-        "  a[t] = square_plus(a[t], t);\n  w[t] = widen(w[t], t + 1);\n}\n",
-        R"({"block": 4, "args": [{"name": "a", "array": [3, -2, 5, 7]},
+    auto r =
+        run("__device__ int square_plus(int x, int y) { return x * x + y; }\n"
+            "__device__ long long widen(long long a, int b) { return a * b + 5000000000LL; }\n"
+            "__global__ void k(int* a, long long* w) {\n  int t = threadIdx.x;\n"
+            "  a[t] = square_plus(a[t], t);\n  w[t] = widen(w[t], t + 1);\n}\n",
+            R"({"block": 4, "args": [{"name": "a", "array": [3, -2, 5, 7]},
             {"name": "w", "type": "i64", "array": [4000000000, -1, 3, 9000000000]}]})",
-        0);
+            0);
     EXPECT_EQ(r["a"], (std::vector<int64_t>{9, 5, 27, 52}));
     EXPECT_EQ(r["w"], (std::vector<int64_t>{9000000000, 4999999998, 5000000009, 41000000000}));
 }
 
 TEST(Calls, StructsAndVectorsPassAndReturnByValue) {
-    auto r = run(
-        "struct Reading { int count; float level; };\n"
-        "__device__ __noinline__ Reading scaled(Reading r, int k) {\n"
-        "  Reading out;\n  out.count = r.count * k;\n  out.level = r.level + k;\n  return out;\n}\n"
-        "__device__ __noinline__ int2 swapped(int2 v) { return make_int2(v.y, v.x); }\n"
-        "__global__ void k(int* counts, float* levels, int2* pairs) {\n  int t = threadIdx.x;\n"
-        "  Reading r = scaled(Reading{counts[t], levels[t]}, t + 2);\n"
-        "  counts[t] = r.count;\n  levels[t] = r.level;\n  pairs[t] = swapped(pairs[t]);\n}\n",
-        R"({"block": 2, "args": [{"name": "counts", "array": [5, -3]},
+    auto r =
+        run("struct Reading { int count; float level; };\n"
+            "__device__ __noinline__ Reading scaled(Reading r, int k) {\n"
+            "  Reading out;\n  out.count = r.count * k;\n  out.level = r.level + k;\n  return out;\n}\n"
+            "__device__ __noinline__ int2 swapped(int2 v) { return make_int2(v.y, v.x); }\n"
+            "__global__ void k(int* counts, float* levels, int2* pairs) {\n  int t = threadIdx.x;\n"
+            "  Reading r = scaled(Reading{counts[t], levels[t]}, t + 2);\n"
+            "  counts[t] = r.count;\n  levels[t] = r.level;\n  pairs[t] = swapped(pairs[t]);\n}\n",
+            R"({"block": 2, "args": [{"name": "counts", "array": [5, -3]},
             {"name": "levels", "type": "float", "array": [0.5, 1.25]},
             {"name": "pairs", "array": [1, 2, 3, 4]}]})");
     EXPECT_EQ(r["counts"], (std::vector<int64_t>{10, -9}));

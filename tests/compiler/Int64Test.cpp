@@ -19,11 +19,24 @@ namespace {
 using i64 = long long;
 using u64 = unsigned long long;
 
-const std::vector<i64> kA = {0,          1,           -1,        LLONG_MAX,  LLONG_MIN,          0xffffffffLL,
-                             0x100000000, -0x100000000, 12345678901234, -987654321012, 0x7fffffff, -0x80000000LL,
-                             77,         -5,          0x123456789abcdefLL, 3};
-const std::vector<i64> kB = {7,  -3,   1000000007, 2,    -1,         0xffffffffLL, 3,          0x100000001,
-                             -9, 4096, 63,         -64,  0x80000000, 5,            -2,         0x7fffffffffffLL};
+const std::vector<i64> kA = {0,
+                             1,
+                             -1,
+                             LLONG_MAX,
+                             LLONG_MIN,
+                             0xffffffffLL,
+                             0x100000000,
+                             -0x100000000,
+                             12345678901234,
+                             -987654321012,
+                             0x7fffffff,
+                             -0x80000000LL,
+                             77,
+                             -5,
+                             0x123456789abcdefLL,
+                             3};
+const std::vector<i64> kB = {7,  -3,  1000000007, 2, -1, 0xffffffffLL,    3, 0x100000001, -9, 4096,
+                             63, -64, 0x80000000, 5, -2, 0x7fffffffffffLL};
 
 struct Case {
     std::string cuda;  // an expression of a, b (long long) and ua, ub (unsigned long long)
@@ -56,16 +69,18 @@ const std::vector<Case>& cases() {
                     32 * (a != 77);
          }},
         {"min(a, b) ^ max(a, b)", [](i64 a, i64 b) { return std::min(a, b) ^ std::max(a, b); }},
-        {"(long long)(min(ua, ub) + max(ua, ub))", [](i64 a, i64 b) { return wrap(std::min(u64(a), u64(b)) + std::max(u64(a), u64(b))); }},
+        {"(long long)(min(ua, ub) + max(ua, ub))",
+         [](i64 a, i64 b) { return wrap(std::min(u64(a), u64(b)) + std::max(u64(a), u64(b))); }},
         {"(a == LLONG_MIN ? 0 : llabs(a))", [](i64 a, i64) { return a == LLONG_MIN ? 0 : std::llabs(a); }},
         {"__mul64hi(a, b)", [](i64 a, i64 b) { return i64((__int128)a * b >> 64); }},
-        {"(long long)__umul64hi(ua, ub)", [](i64 a, i64 b) { return i64(u64((unsigned __int128)u64(a) * u64(b) >> 64)); }},
+        {"(long long)__umul64hi(ua, ub)",
+         [](i64 a, i64 b) { return i64(u64((unsigned __int128)u64(a) * u64(b) >> 64)); }},
         {"(long long)(int)a + (long long)(unsigned)b", [](i64 a, i64 b) { return i64(int(a)) + i64(unsigned(b)); }},
         {"(a & b) | (~a & 0xff00ff00ff00ll)", [](i64 a, i64 b) { return (a & b) | (~a & 0xff00ff00ff00ll); }},
-        {"(long long)__popcll(ua) * 100 + __clzll(a)", [](i64 a, i64) {
-             return i64(__builtin_popcountll(u64(a))) * 100 + (a == 0 ? 64 : __builtin_clzll(u64(a)));
-         }},
-        {"(long long)__brevll(ua)", [](i64 a, i64) {
+        {"(long long)__popcll(ua) * 100 + __clzll(a)",
+         [](i64 a, i64) { return i64(__builtin_popcountll(u64(a))) * 100 + (a == 0 ? 64 : __builtin_clzll(u64(a))); }},
+        {"(long long)__brevll(ua)",
+         [](i64 a, i64) {
              u64 x = u64(a), r = 0;
              for (int i = 0; i < 64; ++i) r |= ((x >> i) & 1) << (63 - i);
              return i64(r);
@@ -125,10 +140,10 @@ TEST(Int64, ArithmeticComparesShiftsAndDivisionGiveTheHostsAnswers) {
 }
 
 TEST(Int64, ParametersAndUnsignedElementsKeepAll64Bits) {
-    auto r = run(
-        "__global__ void k(unsigned long long* u, long long s, unsigned long long m) {\n"
-        "  int t = threadIdx.x;\n  u[t] = u[t] * m + (unsigned long long)s + t;\n}\n",
-        R"({"block": 2, "args": [{"name": "u", "type": "u64", "array": [18446744073709551615, 4294967296]},
+    auto r =
+        run("__global__ void k(unsigned long long* u, long long s, unsigned long long m) {\n"
+            "  int t = threadIdx.x;\n  u[t] = u[t] * m + (unsigned long long)s + t;\n}\n",
+            R"({"block": 2, "args": [{"name": "u", "type": "u64", "array": [18446744073709551615, 4294967296]},
             {"name": "s", "type": "i64", "scalar": -9000000000000000000},
             {"name": "m", "type": "u64", "scalar": 12297829382473034410}]})");
     std::vector<u64> in = {18446744073709551615ull, 4294967296ull};
@@ -137,19 +152,19 @@ TEST(Int64, ParametersAndUnsignedElementsKeepAll64Bits) {
 }
 
 TEST(Int64, ConversionsToAndFromFloatRoundAndSaturateAsAGpu) {
-    auto r = run(
-        "__global__ void k(const long long* a, float* f, float* uf, const float* g, long long* back, "
-        "unsigned long long* uback) {\n  int t = threadIdx.x;\n  f[t] = (float)a[t];\n"
-        "  uf[t] = (float)(unsigned long long)a[t];\n  back[t] = (long long)g[t];\n"
-        "  uback[t] = (unsigned long long)g[t];\n  back[8 + t] = llrintf(g[t]);\n}\n",
-        R"({"block": 8, "args": [
+    auto r =
+        run("__global__ void k(const long long* a, float* f, float* uf, const float* g, long long* back, "
+            "unsigned long long* uback) {\n  int t = threadIdx.x;\n  f[t] = (float)a[t];\n"
+            "  uf[t] = (float)(unsigned long long)a[t];\n  back[t] = (long long)g[t];\n"
+            "  uback[t] = (unsigned long long)g[t];\n  back[8 + t] = llrintf(g[t]);\n}\n",
+            R"({"block": 8, "args": [
             {"name": "a", "type": "i64", "array": [0, -1, 16777217, 9007199791611905, -9223372036854775807,
                                                     9223372036854775807, 4294967295, -274877906945]},
             {"name": "f", "type": "float", "zeros": 8}, {"name": "uf", "type": "float", "zeros": 8},
             {"name": "g", "type": "float", "array": [1e30, -1e30, "nan", -2.5, 2.5, 1.8446744e19, 9.2233715e18, -0.75]},
             {"name": "back", "type": "i64", "zeros": 16}, {"name": "uback", "type": "u64", "zeros": 8}]})");
-    std::vector<i64> a = {0, -1, 16777217, 9007199791611905, -9223372036854775807, 9223372036854775807, 4294967295,
-                          -274877906945};
+    std::vector<i64> a = {
+        0, -1, 16777217, 9007199791611905, -9223372036854775807, 9223372036854775807, 4294967295, -274877906945};
     for (size_t t = 0; t < a.size(); ++t) {
         EXPECT_EQ(std::bit_cast<float>(int32_t(r["f"][t])), float(a[t])) << a[t];
         EXPECT_EQ(std::bit_cast<float>(int32_t(r["uf"][t])), float(u64(a[t]))) << a[t];

@@ -83,9 +83,9 @@ TEST(GlobalVariables, WhatTheMachineCannotHoldIsRefusedWhereItIsUsed) {
                            "address"),
               std::string::npos)
         << address;
-    std::string wide = errorOf(
-        "__device__ double big = 5;\n__global__ void k(float* out) {\n  out[0] = (float)big;\n}\n",
-        R"({"block": 4, "args": [{"name": "out", "type": "float", "zeros": 4}]})");
+    std::string wide =
+        errorOf("__device__ double big = 5;\n__global__ void k(float* out) {\n  out[0] = (float)big;\n}\n",
+                R"({"block": 4, "args": [{"name": "out", "type": "float", "zeros": 4}]})");
     EXPECT_NE(wide.find("k.cu:3:"), std::string::npos) << wide;
     EXPECT_NE(wide.find("double"), std::string::npos) << wide;
     std::string clash = errorOf("__device__ int o[4];\n__global__ void k(int* out) { out[0] = o[1]; }\n",

@@ -154,7 +154,7 @@ inline unsigned __brev(unsigned x) {
 inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(unsigned(x)) + 1; }
 inline int __mulhi(int a, int b) { return int((int64_t(a) * int64_t(b)) >> 32); }
 inline unsigned __umulhi(unsigned a, unsigned b) { return unsigned((uint64_t(a) * b) >> 32); }
-#define QGPU_HOST_MIN_MAX(T)                           \
+#define QGPU_HOST_MIN_MAX(T)                         \
     inline T min(T a, T b) { return a < b ? a : b; } \
     inline T max(T a, T b) { return a > b ? a : b; }
 QGPU_HOST_MIN_MAX(long)
@@ -469,7 +469,9 @@ P kernelArgument(const qgpu::KernelArg& arg, int32_t* memory, int base, size_t i
                                      "\") does not hold whole, aligned vectors of the kernel's parameter");
         return reinterpret_cast<T>(memory + base);
     } else {
-        static_assert(kLaunchType<T>, "kernel scalar parameters must be bool, char, short, int, long long, their unsigned types or float");
+        static_assert(
+            kLaunchType<T>,
+            "kernel scalar parameters must be bool, char, short, int, long long, their unsigned types or float");
         if (arg.isArray || !qgpu::sameStorage(arg.type, elementType<T>())) badArgument(arg, index, false);
         if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(int32_t(arg.values.at(0)));
         return T(arg.values.at(0));
@@ -624,38 +626,38 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::make_ushort3;      \
     using qgpu_cuda::ushort4;           \
     using qgpu_cuda::make_ushort4;      \
-    using qgpu_cuda::long1;              \
-    using qgpu_cuda::make_long1; \
-    using qgpu_cuda::long2;              \
-    using qgpu_cuda::make_long2; \
-    using qgpu_cuda::long3;              \
-    using qgpu_cuda::make_long3; \
-    using qgpu_cuda::long4;              \
-    using qgpu_cuda::make_long4; \
-    using qgpu_cuda::ulong1;             \
-    using qgpu_cuda::make_ulong1; \
-    using qgpu_cuda::ulong2;             \
-    using qgpu_cuda::make_ulong2; \
-    using qgpu_cuda::ulong3;             \
-    using qgpu_cuda::make_ulong3; \
-    using qgpu_cuda::ulong4;             \
-    using qgpu_cuda::make_ulong4; \
-    using qgpu_cuda::longlong1;          \
-    using qgpu_cuda::make_longlong1; \
-    using qgpu_cuda::longlong2;          \
-    using qgpu_cuda::make_longlong2; \
-    using qgpu_cuda::longlong3;          \
-    using qgpu_cuda::make_longlong3; \
-    using qgpu_cuda::longlong4;          \
-    using qgpu_cuda::make_longlong4; \
-    using qgpu_cuda::ulonglong1;         \
-    using qgpu_cuda::make_ulonglong1; \
-    using qgpu_cuda::ulonglong2;         \
-    using qgpu_cuda::make_ulonglong2; \
-    using qgpu_cuda::ulonglong3;         \
-    using qgpu_cuda::make_ulonglong3; \
-    using qgpu_cuda::ulonglong4;         \
-    using qgpu_cuda::make_ulonglong4; \
+    using qgpu_cuda::long1;             \
+    using qgpu_cuda::make_long1;        \
+    using qgpu_cuda::long2;             \
+    using qgpu_cuda::make_long2;        \
+    using qgpu_cuda::long3;             \
+    using qgpu_cuda::make_long3;        \
+    using qgpu_cuda::long4;             \
+    using qgpu_cuda::make_long4;        \
+    using qgpu_cuda::ulong1;            \
+    using qgpu_cuda::make_ulong1;       \
+    using qgpu_cuda::ulong2;            \
+    using qgpu_cuda::make_ulong2;       \
+    using qgpu_cuda::ulong3;            \
+    using qgpu_cuda::make_ulong3;       \
+    using qgpu_cuda::ulong4;            \
+    using qgpu_cuda::make_ulong4;       \
+    using qgpu_cuda::longlong1;         \
+    using qgpu_cuda::make_longlong1;    \
+    using qgpu_cuda::longlong2;         \
+    using qgpu_cuda::make_longlong2;    \
+    using qgpu_cuda::longlong3;         \
+    using qgpu_cuda::make_longlong3;    \
+    using qgpu_cuda::longlong4;         \
+    using qgpu_cuda::make_longlong4;    \
+    using qgpu_cuda::ulonglong1;        \
+    using qgpu_cuda::make_ulonglong1;   \
+    using qgpu_cuda::ulonglong2;        \
+    using qgpu_cuda::make_ulonglong2;   \
+    using qgpu_cuda::ulonglong3;        \
+    using qgpu_cuda::make_ulonglong3;   \
+    using qgpu_cuda::ulonglong4;        \
+    using qgpu_cuda::make_ulonglong4;   \
     using qgpu_cuda::uint3;             \
     using qgpu_cuda::dim3;              \
     using qgpu_cuda::make_uint3;        \

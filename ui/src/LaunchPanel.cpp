@@ -31,9 +31,9 @@ namespace {
 const QStringList kKinds = {"array", "zeros", "scalar"};
 // The Type column's choices, as launch specs name them, and the element types they stand for.
 const QStringList kTypes = {"int", "float", "u32", "bool", "i8", "u8", "i16", "u16", "i64", "u64"};
-constexpr std::array<ElementType, 10> kTypeOrder = {ElementType::I32, ElementType::F32, ElementType::U32, ElementType::Bool,
-                                                    ElementType::I8,  ElementType::U8,  ElementType::I16, ElementType::U16,
-                                                    ElementType::I64, ElementType::U64};
+constexpr std::array<ElementType, 10> kTypeOrder = {
+    ElementType::I32, ElementType::F32, ElementType::U32, ElementType::Bool, ElementType::I8,
+    ElementType::U8,  ElementType::I16, ElementType::U16, ElementType::I64,  ElementType::U64};
 
 // A float as its word; nullopt when the text is no float ("nan", "inf" and "-inf" are floats).
 std::optional<int32_t> floatWord(const QString& word) {

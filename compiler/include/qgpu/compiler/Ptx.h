@@ -36,7 +36,7 @@ struct Instruction {
 
 struct Param {
     std::string name;
-    std::string type;       // "u64", "u32", ...
+    std::string type;        // "u64", "u32", ...
     int64_t arrayBytes = 0;  // `.b8 name[N]`: a struct or vector passed by value, N bytes; 0 for a scalar
 };
 
