@@ -75,6 +75,15 @@ std::vector<Operand> elements(const Operand& o) {
     return out;
 }
 
+// The width of a register by the prefix of its name: %rd 64 bits (and the stack pointers), %rs 16, %p a
+// predicate, the others (%r, %f) 32.
+int registerBits(const std::string& name) {
+    if (name.rfind("%rd", 0) == 0 || name.rfind("%SP", 0) == 0) return 64;
+    if (name.rfind("%rs", 0) == 0) return 16;
+    if (name.rfind("%p", 0) == 0) return 1;
+    return 32;
+}
+
 int elementBytes(const std::string& type) {
     std::string digits = type.substr(1);
     return std::isdigit(static_cast<unsigned char>(digits[0])) ? std::stoi(digits) / 8 : 4;
@@ -207,6 +216,7 @@ void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::stri
     if ((op == "ret" || op == "exit") && !b.suffix.empty()) {
         if (op == "exit") fail(in, "exit inside a device function is not supported: return from it");
         Instruction jump = in;
+        if (!jump.guard.empty()) jump.guard = renamed(jump.guard, b.suffix);
         jump.parts = {"bra"};
         jump.opcode = "bra";
         jump.operands = {{Kind::Label, b.returnLabel, 0, false}};
@@ -222,15 +232,28 @@ void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::stri
     m_out.body.push_back(copy);
 }
 
-// ld.param of a parameter (or of a call's result): a mov from the value stored for it.
+// ld.param of a parameter (or of a call's result): a mov from the value stored for it, or the conversion
+// the load makes where it is narrower than its register (ld.param.u32 into %rd zero-extends, ld.param.u8
+// keeps 8 bits).
 void Inliner::paramLoad(const Instruction& in, const std::map<std::string, Operand>& from, Body& b) {
     const Operand& at = in.operands[1];
     std::vector<Operand> dests = elements(rename(in.operands[0], b));
-    int bytes = elementBytes(typeOf(in));
+    const std::string type = typeOf(in);
+    int bytes = elementBytes(type);
     for (size_t i = 0; i < dests.size(); ++i) {
         auto it = from.find(key(at.name, at.value + int64_t(i) * bytes));
         if (it == from.end()) fail(in, "a device function's parameter that its call does not pass");
-        if (dests[i].kind == Kind::Reg) m_out.body.push_back(mov(in, typeOf(in), dests[i], it->second));
+        if (dests[i].kind != Kind::Reg) continue;
+        int width = registerBits(dests[i].name);
+        if (type[0] == 'f' || 8 * bytes >= width) {
+            m_out.body.push_back(mov(in, type, dests[i], it->second));
+            continue;
+        }
+        Instruction widen = mov(in, type, dests[i], it->second);
+        std::string from = std::string(type[0] == 's' ? "s" : "u") + std::to_string(8 * bytes);
+        widen.parts = {"cvt", std::string(1, from[0]) + std::to_string(width), from};
+        widen.opcode = "cvt." + widen.parts[1] + "." + from;
+        m_out.body.push_back(widen);
     }
 }
 

@@ -204,7 +204,9 @@ void Selector::wideConvert(const ptx::Instruction& in, bool toFloat) {
         auto body = [isSigned, r](Emitter& e, int d, const std::vector<int>& args) {
             pairToFloat(e, d, {args[0], args[1]}, isSigned, r);
         };
-        return callRoutine(key, body, vreg(o[0].name), {a.lo, a.hi});
+        callRoutine(key, body, vreg(o[0].name), {a.lo, a.hi});
+        if (in.has("sat")) floatSaturate(*this, vreg(o[0].name), vreg(o[0].name));
+        return;
     }
     int a = reg32(o[1]);
     if (r != Rounding::Zero) {

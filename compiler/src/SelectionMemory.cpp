@@ -12,8 +12,14 @@ void Selector::loadParam(const ptx::Instruction& in) {
     auto it = m_paramIndex.find(addr.name);
     if (it == m_paramIndex.end() || addr.value != 0) fail("unexpected parameter access " + addr.name);
     std::string symbol = "#" + std::to_string(it->second);
-    emitSymbol(vreg(in.operands[0].name), symbol);
-    if (isPair(in.operands[0])) emitSymbol(vreg(in.operands[0].name + kHighWordSuffix), symbol + kHighWordSuffix);
+    int low = vreg(in.operands[0].name);
+    emitSymbol(low, symbol);
+    if (!isPair(in.operands[0])) return;
+    int high = vreg(in.operands[0].name + kHighWordSuffix);
+    if (is64BitType(typeOf(in))) return emitSymbol(high, symbol + kHighWordSuffix);
+    // ld.param.u32 (or .s32) of a 32-bit parameter into a 64-bit register: the load's extension
+    emit(typeOf(in)[0] == 's' ? Opcode::Sra : Opcode::Mov, high, typeOf(in)[0] == 's' ? low : kZeroReg,
+         typeOf(in)[0] == 's' ? imm(31) : imm(0));
 }
 
 int Selector::sharedBase(const std::string& symbol) {

@@ -222,7 +222,7 @@ void Selector::pairCount(const ptx::Instruction& in) {
 }
 
 // ld and st of 64-bit values (also .v2/.v4): two words each, the low one first. A register that is not a
-// pair loads its low word only; a pointer stored (at -O0) is its byte address and sign.
+// pair loads its low word only; a pointer is stored as its byte address and sign, and read back as words.
 void Selector::pairMemory(const ptx::Instruction& in, int base, uint32_t offset, bool shared) {
     bool load = in.parts[0] == "ld";
     std::vector<Operand> elements = vectorElements(load ? in.operands.at(0) : in.operands.at(1));
@@ -234,6 +234,8 @@ void Selector::pairMemory(const ptx::Instruction& in, int base, uint32_t offset,
             emit(shared ? Opcode::LdShared : Opcode::LdGlobal, vreg(e.name), base, imm(at));
             if (isPair(e))
                 emit(shared ? Opcode::LdShared : Opcode::LdGlobal, vreg(e.name + kHighWordSuffix), base, imm(at + 1));
+            else if (wideOf(e).rep == Rep::Word)  // a pointer read back: memory holds its byte address
+                emit(Opcode::Sra, vreg(e.name), vreg(e.name), imm(2));
             continue;
         }
         Pair value = pairIn(e);
