@@ -105,15 +105,15 @@ TEST(Calls, StructsAndVectorsPassAndReturnByValue) {
 }
 
 TEST(Calls, ParametersKeepTheExtensionAndWidthTheirLoadsGiveThem) {
-    auto r = run(
-        "struct Tagged { int id; unsigned char tag; };\n"
-        "__device__ __noinline__ unsigned long long widen(unsigned x) { return x; }\n"
-        "__device__ __noinline__ long long widen_signed(int x) { return x; }\n"
-        "__device__ __noinline__ int tag_of(Tagged t) { return t.tag + t.id; }\n"
-        "__global__ void k(const unsigned* in, unsigned long long* wide, long long* signedWide, int* tags) {\n"
-        "  int t = threadIdx.x;\n  wide[t] = widen(in[t]);\n  signedWide[t] = widen_signed((int)in[t]);\n"
-        "  tags[t] = tag_of(Tagged{t, (unsigned char)(in[t] + 0x1ff)});\n}\n",
-        R"({"block": 2, "args": [{"name": "in", "type": "u32", "array": [2147483648, 7]},
+    auto r =
+        run("struct Tagged { int id; unsigned char tag; };\n"
+            "__device__ __noinline__ unsigned long long widen(unsigned x) { return x; }\n"
+            "__device__ __noinline__ long long widen_signed(int x) { return x; }\n"
+            "__device__ __noinline__ int tag_of(Tagged t) { return t.tag + t.id; }\n"
+            "__global__ void k(const unsigned* in, unsigned long long* wide, long long* signedWide, int* tags) {\n"
+            "  int t = threadIdx.x;\n  wide[t] = widen(in[t]);\n  signedWide[t] = widen_signed((int)in[t]);\n"
+            "  tags[t] = tag_of(Tagged{t, (unsigned char)(in[t] + 0x1ff)});\n}\n",
+            R"({"block": 2, "args": [{"name": "in", "type": "u32", "array": [2147483648, 7]},
             {"name": "wide", "type": "u64", "zeros": 2}, {"name": "signedWide", "type": "i64", "zeros": 2},
             {"name": "tags", "zeros": 2}]})");
     EXPECT_EQ(r["wide"], (std::vector<int64_t>{2147483648, 7}));

@@ -181,10 +181,10 @@ TEST(Int64, ConversionsToAndFromFloatRoundAndSaturateAsAGpu) {
 }
 
 TEST(Int64, A32BitParameterWidenedByItsLoadKeepsTheLoadsExtension) {
-    auto r = run(
-        "__global__ void k(unsigned long long* o, long long* s, int n) {\n"
-        "  o[threadIdx.x] = (unsigned)n + (unsigned long long)threadIdx.x;\n  s[threadIdx.x] = n;\n}\n",
-        R"({"block": 2, "args": [{"name": "o", "type": "u64", "zeros": 2}, {"name": "s", "type": "i64", "zeros": 2},
+    auto r =
+        run("__global__ void k(unsigned long long* o, long long* s, int n) {\n"
+            "  o[threadIdx.x] = (unsigned)n + (unsigned long long)threadIdx.x;\n  s[threadIdx.x] = n;\n}\n",
+            R"({"block": 2, "args": [{"name": "o", "type": "u64", "zeros": 2}, {"name": "s", "type": "i64", "zeros": 2},
             {"name": "n", "scalar": -5}]})");
     EXPECT_EQ(r["o"], (std::vector<int64_t>{4294967291, 4294967292}));
     EXPECT_EQ(r["s"], (std::vector<int64_t>{-5, -5}));
@@ -193,12 +193,12 @@ TEST(Int64, A32BitParameterWidenedByItsLoadKeepsTheLoadsExtension) {
 TEST(Int64, PointersStoredInMemoryReadBackAsAddresses) {
     // A linked list built in global memory and walked: each next pointer is a 64-bit store and load. (The
     // list is not the first array: an array at word 0 compares equal to nullptr on this machine.)
-    auto r = run(
-        "struct Node { int value; int pad; Node* next; };\n"
-        "__global__ void k(int* sums, Node* nodes, int n) {\n  int t = threadIdx.x;\n"
-        "  nodes[t].next = t + 1 < n ? &nodes[t + 1] : nullptr;\n  __syncthreads();\n"
-        "  int sum = 0;\n  for (Node* p = &nodes[t]; p; p = p->next) sum += p->value;\n  sums[t] = sum;\n}\n",
-        R"({"block": 4, "args": [{"name": "sums", "zeros": 4},
+    auto r =
+        run("struct Node { int value; int pad; Node* next; };\n"
+            "__global__ void k(int* sums, Node* nodes, int n) {\n  int t = threadIdx.x;\n"
+            "  nodes[t].next = t + 1 < n ? &nodes[t + 1] : nullptr;\n  __syncthreads();\n"
+            "  int sum = 0;\n  for (Node* p = &nodes[t]; p; p = p->next) sum += p->value;\n  sums[t] = sum;\n}\n",
+            R"({"block": 4, "args": [{"name": "sums", "zeros": 4},
             {"name": "nodes", "array": [1, 0, 0, 0, 20, 0, 0, 0, 300, 0, 0, 0, 4000, 0, 0, 0]},
             {"name": "n", "scalar": 4}]})");
     EXPECT_EQ(r["sums"], (std::vector<int64_t>{4321, 4320, 4300, 4000}));
