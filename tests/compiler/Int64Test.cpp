@@ -183,13 +183,13 @@ TEST(Int64, ConversionsToAndFromFloatRoundAndSaturateAsAGpu) {
 TEST(Int64, A32BitParameterWidenedByItsLoadKeepsTheLoadsExtension) {
     // Clang loads an int parameter into a 32-bit register and converts it; inline PTX may load it straight
     // into a 64-bit one, and the load's type then says how it extends.
-    auto r = run(
-        "__global__ void k(unsigned long long* o, long long* s, int n) {\n"
-        "  unsigned long long zero, sign;\n"
-        "  asm(\"ld.param.u32 %0, [_Z1kPyPxi_param_2];\" : \"=l\"(zero));\n"
-        "  asm(\"ld.param.s32 %0, [_Z1kPyPxi_param_2];\" : \"=l\"(sign));\n"
-        "  o[threadIdx.x] = zero + threadIdx.x;\n  s[threadIdx.x] = (long long)sign - threadIdx.x;\n}\n",
-        R"({"block": 2, "args": [{"name": "o", "type": "u64", "zeros": 2}, {"name": "s", "type": "i64", "zeros": 2},
+    auto r =
+        run("__global__ void k(unsigned long long* o, long long* s, int n) {\n"
+            "  unsigned long long zero, sign;\n"
+            "  asm(\"ld.param.u32 %0, [_Z1kPyPxi_param_2];\" : \"=l\"(zero));\n"
+            "  asm(\"ld.param.s32 %0, [_Z1kPyPxi_param_2];\" : \"=l\"(sign));\n"
+            "  o[threadIdx.x] = zero + threadIdx.x;\n  s[threadIdx.x] = (long long)sign - threadIdx.x;\n}\n",
+            R"({"block": 2, "args": [{"name": "o", "type": "u64", "zeros": 2}, {"name": "s", "type": "i64", "zeros": 2},
             {"name": "n", "scalar": -5}]})");
     EXPECT_EQ(r["o"], (std::vector<int64_t>{4294967291, 4294967292}));
     EXPECT_EQ(r["s"], (std::vector<int64_t>{-5, -6}));
