@@ -3,29 +3,15 @@
 // called from divergent code, and the located refusals (recursion, function pointers).
 #include <gtest/gtest.h>
 
+#include "KernelRun.h"
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Diagnostic.h"
-#include "qgpu/core/Interpreter.h"
-#include "qgpu/core/Trace.h"
 
 using namespace qgpu;
 
 namespace {
 
-std::map<std::string, std::vector<int64_t>> run(const std::string& source, const std::string& launchJson,
-                                                int optLevel = 2) {
-    CudaCompileOptions options;
-    options.optLevel = optLevel;
-    Program program = compileKernel(source, "k.cu", MachineSpec::standard(), options).kernel.program;
-    LaunchSpec launch = parseLaunchSpec(launchJson, "k.json");
-    LinkedLaunch linked = linkLaunch(program, launch);
-    Interpreter interp(linked.program, launch, MachineSpec::standard());
-    for (int steps = 0; !interp.done() && steps < 200000; ++steps) interp.step();
-    EXPECT_TRUE(interp.done());
-    std::map<std::string, std::vector<int64_t>> out;
-    for (const ArrayPlacement& p : linked.map.arrays) out[p.name] = readArray(interp.state(), p);
-    return out;
-}
+using qgpu::tests::runToEnd;
 
 Diagnostic errorOf(const std::string& source, int optLevel = 2) {
     try {
@@ -72,31 +58,33 @@ void expectHelpersResults(const std::map<std::string, std::vector<int64_t>>& r) 
 
 }  // namespace
 
-TEST(Calls, NoinlineFunctionsRunAtEachCallSite) { expectHelpersResults(run(std::string(kHelpers) + kKernel, kLaunch)); }
+TEST(Calls, NoinlineFunctionsRunAtEachCallSite) {
+    expectHelpersResults(runToEnd(std::string(kHelpers) + kKernel, kLaunch));
+}
 
 TEST(Calls, AtO0EveryFunctionIsACallAndGivesTheSameAnswers) {
-    auto r =
-        run("__device__ int square_plus(int x, int y) { return x * x + y; }\n"
-            "__device__ long long widen(long long a, int b) { return a * b + 5000000000LL; }\n"
-            "__global__ void k(int* a, long long* w) {\n  int t = threadIdx.x;\n"
-            "  a[t] = square_plus(a[t], t);\n  w[t] = widen(w[t], t + 1);\n}\n",
-            R"({"block": 4, "args": [{"name": "a", "array": [3, -2, 5, 7]},
+    auto r = runToEnd(
+        "__device__ int square_plus(int x, int y) { return x * x + y; }\n"
+        "__device__ long long widen(long long a, int b) { return a * b + 5000000000LL; }\n"
+        "__global__ void k(int* a, long long* w) {\n  int t = threadIdx.x;\n"
+        "  a[t] = square_plus(a[t], t);\n  w[t] = widen(w[t], t + 1);\n}\n",
+        R"({"block": 4, "args": [{"name": "a", "array": [3, -2, 5, 7]},
             {"name": "w", "type": "i64", "array": [4000000000, -1, 3, 9000000000]}]})",
-            0);
+        0);
     EXPECT_EQ(r["a"], (std::vector<int64_t>{9, 5, 27, 52}));
     EXPECT_EQ(r["w"], (std::vector<int64_t>{9000000000, 4999999998, 5000000009, 41000000000}));
 }
 
 TEST(Calls, StructsAndVectorsPassAndReturnByValue) {
-    auto r =
-        run("struct Reading { int count; float level; };\n"
-            "__device__ __noinline__ Reading scaled(Reading r, int k) {\n"
-            "  Reading out;\n  out.count = r.count * k;\n  out.level = r.level + k;\n  return out;\n}\n"
-            "__device__ __noinline__ int2 swapped(int2 v) { return make_int2(v.y, v.x); }\n"
-            "__global__ void k(int* counts, float* levels, int2* pairs) {\n  int t = threadIdx.x;\n"
-            "  Reading r = scaled(Reading{counts[t], levels[t]}, t + 2);\n"
-            "  counts[t] = r.count;\n  levels[t] = r.level;\n  pairs[t] = swapped(pairs[t]);\n}\n",
-            R"({"block": 2, "args": [{"name": "counts", "array": [5, -3]},
+    auto r = runToEnd(
+        "struct Reading { int count; float level; };\n"
+        "__device__ __noinline__ Reading scaled(Reading r, int k) {\n"
+        "  Reading out;\n  out.count = r.count * k;\n  out.level = r.level + k;\n  return out;\n}\n"
+        "__device__ __noinline__ int2 swapped(int2 v) { return make_int2(v.y, v.x); }\n"
+        "__global__ void k(int* counts, float* levels, int2* pairs) {\n  int t = threadIdx.x;\n"
+        "  Reading r = scaled(Reading{counts[t], levels[t]}, t + 2);\n"
+        "  counts[t] = r.count;\n  levels[t] = r.level;\n  pairs[t] = swapped(pairs[t]);\n}\n",
+        R"({"block": 2, "args": [{"name": "counts", "array": [5, -3]},
             {"name": "levels", "type": "float", "array": [0.5, 1.25]},
             {"name": "pairs", "array": [1, 2, 3, 4]}]})");
     EXPECT_EQ(r["counts"], (std::vector<int64_t>{10, -9}));
@@ -105,15 +93,15 @@ TEST(Calls, StructsAndVectorsPassAndReturnByValue) {
 }
 
 TEST(Calls, ParametersKeepTheExtensionAndWidthTheirLoadsGiveThem) {
-    auto r =
-        run("struct Tagged { int id; unsigned char tag; };\n"
-            "__device__ __noinline__ unsigned long long widen(unsigned x) { return x; }\n"
-            "__device__ __noinline__ long long widen_signed(int x) { return x; }\n"
-            "__device__ __noinline__ int tag_of(Tagged t) { return t.tag + t.id; }\n"
-            "__global__ void k(const unsigned* in, unsigned long long* wide, long long* signedWide, int* tags) {\n"
-            "  int t = threadIdx.x;\n  wide[t] = widen(in[t]);\n  signedWide[t] = widen_signed((int)in[t]);\n"
-            "  tags[t] = tag_of(Tagged{t, (unsigned char)(in[t] + 0x1ff)});\n}\n",
-            R"({"block": 2, "args": [{"name": "in", "type": "u32", "array": [2147483648, 7]},
+    auto r = runToEnd(
+        "struct Tagged { int id; unsigned char tag; };\n"
+        "__device__ __noinline__ unsigned long long widen(unsigned x) { return x; }\n"
+        "__device__ __noinline__ long long widen_signed(int x) { return x; }\n"
+        "__device__ __noinline__ int tag_of(Tagged t) { return t.tag + t.id; }\n"
+        "__global__ void k(const unsigned* in, unsigned long long* wide, long long* signedWide, int* tags) {\n"
+        "  int t = threadIdx.x;\n  wide[t] = widen(in[t]);\n  signedWide[t] = widen_signed((int)in[t]);\n"
+        "  tags[t] = tag_of(Tagged{t, (unsigned char)(in[t] + 0x1ff)});\n}\n",
+        R"({"block": 2, "args": [{"name": "in", "type": "u32", "array": [2147483648, 7]},
             {"name": "wide", "type": "u64", "zeros": 2}, {"name": "signedWide", "type": "i64", "zeros": 2},
             {"name": "tags", "zeros": 2}]})");
     EXPECT_EQ(r["wide"], (std::vector<int64_t>{2147483648, 7}));

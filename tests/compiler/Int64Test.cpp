@@ -7,10 +7,7 @@
 #include <cmath>
 #include <functional>
 
-#include "qgpu/compiler/Frontend.h"
-#include "qgpu/core/Diagnostic.h"
-#include "qgpu/core/Interpreter.h"
-#include "qgpu/core/Trace.h"
+#include "KernelRun.h"
 
 using namespace qgpu;
 
@@ -106,18 +103,7 @@ std::string elements(const std::vector<i64>& v) {
     return s + "]";
 }
 
-// Runs `source` over `launchJson` on the interpreter; the final contents of every array by name.
-std::map<std::string, std::vector<int64_t>> run(const std::string& source, const std::string& launchJson) {
-    Program program = compileKernel(source, "k.cu").kernel.program;
-    LaunchSpec launch = parseLaunchSpec(launchJson, "k.json");
-    LinkedLaunch linked = linkLaunch(program, launch);
-    Interpreter interp(linked.program, launch, MachineSpec::standard());
-    for (int steps = 0; !interp.done() && steps < 1000000; ++steps) interp.step();
-    EXPECT_TRUE(interp.done());
-    std::map<std::string, std::vector<int64_t>> out;
-    for (const ArrayPlacement& p : linked.map.arrays) out[p.name] = readArray(interp.state(), p);
-    return out;
-}
+using qgpu::tests::runToEnd;
 
 }  // namespace
 
@@ -130,7 +116,7 @@ TEST(Int64, ArithmeticComparesShiftsAndDivisionGiveTheHostsAnswers) {
                              R"(}, {"name": "bs", "type": "i64", "array": )" + elements(kB) +
                              R"(}, {"name": "out", "type": "i64", "zeros": )" + std::to_string(n * (last - first)) +
                              R"(}, {"name": "n", "scalar": )" + std::to_string(n) + "}]}";
-        std::vector<int64_t> out = run(kernelSource(first, last), launch)["out"];
+        std::vector<int64_t> out = runToEnd(kernelSource(first, last), launch)["out"];
         ASSERT_EQ(out.size(), n * (last - first));
         for (size_t c = first; c < last; ++c)
             for (size_t t = 0; t < n; ++t)
@@ -140,10 +126,10 @@ TEST(Int64, ArithmeticComparesShiftsAndDivisionGiveTheHostsAnswers) {
 }
 
 TEST(Int64, ParametersAndUnsignedElementsKeepAll64Bits) {
-    auto r =
-        run("__global__ void k(unsigned long long* u, long long s, unsigned long long m) {\n"
-            "  int t = threadIdx.x;\n  u[t] = u[t] * m + (unsigned long long)s + t;\n}\n",
-            R"({"block": 2, "args": [{"name": "u", "type": "u64", "array": [18446744073709551615, 4294967296]},
+    auto r = runToEnd(
+        "__global__ void k(unsigned long long* u, long long s, unsigned long long m) {\n"
+        "  int t = threadIdx.x;\n  u[t] = u[t] * m + (unsigned long long)s + t;\n}\n",
+        R"({"block": 2, "args": [{"name": "u", "type": "u64", "array": [18446744073709551615, 4294967296]},
             {"name": "s", "type": "i64", "scalar": -9000000000000000000},
             {"name": "m", "type": "u64", "scalar": 12297829382473034410}]})");
     std::vector<u64> in = {18446744073709551615ull, 4294967296ull};
@@ -152,12 +138,12 @@ TEST(Int64, ParametersAndUnsignedElementsKeepAll64Bits) {
 }
 
 TEST(Int64, ConversionsToAndFromFloatRoundAndSaturateAsAGpu) {
-    auto r =
-        run("__global__ void k(const long long* a, float* f, float* uf, const float* g, long long* back, "
-            "unsigned long long* uback) {\n  int t = threadIdx.x;\n  f[t] = (float)a[t];\n"
-            "  uf[t] = (float)(unsigned long long)a[t];\n  back[t] = (long long)g[t];\n"
-            "  uback[t] = (unsigned long long)g[t];\n  back[8 + t] = llrintf(g[t]);\n}\n",
-            R"({"block": 8, "args": [
+    auto r = runToEnd(
+        "__global__ void k(const long long* a, float* f, float* uf, const float* g, long long* back, "
+        "unsigned long long* uback) {\n  int t = threadIdx.x;\n  f[t] = (float)a[t];\n"
+        "  uf[t] = (float)(unsigned long long)a[t];\n  back[t] = (long long)g[t];\n"
+        "  uback[t] = (unsigned long long)g[t];\n  back[8 + t] = llrintf(g[t]);\n}\n",
+        R"({"block": 8, "args": [
             {"name": "a", "type": "i64", "array": [0, -1, 16777217, 9007199791611905, -9223372036854775807,
                                                     9223372036854775807, 4294967295, -274877906945]},
             {"name": "f", "type": "float", "zeros": 8}, {"name": "uf", "type": "float", "zeros": 8},
@@ -183,13 +169,13 @@ TEST(Int64, ConversionsToAndFromFloatRoundAndSaturateAsAGpu) {
 TEST(Int64, A32BitParameterWidenedByItsLoadKeepsTheLoadsExtension) {
     // Clang loads an int parameter into a 32-bit register and converts it; inline PTX may load it straight
     // into a 64-bit one, and the load's type then says how it extends.
-    auto r =
-        run("__global__ void k(unsigned long long* o, long long* s, int n) {\n"
-            "  unsigned long long zero, sign;\n"
-            "  asm(\"ld.param.u32 %0, [_Z1kPyPxi_param_2];\" : \"=l\"(zero));\n"
-            "  asm(\"ld.param.s32 %0, [_Z1kPyPxi_param_2];\" : \"=l\"(sign));\n"
-            "  o[threadIdx.x] = zero + threadIdx.x;\n  s[threadIdx.x] = (long long)sign - threadIdx.x;\n}\n",
-            R"({"block": 2, "args": [{"name": "o", "type": "u64", "zeros": 2}, {"name": "s", "type": "i64", "zeros": 2},
+    auto r = runToEnd(
+        "__global__ void k(unsigned long long* o, long long* s, int n) {\n"
+        "  unsigned long long zero, sign;\n"
+        "  asm(\"ld.param.u32 %0, [_Z1kPyPxi_param_2];\" : \"=l\"(zero));\n"
+        "  asm(\"ld.param.s32 %0, [_Z1kPyPxi_param_2];\" : \"=l\"(sign));\n"
+        "  o[threadIdx.x] = zero + threadIdx.x;\n  s[threadIdx.x] = (long long)sign - threadIdx.x;\n}\n",
+        R"({"block": 2, "args": [{"name": "o", "type": "u64", "zeros": 2}, {"name": "s", "type": "i64", "zeros": 2},
             {"name": "n", "scalar": -5}]})");
     EXPECT_EQ(r["o"], (std::vector<int64_t>{4294967291, 4294967292}));
     EXPECT_EQ(r["s"], (std::vector<int64_t>{-5, -6}));
@@ -198,12 +184,12 @@ TEST(Int64, A32BitParameterWidenedByItsLoadKeepsTheLoadsExtension) {
 TEST(Int64, PointersStoredInMemoryReadBackAsAddresses) {
     // A linked list built in global memory and walked: each next pointer is a 64-bit store and load. (The
     // list is not the first array: an array at word 0 compares equal to nullptr on this machine.)
-    auto r =
-        run("struct Node { int value; int pad; Node* next; };\n"
-            "__global__ void k(int* sums, Node* nodes, int n) {\n  int t = threadIdx.x;\n"
-            "  nodes[t].next = t + 1 < n ? &nodes[t + 1] : nullptr;\n  __syncthreads();\n"
-            "  int sum = 0;\n  for (Node* p = &nodes[t]; p; p = p->next) sum += p->value;\n  sums[t] = sum;\n}\n",
-            R"({"block": 4, "args": [{"name": "sums", "zeros": 4},
+    auto r = runToEnd(
+        "struct Node { int value; int pad; Node* next; };\n"
+        "__global__ void k(int* sums, Node* nodes, int n) {\n  int t = threadIdx.x;\n"
+        "  nodes[t].next = t + 1 < n ? &nodes[t + 1] : nullptr;\n  __syncthreads();\n"
+        "  int sum = 0;\n  for (Node* p = &nodes[t]; p; p = p->next) sum += p->value;\n  sums[t] = sum;\n}\n",
+        R"({"block": 4, "args": [{"name": "sums", "zeros": 4},
             {"name": "nodes", "array": [1, 0, 0, 0, 20, 0, 0, 0, 300, 0, 0, 0, 4000, 0, 0, 0]},
             {"name": "n", "scalar": 4}]})");
     EXPECT_EQ(r["sums"], (std::vector<int64_t>{4321, 4320, 4300, 4000}));

@@ -3,6 +3,7 @@
 // shared memory (extern __shared__), and local memory (a frame per thread: local arrays, and -O0).
 #include <gtest/gtest.h>
 
+#include "KernelRun.h"
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Interpreter.h"
@@ -12,20 +13,7 @@ using namespace qgpu;
 
 namespace {
 
-// Runs `source` over `launchJson` to the end; the final contents of every array and variable by name.
-std::map<std::string, std::vector<int64_t>> runToEnd(const std::string& source, const std::string& launchJson,
-                                                     int optLevel = 2) {
-    CudaCompileOptions options;
-    options.optLevel = optLevel;
-    Program program = compileKernel(source, "k.cu", MachineSpec::standard(), options).kernel.program;
-    LaunchSpec launch = parseLaunchSpec(launchJson, "k.json");
-    LinkedLaunch linked = linkLaunch(program, launch);
-    Interpreter interp(linked.program, launch, MachineSpec::standard());
-    for (int steps = 0; !interp.done() && steps < 100000; ++steps) EXPECT_TRUE(interp.step().warnings.empty());
-    std::map<std::string, std::vector<int64_t>> out;
-    for (const ArrayPlacement& p : linked.map.arrays) out[p.name] = readArray(interp.state(), p);
-    return out;
-}
+using qgpu::tests::runToEnd;
 
 std::string errorOf(const std::string& source, const std::string& launchJson, int optLevel = 2) {
     try {
