@@ -4,10 +4,11 @@
 // call site stored, and its return value moved to where the call site loads it.
 #include "Inlining.h"
 
+#include "PtxParsing.h"
+
 #include <llvm/Demangle/Demangle.h>
 
 #include <cctype>
-#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -55,25 +56,7 @@ std::string typeOf(const Instruction& in) { return in.parts.size() > 1 ? in.part
 
 std::string key(const std::string& name, int64_t offset) { return name + "+" + std::to_string(offset); }
 
-// The elements of a `{%r1, %r2}` operand (`_` is one a load discards), or the operand itself.
-std::vector<Operand> elements(const Operand& o) {
-    if (o.kind != Kind::Vector) return {o};
-    std::vector<Operand> out;
-    std::string cur;
-    for (char c : o.name.substr(1)) {
-        if (c != ',' && c != '}') {
-            if (!std::isspace(static_cast<unsigned char>(c))) cur += c;
-            continue;
-        }
-        Operand e;
-        e.name = cur;
-        e.kind = cur[0] == '%' ? Kind::Reg : cur == "_" ? Kind::Symbol : Kind::Imm;
-        if (e.kind == Kind::Imm) e.value = std::strtoll(cur.c_str(), nullptr, 0);
-        out.push_back(e);
-        cur.clear();
-    }
-    return out;
-}
+using ptx::vectorElements;
 
 // The width of a register by the prefix of its name: %rd 64 bits (and the stack pointers), %rs 16, %p a
 // predicate, the others (%r, %f) 32.
@@ -196,7 +179,7 @@ void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::stri
     if (op == "call") return inlineCall(in, stored, returned);
     if (op == "st" && in.has("param")) {  // an argument of the next call, or this function's result
         const Operand& at = in.operands[0];
-        std::vector<Operand> values = elements(rename(in.operands[1], b));
+        std::vector<Operand> values = vectorElements(rename(in.operands[1], b));
         int bytes = elementBytes(typeOf(in));
         for (size_t i = 0; i < values.size(); ++i) {
             int64_t offset = at.value + int64_t(i) * bytes;
@@ -237,7 +220,7 @@ void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::stri
 // keeps 8 bits).
 void Inliner::paramLoad(const Instruction& in, const std::map<std::string, Operand>& from, Body& b) {
     const Operand& at = in.operands[1];
-    std::vector<Operand> dests = elements(rename(in.operands[0], b));
+    std::vector<Operand> dests = vectorElements(rename(in.operands[0], b));
     const std::string type = typeOf(in);
     int bytes = elementBytes(type);
     for (size_t i = 0; i < dests.size(); ++i) {

@@ -783,4 +783,25 @@ Module parse(const std::string& text, const std::string& fileName, const std::st
     return Parser(fileName, cudaFile).run(text);
 }
 
+std::vector<Operand> vectorElements(const Operand& v) {
+    if (v.kind != Operand::Kind::Vector) return {v};
+    std::vector<Operand> out;
+    std::string cur;
+    for (char c : v.name.substr(1)) {
+        if (c != ',' && c != '}') {
+            if (!std::isspace(static_cast<unsigned char>(c))) cur += c;
+            continue;
+        }
+        Operand e{Operand::Kind::Symbol, cur, 0, false};
+        if (!cur.empty() && cur[0] == '%') {
+            e.kind = Operand::Kind::Reg;
+        } else if (!cur.empty() && (std::isdigit(static_cast<unsigned char>(cur[0])) || cur[0] == '-')) {
+            e = {Operand::Kind::Imm, "", std::strtoll(cur.c_str(), nullptr, 0), false};
+        }
+        out.push_back(e);
+        cur.clear();
+    }
+    return out;
+}
+
 }  // namespace qgpu::ptx

@@ -1,9 +1,7 @@
 // Loads, stores and atomics: word addresses, vector and struct-copy accesses, bytes and halfwords of words.
 #include "SequenceHelpers.h"
+#include "PtxParsing.h"
 #include "Selector.h"
-
-#include <cctype>
-#include <cstdlib>
 
 namespace qgpu::lowering {
 
@@ -206,24 +204,9 @@ void Selector::computedNarrow(const NarrowAccess& n) {
 }
 
 std::vector<Operand> Selector::vectorElements(const Operand& v) {
-    if (v.kind != Kind::Vector) return {v};
-    std::vector<Operand> out;
-    std::string inner = v.name.substr(1, v.name.size() - 2), cur;
-    for (char c : inner + ",") {
-        if (c != ',') {
-            if (!std::isspace(static_cast<unsigned char>(c))) cur += c;
-            continue;
-        }
-        if (cur == "_")
-            out.push_back({Kind::Symbol, cur, 0, false});
-        else if (!cur.empty() && cur[0] == '%')
-            out.push_back({Kind::Reg, cur, 0, false});
-        else if (!cur.empty() && (std::isdigit(static_cast<unsigned char>(cur[0])) || cur[0] == '-'))
-            out.push_back({Kind::Imm, "", std::strtoll(cur.c_str(), nullptr, 0), false});
-        else
-            fail("unexpected vector element '" + cur + "'");
-        cur.clear();
-    }
+    std::vector<Operand> out = ptx::vectorElements(v);
+    for (const Operand& e : out)
+        if (e.kind == Kind::Symbol && e.name != "_") fail("unexpected vector element '" + e.name + "'");
     return out;
 }
 
