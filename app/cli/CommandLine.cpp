@@ -106,6 +106,7 @@ const std::map<std::string_view, FlagParser>& flagParsers() {
          [](Args& a, const FlagContext& f) { a.compile.limits.memoryMiB = f.integer(64, 1 << 20); }},
         {"--max-unroll", [](Args& a, const FlagContext& f) { a.compile.limits.maxUnroll = f.integer(1, 1 << 20); }},
         {"--fmad", [](Args& a, const FlagContext& f) { a.compile.fuseMultiplyAdd = f.boolean(); }},
+        {"-g", [](Args& a, const FlagContext&) { a.compile.debugInfo = true; }},
         {"--top-k", [](Args& a, const FlagContext& f) { a.sampling.topK = f.integer(0, 1 << 24); }},
         {"--temperature", [](Args& a, const FlagContext& f) { a.sampling.temperature = f.number(0, 100); }},
         {"--top-p", [](Args& a, const FlagContext& f) { a.sampling.topP = f.number(0, 1); }},
@@ -146,9 +147,10 @@ const std::vector<Command> kCommands = {
      1},
     {"run",
      R"(  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
-           [--quiet] [--check] [--max-steps N] [-O0..-O3] [--fmad true|false] [--compile-seconds S]
+           [--quiet] [--check] [--max-steps N] [-O0..-O3] [-g] [--fmad true|false] [--compile-seconds S]
            [--compile-memory MIB] [--max-unroll N]
-      Compiles and lowers a CUDA kernel (the compile's limits as `compile`'s), then runs it like `asm`. --backend model runs it inside the compiled
+      Compiles and lowers a CUDA kernel (the compile's limits as `compile`'s), then runs it like `asm`.
+      With -O0 -g the reference backend also prints every thread's CUDA variables as the launch ends. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
       thread's registers; --check is then the replay check against the interpreter (at a difference it
       prints both streams and the machines decoded at the first differing step, and exits 1), then the
@@ -157,7 +159,7 @@ const std::vector<Command> kCommands = {
       instead of building them from code. The model stops after as many records as the interpreter's run
       of the launch writes; a long run reports progress on stderr, and Ctrl-C stops it (exit code 130).
 )",
-     {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O", "--fmad",
+     {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O", "-g", "--fmad",
       "--compile-seconds", "--compile-memory", "--max-unroll"},
      1},
     {"eval",
@@ -210,10 +212,11 @@ const std::vector<Command> kCommands = {
      {"--runs", "--suite", "--kernels", "--dense-runs", "--dtype", "--profile"},
      0},
     {"compile",
-     R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map] [-O0..-O3] [--fmad true|false] [--compile-seconds S]
-             [--compile-memory MIB] [--max-unroll N]
-      Compiles CUDA (Clang in a worker process of its own); prints the PTX (default), the machine blocks, or
-      the line map (block, slot, CUDA line, PTX line). As CUDA compilers do by default, a * b + c becomes one
+     R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map|variables] [-O0..-O3] [-g] [--fmad true|false]
+             [--compile-seconds S] [--compile-memory MIB] [--max-unroll N]
+      Compiles CUDA (Clang in a worker process of its own); prints the PTX (default), the machine blocks, the
+      line map (block, slot, CUDA line, PTX line), or where each CUDA variable lives (-O0 -g: a place in the
+      thread's local-memory frame; optimized builds keep line tables only, as nvcc's -lineinfo). As CUDA compilers do by default, a * b + c becomes one
       fused multiply-add (one rounding) where Clang contracts it; --fmad false (nvcc's flag) rounds the
       product and the sum each. A compile may take S seconds of CPU time (default
       20) and MIB MiB of memory (default 2048), and `#pragma unroll` may ask for N copies (default 1024);
@@ -221,7 +224,7 @@ const std::vector<Command> kCommands = {
       QGPU_COMPILE_SECONDS, QGPU_COMPILE_MEMORY_MIB and QGPU_MAX_UNROLL set the defaults (also the
       studio's and chat's).
 )",
-     {"--emit", "-O", "--fmad", "--compile-seconds", "--compile-memory", "--max-unroll"},
+     {"--emit", "-O", "-g", "--fmad", "--compile-seconds", "--compile-memory", "--max-unroll"},
      1},
     {"bench-compile",
      R"(  qgpu bench-compile [DIR] [--runs N]

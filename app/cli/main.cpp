@@ -26,6 +26,7 @@
 #include "qgpu/core/Environment.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/core/Trace.h"
+#include "qgpu/core/Variables.h"
 #include "ChatCommand.h"
 #include "CommandLine.h"
 #include "EvalCommand.h"
@@ -84,6 +85,7 @@ int runProgram(const Program& program, const Args& a) {
     }
     MemoryMap map = linkLaunch(program, launch, spec).map;
     std::cout << "finished in " << session->position() << " steps\n" << formatArrays(session->snapshot(), map);
+    if (!program.variables.empty()) std::cout << formatThreadVariables(session->snapshot(), map, program, launch, spec);
     return a.check ? checkExpectations(session->snapshot(), launch, map) : 0;
 }
 
@@ -102,8 +104,13 @@ int runCompile(const Args& a) {
         if (r.ok) std::cout << r.ptx;
         return r.ok ? 0 : 1;
     }
-    if (a.emit != "blocks" && a.emit != "map") usageError(a.command, "--emit takes ptx, blocks or map");
+    if (a.emit != "blocks" && a.emit != "map" && a.emit != "variables")
+        usageError(a.command, "--emit takes ptx, blocks, map or variables");
     CompiledKernel k = compileFile(a);
+    if (a.emit == "variables") {
+        std::cout << formatVariables(k.kernel);
+        return 0;
+    }
     if (a.emit == "map") {
         std::cout << "block slot cuda_line ptx_line\n";
         for (const auto& e : k.kernel.lineMap)

@@ -132,6 +132,7 @@ std::string encodeCompileRequest(const CompileRequest& request) {
         putText(out, *text);
     putNumber(out, request.options.optLevel);
     putNumber(out, request.options.fuseMultiplyAdd ? 1 : 0);
+    putNumber(out, request.options.debugInfo ? 1 : 0);
     putNumber(out, request.options.limits.maxUnroll);
     putNumber(out, static_cast<long long>(request.options.defines.size()));
     for (const std::string& define : request.options.defines) putText(out, define);
@@ -146,6 +147,7 @@ std::optional<CompileRequest> decodeCompileRequest(const std::string& bytes) {
         *text = in.text();
     request.options.optLevel = int(in.number());
     request.options.fuseMultiplyAdd = in.number() != 0;
+    request.options.debugInfo = in.number() != 0;
     request.options.limits.maxUnroll = int(in.number());
     long long defines = in.number();
     for (long long i = 0; in.ok && i < defines; ++i) request.options.defines.push_back(in.text());

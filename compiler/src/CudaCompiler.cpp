@@ -166,7 +166,7 @@ std::vector<std::string> driverArguments(const CompileRequest& request) {
                                      "-nocudalib",
                                      "--cuda-path=/nonexistent",
                                      "--cuda-feature=+ptx70",
-                                     "-gline-tables-only",
+                                     options.debugInfo ? "-g" : "-gline-tables-only",
                                      "-fno-unroll-loops",
                                      "-fno-exceptions",
                                      options.fuseMultiplyAdd ? "-ffp-contract=fast" : "-ffp-contract=off",

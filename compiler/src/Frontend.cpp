@@ -63,6 +63,13 @@ CompiledKernel compileKernel(const std::string& source, const std::string& fileN
     out.warnings = std::move(r.diagnostics);
     ptx::Module module = ptx::parse(out.ptx, fileName + ".ptx", fileName);
     out.kernel = lowerKernel(module, kernelParameterNames(source), fileName, spec);
+    if (!out.kernel.debugWarning.empty()) out.warnings.push_back({fileName, 0, 0, out.kernel.debugWarning, true});
+    if (options.debugInfo && options.optLevel > 0)
+        out.warnings.push_back({fileName, 0, 0,
+                                "-g with -O" + std::to_string(options.optLevel) +
+                                    " keeps line tables only: Clang keeps where variables live only without "
+                                    "optimization; build with -O0 -g to see them",
+                                true});
     return out;
 }
 

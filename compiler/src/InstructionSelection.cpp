@@ -478,13 +478,13 @@ void Selector::placeGlobals() {
     }
 }
 
-bool Selector::isLocalSymbol(const std::string& name) const { return m_localOffsets.count(name) > 0; }
+bool Selector::isLocalSymbol(const std::string& name) const { return m_out.localOffsets.count(name) > 0; }
 
 // Local arrays (Clang's __local_depot: local arrays indexed at run time, and every variable at -O0) share
 // one frame per thread, word-aligned one after another.
 void Selector::placeLocals() {
     for (const auto& l : m_module.locals) {
-        m_localOffsets[l.name] = m_out.localWords;
+        m_out.localOffsets[l.name] = m_out.localWords;
         m_out.localWords += int((l.bytes + 3) / 4);
     }
 }

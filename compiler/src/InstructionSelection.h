@@ -1,6 +1,9 @@
 // PTX instructions -> virtual machine instructions in a CFG. Private to the compiler library.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include "VirtualProgram.h"
 #include "qgpu/compiler/Lowering.h"
 
@@ -11,8 +14,9 @@ struct Selection {
     std::vector<ProgramParam> params;
     std::vector<SharedPlacement> shared;
     int sharedWords = 0;
-    std::string dynamicShared;  // an extern __shared__ array's name, or ""
-    int localWords = 0;         // local memory per thread
+    std::string dynamicShared;                // an extern __shared__ array's name, or ""
+    int localWords = 0;                       // local memory per thread
+    std::map<std::string, int> localOffsets;  // the frame word where each .local array starts
     std::vector<ProgramGlobal> globals;
     std::string kernelName;
     // The kernel has an fma routine beside an add or multiply routine: selecting it again with

@@ -1,5 +1,6 @@
 #include "qgpu/compiler/Lowering.h"
 
+#include "DebugInfo.h"
 #include "InstructionSelection.h"
 #include "Passes.h"
 #include "qgpu/core/Assembler.h"
@@ -51,6 +52,8 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
                           const std::string& cudaFile, const MachineSpec& spec) {
     lowering::Selection sel = lowering::selectInstructions(module, paramNames, cudaFile, spec);
     bool fmaBesideAddOrMul = sel.fmaBesideAddOrMul;
+    std::string debugWarning;
+    std::vector<ProgramVariable> variables = lowering::programVariables(module, sel.localOffsets, debugWarning);
     LoweredKernel out = lowerSelection(std::move(sel), cudaFile, spec);
     // Too long with separate float routines: adds and multiplies share the fma routine instead.
     if (int(out.program.blocks.size()) > spec.romBlocks && fmaBesideAddOrMul) try {
@@ -65,6 +68,27 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
                                          "the kernel needs " + std::to_string(blocks) +
                                              " machine blocks but the ROM holds " + std::to_string(spec.romBlocks) +
                                              "; make the kernel smaller"});
+    out.program.variables = std::move(variables);
+    out.debugWarning = std::move(debugWarning);
+    return out;
+}
+
+std::string formatVariables(const LoweredKernel& k) {
+    const std::vector<ProgramVariable>& vars = k.program.variables;
+    if (vars.empty())
+        return "; kernel " + k.name + ": no variable locations (build with -O0 -g; optimized builds keep line " +
+               "tables only)\n";
+    std::string out = "; kernel " + k.name + ": " + std::to_string(vars.size()) +
+                      " variables; a thread's frame in local memory holds " + std::to_string(k.program.localWords) +
+                      " words\n; function: name, type, declared, scope, where it lives\n";
+    for (const ProgramVariable& v : vars) {
+        std::string where = v.frameByte < 0 ? "gone (optimized out)"
+                                            : "local memory, frame bytes " + std::to_string(v.frameByte) + ".." +
+                                                  std::to_string(v.frameByte + std::max(v.bytes, 1) - 1);
+        out += v.function + ": " + v.name + "  " + v.typeName + (v.parameter ? "  parameter" : "") + "  line " +
+               std::to_string(v.declLine) + "  lines " + std::to_string(v.firstLine) + "-" +
+               std::to_string(v.lastLine) + "  " + where + "\n";
+    }
     return out;
 }
 

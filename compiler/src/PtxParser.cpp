@@ -327,8 +327,11 @@ private:
     }
 
     void statement(const std::string& line) {
-        if (m_skipSection) {
-            if (line.find('}') != std::string::npos) m_skipSection = false;
+        if (m_section) {  // a debug section's data, kept for -g's variables
+            if (line.find('}') != std::string::npos)
+                m_section = nullptr;
+            else if (line != "{")
+                m_section->push_back(line);
             return;
         }
         if (m_inParams) return param(line);
@@ -345,7 +348,10 @@ private:
         if (!m_pending.empty() && (line[0] == '.' || line == "}" || line == "{" || line.back() == ':')) failPending();
         if (startsWith(line, ".version") || startsWith(line, ".target") || startsWith(line, ".address_size")) return;
         if (startsWith(line, ".section")) {  // its '{' on this line or the next
-            m_skipSection = line.find('}') == std::string::npos;
+            std::string name = line.substr(8);
+            name = name.substr(0, name.find_first_of(" \t{", name.find_first_not_of(" \t")));
+            name.erase(0, name.find_first_not_of(" \t"));
+            if (line.find('}') == std::string::npos) m_section = &m_module.debugSections[name];
             return;
         }
         if (directive(line, ".file")) return fileDirective(line);
@@ -759,7 +765,8 @@ private:
     SourceLoc m_cudaLoc;        // the last line of it in the current function
     Module m_module;
     std::optional<Function> m_fn;
-    bool m_inParams = false, m_inBody = false, m_skipSection = false, m_awaitParams = false;
+    bool m_inParams = false, m_inBody = false, m_awaitParams = false;
+    std::vector<std::string>* m_section = nullptr;  // the debug section being read, or null
     int m_depth = 0;
     std::vector<int> m_braceLines;                         // the line of each open nested '{'
     std::vector<std::pair<std::string, int>> m_registers;  // the names .reg declares, and their depth

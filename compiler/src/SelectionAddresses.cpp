@@ -150,7 +150,7 @@ void Selector::lowWord(const ptx::Instruction& in) {
 void Selector::symbolAddress(int rd, const std::string& symbol, Rep dst) {
     if (isLocalSymbol(symbol)) {
         frameBase(rd);
-        if (int at = m_localOffsets.at(symbol)) emit(Opcode::Add, rd, rd, imm(at));
+        if (int at = m_out.localOffsets.at(symbol)) emit(Opcode::Add, rd, rd, imm(at));
     } else if (isGlobalSymbol(symbol)) {
         emitSymbol(rd, globalName(symbol));
     } else {

@@ -296,7 +296,6 @@ private:
     std::map<std::string, int> m_paramIndex, m_vregs, m_labelBlocks;
     std::map<std::string, Wide> m_wide;
     std::map<std::string, int64_t> m_constants;
-    std::map<std::string, int> m_localOffsets;  // local array -> word offset in the thread's frame
     std::set<std::string> m_pointers, m_pairs, m_addressRegs, m_narrowAddressRegs, m_byteAddresses;
     std::map<std::string, Routine> m_routines;
     bool m_addMulThroughFma;

@@ -53,6 +53,7 @@ Interpreter::Interpreter(Program program, LaunchSpec launch, MachineSpec spec)
     m_state.global.assign(size_t(m_spec.globalWords), 0);
     for (const auto& p : m_map.arrays) {
         const KernelArg* a = m_launch.arg(p.name);
+        if (!a) a = m_launch.symbol(p.name);
         std::vector<int32_t> words = a ? packElements(a->values, a->type) : globalWords(p.name);
         for (int i = 0; i < p.size; ++i) m_state.global[size_t(p.base + i)] = uint32_t(words[size_t(i)]);
     }

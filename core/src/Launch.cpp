@@ -147,8 +147,8 @@ ElementType parseType(const Json& t, const std::string& file, const std::string&
                      t.dump());
 }
 
-KernelArg parseArg(const Json& a, size_t index, const std::string& file) {
-    std::string where = "args[" + std::to_string(index) + "]";
+KernelArg parseArg(const Json& a, const std::string& list, size_t index, const std::string& file) {
+    std::string where = list + "[" + std::to_string(index) + "]";
     if (!a.is_object() || !a.contains("name") || !a["name"].is_string())
         failAt(file, where + " must be an object with a \"name\" string");
     KernelArg arg;
@@ -234,6 +234,12 @@ const KernelArg* LaunchSpec::arg(const std::string& name) const {
     return nullptr;
 }
 
+const KernelArg* LaunchSpec::symbol(const std::string& name) const {
+    for (const auto& a : symbols)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
 int LaunchSpec::warpsPerBlock(const MachineSpec& spec) const {
     return (block.count() + spec.lanesPerWarp - 1) / spec.lanesPerWarp;
 }
@@ -244,13 +250,42 @@ const ArrayPlacement* MemoryMap::find(const std::string& name) const {
     return nullptr;
 }
 
+namespace {
+
+std::vector<KernelArg> parseArgList(const Json& j, const std::string& list, const std::string& file) {
+    std::vector<KernelArg> out;
+    if (!j.contains(list)) return out;
+    if (!j[list].is_array()) failAt(file, "\"" + list + "\" must be an array");
+    for (size_t i = 0; i < j[list].size(); ++i) out.push_back(parseArg(j[list][i], list, i, file));
+    return out;
+}
+
+void parseExpect(const Json& expect, LaunchSpec& spec, const std::string& file) {
+    if (!expect.is_object()) failAt(file, "\"expect\" must map array names to expected contents");
+    for (auto it = expect.begin(); it != expect.end(); ++it) {
+        const KernelArg* a = spec.arg(it.key());
+        if (!a || !a->isArray) a = spec.symbol(it.key());  // a symbol is memory, a scalar one too
+        if (!a) failAt(file, "\"expect\" names \"" + it.key() + "\", which is not an array argument or symbol");
+        if (!it.value().is_array() || it.value().size() != a->values.size())
+            failAt(file, "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " " +
+                             elementCName(a->type) + " values");
+        std::vector<int64_t> v;
+        for (size_t i = 0; i < it.value().size(); ++i)
+            v.push_back(toValue(it.value()[i], a->type, file, "expect." + it.key() + "[" + std::to_string(i) + "]"));
+        spec.expect.push_back({it.key(), std::move(v)});
+    }
+}
+
+}  // namespace
+
 LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
     Json j = parseJsonDocument(text, file);
     if (!j.is_object()) failAt(file, "a launch spec is a JSON object with \"grid\", \"block\" and \"args\"");
     for (auto it = j.begin(); it != j.end(); ++it)
         if (it.key() != "grid" && it.key() != "block" && it.key() != "args" && it.key() != "expect" &&
-            it.key() != "shared_bytes")
-            failAt(file, "unknown field \"" + it.key() + "\" (expected grid, block, args, shared_bytes, expect)");
+            it.key() != "shared_bytes" && it.key() != "symbols")
+            failAt(file,
+                   "unknown field \"" + it.key() + "\" (expected grid, block, args, symbols, shared_bytes, expect)");
     LaunchSpec spec;
     spec.file = file;
     if (j.contains("grid")) spec.grid = parseDim(j["grid"], file, "grid");
@@ -261,29 +296,15 @@ LaunchSpec parseLaunchSpec(const std::string& text, const std::string& file) {
         if (n < 0 || n > kMaxArray) failAt(file, "\"shared_bytes\" must be from 0 to " + std::to_string(kMaxArray));
         spec.sharedBytes = n;
     }
-    if (j.contains("args")) {
-        if (!j["args"].is_array()) failAt(file, "\"args\" must be an array");
-        for (size_t i = 0; i < j["args"].size(); ++i) spec.args.push_back(parseArg(j["args"][i], i, file));
-    }
+    spec.args = parseArgList(j, "args", file);
+    spec.symbols = parseArgList(j, "symbols", file);
     std::set<std::string> names;
     for (const auto& a : spec.args)
         if (!names.insert(a.name).second) failAt(file, "argument \"" + a.name + "\" is given twice");
-    if (j.contains("expect")) {
-        if (!j["expect"].is_object()) failAt(file, "\"expect\" must map array names to expected contents");
-        for (auto it = j["expect"].begin(); it != j["expect"].end(); ++it) {
-            const KernelArg* a = spec.arg(it.key());
-            if (!a || !a->isArray)
-                failAt(file, "\"expect\" names \"" + it.key() + "\", which is not an array argument");
-            if (!it.value().is_array() || it.value().size() != a->values.size())
-                failAt(file, "\"expect\".\"" + it.key() + "\" must have " + std::to_string(a->values.size()) + " " +
-                                 elementCName(a->type) + " values");
-            std::vector<int64_t> v;
-            for (size_t i = 0; i < it.value().size(); ++i)
-                v.push_back(
-                    toValue(it.value()[i], a->type, file, "expect." + it.key() + "[" + std::to_string(i) + "]"));
-            spec.expect.push_back({it.key(), std::move(v)});
-        }
-    }
+    for (const auto& a : spec.symbols)
+        if (!names.insert(a.name).second)
+            failAt(file, "symbol \"" + a.name + "\" is given twice, or has the name of an argument");
+    if (j.contains("expect")) parseExpect(j["expect"], spec, file);
     return spec;
 }
 
@@ -328,25 +349,46 @@ std::string readableArg(const KernelArg& a) {
            kind + "\": " + spaced(value) + "}";
 }
 
+// The type an expected array is written in: its argument's or symbol's.
+ElementType expectType(const LaunchSpec& launch, const std::string& name) {
+    const KernelArg* a = launch.arg(name);
+    if (!a) a = launch.symbol(name);
+    return a ? a->type : ElementType::I32;
+}
+
+std::string readableList(const std::string& key, const std::vector<KernelArg>& list) {
+    std::string out = ",\n  \"" + key + "\": [\n";
+    for (size_t i = 0; i < list.size(); ++i)
+        out += "    " + readableArg(list[i]) + (i + 1 < list.size() ? ",\n" : "\n");
+    return out + "  ]";
+}
+
 std::string readableLaunch(const LaunchSpec& launch) {
     std::string out = "{\n  \"grid\": " + spaced(dimJson(launch.grid)) +
                       ",\n  \"block\": " + spaced(dimJson(launch.block)) +
                       (launch.sharedBytes ? ",\n  \"shared_bytes\": " + std::to_string(launch.sharedBytes) : "") +
-                      ",\n  \"args\": [\n";
-    for (size_t i = 0; i < launch.args.size(); ++i)
-        out += "    " + readableArg(launch.args[i]) + (i + 1 < launch.args.size() ? ",\n" : "\n");
-    out += "  ]";
+                      readableList("args", launch.args);
+    if (!launch.symbols.empty()) out += readableList("symbols", launch.symbols);
     if (!launch.expect.empty()) {
         out += ",\n  \"expect\": {";
         for (size_t i = 0; i < launch.expect.size(); ++i) {
             const auto& [name, words] = launch.expect[i];
-            const KernelArg* a = launch.arg(name);
-            out += (i ? ", " : "") + Json(name).dump() + ": " +
-                   spaced(elementsJson(words, a ? a->type : ElementType::I32));
+            out += (i ? ", " : "") + Json(name).dump() + ": " + spaced(elementsJson(words, expectType(launch, name)));
         }
         out += "}";
     }
     return out + "\n}\n";
+}
+
+Json argListJson(const std::vector<KernelArg>& list) {
+    Json out = Json::array();
+    for (const auto& a : list) {
+        Json o{{"name", a.name}};
+        if (std::string type = typeField(a.type); !type.empty()) o["type"] = type;
+        o.emplace(argValue(a));
+        out.push_back(o);
+    }
+    return out;
 }
 
 }  // namespace
@@ -357,19 +399,12 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout) {
     j["grid"] = dimJson(launch.grid);
     j["block"] = dimJson(launch.block);
     if (launch.sharedBytes) j["shared_bytes"] = launch.sharedBytes;
-    j["args"] = Json::array();
-    for (const auto& a : launch.args) {
-        Json o{{"name", a.name}};
-        if (std::string type = typeField(a.type); !type.empty()) o["type"] = type;
-        o.emplace(argValue(a));
-        j["args"].push_back(o);
-    }
+    j["args"] = argListJson(launch.args);
+    if (!launch.symbols.empty()) j["symbols"] = argListJson(launch.symbols);
     if (!launch.expect.empty()) {
         j["expect"] = Json::object();
-        for (const auto& [name, words] : launch.expect) {
-            const KernelArg* a = launch.arg(name);
-            j["expect"][name] = elementsJson(words, a ? a->type : ElementType::I32);
-        }
+        for (const auto& [name, words] : launch.expect)
+            j["expect"][name] = elementsJson(words, expectType(launch, name));
     }
     return j.dump();
 }
@@ -408,9 +443,11 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
         if (!a.isArray) continue;
         place(map, a.name, a.values, a.type);
     }
-    check(map.usedWords <= spec.globalWords, "the arrays need " + std::to_string(map.usedWords) +
+    check(map.usedWords <= spec.globalWords, "the arrays need " +
+                                                 std::to_string(map.usedWords - MemoryMap::kNullWords) +
                                                  " words of global memory but the machine has " +
-                                                 std::to_string(spec.globalWords) + "; use smaller arrays");
+                                                 std::to_string(spec.globalWords - MemoryMap::kNullWords) +
+                                                 " for them (word 0 is null); use smaller arrays");
     return map;
 }
 
@@ -500,16 +537,33 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
 
 void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpec& launch, const MachineSpec& spec) {
     auto fail = [&](const std::string& msg) { throw DiagnosticError(Diagnostic{program.sourceFile, 0, 0, msg}); };
+    for (const KernelArg& s : launch.symbols)
+        if (std::none_of(program.globals.begin(), program.globals.end(),
+                         [&](const ProgramGlobal& g) { return g.name == s.name; }))
+            fail("the launch sets the symbol \"" + s.name + "\" but the kernel has no __device__ or __constant__ " +
+                 "variable of that name in memory; check the name");
     for (const ProgramGlobal& g : program.globals) {
         if (launch.arg(g.name))
             fail("the kernel's global variable '" + g.name + "' has the name of the launch's argument \"" + g.name +
                  "\"; rename one of them");
-        place(map, g.name, g.values, g.element);
+        const KernelArg* set = launch.symbol(g.name);
+        if (!set) {
+            place(map, g.name, g.values, g.element);
+            continue;
+        }
+        size_t bytes = g.values.size() * size_t(elementBytes(g.element));
+        size_t given = set->values.size() * size_t(elementBytes(set->type));
+        if (given != bytes)
+            fail("the launch's symbol \"" + g.name + "\" holds " + std::to_string(given) +
+                 " bytes but the kernel's variable '" + g.name + "' has " + std::to_string(bytes) +
+                 "; give every element of it");
+        place(map, g.name, set->values, set->type);
     }
     if (!program.globals.empty() && map.usedWords > spec.globalWords)
-        fail("the launch's arrays and the kernel's global variables need " + std::to_string(map.usedWords) +
-             " words of global memory but the machine has " + std::to_string(spec.globalWords) +
-             "; use smaller arrays or tables");
+        fail("the launch's arrays and the kernel's global variables need " +
+             std::to_string(map.usedWords - MemoryMap::kNullWords) + " words of global memory but the machine has " +
+             std::to_string(spec.globalWords - MemoryMap::kNullWords) +
+             " for them (word 0 is null); use smaller arrays or tables");
     map.localBase = map.usedWords;
     int slots = launch.grid.count() * launch.warpsPerBlock(spec) * spec.lanesPerWarp;
     if (program.localWords == 0) return;

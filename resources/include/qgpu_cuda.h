@@ -16,6 +16,9 @@
 
 #define warpSize 4
 typedef __SIZE_TYPE__ size_t;
+#ifndef NULL
+#define NULL __null  // as CUDA's runtime header brings it (from <stddef.h>) into every kernel
+#endif
 #define QGPU_FULL_MASK 0xfu
 
 // Shuffle control word as PTX wants it: segment mask in bits 8..12, clamp in bits 0..4 (warpSize 32 view

@@ -14,6 +14,9 @@ typedef __INTPTR_TYPE__ intptr_t;
 typedef __UINTPTR_TYPE__ uintptr_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
 typedef __SIZE_TYPE__ size_t;
+#ifndef NULL
+#define NULL __null
+#endif
 
 #define INT8_MIN (-__INT8_MAX__ - 1)
 #define INT8_MAX __INT8_MAX__

@@ -172,3 +172,39 @@ TEST(Spilling, ValuesBeyondTheRegistersLiveInLocalMemoryAndKeepTheirValues) {
     EXPECT_GT(f.kernel.spilledValues, 0);
     EXPECT_GT(f.kernel.program.localWords, 0);
 }
+
+TEST(NullPointers, NoArrayOrVariableIsAtAddressZeroSoAPointerToOneIsNeverNull) {
+    // The optional-bias idiom, with the array as the first argument (word 0 is null).
+    const char* bias =
+        "__global__ void k(const int* bias, int* out) {\n"
+        "  int i = threadIdx.x;\n"
+        "  out[i] = (bias != nullptr ? bias[i] : 100) + (out == NULL ? 1000 : 0);\n}\n";
+    auto r = runToEnd(bias, R"({"block": 4, "args": [{"name": "bias", "array": [1, 2, 3, 4]},
+                                {"name": "out", "zeros": 4}]})");
+    EXPECT_EQ(r["out"], (std::vector<int64_t>{1, 2, 3, 4}));
+}
+
+TEST(GlobalVariables, TheLaunchSetsVariablesAsCudaMemcpyToSymbolDoesAndExpectChecksThem) {
+    const char* source =
+        "__constant__ float scale[2];\n__device__ int offset = 3;\n"
+        "__global__ void k(float* out) {\n  int i = threadIdx.x;\n"
+        "  out[i] = scale[i & 1] * i + offset;\n  if (i == 0) offset = -1;\n}\n";
+    auto r = runToEnd(source, R"({"block": 4, "args": [{"name": "out", "type": "float", "zeros": 4}],
+        "symbols": [{"name": "scale", "type": "float", "array": [0.5, 2]}, {"name": "offset", "scalar": 10}]})");
+    std::vector<int64_t> out;
+    for (float f : {10.0f, 12.0f, 11.0f, 16.0f}) out.push_back(std::bit_cast<int32_t>(f));
+    EXPECT_EQ(r["out"], out);
+    EXPECT_EQ(r["offset"], std::vector<int64_t>{-1});
+    LaunchSpec spec = parseLaunchSpec(R"({"block": 1, "symbols": [{"name": "offset", "scalar": 10}],
+                                          "expect": {"offset": [-1]}})");
+    EXPECT_EQ(parseLaunchSpec(launchSpecToJson(spec)).symbols.size(), 1u);  // written back as read
+    EXPECT_EQ(parseLaunchSpec(launchSpecToJson(spec, JsonLayout::Readable)).expect.size(), 1u);
+    EXPECT_NE(errorOf(source, R"({"block": 1, "args": [{"name": "out", "type": "float", "zeros": 1}],
+                                  "symbols": [{"name": "scale", "type": "float", "array": [1]}]})")
+                  .find("symbol \"scale\" holds 4 bytes but the kernel's variable 'scale' has 8; give every element"),
+              std::string::npos);
+    EXPECT_NE(errorOf(source, R"({"block": 1, "args": [{"name": "out", "type": "float", "zeros": 1}],
+                                  "symbols": [{"name": "scales", "scalar": 1}]})")
+                  .find("sets the symbol \"scales\" but the kernel has no __device__ or __constant__ variable"),
+              std::string::npos);
+}

@@ -289,12 +289,12 @@ TEST(Assembler, SymbolsResolveAtLinkTime) {
                                                     {"name":"b","zeros":5}, {"name":"c","array":[9]}]})");
     const auto& body = l.blocks[0].body;
     for (const auto& in : body) EXPECT_TRUE(in.immSymbol.empty());
-    EXPECT_EQ(body[0].imm, 3u);            // b follows a's 3 words
+    EXPECT_EQ(body[0].imm, 4u);            // b follows a's 3 words
     EXPECT_EQ(body[1].imm, uint32_t(-7));  // scalars are values
     EXPECT_TRUE(body[1].useImm);
-    EXPECT_EQ(body[2].imm, 0u);  // a is at word 0
+    EXPECT_EQ(body[2].imm, 1u);  // a is at word 1 (word 0 is null)
     EXPECT_TRUE(body[2].useImm);
-    EXPECT_EQ(body[3].imm, 8u);  // c follows a (3) and b (5)
+    EXPECT_EQ(body[3].imm, 9u);  // c follows a (3) and b (5)
 }
 
 TEST(Assembler, UnknownSymbolIsALinkError) {

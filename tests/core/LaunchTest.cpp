@@ -190,12 +190,14 @@ TEST(Launch, TotalThreadsLimitCountsWholeWarps) {
 }
 
 TEST(Launch, GlobalMemoryLimit) {
-    expectValid(R"({"block": 1, "args": [)" + zerosArg(1024) + "]}");
-    expectValidateError(R"({"block": 1, "args": [)" + zerosArg(1025) + "]}", "1025 words");
+    // word 0 is null, so 1023 of the 1024 words hold arrays
+    expectValid(R"({"block": 1, "args": [)" + zerosArg(1023) + "]}");
+    expectValidateError(R"({"block": 1, "args": [)" + zerosArg(1024) + "]}", "1024 words");
     expectValidateError(R"({"block": 1, "args": [{"name":"a","zeros":1000}, {"name":"b","zeros":25}]})",
-                        "the arrays need 1025 words of global memory but the machine has 1024");
+                        "the arrays need 1025 words of global memory but the machine has 1023 for them (word 0 is "
+                        "null)");
     // scalars take no memory
-    expectValid(R"({"block": 1, "args": [{"name":"a","zeros":1024}, {"name":"s","scalar":5}]})");
+    expectValid(R"({"block": 1, "args": [{"name":"a","zeros":1023}, {"name":"s","scalar":5}]})");
 }
 
 TEST(Launch, HugeDimensionsAreRejectedNotOverflowed) {
@@ -231,13 +233,13 @@ TEST(Launch, MemoryMapPlacesArraysInOrder) {
     MemoryMap m = validateLaunch(l, MachineSpec::standard());
     ASSERT_EQ(m.arrays.size(), 3u);
     EXPECT_EQ(m.arrays[0].name, "x");
-    EXPECT_EQ(m.arrays[0].base, 0);
+    EXPECT_EQ(m.arrays[0].base, 1);  // word 0 is null
     EXPECT_EQ(m.arrays[0].size, 10);
     EXPECT_EQ(m.arrays[1].name, "y");
-    EXPECT_EQ(m.arrays[1].base, 10);
+    EXPECT_EQ(m.arrays[1].base, 11);
     EXPECT_EQ(m.arrays[2].name, "w");
-    EXPECT_EQ(m.arrays[2].base, 12);
-    EXPECT_EQ(m.usedWords, 13);
+    EXPECT_EQ(m.arrays[2].base, 13);
+    EXPECT_EQ(m.usedWords, 14);
     EXPECT_EQ(m.find("k"), nullptr);
 }
 
@@ -249,10 +251,10 @@ TEST(Launch, NarrowArraysArePackedLittleEndianFromAWord) {
     ASSERT_EQ(m.arrays.size(), 4u);
     EXPECT_EQ(m.arrays[0].size, 2);  // five bytes in two words
     EXPECT_EQ(m.arrays[0].count, 5);
-    EXPECT_EQ(m.arrays[1].base, 2);
-    EXPECT_EQ(m.arrays[2].base, 3);
+    EXPECT_EQ(m.arrays[1].base, 3);
+    EXPECT_EQ(m.arrays[2].base, 4);
     EXPECT_EQ(m.arrays[2].size, 2);  // three halfwords
-    EXPECT_EQ(m.arrays[3].base, 5);
+    EXPECT_EQ(m.arrays[3].base, 6);
     EXPECT_EQ(packElements(l.args[0].values, ElementType::U8), (std::vector<int32_t>{0x04030201, 0xff}));
     EXPECT_EQ(packElements(l.args[1].values, ElementType::Bool), (std::vector<int32_t>{0x00000001 | 1 << 16}));
     EXPECT_EQ(packElements(l.args[2].values, ElementType::I16), (std::vector<int32_t>{int32_t(0x0002ffff), 0x8000}));

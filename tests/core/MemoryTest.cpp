@@ -20,13 +20,13 @@ entry:
                    R"({"block": 1, "args": [{"name":"a","array":[1,2,3]}, {"name":"s","scalar":77},
                                             {"name":"b","zeros":2}, {"name":"c","array":[-1]}]})");
     ASSERT_EQ(k.map.arrays.size(), 3u);
-    EXPECT_EQ(k.map.find("a")->base, 0);
-    EXPECT_EQ(k.map.find("b")->base, 3);
-    EXPECT_EQ(k.map.find("c")->base, 5);
+    EXPECT_EQ(k.map.find("a")->base, 1);  // word 0 is null
+    EXPECT_EQ(k.map.find("b")->base, 4);
+    EXPECT_EQ(k.map.find("c")->base, 6);
     EXPECT_EQ(k.map.find("s"), nullptr);
-    EXPECT_EQ(k.map.usedWords, 6);
-    std::vector<uint32_t> head(k.state().global.begin(), k.state().global.begin() + 7);
-    EXPECT_EQ(head, (std::vector<uint32_t>{1, 2, 3, 0, 0, 0xFFFFFFFF, 0}));
+    EXPECT_EQ(k.map.usedWords, 7);
+    std::vector<uint32_t> head(k.state().global.begin(), k.state().global.begin() + 8);
+    EXPECT_EQ(head, (std::vector<uint32_t>{0, 1, 2, 3, 0, 0, 0xFFFFFFFF, 0}));
     EXPECT_EQ(k.state().global.size(), 1024u);
     EXPECT_EQ(k.state().shared.size(), 1u);
     EXPECT_EQ(k.state().shared[0].size(), 64u);
@@ -53,7 +53,7 @@ store:
     const StepEvent& ev = k.events[1];
     ASSERT_EQ(ev.memWrites.size(), 8u);
     EXPECT_EQ(ev.memWrites[0].space, MemSpace::Global);
-    EXPECT_EQ(ev.memWrites[0].addr, 5);
+    EXPECT_EQ(ev.memWrites[0].addr, 6);  // out follows null and in's 5 words
     EXPECT_EQ(ev.memWrites[0].before, 0u);
     EXPECT_EQ(ev.memWrites[0].after, 30u);
     EXPECT_EQ(ev.memWrites[0].thread, 0);
@@ -432,7 +432,7 @@ entry:
 TEST(Memory, OutOfRangeGlobalAddressesWrapWithAWarning) {
     Kernel k = run(R"(
 entry:
-    mov r1, 1029            ; 1024 + 5
+    mov r1, 1030            ; 1024 + 6
     ld.global r2, [r1]
     mov r3, -1
     st.global [r3], r2      ; -> 1023
@@ -448,8 +448,8 @@ more:
     EXPECT_EQ(k.state().global[0], 42u);
     EXPECT_EQ(k.reg(0, 4), 0u);
     ASSERT_EQ(k.events[0].warnings.size(), 2u);
-    EXPECT_TRUE(contains(k.events[0].warnings[0], "1029")) << k.events[0].warnings[0];
-    EXPECT_TRUE(contains(k.events[0].warnings[0], "wrapped to 5")) << k.events[0].warnings[0];
+    EXPECT_TRUE(contains(k.events[0].warnings[0], "1030")) << k.events[0].warnings[0];
+    EXPECT_TRUE(contains(k.events[0].warnings[0], "wrapped to 6")) << k.events[0].warnings[0];
     EXPECT_TRUE(contains(k.events[0].warnings[1], "wrapped to 1023")) << k.events[0].warnings[1];
     ASSERT_EQ(k.events[1].warnings.size(), 2u);
     EXPECT_TRUE(contains(k.events[1].warnings[0], "wrapped to 0")) << k.events[1].warnings[0];

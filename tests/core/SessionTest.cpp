@@ -57,7 +57,7 @@ std::vector<MachineState> stepToEnd(Session& s) {
 
 std::vector<int32_t> out(const Session& s) {
     std::vector<int32_t> v;
-    for (int i = 0; i < 8; ++i) v.push_back(int32_t(s.snapshot().global[size_t(9 + i)]));
+    for (int i = 0; i < 8; ++i) v.push_back(int32_t(s.snapshot().global[size_t(10 + i)]));  // after null, in, ctr
     return v;
 }
 
@@ -100,7 +100,7 @@ TEST(Session, RunsToTheSameResultAsTheInterpreter) {
     int32_t ctr = 0;
     for (int t = 0; t < 8; ++t)
         for (int i = 1; i <= std::max(t, 1); ++i) ctr += i;
-    EXPECT_EQ(int32_t(s->snapshot().global[8]), ctr);
+    EXPECT_EQ(int32_t(s->snapshot().global[9]), ctr);
     EXPECT_EQ(s->step(), StopReason::Finished) << "stepping past the end stays finished";
     EXPECT_EQ(s->position(), int(s->history().size()));
 }
@@ -295,7 +295,7 @@ TEST(SessionCompare, StopsAtTheFirstStepThatDiffersAndNamesTheDifference) {
     Divergence d = compareSessions(*a, *b);
     EXPECT_EQ(d.step, 0);  // the inputs already differ in memory
     ASSERT_FALSE(d.differences.empty());
-    EXPECT_EQ(d.differences[0], "global[2]: 7 vs 9");
+    EXPECT_EQ(d.differences[0], "global[3]: 7 vs 9");
     EXPECT_EQ(a->position(), 0);
 
     // With equal memory but a different program, the first step's registers differ.

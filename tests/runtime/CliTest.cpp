@@ -71,7 +71,7 @@ TEST(RunCli, TheDotProductInTheModelPassesTheReplayCheck) {
     if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
     Result r = runQgpu("run " + kDotProduct + " --backend model --check");
     EXPECT_EQ(r.status, 0) << r.out << r.err;
-    EXPECT_NE(r.out.find("29 tokens fed, 18 written"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("30 tokens fed, 18 written"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("out = [32]"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("check: ok (18 records"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("teacher-forced, every record predicted"), std::string::npos) << r.out;
@@ -104,7 +104,7 @@ TEST(BenchCli, TheProfileSaysWhereTheTokensTimeWent) {
     if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
     Result r = runQgpu("bench --suite --kernels vec_add --runs 1 --profile");
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("| vec_add | 8 | 159 |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| vec_add | 8 | 160 |"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("where the sparse engine's time went: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(" of them through the LM head; microseconds per token"), std::string::npos) << r.out;
     for (const char* part : {"| qkv channels and conv |", "| final norm and LM head |", "| 16 |"})

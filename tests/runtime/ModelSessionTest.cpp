@@ -171,7 +171,7 @@ TEST(ModelSession, EveryStepDecodesToTheInterpretersStateAndStepsBackAlike) {
     Divergence d = compareSessions(*onModel, *onInterpreter);
     EXPECT_EQ(d.step, 0);
     ASSERT_FALSE(d.differences.empty());
-    EXPECT_EQ(d.differences[0], "global[5]: 6 vs 7");
+    EXPECT_EQ(d.differences[0], "global[6]: 6 vs 7");
 }
 
 // Token by token through every step of a launch: mid-step, each register holds its value from before the

@@ -370,10 +370,10 @@ TEST(StudioMemory, EachArrayShowsItsElementsInItsType) {
     EXPECT_EQ(t->verticalHeaderItem(1)->text(), "m[1]");
     EXPECT_EQ(text(0, 1), "true");
     EXPECT_EQ(text(1, 1), "false");
-    EXPECT_EQ(text(2, 0), "0 byte 2");
+    EXPECT_EQ(text(2, 0), "1 byte 2");  // word 0 is null
     EXPECT_EQ(text(3, 1), "-2");
     EXPECT_EQ(text(3, 2), "0xfffe");
-    EXPECT_EQ(text(4, 0), "1 byte 2");
+    EXPECT_EQ(text(4, 0), "2 byte 2");
     EXPECT_EQ(text(4, 1), "300");
     EXPECT_EQ(text(6, 1), "1.5");
     view.setFormat(NumberFormat::Unsigned);

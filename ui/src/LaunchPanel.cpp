@@ -313,7 +313,7 @@ void LaunchPanel::check() {
                                .arg(launch.block.count())
                                .arg(warps)
                                .arg(warps == 1 ? "" : "s")
-                               .arg(map.usedWords));
+                               .arg(map.usedWords - MemoryMap::kNullWords));
     } catch (const DiagnosticError& e) {
         m_valid = false;
         m_verdict->setStyleSheet("color: #b00020");

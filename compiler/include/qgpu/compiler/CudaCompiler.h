@@ -25,6 +25,10 @@ struct CudaCompileOptions {
     // Contract a * b + c into one fused multiply-add wherever Clang's CUDA default (-ffp-contract=fast, like
     // nvcc's --fmad=true) does; false keeps each product and sum rounded on its own (--fmad=false).
     bool fuseMultiplyAdd = true;
+    // -g: full debug information, from which lowering reads where each CUDA variable lives. Clang keeps
+    // variable locations for the GPU only without optimization, so this pays off at -O0 (nvcc's -G also
+    // compiles at -O0); at -O1..-O3 it keeps line tables only, which every build has.
+    bool debugInfo = false;
     std::string deviceHeader;          // contents of qgpu_cuda.h; empty = the copy built into the binary
     std::vector<std::string> defines;  // NAME or NAME=VALUE
     CompileLimits limits = CompileLimits::fromEnvironment();

@@ -30,7 +30,8 @@ struct LoweredKernel {
     std::vector<SharedPlacement> shared;
     std::vector<LineMapEntry> lineMap;
     int registersUsed = 0;
-    int spilledValues = 0;  // values the register allocator keeps in local memory
+    int spilledValues = 0;     // values the register allocator keeps in local memory
+    std::string debugWarning;  // why a -g build lists no variables, when its debug information is unreadable
 };
 
 // Lowers the module's only kernel. `paramNames` (may be empty) names the parameters for messages and
@@ -41,5 +42,7 @@ LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::stri
 // The listing `qgpu compile --emit blocks` prints and golden tests compare: a header with blocks,
 // registers, shared words and parameters, then the disassembly with each block's CUDA lines.
 std::string formatLowered(const LoweredKernel& kernel);
+// What `qgpu compile --emit variables` prints: each CUDA variable of a -g build, its type, scope and place.
+std::string formatVariables(const LoweredKernel& kernel);
 
 }  // namespace qgpu

@@ -76,6 +76,8 @@ struct Module {
     std::map<int, std::string> files;     // .file number -> name
     int mainFile = 0;                     // the .file number of the kernel's .cu source
     bool debug = false;                   // `.target sm_75, debug`: compiled at -O0
+    // The debug sections' lines (".debug_info" -> {".b8 1", ".b64 $L__func_begin0", ...}), read by -g.
+    std::map<std::string, std::vector<std::string>> debugSections;
 };
 
 // Throws DiagnosticError naming the PTX line for text it cannot parse.

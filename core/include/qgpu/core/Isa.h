@@ -175,14 +175,33 @@ struct ProgramGlobal {
     std::vector<int64_t> values;
 };
 
+// A CUDA variable or parameter of the kernel or of a device function it calls, from a -g build: its type,
+// the lines where it is in scope, and where it lives there. At -O0 every variable lives in the thread's frame in local
+// memory; an optimized build's PTX carries line tables only (as nvcc's -lineinfo), so a -g build at -O1..-O3 lists no
+// variables.
+struct ProgramVariable {
+    enum class Kind { Scalar, Pointer, Aggregate };
+    std::string function;  // the kernel's or device function's name, as CUDA writes it
+    std::string name;
+    std::string typeName;  // as CUDA spells it: "int", "const float *", "uchar4", "int[8]"
+    Kind kind = Kind::Scalar;
+    ElementType element = ElementType::I32;  // a scalar's type (a pointer holds a 64-bit byte address)
+    int bytes = 4;
+    bool parameter = false;
+    int declLine = 0;
+    int firstLine = 0, lastLine = 0;  // the CUDA lines of its scope
+    int frameByte = -1;               // its first byte in the thread's local-memory frame; -1: gone
+};
+
 struct Program {
-    std::vector<Block> blocks;           // block 0 is the entry
-    int sharedWords = 0;                 // shared memory the program uses per thread block
-    std::string dynamicShared;           // an `extern __shared__` array (after sharedWords), or ""
-    int localWords = 0;                  // local memory per thread (a frame in global memory, kLocalMemorySymbol)
-    std::vector<ProgramParam> params;    // empty for hand-written assembly (arguments are then found by name)
-    std::vector<ProgramGlobal> globals;  // in global memory after the launch's arrays; `$name` addresses them
-    std::string sourceFile;              // the .cu or .qasm it came from, for diagnostics ("" when unknown)
+    std::vector<Block> blocks;               // block 0 is the entry
+    int sharedWords = 0;                     // shared memory the program uses per thread block
+    std::string dynamicShared;               // an `extern __shared__` array (after sharedWords), or ""
+    int localWords = 0;                      // local memory per thread (a frame in global memory, kLocalMemorySymbol)
+    std::vector<ProgramParam> params;        // empty for hand-written assembly (arguments are then found by name)
+    std::vector<ProgramGlobal> globals;      // in global memory after the launch's arrays; `$name` addresses them
+    std::string sourceFile;                  // the .cu or .qasm it came from, for diagnostics ("" when unknown)
+    std::vector<ProgramVariable> variables;  // the kernel's CUDA variables: built with -g, else empty
 
     int blockIndex(std::string_view label) const;  // -1 if absent
 };

@@ -69,12 +69,17 @@ struct LaunchSpec {
     Dim3 grid;
     Dim3 block;
     std::vector<KernelArg> args;
+    // "symbols": contents for the kernel's __device__ and __constant__ variables, set before the launch as
+    // CUDA's cudaMemcpyToSymbol sets them (each replaces the variable's initializer and must fill it).
+    std::vector<KernelArg> symbols;
     int sharedBytes = 0;  // "shared_bytes": dynamic shared memory per block (CUDA's third launch parameter)
-    // Optional expected final contents of array arguments, as elements (checked by tests and `--check`).
+    // Optional expected final contents of array arguments and symbols, as elements (checked by tests and
+    // `--check`).
     std::vector<std::pair<std::string, std::vector<int64_t>>> expect;
     std::string file;  // the spec's file name, for diagnostics ("" when made in code)
 
     const KernelArg* arg(const std::string& name) const;
+    const KernelArg* symbol(const std::string& name) const;
     int threadsPerBlock() const { return block.count(); }
     int totalThreads() const { return grid.count() * block.count(); }
     int warpsPerBlock(const MachineSpec& spec) const;
@@ -83,8 +88,11 @@ struct LaunchSpec {
 // Arrays are placed one after another from word 0, in argument order (an array of 64-bit elements on an even
 // word).
 struct MemoryMap {
+    // Global word 0 is null: no array or variable is placed there, so a pointer to one never compares
+    // equal to nullptr (a GPU never allocates at address 0).
+    static constexpr int kNullWords = 1;
     std::vector<ArrayPlacement> arrays;
-    int usedWords = 0;
+    int usedWords = kNullWords;
     int localBase = 0;  // local memory: Program::localWords per thread slot from here (0 words when none)
     const ArrayPlacement* find(const std::string& name) const;
 };
@@ -99,9 +107,10 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout = JsonL
 // Checks the launch against the machine and computes the memory map; throws DiagnosticError.
 MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec);
 
-// Adds the program's global variables (Program::globals) to the map after the launch's arrays, then its
-// local memory (a frame per thread slot); throws DiagnosticError when they do not fit global memory or a
-// variable has the name of an argument.
+// Adds the program's global variables (Program::globals) to the map after the launch's arrays, holding the
+// launch's symbol of their name where it gives one, then its local memory (a frame per thread slot); throws
+// DiagnosticError when they do not fit global memory, a variable has the name of an argument, or a symbol
+// names no variable or does not fill its variable.
 void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpec& launch, const MachineSpec& spec);
 
 // A program made ready for one launch: the launch checked against the machine (validateLaunch), and the
