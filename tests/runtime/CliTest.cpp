@@ -78,6 +78,24 @@ TEST(RunCli, TheDotProductInTheModelPassesTheReplayCheck) {
     EXPECT_NE(r.err.find("building the GPU model from code... 17 layers in"), std::string::npos) << r.err;
 }
 
+TEST(RunCli, ADebugBuildListsWhereEachVariableLivesAndPrintsEveryThreadsVariablesAtTheEnd) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    Result places = runQgpu("compile kernels/optional_bias.cu -O0 -g --emit variables");
+    EXPECT_EQ(places.status, 0) << places.err;
+    EXPECT_NE(places.out.find("optional_bias: acc  int  line 7  lines 4-10  local memory, frame bytes 44..47"),
+              std::string::npos)
+        << places.out;
+    Result run = runQgpu("run kernels/optional_bias.cu --launch kernels/optional_bias.json -O0 -g --quiet --check");
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find("thread 2 (block 0, 2): bias = &bias[0], weight = &weight[0], in = &in[0], out = "
+                           "&out[0], rows = 4, cols = 3, r = 2, acc = 285, c = 3"),
+              std::string::npos)
+        << run.out;
+    Result optimized = runQgpu("compile kernels/optional_bias.cu -g --emit variables");
+    EXPECT_NE(optimized.err.find("-g with -O2 keeps line tables only"), std::string::npos) << optimized.err;
+    EXPECT_NE(optimized.out.find("no variable locations (build with -O0 -g"), std::string::npos) << optimized.out;
+}
+
 TEST(RunCli, AMissingCheckpointOrAGpuWithoutTheModelBackendIsAClearError) {
     if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
     Result missing = runQgpu("run " + kDotProduct + " --backend model --gpu /nonexistent/qgpu-ckpt");
