@@ -193,7 +193,17 @@ void pairToFloat(Emitter& e, int rd, Pair a, bool isSigned, Rounding rounding) {
     int sticky = op(e, Opcode::And, op(e, Opcode::SetNe, shifted.lo, imm(0)), reg(wide));
     int top = sel(e, highZero, m.lo, reg(op(e, Opcode::Or, shifted.hi, reg(sticky))));
     int f = e.temp();
-    intToFloat(e, f, top, false, rounding);
+    if (isSigned && (rounding == Rounding::Down || rounding == Rounding::Up)) {
+        // Toward -inf a negative value's magnitude rounds away from zero and a positive one's toward it;
+        // toward +inf the other way round.
+        int towardZero = e.temp(), awayFromZero = e.temp();
+        intToFloat(e, towardZero, top, false, Rounding::Zero);
+        intToFloat(e, awayFromZero, top, false, Rounding::Up);
+        f = rounding == Rounding::Down ? sel(e, sign, awayFromZero, reg(towardZero))
+                                       : sel(e, sign, towardZero, reg(awayFromZero));
+    } else {
+        intToFloat(e, f, top, false, rounding);
+    }
     int scale = op(e, Opcode::And, op(e, Opcode::Sub, mov(e, imm(32)), reg(zeros)), reg(wide));
     int result = op(e, Opcode::Add, f, reg(op(e, Opcode::Shl, scale, imm(23))));
     e.emit(Opcode::Or, rd, result, reg(op(e, Opcode::And, sign, imm(0x80000000u))));

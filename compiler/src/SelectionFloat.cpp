@@ -197,8 +197,6 @@ void Selector::wideConvert(const ptx::Instruction& in, bool toFloat) {
     if (!rounding) fail("a conversion without a rounding modifier: '" + in.opcode + "'");
     Rounding r = *rounding;
     if (toFloat) {
-        if (isSigned && (r == Rounding::Down || r == Rounding::Up))
-            fail("'" + in.opcode + "' (a long long to float rounding down or up) is not supported: use __ll2float_rn");
         Pair a = pairIn(o[1]);
         std::string key = "cvt.f32." + integer + suffix({r, false});
         auto body = [isSigned, r](Emitter& e, int d, const std::vector<int>& args) {

@@ -166,6 +166,36 @@ TEST(Int64, ConversionsToAndFromFloatRoundAndSaturateAsAGpu) {
     }
 }
 
+TEST(Int64, SignedConversionsToFloatRoundDownAndUpByTheValuesSign) {
+    auto r = runToEnd(
+        "__global__ void k(const long long* a, float* down, float* up) {\n  int t = threadIdx.x;\n"
+        "  down[t] = __ll2float_rd(a[t]);\n  up[t] = __ll2float_ru(a[t]);\n}\n",
+        R"({"block": 8, "args": [
+            {"name": "a", "type": "i64", "array": [0, -1, 16777217, -16777217, 9007199791611905,
+                                                    -9223372036854775807, 9223372036854775807, -9223372036854775808]},
+            {"name": "down", "type": "float", "zeros": 8}, {"name": "up", "type": "float", "zeros": 8}]})");
+    std::vector<float> down = {0.0f,
+                               -1.0f,
+                               16777216.0f,
+                               -16777218.0f,
+                               9007199254740992.0f,
+                               -9223372036854775808.0f,
+                               9223371487098961920.0f,
+                               -9223372036854775808.0f};
+    std::vector<float> up = {0.0f,
+                             -1.0f,
+                             16777218.0f,
+                             -16777216.0f,
+                             9007200328482816.0f,
+                             -9223371487098961920.0f,
+                             9223372036854775808.0f,
+                             -9223372036854775808.0f};
+    for (size_t t = 0; t < down.size(); ++t) {
+        EXPECT_EQ(std::bit_cast<float>(int32_t(r["down"][t])), down[t]) << t;
+        EXPECT_EQ(std::bit_cast<float>(int32_t(r["up"][t])), up[t]) << t;
+    }
+}
+
 TEST(Int64, A32BitParameterWidenedByItsLoadKeepsTheLoadsExtension) {
     // Clang loads an int parameter into a 32-bit register and converts it; inline PTX may load it straight
     // into a 64-bit one, and the load's type then says how it extends.

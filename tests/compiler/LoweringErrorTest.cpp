@@ -38,8 +38,6 @@ TEST(LoweringErrors, FloatsOtherThanSinglePrecisionAndApproximateOnes) {
 
 TEST(LoweringErrors, SixtyFourBitOperationsBeyondTheMachine) {
     expectError("__global__ void k(double* a) {\n  a[0] = a[1] + 1;\n}\n", 2, "double and half precision");
-    // Inlined from the device header, the conversion has no line of the kernel's own to name.
-    expectError("__global__ void k(float* a, long long x) {\n  a[0] = __ll2float_rd(x);\n}\n", 0, "__ll2float_rn");
 }
 
 TEST(LoweringErrors, AStructKernelParameterByValue) {
