@@ -11,6 +11,7 @@
 #include "Passes.h"
 #include "SequenceHelpers.h"
 #include "Inlining.h"
+#include "StructParams.h"
 #include "Selector.h"
 #include "qgpu/core/Launch.h"
 
@@ -265,11 +266,11 @@ void Selector::describeParams(const std::vector<std::string>& names) {
         const ptx::Param& p = m_fn.params[i];
         bool pointer = i < types.size() ? types[i].find('*') != std::string::npos : p.type == "u64";
         std::string name = i < names.size() && !names[i].empty() ? names[i] : "arg" + std::to_string(i);
-        if (p.arrayBytes > 0)
-            throw DiagnosticError(Diagnostic{
-                m_cudaFile, 0, 0,
-                "parameter '" + name + "' is a struct or vector passed by value (" + std::to_string(p.arrayBytes) +
-                    " bytes); a launch gives scalars and arrays: pass its fields as scalars, or a pointer to it"});
+        if (p.arrayBytes > 0) {  // in memory (structParamsInMemory): the launch gives its bytes
+            m_out.params.push_back({name, true, ElementType::U8, int(p.arrayBytes)});
+            m_paramIndex[p.name] = int(i);
+            continue;
+        }
         static const std::set<std::string> scalarTypes = {"u32", "s32", "b32", "f32", "u8",  "s8",
                                                           "b8",  "u16", "s16", "b16", "u64", "s64"};
         if (!pointer && !scalarTypes.count(p.type))
@@ -700,7 +701,7 @@ Selection selectInstructions(const ptx::Module& module, const std::vector<std::s
         kernel = &f;
     }
     if (!kernel) throw DiagnosticError(Diagnostic{cudaFile, 0, 0, "the file defines no __global__ kernel"});
-    ptx::Function inlined = inlineCalls(module, *kernel, cudaFile);
+    ptx::Function inlined = structParamsInMemory(inlineCalls(module, *kernel, cudaFile));
     checkOperandForms(inlined, cudaFile);
     return Selector(module, inlined, paramNames, cudaFile, spec, addMulThroughFma).run();
 }

@@ -147,6 +147,37 @@ ElementType parseType(const Json& t, const std::string& file, const std::string&
                      t.dump());
 }
 
+// A struct's bytes as C lays out its fields: each on a multiple of its size, the whole a multiple of the widest.
+std::vector<int64_t> structBytes(const std::vector<KernelArg::Field>& fields) {
+    std::vector<int64_t> bytes;
+    size_t widest = 1;
+    for (const auto& f : fields) {
+        size_t size = size_t(elementBytes(f.type));
+        widest = std::max(widest, size);
+        bytes.resize((bytes.size() + size - 1) / size * size, 0);
+        std::vector<int32_t> words = packElements({f.value}, f.type);
+        for (size_t b = 0; b < size; ++b) bytes.push_back((uint32_t(words[b / 4]) >> (8 * (b % 4))) & 0xff);
+    }
+    bytes.resize((bytes.size() + widest - 1) / widest * widest, 0);
+    return bytes;
+}
+
+// "fields": [{"i32": 4}, {"float": 0.5}, ...]: a struct passed by value, as u8 bytes.
+void parseFields(const Json& list, KernelArg& arg, const std::string& file, const std::string& where) {
+    if (!list.is_array() || list.empty())
+        failAt(file, where + ".fields must be a non-empty array of fields such as {\"i32\": 4}, {\"float\": 0.5}");
+    for (size_t i = 0; i < list.size(); ++i) {
+        std::string at = where + ".fields[" + std::to_string(i) + "]";
+        if (!list[i].is_object() || list[i].size() != 1)
+            failAt(file, at + " must be one type and its value, such as {\"i32\": 4}");
+        ElementType type = parseType(Json(list[i].begin().key()), file, at);
+        arg.fields.push_back({type, toValue(list[i].begin().value(), type, file, at)});
+    }
+    arg.isArray = true;
+    arg.type = ElementType::U8;
+    arg.values = structBytes(arg.fields);
+}
+
 KernelArg parseArg(const Json& a, const std::string& list, size_t index, const std::string& file) {
     std::string where = list + "[" + std::to_string(index) + "]";
     if (!a.is_object() || !a.contains("name") || !a["name"].is_string())
@@ -155,14 +186,18 @@ KernelArg parseArg(const Json& a, const std::string& list, size_t index, const s
     arg.name = a["name"].get<std::string>();
     where += " (\"" + arg.name + "\")";
     if (!isIdentifier(arg.name)) failAt(file, where + ": the name must be an identifier");
-    int kinds = int(a.contains("array")) + int(a.contains("zeros")) + int(a.contains("scalar"));
-    if (kinds != 1) failAt(file, where + " needs exactly one of \"array\", \"zeros\" or \"scalar\"");
+    int kinds =
+        int(a.contains("array")) + int(a.contains("zeros")) + int(a.contains("scalar")) + int(a.contains("fields"));
+    if (kinds != 1) failAt(file, where + " needs exactly one of \"array\", \"zeros\", \"scalar\" or \"fields\"");
     for (auto it = a.begin(); it != a.end(); ++it)
         if (it.key() != "name" && it.key() != "array" && it.key() != "zeros" && it.key() != "scalar" &&
-            it.key() != "type")
+            it.key() != "type" && it.key() != "fields")
             failAt(file, where + ": unknown field \"" + it.key() + "\"");
     if (a.contains("type")) arg.type = parseType(a["type"], file, where);
-    if (a.contains("scalar")) {
+    if (a.contains("fields")) {
+        if (a.contains("type")) failAt(file, where + ": \"fields\" give each field's type; drop \"type\"");
+        parseFields(a["fields"], arg, file, where);
+    } else if (a.contains("scalar")) {
         arg.values = {toValue(a["scalar"], arg.type, file, where + ".scalar")};
     } else if (a.contains("zeros")) {
         int32_t n = toWord(a["zeros"], file, where + ".zeros");
@@ -182,6 +217,17 @@ KernelArg parseArg(const Json& a, const std::string& list, size_t index, const s
     return arg;
 }
 
+// A struct passed by value takes its bytes: "fields" (or an array of exactly its size).
+template <typename Err>
+void checkStructArgument(const ProgramParam& param, const KernelArg& arg, size_t i, Err& err) {
+    size_t bytes = arg.values.size() * size_t(elementBytes(arg.type));
+    if (arg.isArray && bytes == size_t(param.structBytes)) return;
+    err("argument " + std::to_string(i) + " (\"" + arg.name + "\") must give the " + std::to_string(param.structBytes) +
+        " bytes of the struct '" + param.name + "' that the kernel takes by value" +
+        (arg.isArray ? " (it gives " + std::to_string(bytes) + ")" : "") +
+        ": list its fields in order with their types, \"fields\": [{\"i32\": 4}, {\"float\": 0.5}, ...]");
+}
+
 void checkArguments(const std::vector<ProgramParam>& params, const LaunchSpec& launch, std::vector<Diagnostic>& diags) {
     auto err = [&](std::string msg) { diags.push_back({launch.file, 0, 0, std::move(msg)}); };
     if (params.size() != launch.args.size()) {
@@ -194,6 +240,11 @@ void checkArguments(const std::vector<ProgramParam>& params, const LaunchSpec& l
             err("argument " + std::to_string(i) + " is named \"" + launch.args[i].name +
                 "\" but the kernel's parameter " + std::to_string(i) + " is '" + params[i].name +
                 "'; give the arguments the kernel's names, in its order");
+        else if (params[i].structBytes > 0)
+            checkStructArgument(params[i], launch.args[i], i, err);
+        else if (!launch.args[i].fields.empty())
+            err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") gives \"fields\" but the " +
+                "kernel's parameter '" + params[i].name + "' is not a struct passed by value");
         else if (!sameStorage(params[i].element, launch.args[i].type))
             err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") holds " +
                 elementCName(launch.args[i].type) + " values but the kernel's parameter '" + params[i].name + "' is " +
@@ -322,6 +373,11 @@ bool allZero(const std::vector<int64_t>& elements) {
 
 // An argument's fields in the order people write them: name, type, then its value.
 Json::object_t::value_type argValue(const KernelArg& a) {
+    if (!a.fields.empty()) {
+        Json fields = Json::array();
+        for (const auto& f : a.fields) fields.push_back(Json{{elementTypeName(f.type), valueJson(f.value, f.type)}});
+        return {"fields", fields};
+    }
     if (a.isArray && a.zeros && allZero(a.values)) return {"zeros", Json(a.values.size())};
     if (a.isArray) return {"array", elementsJson(a.values, a.type)};
     return {"scalar", valueJson(a.values.at(0), a.type)};
@@ -337,14 +393,16 @@ std::string spaced(const Json& j) {
     return j.dump();
 }
 
-// The "type" a launch spec writes: none for int, "float" for f32 (as specs have always said), else the name.
-std::string typeField(ElementType type) {
-    return type == ElementType::I32 ? "" : type == ElementType::F32 ? "float" : elementTypeName(type);
+// The "type" a launch spec writes: none for int, "float" for f32 (as specs have always said), else the name;
+// none for a struct, whose fields have theirs.
+std::string typeField(const KernelArg& a) {
+    if (!a.fields.empty() || a.type == ElementType::I32) return "";
+    return a.type == ElementType::F32 ? "float" : elementTypeName(a.type);
 }
 
 std::string readableArg(const KernelArg& a) {
     auto [kind, value] = argValue(a);
-    std::string type = typeField(a.type);
+    std::string type = typeField(a);
     return "{\"name\": " + Json(a.name).dump() + (type.empty() ? "" : ", \"type\": " + Json(type).dump()) + ", \"" +
            kind + "\": " + spaced(value) + "}";
 }
@@ -384,7 +442,7 @@ Json argListJson(const std::vector<KernelArg>& list) {
     Json out = Json::array();
     for (const auto& a : list) {
         Json o{{"name", a.name}};
-        if (std::string type = typeField(a.type); !type.empty()) o["type"] = type;
+        if (std::string type = typeField(a); !type.empty()) o["type"] = type;
         o.emplace(argValue(a));
         out.push_back(o);
     }

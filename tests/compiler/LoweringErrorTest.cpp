@@ -40,11 +40,6 @@ TEST(LoweringErrors, SixtyFourBitOperationsBeyondTheMachine) {
     expectError("__global__ void k(double* a) {\n  a[0] = a[1] + 1;\n}\n", 2, "double and half precision");
 }
 
-TEST(LoweringErrors, AStructKernelParameterByValue) {
-    expectError("struct Params { int scale; float bias; };\n__global__ void k(int* a, Params p) { a[0] *= p.scale; }\n",
-                0, "parameter 'p' is a struct or vector passed by value (8 bytes)");
-}
-
 TEST(LoweringErrors, BytePermuteWithARunTimeSelector) {
     expectError("__global__ void k(unsigned* a) {\n  a[0] = __byte_perm(a[1], a[2], a[3]);\n}\n", 2,
                 "constant selector");

@@ -194,3 +194,15 @@ TEST_F(LaunchPanelTest, NarrowTypesAndDynamicSharedMemoryKeepThroughFormEdits) {
     EXPECT_FALSE(panel->valid());
     EXPECT_NE(panel->verdict().indexOf("is not true, false, 0 or 1"), -1) << panel->verdict().toStdString();
 }
+
+TEST_F(LaunchPanelTest, SymbolsAndAStructsBytesKeepThroughFormEdits) {
+    window->launchEditor()->setPlainText(
+        R"({"block": 1, "args": [{"name": "p", "fields": [{"i32": 3}, {"i16": -2}]}],
+            "symbols": [{"name": "scale", "type": "float", "array": [0.5, 2]}]})");
+    panel->blockBox(0)->setValue(2);  // any form edit rewrites the JSON
+    LaunchSpec after = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
+    ASSERT_EQ(after.symbols.size(), 1u);
+    EXPECT_EQ(after.symbols[0].name, "scale");
+    EXPECT_EQ(after.symbols[0].values.size(), 2u);
+    EXPECT_EQ(after.args[0].values, (std::vector<int64_t>{3, 0, 0, 0, 254, 255, 0, 0}));  // the struct's bytes
+}

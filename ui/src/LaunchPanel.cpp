@@ -239,6 +239,10 @@ QString LaunchPanel::formJson(QString* problem) const {
     launch.sharedBytes = m_sharedBytes->value();
     for (int row = 0; row < m_args->rowCount(); ++row)
         if (!formArgument(row, launch, problem)) return {};
+    try {  // the form has no rows for symbols: they stay as the JSON gives them
+        launch.symbols = parseLaunchSpec(m_json->toPlainText().toStdString(), "launch spec").symbols;
+    } catch (const DiagnosticError&) {
+    }
     return QString::fromStdString(launchSpecToJson(launch, JsonLayout::Readable));
 }
 

@@ -157,6 +157,9 @@ struct ProgramParam {
     std::string name;
     bool isArray = false;                    // a pointer parameter takes an array argument, others a scalar
     ElementType element = ElementType::I32;  // the scalar's type, or what the pointer points to
+    // A struct or vector passed by value: its size in bytes. It lives in global memory like an array of
+    // bytes that the launch gives ("fields"), and isArray is true.
+    int structBytes = 0;
 };
 
 // Link-time immediates of compiled programs: the word address of the launch's local memory (a frame of

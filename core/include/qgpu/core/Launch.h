@@ -40,6 +40,14 @@ struct KernelArg {
     std::vector<int64_t> values;
     ElementType type = ElementType::I32;  // "type": "i32" (or "int", the default), "float", "u8", ...
     bool zeros = false;                   // given as "zeros": N (N zero elements), and written back so
+    // "fields": a struct passed by value, its fields in order, each with its type; `values` then holds the
+    // struct's bytes (u8) laid out as C lays them out (each field on a multiple of its size, the whole a
+    // multiple of its widest field).
+    struct Field {
+        ElementType type;
+        int64_t value;
+    };
+    std::vector<Field> fields;
     bool isFloat() const { return type == ElementType::F32; }
 };
 
