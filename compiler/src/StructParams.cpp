@@ -60,10 +60,9 @@ std::set<std::string> addressRegisters(const ptx::Function& f) {
 
 ptx::Function structParamsInMemory(const ptx::Function& kernel) {
     ptx::Function out = kernel;
-    std::set<std::string> addresses = addressRegisters(kernel);
-    if (addresses.empty() &&
-        std::none_of(kernel.params.begin(), kernel.params.end(), [](const ptx::Param& p) { return p.arrayBytes > 0; }))
+    if (std::none_of(kernel.params.begin(), kernel.params.end(), [](const ptx::Param& p) { return p.arrayBytes > 0; }))
         return out;
+    std::set<std::string> addresses = addressRegisters(kernel);
     out.body.clear();
     std::map<size_t, size_t> moved;  // old instruction index -> new
     for (size_t i = 0; i < kernel.body.size(); ++i) {
