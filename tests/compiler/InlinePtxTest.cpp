@@ -156,6 +156,10 @@ TEST(InlinePtx, BracesThatDoNotBalance) {
     expectAsmError("{ { add.s32 %0, %0, 1; }", "is not closed");
 }
 
+TEST(InlinePtx, ASectionInsideTheKernel) {
+    expectAsmError(".section .debug_info { .b8 1 }", "a .section directive inside a function");
+}
+
 // Valid PTX the machine would compute differently is refused, not run.
 TEST(InlinePtx, SaturatingIntegerArithmeticIsRefused) {
     expectAsmError("add.sat.s32 %0, %0, %1;", "saturating integer arithmetic");
