@@ -349,8 +349,9 @@ private:
         if (startsWith(line, ".version") || startsWith(line, ".target") || startsWith(line, ".address_size")) return;
         if (startsWith(line, ".section")) {  // its '{' on this line or the next
             if (m_inBody)
-                fail("a .section directive inside a function (an asm statement's?): sections stand between "
-                     "functions; remove it");
+                fail(
+                    "a .section directive inside a function (an asm statement's?): sections stand between "
+                    "functions; remove it");
             std::string name = line.substr(8);
             name = name.substr(0, name.find_first_of(" \t{", name.find_first_not_of(" \t")));
             name.erase(0, name.find_first_not_of(" \t"));
