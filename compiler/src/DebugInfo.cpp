@@ -103,24 +103,12 @@ void describeType(const Tree& tree, const Die* declared, ProgramVariable& v) {
     v.element = *element;
 }
 
-// DW_OP_addr of a .local array, then optionally DW_OP_plus_uconst N: where -O0 keeps a variable.
+// Where -O0 keeps a variable: DW_OP_addr of a .local array, plus a byte offset.
 int frameByte(const Context& cx, const dwarf::Value* location) {
-    if (!location || location->block.size() < 9 || location->block[0] != dwarf::kOpAddr) return -1;
-    auto symbol = cx.tree.info->symbols.find(location->blockOffset + 1);
-    if (symbol == cx.tree.info->symbols.end()) return -1;
-    auto base = cx.localWords.find(symbol->second);
-    if (base == cx.localWords.end()) return -1;
-    uint64_t offset = 0;
-    const std::vector<uint8_t>& b = location->block;
-    if (b.size() > 9) {
-        if (b[9] != dwarf::kOpPlusUconst) return -1;
-        int shift = 0;
-        for (size_t i = 10; i < b.size() && shift < 32; ++i, shift += 7) {
-            offset |= uint64_t(b[i] & 0x7f) << shift;
-            if (!(b[i] & 0x80)) break;
-        }
-    }
-    return base->second * 4 + int(offset);
+    std::optional<dwarf::SymbolOffset> place = location ? dwarf::symbolPlusOffset(cx.tree, *location) : std::nullopt;
+    auto base = place ? cx.localWords.find(place->symbol) : cx.localWords.end();
+    if (base == cx.localWords.end() || place->offset > uint64_t(1) << 20) return -1;
+    return base->second * 4 + int(place->offset);
 }
 
 size_t labelIndex(const ptx::Function& f, const dwarf::Value* pc, size_t otherwise) {

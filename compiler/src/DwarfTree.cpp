@@ -2,46 +2,26 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <sstream>
+
+#include "PtxText.h"
 
 namespace qgpu::dwarf {
 
 namespace {
 
+// The attribute forms the reader takes.
+// clang-format off
 enum Form : uint64_t {
-    kAddr = 0x01,
-    kBlock2 = 0x03,
-    kBlock4 = 0x04,
-    kData2 = 0x05,
-    kData4 = 0x06,
-    kData8 = 0x07,
-    kString = 0x08,
-    kBlock = 0x09,
-    kBlock1 = 0x0a,
-    kData1 = 0x0b,
-    kFlag = 0x0c,
-    kSdata = 0x0d,
-    kStrp = 0x0e,
-    kUdata = 0x0f,
-    kRefAddr = 0x10,
-    kRef1 = 0x11,
-    kRef2 = 0x12,
-    kRef4 = 0x13,
-    kRef8 = 0x14,
-    kRefUdata = 0x15,
-    kIndirect = 0x16,
-    kSecOffset = 0x17,
-    kExprloc = 0x18,
-    kFlagPresent = 0x19,
+    kAddr = 0x01, kBlock2 = 0x03, kBlock4 = 0x04, kData2 = 0x05, kData4 = 0x06, kData8 = 0x07, kString = 0x08,
+    kBlock = 0x09, kBlock1 = 0x0a, kData1 = 0x0b, kFlag = 0x0c, kSdata = 0x0d, kStrp = 0x0e, kUdata = 0x0f,
+    kRefAddr = 0x10, kRef1 = 0x11, kRef2 = 0x12, kRef4 = 0x13, kRef8 = 0x14, kRefUdata = 0x15,
+    kIndirect = 0x16, kSecOffset = 0x17, kExprloc = 0x18, kFlagPresent = 0x19
 };
+enum Op : uint8_t { kOpAddr = 0x03, kOpPlusUconst = 0x23 };
+// clang-format on
 
 int directiveBytes(const std::string& d) {
     return d == ".b8" ? 1 : d == ".b16" ? 2 : d == ".b32" ? 4 : d == ".b64" ? 8 : 0;
-}
-
-std::string trim(const std::string& s) {
-    size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-    return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
 // Bytes read from a section, at a position; past the end is Unreadable.
@@ -171,13 +151,11 @@ Value readValue(Cursor& c, uint64_t form, int addressBytes, const Section& str) 
 Section readSection(const std::vector<std::string>& lines) {
     Section s;
     for (const std::string& line : lines) {
-        std::string code = trim(line.substr(0, line.find("//")));
+        std::string code = ptx::trim(line.substr(0, line.find("//")));
         size_t space = code.find_first_of(" \t");
         int bytes = directiveBytes(code.substr(0, space));
         if (!bytes || space == std::string::npos) continue;
-        std::stringstream items(code.substr(space));
-        for (std::string item; std::getline(items, item, ',');) {
-            item = trim(item);
+        for (const std::string& item : ptx::split(code.substr(space), ',')) {
             uint64_t value = 0;
             if (!item.empty() && (std::isdigit(static_cast<unsigned char>(item[0])) || item[0] == '-'))
                 value = item[0] == '-' ? uint64_t(std::strtoll(item.c_str(), nullptr, 0))
@@ -208,10 +186,11 @@ Tree readTree(const Section& info, const Section& abbrev, const Section& str) {
     if (length >= 0xfffffff0 || version < 2 || version > 4)
         throw Unreadable("the debug information is DWARF " + std::to_string(version) + " or 64-bit DWARF");
     c.fixed(4);  // the abbreviation table's offset: the reader takes the first table
-    int addressBytes = c.byte();
-    size_t end = 4 + size_t(length);
     Tree tree;
     tree.info = &info;
+    tree.addressBytes = c.byte();
+    int addressBytes = tree.addressBytes;
+    size_t end = 4 + size_t(length);
     std::vector<size_t> parents;
     while (c.pos() < end) {
         size_t offset = c.pos();
@@ -233,6 +212,20 @@ Tree readTree(const Section& info, const Section& abbrev, const Section& str) {
         if (a->second.children) parents.push_back(offset);
     }
     return tree;
+}
+
+std::optional<SymbolOffset> symbolPlusOffset(const Tree& tree, const Value& location) {
+    size_t end = location.blockOffset + location.block.size();
+    Cursor c(*tree.info, location.blockOffset);
+    if (location.block.empty() || c.byte() != kOpAddr) return std::nullopt;
+    SymbolOffset out{c.symbolAt(c.pos()), 0};
+    c.fixed(tree.addressBytes);
+    if (c.pos() < end) {
+        if (c.byte() != kOpPlusUconst) return std::nullopt;
+        out.offset = c.uleb();
+    }
+    if (out.symbol.empty() || c.pos() != end) return std::nullopt;
+    return out;
 }
 
 }  // namespace qgpu::dwarf

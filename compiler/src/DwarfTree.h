@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,50 +12,22 @@
 namespace qgpu::dwarf {
 
 // The DWARF constants the variable reader uses.
+// clang-format off
 enum Tag : uint64_t {
-    kArrayType = 0x01,
-    kClassType = 0x02,
-    kEnumerationType = 0x04,
-    kFormalParameter = 0x05,
-    kLexicalBlock = 0x0b,
-    kPointerType = 0x0f,
-    kReferenceType = 0x10,
-    kCompileUnit = 0x11,
-    kStructureType = 0x13,
-    kTypedef = 0x16,
-    kUnionType = 0x17,
-    kSubrangeType = 0x21,
-    kBaseType = 0x24,
-    kConstType = 0x26,
-    kSubprogram = 0x2e,
-    kVariable = 0x34,
-    kVolatileType = 0x35,
-    kRestrictType = 0x37,
-    kRvalueReferenceType = 0x42,
+    kArrayType = 0x01, kEnumerationType = 0x04, kFormalParameter = 0x05, kLexicalBlock = 0x0b,
+    kPointerType = 0x0f, kReferenceType = 0x10, kTypedef = 0x16, kSubrangeType = 0x21, kConstType = 0x26,
+    kSubprogram = 0x2e, kVariable = 0x34, kVolatileType = 0x35, kRestrictType = 0x37,
+    kRvalueReferenceType = 0x42
 };
 enum Attr : uint64_t {
-    kLocation = 0x02,
-    kName = 0x03,
-    kByteSize = 0x0b,
-    kLowPc = 0x11,
-    kHighPc = 0x12,
-    kUpperBound = 0x2f,
-    kAbstractOrigin = 0x31,
-    kCount = 0x37,
-    kDeclLine = 0x3b,
-    kEncoding = 0x3e,
-    kSpecification = 0x47,
-    kType = 0x49,
+    kLocation = 0x02, kName = 0x03, kByteSize = 0x0b, kLowPc = 0x11, kHighPc = 0x12, kUpperBound = 0x2f,
+    kAbstractOrigin = 0x31, kCount = 0x37, kDeclLine = 0x3b, kEncoding = 0x3e, kSpecification = 0x47,
+    kType = 0x49
 };
 enum Encoding : uint64_t {
-    kBoolean = 0x02,
-    kFloat = 0x04,
-    kSigned = 0x05,
-    kSignedChar = 0x06,
-    kUnsigned = 0x07,
-    kUnsignedChar = 0x08,
+    kBoolean = 0x02, kFloat = 0x04, kSigned = 0x05, kSignedChar = 0x06, kUnsigned = 0x07, kUnsignedChar = 0x08
 };
-enum Op : uint8_t { kOpAddr = 0x03, kOpPlusUconst = 0x23 };
+// clang-format on
 
 // A section's bytes, and the symbols its .b32/.b64 entries name, by the offset of the entry.
 struct Section {
@@ -84,6 +57,7 @@ struct Tree {
     std::map<size_t, Die> dies;
     size_t root = 0;
     const Section* info = nullptr;
+    int addressBytes = 8;
 
     const Die* at(size_t offset) const;
 };
@@ -95,5 +69,13 @@ struct Unreadable : std::runtime_error {
 };
 
 Tree readTree(const Section& info, const Section& abbrev, const Section& str);
+
+// A location that is `DW_OP_addr SYMBOL`, optionally then `DW_OP_plus_uconst N` (where -O0 keeps a
+// variable): the symbol and N. Nothing for any other expression.
+struct SymbolOffset {
+    std::string symbol;
+    uint64_t offset = 0;
+};
+std::optional<SymbolOffset> symbolPlusOffset(const Tree& tree, const Value& location);
 
 }  // namespace qgpu::dwarf

@@ -19,12 +19,11 @@ bool isStruct(const ptx::Function& f, const std::string& name) {
     return false;
 }
 
-// `ld.param.u64 to, [param]`: the parameter's address in global memory.
+// `ld.param.u64 to, [param]` (under `at`'s guard, at its lines): the parameter's address in global memory.
 Instruction addressLoad(const Instruction& at, const std::string& to, const std::string& param) {
     Instruction load = at;
     load.parts = {"ld", "param", "u64"};
     load.opcode = "ld.param.u64";
-    load.guard = at.guard;
     load.operands = {Operand{Kind::Reg, to, 0, false}, Operand{Kind::Address, param, 0, false}};
     return load;
 }

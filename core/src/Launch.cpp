@@ -217,15 +217,30 @@ KernelArg parseArg(const Json& a, const std::string& list, size_t index, const s
     return arg;
 }
 
-// A struct passed by value takes its bytes: "fields" (or an array of exactly its size).
-template <typename Err>
-void checkStructArgument(const ProgramParam& param, const KernelArg& arg, size_t i, Err& err) {
-    size_t bytes = arg.values.size() * size_t(elementBytes(arg.type));
-    if (arg.isArray && bytes == size_t(param.structBytes)) return;
-    err("argument " + std::to_string(i) + " (\"" + arg.name + "\") must give the " + std::to_string(param.structBytes) +
-        " bytes of the struct '" + param.name + "' that the kernel takes by value" +
-        (arg.isArray ? " (it gives " + std::to_string(bytes) + ")" : "") +
-        ": list its fields in order with their types, \"fields\": [{\"i32\": 4}, {\"float\": 0.5}, ...]");
+// What is wrong with argument i for the kernel's parameter i, or "".
+std::string argumentProblem(const ProgramParam& param, const KernelArg& arg, size_t i) {
+    std::string which = "argument " + std::to_string(i) + " (\"" + arg.name + "\")";
+    if (param.name != arg.name)
+        return "argument " + std::to_string(i) + " is named \"" + arg.name + "\" but the kernel's parameter " +
+               std::to_string(i) + " is '" + param.name + "'; give the arguments the kernel's names, in its order";
+    if (param.structBytes > 0) {  // its bytes: "fields", or an array of exactly its size
+        size_t bytes = arg.values.size() * size_t(elementBytes(arg.type));
+        if (arg.isArray && bytes == size_t(param.structBytes)) return "";
+        return which + " must give the " + std::to_string(param.structBytes) + " bytes of the struct '" + param.name +
+               "' that the kernel takes by value" + (arg.isArray ? " (it gives " + std::to_string(bytes) + ")" : "") +
+               ": list its fields in order with their types, \"fields\": [{\"i32\": 4}, {\"float\": 0.5}, ...]";
+    }
+    if (!arg.fields.empty())
+        return which + " gives \"fields\" but the kernel's parameter '" + param.name +
+               "' is not a struct passed by value";
+    if (!sameStorage(param.element, arg.type))
+        return which + " holds " + elementCName(arg.type) + " values but the kernel's parameter '" + param.name +
+               "' is " + (param.isArray ? "a pointer to " : "") + elementCName(param.element) +
+               ": give it \"type\": \"" + elementTypeName(param.element) + "\"";
+    if (param.isArray != arg.isArray)
+        return which + " is " + (arg.isArray ? "an array" : "a scalar") + " but the kernel's parameter '" + param.name +
+               "' is " + (param.isArray ? "a pointer: give an \"array\" or \"zeros\"" : "a scalar: give a \"scalar\"");
+    return "";
 }
 
 void checkArguments(const std::vector<ProgramParam>& params, const LaunchSpec& launch, std::vector<Diagnostic>& diags) {
@@ -236,25 +251,7 @@ void checkArguments(const std::vector<ProgramParam>& params, const LaunchSpec& l
         return;
     }
     for (size_t i = 0; i < params.size(); ++i)
-        if (params[i].name != launch.args[i].name)
-            err("argument " + std::to_string(i) + " is named \"" + launch.args[i].name +
-                "\" but the kernel's parameter " + std::to_string(i) + " is '" + params[i].name +
-                "'; give the arguments the kernel's names, in its order");
-        else if (params[i].structBytes > 0)
-            checkStructArgument(params[i], launch.args[i], i, err);
-        else if (!launch.args[i].fields.empty())
-            err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") gives \"fields\" but the " +
-                "kernel's parameter '" + params[i].name + "' is not a struct passed by value");
-        else if (!sameStorage(params[i].element, launch.args[i].type))
-            err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") holds " +
-                elementCName(launch.args[i].type) + " values but the kernel's parameter '" + params[i].name + "' is " +
-                (params[i].isArray ? "a pointer to " : "") + elementCName(params[i].element) +
-                ": give it \"type\": \"" + elementTypeName(params[i].element) + "\"");
-        else if (params[i].isArray != launch.args[i].isArray)
-            err("argument " + std::to_string(i) + " (\"" + launch.args[i].name + "\") is " +
-                (launch.args[i].isArray ? "an array" : "a scalar") + " but the kernel's parameter '" + params[i].name +
-                "' is " +
-                (params[i].isArray ? "a pointer: give an \"array\" or \"zeros\"" : "a scalar: give a \"scalar\""));
+        if (std::string problem = argumentProblem(params[i], launch.args[i], i); !problem.empty()) err(problem);
 }
 
 }  // namespace
