@@ -14,7 +14,7 @@ using dwarf::Tree;
 
 struct Context {
     const Tree& tree;
-    const ptx::Function& kernel;
+    const ptx::Function& function;  // whose code the scopes' labels are in
     const std::map<std::string, int>& localWords;
 };
 
@@ -107,7 +107,7 @@ void describeType(const Tree& tree, const Die* declared, ProgramVariable& v) {
 int frameByte(const Context& cx, const dwarf::Value* location) {
     std::optional<dwarf::SymbolOffset> place = location ? dwarf::symbolPlusOffset(cx.tree, *location) : std::nullopt;
     auto base = place ? cx.localWords.find(place->symbol) : cx.localWords.end();
-    if (base == cx.localWords.end() || place->offset > uint64_t(1) << 20) return -1;
+    if (base == cx.localWords.end() || place->offset > uint64_t(1) << 20) return -1;  // no frame is that large
     return base->second * 4 + int(place->offset);
 }
 
@@ -119,7 +119,7 @@ size_t labelIndex(const ptx::Function& f, const dwarf::Value* pc, size_t otherwi
 
 // The CUDA lines of the instructions between a scope's first and last labels.
 std::pair<int, int> scopeLines(const Context& cx, const Die& scope) {
-    const ptx::Function& f = cx.kernel;
+    const ptx::Function& f = cx.function;
     size_t first = labelIndex(f, scope.get(dwarf::kLowPc), 0);
     size_t last = std::min(labelIndex(f, scope.get(dwarf::kHighPc), f.body.size()), f.body.size());
     int low = 0, high = 0;
