@@ -144,19 +144,23 @@ std::vector<std::string> kernelNames(const Args& a, const fs::path& dir) {
     return names;
 }
 
-// Keeps the launches of the teacher sample and prints it: each launch taken, its tokens and what it added.
+// Keeps the launches of the teacher sample, each cut to the records it is taught, and prints it: each launch
+// taken, its tokens and what it added.
 Json teacherSample(const Json& all, const std::vector<conformance::SampleCandidate>& candidates, size_t budget) {
     conformance::Sample s = conformance::coverSample(candidates);
     Json kept = Json::object();
-    for (size_t k = 0; k < s.chosen.size(); ++k) {
-        const conformance::SampleCandidate& c = candidates[s.chosen[k]];
-        kept[c.name] = all.at(c.name);
-        std::cout << c.name << " (" << c.tokens << " tokens):";
-        for (const std::string& f : s.newFeatures[k]) std::cout << " [" << f << "]";
+    for (const conformance::SampleChoice& choice : s.chosen) {
+        const conformance::SampleCandidate& c = candidates[choice.candidate];
+        Json launch = all.at(c.name);
+        std::vector<int> records = launch.at("records");
+        launch["records"] = std::vector<int>(records.begin(), records.begin() + long(choice.records));
+        kept[c.name] = launch;
+        std::cout << c.name << " (" << c.fed << " fed, " << choice.records << " of " << c.records << " records):";
+        for (const std::string& f : choice.added) std::cout << " [" << f << "]";
         std::cout << "\n";
     }
     size_t total = 0;
-    for (const auto& c : candidates) total += c.tokens;
+    for (const auto& c : candidates) total += c.fed + c.records;
     std::cout << "teacher sample: " << s.chosen.size() << " of " << candidates.size() << " launches, " << s.tokens
               << " of " << total << " tokens, covering all " << s.featureCount << " features of the suite\n";
     std::string unreached;
@@ -164,7 +168,7 @@ Json teacherSample(const Json& all, const std::vector<conformance::SampleCandida
         std::string feature = "op " + std::string(opcodeInfo(Opcode(op)).mnemonic);
         bool seen = std::any_of(candidates.begin(), candidates.end(), [&](const conformance::SampleCandidate& c) {
             auto it = c.features.lower_bound(feature);
-            return it != c.features.end() && it->rfind(feature, 0) == 0;
+            return it != c.features.end() && it->first.rfind(feature, 0) == 0;
         });
         if (!seen) unreached += " " + feature.substr(3);
     }
@@ -193,7 +197,7 @@ int launches(const Args& a) {
         out[name] = {{"fed", ids(fed)}, {"records", ids(ref.stream)}};
         if (a.flags.count("budget"))
             candidates.push_back(
-                {name, fed.size() + ref.stream.size(), conformance::launchFeatures(linked, launch, fed, ref)});
+                {name, fed.size(), ref.stream.size(), conformance::launchFeatures(linked, launch, fed, ref)});
     }
     if (a.flags.count("budget")) out = teacherSample(out, candidates, std::stoul(a.get("budget")));
     std::ofstream(a.get("out")) << out.dump();

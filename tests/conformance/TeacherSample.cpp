@@ -1,6 +1,7 @@
 #include "TeacherSample.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "qgpu/core/Interpreter.h"
 
@@ -33,60 +34,82 @@ std::string shapeFeature(const char* what, const std::array<int, 3>& s) {
     return f;
 }
 
-void addFed(Features& f, const gpu::Token& t) {
+// Records a feature with the records a teacher must check to see it, keeping the earliest.
+void note(FeatureReach& f, const std::string& feature, size_t reach) {
+    auto [it, fresh] = f.emplace(feature, reach);
+    if (!fresh) it->second = std::min(it->second, reach);
+}
+
+void addFed(FeatureReach& f, const gpu::Token& t, size_t reach) {
     switch (t.kind) {
-        case gpu::Kind::Byte: f.insert("fed BYTE k" + num(t.byteIndex) + (t.last ? " last" : "")); break;
+        case gpu::Kind::Byte: note(f, "fed BYTE k" + num(t.byteIndex) + (t.last ? " last" : ""), reach); break;
         case gpu::Kind::RomWrite:
-            f.insert(std::string("fed ROM ") + (t.small ? "small " : "spelt ") + (t.part ? "imm " : "fields ") +
-                     (t.slot == gpu::kSlots ? "terminator" : "body") + " bank " + num(t.block / 32));
+            note(f,
+                 std::string("fed ROM ") + (t.small ? "small " : "spelt ") + (t.part ? "imm " : "fields ") +
+                     (t.slot == gpu::kSlots ? "terminator" : "body") + " bank " + num(t.block / 32),
+                 reach);
             break;
         case gpu::Kind::MemWrite:
-            f.insert(std::string("fed MEM ") + (t.small ? "small" : "spelt") + " bank " + num(t.address / 128));
+            note(f, std::string("fed MEM ") + (t.small ? "small" : "spelt") + " bank " + num(t.address / 128), reach);
             break;
         case gpu::Kind::BlockDim:
-            f.insert(shapeFeature("fed BLOCK", t.shape));
-            if ((t.shape[0] * t.shape[1] * t.shape[2]) % gpu::kLanes) f.insert("fed BLOCK partial warp");
+            note(f, shapeFeature("fed BLOCK", t.shape), reach);
+            if ((t.shape[0] * t.shape[1] * t.shape[2]) % gpu::kLanes) note(f, "fed BLOCK partial warp", reach);
             break;
         case gpu::Kind::GridDim:
-            f.insert(shapeFeature("fed GRID", t.shape));
-            if (t.shape[0] * t.shape[1] * t.shape[2] > 1) f.insert("fed GRID several blocks");
+            note(f, shapeFeature("fed GRID", t.shape), reach);
+            if (t.shape[0] * t.shape[1] * t.shape[2] > 1) note(f, "fed GRID several blocks", reach);
             break;
         default: break;
     }
 }
 
-void addWritten(Features& f, const Program& p, const gpu::Token& t) {
+void addWritten(FeatureReach& f, const Program& p, const gpu::Token& t, size_t reach) {
     switch (t.kind) {
         case gpu::Kind::Exec: {
             if (t.mask == 0) {
-                f.insert("EXEC empty pass");
+                note(f, "EXEC empty pass", reach);
                 break;
             }
-            f.insert("EXEC ROM bank " + num(t.block / 32));
-            f.insert("EXEC register bank " + num(t.warp / 8));
+            note(f, "EXEC ROM bank " + num(t.block / 32), reach);
+            note(f, "EXEC register bank " + num(t.warp / 8), reach);
             const Block& b = p.blocks[size_t(t.block)];
-            for (const Instruction& in : b.body) f.insert(instructionFeature(in));
-            f.insert(instructionFeature(b.terminator));
+            for (const Instruction& in : b.body) note(f, instructionFeature(in), reach);
+            note(f, instructionFeature(b.terminator), reach);
             break;
         }
         case gpu::Kind::Val:
-            f.insert("VAL slot " + num(t.slot) + " lane " + num(t.lane));
-            f.insert("VAL k" + num(t.byteIndex) + (t.last ? (t.value & 0x80 ? " last negative" : " last") : ""));
+            note(f, "VAL slot " + num(t.slot) + " lane " + num(t.lane), reach);
+            note(f, "VAL k" + num(t.byteIndex) + (t.last ? (t.value & 0x80 ? " last negative" : " last") : ""), reach);
             break;
-        case gpu::Kind::Release: f.insert("RELEASE epoch " + num(t.epoch)); break;
-        case gpu::Kind::End: f.insert("END"); break;
-        case gpu::Kind::Fault: f.insert("FAULT"); break;
+        case gpu::Kind::Release: note(f, "RELEASE epoch " + num(t.epoch), reach); break;
+        case gpu::Kind::End: note(f, "END", reach); break;
+        case gpu::Kind::Fault: note(f, "FAULT", reach); break;
         default: break;
     }
 }
 
-// What the stream does not spell: divergence, branches that split a warp, the memory banks written.
-void addSteps(Features& f, const Program& p, const LaunchSpec& launch) {
+// For each record, the records through the end of its warp step: an EXEC with the VAL records after it, or
+// one record (a RELEASE, END, FAULT or the EXEC of a warp with nothing to run, which has no VALs).
+std::vector<size_t> stepEnds(const std::vector<gpu::Token>& stream) {
+    std::vector<size_t> end(stream.size());
+    size_t next = stream.size();
+    for (size_t k = stream.size(); k-- > 0;) {
+        end[k] = next;
+        if (stream[k].kind != gpu::Kind::Val) next = k;
+    }
+    return end;
+}
+
+// What the stream does not spell: divergence, branches that split a warp, the memory banks written. The
+// interpreter's k-th step is the stream's k-th EXEC of a warp with something to run; `reach` holds their ends.
+void addSteps(FeatureReach& f, const Program& p, const LaunchSpec& launch, const std::vector<size_t>& reach) {
     Interpreter interp(p, launch);
-    while (!interp.done()) {
+    for (size_t k = 0; !interp.done(); ++k) {
         StepEvent ev = interp.step();
-        if (ev.maskBefore != ev.liveBefore) f.insert("step: part of a warp runs");
-        if (ev.barrierReleased) f.insert("step: barrier released");
+        if (k >= reach.size()) throw std::logic_error("the interpreter took more steps than the stream has");
+        if (ev.maskBefore != ev.liveBefore) note(f, "step: part of a warp runs", reach[k]);
+        if (ev.barrierReleased) note(f, "step: barrier released", reach[k]);
         const Instruction& term = p.blocks[size_t(ev.block)].terminator;
         bool taken = false, notTaken = false;
         for (const LaneChange& c : ev.laneChanges) {
@@ -94,49 +117,83 @@ void addSteps(Features& f, const Program& p, const LaunchSpec& launch) {
             notTaken |= c.pcAfter == term.elseTarget();
         }
         if (term.op == Opcode::Br && taken && notTaken && term.target() != term.elseTarget())
-            f.insert("step: br splits the warp");
+            note(f, "step: br splits the warp", reach[k]);
         for (const MemWrite& w : ev.memWrites)
-            f.insert(w.space == MemSpace::Global ? "write global bank " + num(w.addr / 128)
-                                                 : "write shared, block parity " + num(w.cta % 2));
+            note(f,
+                 w.space == MemSpace::Global ? "write global bank " + num(w.addr / 128)
+                                             : "write shared, block parity " + num(w.cta % 2),
+                 reach[k]);
     }
 }
 
-size_t uncovered(const Features& f, const Features& covered) {
-    return size_t(std::count_if(f.begin(), f.end(), [&](const std::string& x) { return !covered.count(x); }));
+// One way to extend the sample: teach `records` records of a candidate, for `fresh` features not yet covered.
+struct Option {
+    size_t candidate = std::string::npos, records = 0, tokens = 0, fresh = 0;
+};
+
+// Fewer tokens per new feature (cross-multiplied), then more new features; an equal option loses, so the
+// earlier candidate and the shorter prefix win ties.
+bool cheaper(const Option& a, const Option& b) {
+    if (b.candidate == std::string::npos) return true;
+    if (a.tokens * b.fresh != b.tokens * a.fresh) return a.tokens * b.fresh < b.tokens * a.fresh;
+    return a.fresh > b.fresh;
 }
 
-// The candidate with the fewest tokens per new feature, or npos when none adds a feature.
-size_t cheapest(const std::vector<SampleCandidate>& all, const std::vector<bool>& taken, const Features& covered) {
-    size_t best = std::string::npos, bestNew = 0;
+// The cheapest prefix of each candidate not taken yet, and the cheapest of those (npos when none adds).
+Option cheapest(const std::vector<SampleCandidate>& all, const std::vector<bool>& taken, const Features& covered) {
+    Option best;
     for (size_t i = 0; i < all.size(); ++i) {
-        size_t n = taken[i] ? 0 : uncovered(all[i].features, covered);
-        if (n == 0) continue;
-        // tokens_i / n < tokens_best / bestNew, cross-multiplied
-        bool better = best == std::string::npos || all[i].tokens * bestNew < all[best].tokens * n ||
-                      (all[i].tokens * bestNew == all[best].tokens * n && n > bestNew);
-        if (better) best = i, bestNew = n;
+        if (taken[i]) continue;
+        std::vector<size_t> reach;
+        for (const auto& [feature, r] : all[i].features)
+            if (!covered.count(feature)) reach.push_back(r);
+        std::sort(reach.begin(), reach.end());
+        for (size_t k = 0; k < reach.size(); ++k) {
+            if (k + 1 < reach.size() && reach[k + 1] == reach[k]) continue;
+            Option o{i, reach[k], all[i].fed + reach[k], k + 1};
+            if (cheaper(o, best)) best = o;
+        }
     }
     return best;
 }
 
-// Drops, last taken first, a chosen launch whose features the other chosen launches all have.
-void dropRedundant(const std::vector<SampleCandidate>& all, std::vector<size_t>& chosen) {
+// What a choice's prefix shows.
+Features reached(const SampleCandidate& c, size_t records) {
+    Features out;
+    for (const auto& [feature, r] : c.features)
+        if (r <= records) out.insert(feature);
+    return out;
+}
+
+// Last taken first: shortens each prefix to the features the other choices do not show, and drops a choice
+// they show all of.
+void trim(const std::vector<SampleCandidate>& all, std::vector<SampleChoice>& chosen) {
     for (size_t k = chosen.size(); k-- > 0;) {
         Features others;
         for (size_t j = 0; j < chosen.size(); ++j)
-            if (j != k) others.insert(all[chosen[j]].features.begin(), all[chosen[j]].features.end());
-        if (uncovered(all[chosen[k]].features, others) == 0) chosen.erase(chosen.begin() + long(k));
+            if (j != k) others.merge(reached(all[chosen[j].candidate], chosen[j].records));
+        size_t need = 0;
+        for (const auto& [feature, r] : all[chosen[k].candidate].features)
+            if (r <= chosen[k].records && !others.count(feature)) need = std::max(need, r);
+        if (need == 0)
+            chosen.erase(chosen.begin() + long(k));
+        else
+            chosen[k].records = need;
     }
 }
 
 }  // namespace
 
-Features launchFeatures(const Program& linked, const LaunchSpec& launch, const std::vector<gpu::Token>& fed,
-                        const gpu::ReferenceLaunch& ref) {
-    Features f;
-    for (const gpu::Token& t : fed) addFed(f, t);
-    for (const gpu::Token& t : ref.stream) addWritten(f, linked, t);
-    addSteps(f, linked, launch);
+FeatureReach launchFeatures(const Program& linked, const LaunchSpec& launch, const std::vector<gpu::Token>& fed,
+                            const gpu::ReferenceLaunch& ref) {
+    FeatureReach f;
+    for (const gpu::Token& t : fed) addFed(f, t, ref.stream.size());
+    std::vector<size_t> ends = stepEnds(ref.stream), steps;
+    for (size_t i = 0; i < ref.stream.size(); ++i) {
+        addWritten(f, linked, ref.stream[i], ends[i]);
+        if (ref.stream[i].kind == gpu::Kind::Exec && ref.stream[i].mask != 0) steps.push_back(ends[i]);
+    }
+    addSteps(f, linked, launch, steps);
     return f;
 }
 
@@ -144,19 +201,17 @@ Sample coverSample(const std::vector<SampleCandidate>& candidates) {
     Features covered;
     std::vector<bool> taken(candidates.size());
     Sample s;
-    for (size_t i; (i = cheapest(candidates, taken, covered)) != std::string::npos;) {
-        taken[i] = true;
-        s.chosen.push_back(i);
-        covered.insert(candidates[i].features.begin(), candidates[i].features.end());
+    for (Option o; (o = cheapest(candidates, taken, covered)).candidate != std::string::npos;) {
+        taken[o.candidate] = true;
+        s.chosen.push_back({o.candidate, o.records, {}});
+        covered.merge(reached(candidates[o.candidate], o.records));
     }
-    dropRedundant(candidates, s.chosen);
+    trim(candidates, s.chosen);
     covered.clear();
-    for (size_t i : s.chosen) {
-        Features added;
-        for (const std::string& x : candidates[i].features)
-            if (covered.insert(x).second) added.insert(x);
-        s.newFeatures.push_back(added);
-        s.tokens += candidates[i].tokens;
+    for (SampleChoice& c : s.chosen) {
+        for (const std::string& x : reached(candidates[c.candidate], c.records))
+            if (covered.insert(x).second) c.added.insert(x);
+        s.tokens += candidates[c.candidate].fed + c.records;
     }
     s.featureCount = covered.size();
     return s;
