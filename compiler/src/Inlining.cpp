@@ -1,25 +1,35 @@
 // Calls of device functions that Clang left as calls (__noinline__, and at -O0 every function that is not
-// __forceinline__), inlined into the kernel before selection: the machine has no call stack, so each call
-// site gets the callee's body with its registers and labels renamed, its parameters read from what the
-// call site stored, and its return value moved to where the call site loads it.
-#include "Inlining.h"
-
+// __forceinline__), inlined into the kernel before selection: each call site gets the callee's body with
+// its registers and labels renamed, its parameters read from what the call site stored, and its return
+// value moved to where the call site loads it. Recursive functions are placed on the call stack instead
+// (RecursiveCalls.cpp).
+#include "Inliner.h"
 #include "PtxParsing.h"
 
 #include <llvm/Demangle/Demangle.h>
 
 #include <cctype>
-#include <map>
-#include <set>
 
 #include "qgpu/core/Diagnostic.h"
 
 namespace qgpu::lowering {
+namespace inlining {
+
+using Kind = Operand::Kind;
+using ptx::vectorElements;
+
 namespace {
 
-using ptx::Instruction;
-using ptx::Operand;
-using Kind = Operand::Kind;
+// The width of a register by the prefix of its name: %rd 64 bits (and the stack pointers), %rs 16, %p a
+// predicate, the others (%r, %f) 32.
+int registerBits(const std::string& name) {
+    if (name.rfind("%rd", 0) == 0 || name.rfind("%SP", 0) == 0) return 64;
+    if (name.rfind("%rs", 0) == 0) return 16;
+    if (name.rfind("%p", 0) == 0) return 1;
+    return 32;
+}
+
+}  // namespace
 
 // The mov type for a value of a param access's type: 8-bit values move as 16 bits (registers have no
 // narrower kind).
@@ -37,7 +47,6 @@ Instruction mov(const Instruction& at, const std::string& type, Operand dest, Op
     return m;
 }
 
-// `(param0, param1)` or `(retval0)`: the names inside.
 std::vector<std::string> names(const std::string& list) {
     std::vector<std::string> out;
     std::string cur;
@@ -56,127 +65,104 @@ std::string typeOf(const Instruction& in) { return in.parts.size() > 1 ? in.part
 
 std::string key(const std::string& name, int64_t offset) { return name + "+" + std::to_string(offset); }
 
-using ptx::vectorElements;
-
-// The width of a register by the prefix of its name: %rd 64 bits (and the stack pointers), %rs 16, %p a
-// predicate, the others (%r, %f) 32.
-int registerBits(const std::string& name) {
-    if (name.rfind("%rd", 0) == 0 || name.rfind("%SP", 0) == 0) return 64;
-    if (name.rfind("%rs", 0) == 0) return 16;
-    if (name.rfind("%p", 0) == 0) return 1;
-    return 32;
-}
-
 int elementBytes(const std::string& type) {
     std::string digits = type.substr(1);
     return std::isdigit(static_cast<unsigned char>(digits[0])) ? std::stoi(digits) / 8 : 4;
 }
 
-class Inliner {
-public:
-    Inliner(const ptx::Module& module, const std::string& cudaFile) : m_module(module), m_cudaFile(cudaFile) {}
+InlinedKernel Inliner::run(const ptx::Function& kernel) {
+    m_out = kernel;
+    m_out.body.clear();
+    m_out.labels.clear();
+    if (!m_recursive.empty() && !kernel.body.empty()) startCallStack(kernel.body.front(), m_out);
+    Body body{kernel, "", {}, ""};
+    emitBody(body);
+    emitSubroutines();
+    int64_t stackBytes = m_subroutines.empty() ? 0 : int64_t(4) * kCallDepth * m_deepestFrame;
+    return {m_out, stackBytes};
+}
 
-    ptx::Function run(const ptx::Function& kernel) {
-        m_out = kernel;
-        m_out.body.clear();
-        m_out.labels.clear();
-        m_stack = {kernel.name};
-        Body body{kernel, "", {}, ""};
-        emitBody(body);
-        return m_out;
-    }
+void Inliner::fail(const Instruction& in, const std::string& message) const {
+    throw DiagnosticError(Diagnostic{m_cudaFile, in.cudaLoc.line, in.cudaLoc.column,
+                                     message + " (PTX line " + std::to_string(in.ptxLine) + ")"});
+}
 
-private:
-    // One function's body as it is copied: the suffix that renames its registers and labels, the values
-    // its parameters take (by name and byte offset), and the label its `ret` goes to ("" in the kernel).
-    struct Body {
-        const ptx::Function& fn;
-        std::string suffix;
-        std::map<std::string, Operand> args;
-        std::string returnLabel;
-        std::map<std::string, Operand> results;  // func_retval0+offset -> the register that carries it
-    };
+// A register of the callee under a name of its own: its prefix and digits kept, so that the kinds known by
+// prefix (%rd is 64 bits, %f float) stay known.
+std::string Inliner::renamed(const std::string& name, const std::string& suffix) const {
+    if (suffix.empty()) return name;
+    size_t digits = name.find_last_not_of("0123456789") + 1;
+    if (digits == name.size() || digits < 2) return name + "_" + suffix;
+    return name.substr(0, digits) + suffix + "00000" + name.substr(digits);
+}
 
-    [[noreturn]] void fail(const Instruction& in, const std::string& message) const {
-        throw DiagnosticError(Diagnostic{m_cudaFile, in.cudaLoc.line, in.cudaLoc.column,
-                                         message + " (PTX line " + std::to_string(in.ptxLine) + ")"});
-    }
-
-    // A register of the callee under a name of its own: its prefix and digits kept, so that the kinds
-    // known by prefix (%rd is 64 bits, %f float) stay known.
-    std::string renamed(const std::string& name, const std::string& suffix) const {
-        if (suffix.empty()) return name;
-        size_t digits = name.find_last_not_of("0123456789") + 1;
-        if (digits == name.size() || digits < 2) return name + "_" + suffix;
-        return name.substr(0, digits) + suffix + "00000" + name.substr(digits);
-    }
-
-    Operand rename(Operand o, const Body& b) const {
-        if (o.kind == Kind::Reg) o.name = renamed(o.name, b.suffix);
-        if (o.kind == Kind::Address && !o.name.empty() && o.name[0] == '%') o.name = renamed(o.name, b.suffix);
-        if (o.kind == Kind::Label && !b.suffix.empty()) o.name += "_" + b.suffix;
-        if (o.kind == Kind::Vector) {
-            std::string out = "{", cur;
-            for (char c : o.name.substr(1)) {
-                if (c == ',' || c == '}') {
-                    out += (cur.empty() || cur[0] != '%' ? cur : renamed(cur, b.suffix)) + c;
-                    cur.clear();
-                } else if (!std::isspace(static_cast<unsigned char>(c))) {
-                    cur += c;
-                }
+Operand Inliner::rename(Operand o, const Body& b) const {
+    if (o.kind == Kind::Reg) o.name = renamed(o.name, b.suffix);
+    if (o.kind == Kind::Address && !o.name.empty() && o.name[0] == '%') o.name = renamed(o.name, b.suffix);
+    if (o.kind == Kind::Label && !b.labelSuffix.empty()) o.name += "_" + b.labelSuffix;
+    if (o.kind == Kind::Vector) {
+        std::string out = "{", cur;
+        for (char c : o.name.substr(1)) {
+            if (c == ',' || c == '}') {
+                out += (cur.empty() || cur[0] != '%' ? cur : renamed(cur, b.suffix)) + c;
+                cur.clear();
+            } else if (!std::isspace(static_cast<unsigned char>(c))) {
+                cur += c;
             }
-            o.name = out;
         }
-        return o;
+        o.name = out;
     }
+    return o;
+}
 
-    void emitBody(Body& b);
-    void emitInstruction(const Instruction& in, Body& b, std::map<std::string, Operand>& stored,
-                         std::map<std::string, Operand>& returned);
-    void inlineCall(const Instruction& call, std::map<std::string, Operand>& stored,
-                    std::map<std::string, Operand>& returned);
-    void paramLoad(const Instruction& in, const std::map<std::string, Operand>& from, Body& b);
-    // The register that carries a result's word from the callee to its call site, of the kind its type
-    // needs: 64 bits (%rd), float (%f), 16 bits (%rs) or 32 bits (%r).
-    Operand resultCarrier(const std::string& type, const Body& b, int64_t offset) {
-        int bits = elementBytes(type) * 8;
-        std::string prefix = type[0] == 'f' ? "%f" : bits == 64 ? "%rd" : bits < 32 ? "%rs" : "%r";
-        std::string name = prefix + "8" + b.suffix.substr(1) + "00000" + std::to_string(offset);
-        if (type[0] == 'f') m_out.floatRegisters.push_back(name);
-        return {Kind::Reg, name, 0, false};
-    }
-    const ptx::Function* callee(const std::string& name) const {
-        for (const auto& f : m_module.functions)
-            if (f.name == name && !f.body.empty()) return &f;
-        return nullptr;
-    }
+// The register that carries a result's word from the callee to its call site, of the kind its type needs:
+// 64 bits (%rd), float (%f), 16 bits (%rs) or 32 bits (%r).
+Operand Inliner::resultCarrier(const std::string& type, const Body& b, int64_t offset) {
+    int bits = elementBytes(type) * 8;
+    std::string prefix = type[0] == 'f' ? "%f" : bits == 64 ? "%rd" : bits < 32 ? "%rs" : "%r";
+    std::string name = prefix + "8" + b.suffix.substr(1) + "00000" + std::to_string(offset);
+    if (type[0] == 'f') m_out.floatRegisters.push_back(name);
+    return {Kind::Reg, name, 0, false};
+}
 
-    const ptx::Module& m_module;
-    std::string m_cudaFile;
-    ptx::Function m_out;
-    std::vector<std::string> m_stack;  // the functions being copied, outermost first
-    int m_calls = 0;
-};
+const ptx::Function* Inliner::callee(const std::string& name) const {
+    for (const auto& f : m_module.functions)
+        if (f.name == name && !f.body.empty()) return &f;
+    return nullptr;
+}
 
-void Inliner::emitBody(Body& b) {
+// Copies `b` into the kernel. A recursive function's copy that starts at `site` (its return site) begins
+// there, with the frame popped; until then, and after each call of a recursive function, it copies only
+// what a label makes reachable.
+void Inliner::emitBody(Body& b, size_t start, int site) {
     std::map<size_t, std::vector<std::string>> labelsAt;
     for (const auto& [label, index] : b.fn.labels) labelsAt[index].push_back(label);
-    std::map<std::string, Operand> stored, returned;  // the current call sequence's parameters and results
+    CallSequence seq;
+    b.unreached = site != 0;
     for (size_t i = 0; i <= b.fn.body.size(); ++i) {
-        for (const std::string& label : labelsAt[i])
-            m_out.labels[b.suffix.empty() ? label : label + "_" + b.suffix] = m_out.body.size();
-        if (i < b.fn.body.size()) emitInstruction(b.fn.body[i], b, stored, returned);
+        if (site && i == start) {
+            const Instruction& call = b.fn.body[i - 1];
+            CallTarget target = callTarget(call);
+            popFrame(call, m_frames.at(site), site, m_out);
+            returnValues(*callee(target.name), target, seq);
+            b.unreached = false;
+        }
+        for (const std::string& label : labelsAt[i]) {
+            m_out.labels[b.labelSuffix.empty() ? label : label + "_" + b.labelSuffix] = m_out.body.size();
+            b.unreached = false;
+        }
+        b.at = i;
+        if (i < b.fn.body.size() && !b.unreached) emitInstruction(b.fn.body[i], b, seq);
     }
 }
 
-void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::string, Operand>& stored,
-                              std::map<std::string, Operand>& returned) {
+void Inliner::emitInstruction(const Instruction& in, Body& b, CallSequence& seq) {
     const std::string& op = in.parts[0];
     bool ownParam = false;  // the function's own parameter (the kernel's stay as they are)
     for (const auto& p : b.fn.params)
         for (const auto& o : in.operands)
             ownParam |= (o.kind == Kind::Address || o.kind == Kind::Symbol) && o.name == p.name;
-    if (op == "call") return inlineCall(in, stored, returned);
+    if (op == "call") return inlineCall(in, seq, b);
     if (op == "st" && in.has("param")) {  // an argument of the next call, or this function's result
         const Operand& at = in.operands[0];
         std::vector<Operand> values = vectorElements(rename(in.operands[1], b));
@@ -184,7 +170,8 @@ void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::stri
         for (size_t i = 0; i < values.size(); ++i) {
             int64_t offset = at.value + int64_t(i) * bytes;
             if (at.name != "func_retval0") {
-                stored[key(at.name, offset)] = values[i];
+                seq.stored[key(at.name, offset)] = values[i];
+                seq.storedTypes[key(at.name, offset)] = typeOf(in);
                 continue;
             }
             Operand& carrier = b.results[key(at.name, offset)];
@@ -194,8 +181,8 @@ void Inliner::emitInstruction(const Instruction& in, Body& b, std::map<std::stri
         return;
     }
     if (op == "ld" && in.has("param") && !b.suffix.empty() && ownParam) return paramLoad(in, b.args, b);
-    if (op == "ld" && in.has("param") && returned.count(key(in.operands[1].name, in.operands[1].value)))
-        return paramLoad(in, returned, b);
+    if (op == "ld" && in.has("param") && seq.returned.count(key(in.operands[1].name, in.operands[1].value)))
+        return paramLoad(in, seq.returned, b);
     if ((op == "ret" || op == "exit") && !b.suffix.empty()) {
         if (op == "exit") fail(in, "exit inside a device function is not supported: return from it");
         Instruction jump = in;
@@ -240,48 +227,47 @@ void Inliner::paramLoad(const Instruction& in, const std::map<std::string, Opera
     }
 }
 
-void Inliner::inlineCall(const Instruction& call, std::map<std::string, Operand>& stored,
-                         std::map<std::string, Operand>& returned) {
-    // call(.uni) (retval0), name, (param0, ...);  or without the result
-    std::vector<std::string> results, args;
-    std::string name;
+CallTarget Inliner::callTarget(const Instruction& call) const {
+    CallTarget t;
     for (const auto& o : call.operands) {
         if (o.kind == Kind::Symbol && !o.name.empty() && o.name[0] == '(')
-            (name.empty() ? results : args) = names(o.name);
+            (t.name.empty() ? t.results : t.args) = names(o.name);
         else if (o.kind == Kind::Symbol)
-            name = o.name;
+            t.name = o.name;
         else
             fail(call, "calls through a function pointer are not supported: call the function by its name");
     }
+    return t;
+}
+
+void Inliner::inlineCall(const Instruction& call, CallSequence& seq, Body& caller) {
+    CallTarget target = callTarget(call);
     if (!call.guard.empty()) fail(call, "a guarded call is not supported");
-    const ptx::Function* fn = callee(name);
-    std::string shown = llvm::demangle(name);
+    const ptx::Function* fn = callee(target.name);
+    std::string shown = llvm::demangle(target.name);
     if (!fn) fail(call, "'" + shown + "' is not a function of the kernel's file; the machine has no library to call");
-    for (const std::string& active : m_stack)
-        if (active == name)
-            fail(call, "'" + shown + "' calls itself (recursion): the machine has no call stack; write it as a loop");
-    if (args.size() != fn->params.size())
-        fail(call, "the call passes " + std::to_string(args.size()) + " arguments to '" + shown + "', which takes " +
-                       std::to_string(fn->params.size()));
+    if (target.args.size() != fn->params.size())
+        fail(call, "the call passes " + std::to_string(target.args.size()) + " arguments to '" + shown +
+                       "', which takes " + std::to_string(fn->params.size()));
+    if (m_recursive.count(target.name)) return callSubroutine(call, *fn, target, seq, caller);
+    const std::vector<std::string>& args = target.args;
     Body body{*fn, "9" + std::to_string(++m_calls), {}, "$L__return_" + std::to_string(m_calls)};
-    for (const auto& [k, value] : stored)  // param0+off -> the callee's own parameter name
+    for (const auto& [k, value] : seq.stored)  // param0+off -> the callee's own parameter name
         for (size_t i = 0; i < args.size(); ++i)
             if (k.rfind(args[i] + "+", 0) == 0) body.args[fn->params[i].name + k.substr(args[i].size())] = value;
-    stored.clear();
-    m_stack.push_back(name);
+    seq.stored.clear();
     emitBody(body);
-    m_stack.pop_back();
     m_out.labels[body.returnLabel] = m_out.body.size();
     for (const auto& [k, carrier] : body.results)  // func_retval0+off -> retval0+off, as the call site reads it
-        if (!results.empty()) returned[results[0] + k.substr(k.find('+'))] = carrier;
+        if (!target.results.empty()) seq.returned[target.results[0] + k.substr(k.find('+'))] = carrier;
     for (const auto& f : fn->floatRegisters)
         m_out.floatRegisters.push_back(f.back() == '<' ? f : renamed(f, body.suffix));
 }
 
-}  // namespace
+}  // namespace inlining
 
-ptx::Function inlineCalls(const ptx::Module& module, const ptx::Function& kernel, const std::string& cudaFile) {
-    return Inliner(module, cudaFile).run(kernel);
+InlinedKernel inlineCalls(const ptx::Module& module, const ptx::Function& kernel, const std::string& cudaFile) {
+    return inlining::Inliner(module, cudaFile).run(kernel);
 }
 
 }  // namespace qgpu::lowering

@@ -2,14 +2,22 @@
 // compiler library.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "qgpu/compiler/Ptx.h"
 
 namespace qgpu::lowering {
 
-// The kernel with every call replaced by the callee's body, its registers and labels renamed; throws
-// DiagnosticError at the call for recursion, calls through pointers and functions the module lacks.
-ptx::Function inlineCalls(const ptx::Module& module, const ptx::Function& kernel, const std::string& cudaFile);
+struct InlinedKernel {
+    ptx::Function function;
+    int64_t callStackBytes = 0;  // the local array kCallStackArray that recursive calls need, or 0
+};
+
+// The kernel with every call of a function that is not recursive replaced by the callee's body, its
+// registers and labels renamed, and every recursive function placed once and called on the call stack
+// (CallStack.h); throws DiagnosticError at the call for calls through pointers and functions the module
+// lacks.
+InlinedKernel inlineCalls(const ptx::Module& module, const ptx::Function& kernel, const std::string& cudaFile);
 
 }  // namespace qgpu::lowering

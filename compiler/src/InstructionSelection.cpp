@@ -10,6 +10,7 @@
 #include "OperandForms.h"
 #include "Passes.h"
 #include "SequenceHelpers.h"
+#include "CallStack.h"
 #include "Inlining.h"
 #include "StructParams.h"
 #include "Selector.h"
@@ -395,11 +396,13 @@ void Selector::statement(const ptx::Instruction& in) {
     }
     if (op == "bra") return branch(in);
     if (!in.guard.empty()) return guarded(in);
-    if (op == "ret" || op == "exit") {
+    if (op == "ret" || op == "exit" || (op == "trap" && in.has("callstack"))) {
+        if (op == "trap") callStackFull();
         terminate(Opcode::Exit);
         m_cur = newBlock();
         return;
     }
+    if (op == "qgpu") return callStackSlot(in);
     if ((op == "bar" || op == "barrier") && !in.has("warp")) {
         int next = newBlock();
         terminate(Opcode::Bar, next);
@@ -701,9 +704,13 @@ Selection selectInstructions(const ptx::Module& module, const std::vector<std::s
         kernel = &f;
     }
     if (!kernel) throw DiagnosticError(Diagnostic{cudaFile, 0, 0, "the file defines no __global__ kernel"});
-    ptx::Function inlined = structParamsInMemory(inlineCalls(module, *kernel, cudaFile));
+    InlinedKernel calls = inlineCalls(module, *kernel, cudaFile);
+    ptx::Function inlined = structParamsInMemory(calls.function);
     checkOperandForms(inlined, cudaFile);
-    return Selector(module, inlined, paramNames, cudaFile, spec, addMulThroughFma).run();
+    if (!calls.callStackBytes) return Selector(module, inlined, paramNames, cudaFile, spec, addMulThroughFma).run();
+    ptx::Module withStack = module;
+    withStack.locals.push_back({kCallStackArray, calls.callStackBytes, false});
+    return Selector(withStack, inlined, paramNames, cudaFile, spec, addMulThroughFma).run();
 }
 
 }  // namespace qgpu::lowering

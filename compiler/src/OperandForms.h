@@ -39,6 +39,9 @@ inline constexpr OperandForm kOperandForms[] = {
     {"bra", nullptr, 1, 1, {kLabel}, false},
     {"ret", nullptr, 0, 0, {}, false},
     {"exit", nullptr, 0, 0, {}, false},
+    {"trap", "callstack", 0, 0, {}, false},  // the call stack's overflow (CallStack.h), never the user's trap
+    {"qgpu", "save", 2, 2, {kAddress, kReg | kPred}, false},
+    {"qgpu", "restore", 2, 2, {kReg | kPred, kAddress}, false},
     {"bar", nullptr, 1, 2, {kValue, kValue}, false},  // bar.sync 0; bar.sync 1, 64; bar.warp.sync mask
     {"barrier", nullptr, 1, 2, {kValue, kValue}, false},
     {"membar", nullptr, 0, 0, {}, false},

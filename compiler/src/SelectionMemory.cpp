@@ -210,4 +210,32 @@ std::vector<Operand> Selector::vectorElements(const Operand& v) {
     return out;
 }
 
+// qgpu.save [%sp+w], %r and qgpu.restore %r, [%sp+w]: the machine registers that hold a PTX register (both
+// words of a 64-bit pair), stored to or loaded from the call stack's frame; offsets in words.
+void Selector::callStackSlot(const ptx::Instruction& in) {
+    bool save = in.has("save");
+    const Operand& slot = in.operands.at(save ? 0 : 1);
+    const Operand& r = in.operands.at(save ? 1 : 0);
+    int base = vreg(slot.name);
+    std::vector<int> words = {vreg(r.name)};
+    if (isPair(r)) words.push_back(vreg(r.name + kHighWordSuffix));
+    for (size_t k = 0; k < words.size(); ++k) {
+        uint32_t at = uint32_t(slot.value + int64_t(k));
+        if (!save) {
+            emit(Opcode::LdGlobal, words[k], base, imm(at));
+            continue;
+        }
+        VInst v = located(Opcode::StGlobal);
+        v.rs1 = base, v.imm = at, v.rs2 = words[k];
+        block().body.push_back(v);
+    }
+}
+
+// trap.callstack: every lane that reaches it warns that the call stack is full (the thread then exits).
+void Selector::callStackFull() {
+    int one = temp();
+    emit(Opcode::Mov, one, kZeroReg, imm(1));
+    emit(Opcode::Warn, kZeroReg, kZeroReg, imm(int64_t(MachineWarning::CallStackFull)), one);
+}
+
 }  // namespace qgpu::lowering

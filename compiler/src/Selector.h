@@ -226,6 +226,9 @@ private:
     std::pair<int, uint32_t> address(const Operand& a, Space& space);
 
     void memory(const ptx::Instruction& in);
+    // The call stack's qgpu.save / qgpu.restore (CallStack.h) and the warning of a full stack.
+    void callStackSlot(const ptx::Instruction& in);
+    void callStackFull();
     static Space spaceOf(const ptx::Instruction& in);
     // The memory an access goes to: local memory is a frame in global memory, and a pointer whose memory is
     // unknown (read back from memory, as at -O0) is global in a kernel without shared memory.

@@ -182,7 +182,7 @@ void parseWarning(LineParser& p, const Operand& o, Instruction& in) {
     if (auto w = machineWarningFromName(o.text))
         in.imm = uint32_t(*w);
     else
-        p.error(o.column, "unknown warning '" + o.text + "' (divzero, divoverflow)");
+        p.error(o.column, "unknown warning '" + o.text + "' (divzero, divoverflow, stackfull)");
 }
 
 struct PendingTarget {
@@ -457,7 +457,7 @@ std::string disassemble(const Instruction& in, const Program* program) {
         case OperandForm::Target: return m + " " + targetName(in.target(), program);
         case OperandForm::Warning:
             return m + " r" + std::to_string(in.rc) + ", " +
-                   (in.imm == 1 || in.imm == 2 ? std::string(machineWarningName(MachineWarning(in.imm))) : "?");
+                   (in.imm >= 1 && in.imm <= 3 ? std::string(machineWarningName(MachineWarning(in.imm))) : "?");
         case OperandForm::CondTargets:
             return m + " r" + std::to_string(in.rc) + ", " + targetName(in.target(), program) + ", " +
                    targetName(in.elseTarget(), program);

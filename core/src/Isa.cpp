@@ -70,11 +70,17 @@ std::optional<Opcode> opcodeFromMnemonic(std::string_view mnemonic) {
 }
 
 std::string_view machineWarningName(MachineWarning w) {
-    return w == MachineWarning::DivisionByZero ? "divzero" : "divoverflow";
+    switch (w) {
+        case MachineWarning::DivisionByZero: return "divzero";
+        case MachineWarning::DivisionOverflow: return "divoverflow";
+        case MachineWarning::CallStackFull: return "stackfull";
+    }
+    return "";
 }
 
 std::optional<MachineWarning> machineWarningFromName(std::string_view name) {
-    for (MachineWarning w : {MachineWarning::DivisionByZero, MachineWarning::DivisionOverflow})
+    for (MachineWarning w :
+         {MachineWarning::DivisionByZero, MachineWarning::DivisionOverflow, MachineWarning::CallStackFull})
         if (machineWarningName(w) == name) return w;
     return std::nullopt;
 }
@@ -85,6 +91,9 @@ std::string machineWarningText(uint32_t code) {
             return "integer division by zero: the quotient and the remainder are all ones (0xffffffff)";
         case MachineWarning::DivisionOverflow:
             return "INT_MIN / -1 overflows: the quotient is INT_MIN and the remainder 0";
+        case MachineWarning::CallStackFull:
+            return "the call stack is full: a recursive call deeper than the machine's call stack holds "
+                   "(docs/qgpu-cuda.md); the thread stops here, so its results are incomplete";
     }
     return "warning " + std::to_string(code);
 }

@@ -1,5 +1,7 @@
 #include "qgpu/core/Trace.h"
 
+#include <algorithm>
+
 namespace qgpu {
 
 const char* laneStatusName(LaneStatus s) {
@@ -26,6 +28,24 @@ std::string locatedFault(const Program& program, int block, const std::string& f
     int line = terminatorLine(program, block);
     if (program.sourceFile.empty() || line <= 0) return fault;
     return program.sourceFile + ":" + std::to_string(line) + ": " + fault;
+}
+
+std::vector<std::string> locatedWarnings(const Program& program, const std::vector<StepEvent>& history) {
+    std::vector<std::pair<std::string, int>> seen;  // in the order they first happened
+    for (const StepEvent& ev : history)
+        for (const std::string& w : ev.warnings) {
+            size_t text = w.find(": ");  // after "instruction N, lane L"
+            std::string line = locatedFault(program, ev.block, "warning: " + w.substr(text + 2));
+            auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == line; });
+            if (it == seen.end())
+                seen.push_back({line, 1});
+            else
+                ++it->second;
+        }
+    std::vector<std::string> out;
+    for (const auto& [line, times] : seen)
+        out.push_back(times == 1 ? line : line + " (" + std::to_string(times) + " times)");
+    return out;
 }
 
 namespace {

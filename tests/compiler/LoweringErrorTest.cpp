@@ -45,13 +45,6 @@ TEST(LoweringErrors, BytePermuteWithARunTimeSelector) {
                 "constant selector");
 }
 
-TEST(LoweringErrors, CallsAndRecursion) {
-    expectError(
-        "__device__ __noinline__ int f(int x) {\n  return x < 2 ? x : f(x - 1) + f(x - 2);\n}\n"
-        "__global__ void k(int* a) { a[0] = f(a[1]); }\n",
-        2, "calls itself (recursion): the machine has no call stack; write it as a loop");
-}
-
 TEST(LoweringErrors, SharedMemoryTooLarge) {
     expectError(
         "__global__ void k(int* a) {\n  __shared__ int big[100];\n  big[threadIdx.x] = 1;\n"

@@ -61,8 +61,9 @@ enum class Opcode : uint8_t {
 };
 
 // What a `warn` instruction reports (the lowering of integer division places them on the policy paths).
-enum class MachineWarning : uint8_t { DivisionByZero = 1, DivisionOverflow = 2 };
-std::string_view machineWarningName(MachineWarning w);  // the assembler's operand: "divzero", "divoverflow"
+enum class MachineWarning : uint8_t { DivisionByZero = 1, DivisionOverflow = 2, CallStackFull = 3 };
+std::string_view machineWarningName(
+    MachineWarning w);  // the assembler's operand: "divzero", "divoverflow", "stackfull"
 std::optional<MachineWarning> machineWarningFromName(std::string_view name);
 std::string machineWarningText(uint32_t code);  // what the warning event says
 

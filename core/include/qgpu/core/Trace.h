@@ -21,6 +21,9 @@ std::vector<int64_t> readArray(const MachineState& state, const ArrayPlacement& 
 int terminatorLine(const Program& program, int block);
 // A fault of the step that ran `block`, located at its terminator's source line: "k.cu:12: divergent ...".
 std::string locatedFault(const Program& program, int block, const std::string& fault);
+// The run's warnings (division by zero, a full call stack), one line each, located at the source line of the
+// block that warned and counted over lanes and steps: "k.cu:8: warning: ... (3 times)".
+std::vector<std::string> locatedWarnings(const Program& program, const std::vector<StepEvent>& history);
 // "name = [v0, v1, ...]" for every array of the launch.
 std::string formatArrays(const MachineState& state, const MemoryMap& map);
 // The same in one short line: at most `values` elements of each array, then "... (N values)".
