@@ -107,6 +107,7 @@ const std::map<std::string_view, FlagParser>& flagParsers() {
         {"--max-unroll", [](Args& a, const FlagContext& f) { a.compile.limits.maxUnroll = f.integer(1, 1 << 20); }},
         {"--fmad", [](Args& a, const FlagContext& f) { a.compile.fuseMultiplyAdd = f.boolean(); }},
         {"-g", [](Args& a, const FlagContext&) { a.compile.debugInfo = true; }},
+        {"--call-depth", [](Args& a, const FlagContext& f) { a.compile.callDepth = f.integer(1, 1024); }},
         {"--top-k", [](Args& a, const FlagContext& f) { a.sampling.topK = f.integer(0, 1 << 24); }},
         {"--temperature", [](Args& a, const FlagContext& f) { a.sampling.temperature = f.number(0, 100); }},
         {"--top-p", [](Args& a, const FlagContext& f) { a.sampling.topP = f.number(0, 1); }},
@@ -148,8 +149,10 @@ const std::vector<Command> kCommands = {
     {"run",
      R"(  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
            [--quiet] [--check] [--max-steps N] [-O0..-O3] [-g] [--fmad true|false] [--compile-seconds S]
-           [--compile-memory MIB] [--max-unroll N]
-      Compiles and lowers a CUDA kernel (the compile's limits as `compile`'s), then runs it like `asm`.
+           [--compile-memory MIB] [--max-unroll N] [--call-depth N]
+      Compiles and lowers a CUDA kernel (the compile's flags as `compile`'s), then runs it like `asm`. The
+      run's warnings (division by zero, a full call stack) print at their lines; a thread that stopped with
+      its call stack full makes the run fail (exit code 1).
       With -O0 -g the reference backend also prints every thread's CUDA variables as the launch ends. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
       thread's registers; --check is then the replay check against the interpreter (at a difference it
@@ -160,7 +163,7 @@ const std::vector<Command> kCommands = {
       of the launch writes; a long run reports progress on stderr, and Ctrl-C stops it (exit code 130).
 )",
      {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O", "-g", "--fmad",
-      "--compile-seconds", "--compile-memory", "--max-unroll"},
+      "--compile-seconds", "--compile-memory", "--max-unroll", "--call-depth"},
      1},
     {"eval",
      R"(  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
@@ -213,7 +216,7 @@ const std::vector<Command> kCommands = {
      0},
     {"compile",
      R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map|variables] [-O0..-O3] [-g] [--fmad true|false]
-             [--compile-seconds S] [--compile-memory MIB] [--max-unroll N]
+             [--compile-seconds S] [--compile-memory MIB] [--max-unroll N] [--call-depth N]
       Compiles CUDA (Clang in a worker process of its own); prints the PTX (default), the machine blocks, the
       line map (block, slot, CUDA line, PTX line), or where each CUDA variable lives (-O0 -g: a place in the
       thread's local-memory frame; optimized builds keep line tables only, as nvcc's -lineinfo). As CUDA compilers do by default, a * b + c becomes one
@@ -222,9 +225,10 @@ const std::vector<Command> kCommands = {
       20) and MIB MiB of memory (default 2048), and `#pragma unroll` may ask for N copies (default 1024);
       past a limit, or when Clang crashes, the compile stops with an error at the line it was compiling.
       QGPU_COMPILE_SECONDS, QGPU_COMPILE_MEMORY_MIB and QGPU_MAX_UNROLL set the defaults (also the
-      studio's and chat's).
+      studio's and chat's). Recursive functions run on a call stack of N calls a thread (default 16, at most
+      1024); each level takes a frame of the largest call in every thread's local memory.
 )",
-     {"--emit", "-O", "-g", "--fmad", "--compile-seconds", "--compile-memory", "--max-unroll"},
+     {"--emit", "-O", "-g", "--fmad", "--compile-seconds", "--compile-memory", "--max-unroll", "--call-depth"},
      1},
     {"bench-compile",
      R"(  qgpu bench-compile [DIR] [--runs N]

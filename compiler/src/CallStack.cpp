@@ -55,9 +55,9 @@ void startCallStack(const Instruction& at, ptx::Function& out) {
     emit(out, at, "mov.u32", {reg(kDepth), imm(0)});
 }
 
-void pushFrame(const Instruction& at, const CallFrame& frame, int site, ptx::Function& out) {
+void pushFrame(const Instruction& at, const CallFrame& frame, int site, int depth, ptx::Function& out) {
     std::string room = "$L__qgpu_push_" + std::to_string(site);
-    emit(out, at, "setp.ge.u32", {reg(kFull), reg(kDepth), imm(kCallDepth)});
+    emit(out, at, "setp.ge.u32", {reg(kFull), reg(kDepth), imm(depth)});
     emit(out, at, "bra", {label(room)}, kFull, true);
     emit(out, at, "trap.callstack", {});
     out.labels[room] = out.body.size();

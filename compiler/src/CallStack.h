@@ -6,7 +6,7 @@
 // callee's `ret` reads that number and goes back to its site, which pops the frame. Calls and returns all
 // pass one trampoline block (see Inliner.h for why). Registers move as
 // machine words (`qgpu.save`, `qgpu.restore`, selected by callStackSlot), so addresses, 64-bit pairs and
-// predicates keep exactly what they held. A call deeper than kCallDepth warns `stackfull` and the thread
+// predicates keep exactly what they held. A call deeper than the program's call depth warns `stackfull` and the thread
 // exits (`trap.callstack`). Private to the compiler library.
 #pragma once
 
@@ -18,7 +18,6 @@
 
 namespace qgpu::lowering {
 
-inline constexpr int kCallDepth = 16;  // calls of recursive functions a thread may have in progress at once
 inline constexpr const char* kCallStackArray = "__qgpu_call_stack";
 
 // What one call site keeps in its frame, at word offsets: registers (two words for a 64-bit one), then
@@ -34,8 +33,8 @@ CallFrame callFrame(const std::set<std::string>& live, const std::vector<ptx::Op
 // Each appends PTX to `out`, located at `at`, labels included.
 // The stack pointer and the depth, at the kernel's start.
 void startCallStack(const ptx::Instruction& at, ptx::Function& out);
-// The depth check, then the frame pushed for call site `site`.
-void pushFrame(const ptx::Instruction& at, const CallFrame& frame, int site, ptx::Function& out);
+// The depth check (at most `depth` calls in progress), then the frame pushed for call site `site`.
+void pushFrame(const ptx::Instruction& at, const CallFrame& frame, int site, int depth, ptx::Function& out);
 // The return site's label, then the frame popped and the caller's words restored.
 void popFrame(const ptx::Instruction& at, const CallFrame& frame, int site, ptx::Function& out);
 // Where a call of a recursive function returns to: a site's label, and the label every recursive

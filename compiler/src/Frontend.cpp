@@ -62,7 +62,7 @@ CompiledKernel compileKernel(const std::string& source, const std::string& fileN
     out.ptx = std::move(r.ptx);
     out.warnings = std::move(r.diagnostics);
     ptx::Module module = ptx::parse(out.ptx, fileName + ".ptx", fileName);
-    out.kernel = lowerKernel(module, kernelParameterNames(source), fileName, spec);
+    out.kernel = lowerKernel(module, kernelParameterNames(source), fileName, spec, options.callDepth);
     if (!out.kernel.debugWarning.empty()) out.warnings.push_back({fileName, 0, 0, out.kernel.debugWarning, true});
     if (options.debugInfo && options.optLevel > 0)
         out.warnings.push_back({fileName, 0, 0,

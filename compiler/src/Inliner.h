@@ -41,8 +41,8 @@ struct CallTarget {
 
 class Inliner {
 public:
-    Inliner(const ptx::Module& module, const std::string& cudaFile)
-        : m_module(module), m_cudaFile(cudaFile), m_recursive(recursiveFunctions(module)) {}
+    Inliner(const ptx::Module& module, const std::string& cudaFile, int callDepth)
+        : m_module(module), m_cudaFile(cudaFile), m_callDepth(callDepth), m_recursive(recursiveFunctions(module)) {}
     InlinedKernel run(const ptx::Function& kernel);
 
 private:
@@ -98,6 +98,7 @@ private:
 
     const ptx::Module& m_module;
     std::string m_cudaFile;
+    int m_callDepth;
     std::set<std::string> m_recursive;
     ptx::Function m_out;
     int m_calls = 0, m_carriers = 0, m_deepestFrame = 1;

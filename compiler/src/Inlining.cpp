@@ -78,7 +78,7 @@ InlinedKernel Inliner::run(const ptx::Function& kernel) {
     Body body{kernel, "", {}, ""};
     emitBody(body);
     emitSubroutines();
-    int64_t stackBytes = m_subroutines.empty() ? 0 : int64_t(4) * kCallDepth * m_deepestFrame;
+    int64_t stackBytes = m_subroutines.empty() ? 0 : int64_t(4) * m_callDepth * m_deepestFrame;
     return {m_out, stackBytes};
 }
 
@@ -266,8 +266,9 @@ void Inliner::inlineCall(const Instruction& call, CallSequence& seq, Body& calle
 
 }  // namespace inlining
 
-InlinedKernel inlineCalls(const ptx::Module& module, const ptx::Function& kernel, const std::string& cudaFile) {
-    return inlining::Inliner(module, cudaFile).run(kernel);
+InlinedKernel inlineCalls(const ptx::Module& module, const ptx::Function& kernel, const std::string& cudaFile,
+                          int callDepth) {
+    return inlining::Inliner(module, cudaFile, callDepth).run(kernel);
 }
 
 }  // namespace qgpu::lowering

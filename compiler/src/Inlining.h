@@ -18,6 +18,8 @@ struct InlinedKernel {
 // registers and labels renamed, and every recursive function placed once and called on the call stack
 // (CallStack.h); throws DiagnosticError at the call for calls through pointers and functions the module
 // lacks.
-InlinedKernel inlineCalls(const ptx::Module& module, const ptx::Function& kernel, const std::string& cudaFile);
+// `callDepth`: the calls of recursive functions a thread may have in progress at once.
+InlinedKernel inlineCalls(const ptx::Module& module, const ptx::Function& kernel, const std::string& cudaFile,
+                          int callDepth);
 
 }  // namespace qgpu::lowering

@@ -694,7 +694,8 @@ void Selector::shuffle(const ptx::Instruction& in) {
 }
 
 Selection selectInstructions(const ptx::Module& module, const std::vector<std::string>& paramNames,
-                             const std::string& cudaFile, const MachineSpec& spec, bool addMulThroughFma) {
+                             const std::string& cudaFile, const MachineSpec& spec, int callDepth,
+                             bool addMulThroughFma) {
     const ptx::Function* kernel = nullptr;
     for (const auto& f : module.functions) {
         if (!f.isEntry) continue;
@@ -704,7 +705,7 @@ Selection selectInstructions(const ptx::Module& module, const std::vector<std::s
         kernel = &f;
     }
     if (!kernel) throw DiagnosticError(Diagnostic{cudaFile, 0, 0, "the file defines no __global__ kernel"});
-    InlinedKernel calls = inlineCalls(module, *kernel, cudaFile);
+    InlinedKernel calls = inlineCalls(module, *kernel, cudaFile, callDepth);
     ptx::Function inlined = structParamsInMemory(calls.function);
     checkOperandForms(inlined, cudaFile);
     if (!calls.callStackBytes) return Selector(module, inlined, paramNames, cudaFile, spec, addMulThroughFma).run();

@@ -29,6 +29,7 @@ struct Selection {
 // fma(a, b, -0) or, rounding down, fma(a, b, +0): the same bits), so a kernel holds one routine instead of
 // three, each add or multiply taking the fma's longer path.
 Selection selectInstructions(const ptx::Module& module, const std::vector<std::string>& paramNames,
-                             const std::string& cudaFile, const MachineSpec& spec, bool addMulThroughFma = false);
+                             const std::string& cudaFile, const MachineSpec& spec, int callDepth = 16,
+                             bool addMulThroughFma = false);
 
 }  // namespace qgpu::lowering

@@ -49,16 +49,16 @@ LoweredKernel lowerSelection(lowering::Selection sel, const std::string& cudaFil
 }  // namespace
 
 LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::string>& paramNames,
-                          const std::string& cudaFile, const MachineSpec& spec) {
-    lowering::Selection sel = lowering::selectInstructions(module, paramNames, cudaFile, spec);
+                          const std::string& cudaFile, const MachineSpec& spec, int callDepth) {
+    lowering::Selection sel = lowering::selectInstructions(module, paramNames, cudaFile, spec, callDepth);
     bool fmaBesideAddOrMul = sel.fmaBesideAddOrMul;
     std::string debugWarning;
     std::vector<ProgramVariable> variables = lowering::programVariables(module, sel.localOffsets, debugWarning);
     LoweredKernel out = lowerSelection(std::move(sel), cudaFile, spec);
     // Too long with separate float routines: adds and multiplies share the fma routine instead.
     if (int(out.program.blocks.size()) > spec.romBlocks && fmaBesideAddOrMul) try {
-            LoweredKernel shared =
-                lowerSelection(lowering::selectInstructions(module, paramNames, cudaFile, spec, true), cudaFile, spec);
+            LoweredKernel shared = lowerSelection(
+                lowering::selectInstructions(module, paramNames, cudaFile, spec, callDepth, true), cudaFile, spec);
             if (shared.program.blocks.size() < out.program.blocks.size()) out = std::move(shared);
         } catch (const DiagnosticError&) {  // no better: the ROM's error below stands
         }

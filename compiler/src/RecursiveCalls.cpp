@@ -118,7 +118,7 @@ void Inliner::callSubroutine(const Instruction& call, const ptx::Function& fn, c
                              CallSequence& seq, Body& caller) {
     Subroutine& s = subroutine(fn);
     int site = returnSite(caller);
-    pushFrame(call, m_frames.at(site), site, m_out);
+    pushFrame(call, m_frames.at(site), site, m_callDepth, m_out);
     for (const auto& [k, value] : seq.stored)
         for (size_t i = 0; i < target.args.size(); ++i) {
             if (k.rfind(target.args[i] + "+", 0) != 0) continue;

@@ -92,8 +92,8 @@ std::string machineWarningText(uint32_t code) {
         case MachineWarning::DivisionOverflow:
             return "INT_MIN / -1 overflows: the quotient is INT_MIN and the remainder 0";
         case MachineWarning::CallStackFull:
-            return "the call stack is full: a recursive call deeper than the machine's call stack holds "
-                   "(docs/qgpu-cuda.md); the thread stops here, so its results are incomplete";
+            return "the call stack is full: a recursive call deeper than the program's call depth "
+                   "(--call-depth); the thread stops here, so its results are incomplete";
     }
     return "warning " + std::to_string(code);
 }

@@ -180,8 +180,8 @@ TEST(Calls, ACallDeeperThanTheStackWarnsAtItsLineAndStopsItsThread) {
     std::vector<std::string> warnings = locatedWarnings(linked.program, history);
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_EQ(warnings[0],
-              "k.cu:3: warning: the call stack is full: a recursive call deeper than the machine's call stack holds "
-              "(docs/qgpu-cuda.md); the thread stops here, so its results are incomplete (2 times)");
+              "k.cu:3: warning: the call stack is full: a recursive call deeper than the program's call depth "
+              "(--call-depth); the thread stops here, so its results are incomplete (2 times)");
     // 16 calls in progress fit (the kernel's and 15 recursive ones); the lanes that would need more keep
     // their old values.
     EXPECT_EQ(readArray(interp.state(), linked.map.arrays[1]), (std::vector<int64_t>{mixOf(2), mixOf(15), 7, 7}));

@@ -96,6 +96,22 @@ TEST(RunCli, ADebugBuildListsWhereEachVariableLivesAndPrintsEveryThreadsVariable
     EXPECT_NE(optimized.out.find("no variable locations (build with -O0 -g"), std::string::npos) << optimized.out;
 }
 
+TEST(RunCli, AThreadWhoseCallStackIsFullWarnsAtTheCallAndFailsTheRun) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    const std::string quicksort = "kernels/recursive_quicksort.cu --launch kernels/recursive_quicksort.json --quiet";
+    Result deepEnough = runQgpu("run " + quicksort + " --check");
+    EXPECT_EQ(deepEnough.status, 0) << deepEnough.err;
+    EXPECT_EQ(deepEnough.err, "");
+    Result shallow = runQgpu("run " + quicksort + " --call-depth 4");
+    EXPECT_EQ(shallow.status, 1);
+    EXPECT_NE(shallow.err.find("kernels/recursive_quicksort.cu:22: warning: the call stack is full: a recursive call "
+                               "deeper than the program's call depth (--call-depth)"),
+              std::string::npos)
+        << shallow.err;
+    EXPECT_NE(shallow.err.find("error: a thread stopped with its call stack full"), std::string::npos) << shallow.err;
+    expectUsageErrors({{"compile kernels/recursive_quicksort.cu --call-depth 0", "--call-depth"}});
+}
+
 TEST(RunCli, AMissingCheckpointOrAGpuWithoutTheModelBackendIsAClearError) {
     if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
     Result missing = runQgpu("run " + kDotProduct + " --backend model --gpu /nonexistent/qgpu-ckpt");

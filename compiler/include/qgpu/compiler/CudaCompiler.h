@@ -29,6 +29,9 @@ struct CudaCompileOptions {
     // variable locations for the GPU only without optimization, so this pays off at -O0 (nvcc's -G also
     // compiles at -O0); at -O1..-O3 it keeps line tables only, which every build has.
     bool debugInfo = false;
+    // How many calls of recursive functions a thread may have in progress at once (--call-depth): each
+    // level takes a frame of the program's largest call in every thread's local memory.
+    int callDepth = 16;
     std::string deviceHeader;          // contents of qgpu_cuda.h; empty = the copy built into the binary
     std::vector<std::string> defines;  // NAME or NAME=VALUE
     CompileLimits limits = CompileLimits::fromEnvironment();

@@ -35,9 +35,11 @@ struct LoweredKernel {
 };
 
 // Lowers the module's only kernel. `paramNames` (may be empty) names the parameters for messages and
-// the debugger. Throws DiagnosticError naming the CUDA file:line and the PTX line of what cannot run.
+// the debugger; `callDepth` is how many calls of recursive functions a thread may have in progress. Throws
+// DiagnosticError naming the CUDA file:line and the PTX line of what cannot run.
 LoweredKernel lowerKernel(const ptx::Module& module, const std::vector<std::string>& paramNames,
-                          const std::string& cudaFile, const MachineSpec& spec = MachineSpec::standard());
+                          const std::string& cudaFile, const MachineSpec& spec = MachineSpec::standard(),
+                          int callDepth = 16);
 
 // The listing `qgpu compile --emit blocks` prints and golden tests compare: a header with blocks,
 // registers, shared words and parameters, then the disassembly with each block's CUDA lines.
