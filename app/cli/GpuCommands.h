@@ -34,6 +34,9 @@ std::unique_ptr<GpuModel> openWithProgress(const std::string& dir,
 // before the model starts. Ctrl-C stops the model (exit code 130); a long run reports progress on stderr.
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, const std::string& gpuDir, bool quiet,
                bool check, int maxSteps);
+// Prints a run's located warnings on stderr; when one says a thread stopped with its call stack full, also
+// that the results are incomplete, and returns true (the run fails).
+bool reportWarnings(const std::vector<std::string>& located);
 // `qgpu build-gpu --out DIR`: writes the compiled GPU as a stock checkpoint with its layout file.
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,

@@ -73,11 +73,7 @@ int runProgram(const Program& program, const Args& a) {
     StopReason r = session->run(a.maxSteps);
     if (!a.quiet)
         for (const auto& ev : session->history()) std::cout << formatEvent(ev, program, spec.lanesPerWarp);
-    bool stackFull = false;
-    for (const std::string& w : locatedWarnings(program, session->history())) {
-        std::cerr << w << "\n";
-        stackFull |= w.find(machineWarningText(uint32_t(MachineWarning::CallStackFull))) != std::string::npos;
-    }
+    bool stackFull = cli::reportWarnings(locatedWarnings(program, session->history()));
     if (r == StopReason::Faulted) {
         int block = session->history().empty() ? -1 : session->history().back().block;
         std::cerr << "error: " << locatedFault(program, block, session->snapshot().fault) << "\n";
@@ -91,11 +87,7 @@ int runProgram(const Program& program, const Args& a) {
     MemoryMap map = linkLaunch(program, launch, spec).map;
     std::cout << "finished in " << session->position() << " steps\n" << formatArrays(session->snapshot(), map);
     if (!program.variables.empty()) std::cout << formatThreadVariables(session->snapshot(), map, program, launch, spec);
-    if (stackFull) {
-        std::cerr << "error: a thread stopped with its call stack full, so the results are incomplete; build with "
-                     "a larger --call-depth if the launch's memory has room\n";
-        return 1;
-    }
+    if (stackFull) return 1;
     return a.check ? checkExpectations(session->snapshot(), launch, map) : 0;
 }
 

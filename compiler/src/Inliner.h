@@ -25,6 +25,8 @@ std::string key(const std::string& name, int64_t offset);  // "param0+8"
 int elementBytes(const std::string& type);
 // The functions on a cycle of calls: those that can reach themselves.
 std::set<std::string> recursiveFunctions(const ptx::Module& module);
+// Whether `fn` can reach one of `recursive` through its calls.
+bool reachesRecursion(const ptx::Module& module, const ptx::Function& fn, const std::set<std::string>& recursive);
 
 // The arguments a call site stored (param0+offset -> value, and the st.param's type) and the results its
 // callee left (retval0+offset -> the register that carries it).

@@ -74,7 +74,8 @@ InlinedKernel Inliner::run(const ptx::Function& kernel) {
     m_out = kernel;
     m_out.body.clear();
     m_out.labels.clear();
-    if (!m_recursive.empty() && !kernel.body.empty()) startCallStack(kernel.body.front(), m_out);
+    if (!kernel.body.empty() && reachesRecursion(m_module, kernel, m_recursive))
+        startCallStack(kernel.body.front(), m_out);
     Body body{kernel, "", {}, ""};
     emitBody(body);
     emitSubroutines();

@@ -12,13 +12,39 @@ namespace qgpu::lowering::inlining {
 
 using Kind = Operand::Kind;
 
+namespace {
+
+// The functions `fn` calls by name.
+std::set<std::string> calleesOf(const ptx::Function& fn) {
+    std::set<std::string> out;
+    for (const Instruction& in : fn.body)
+        if (in.parts[0] == "call")
+            for (const Operand& o : in.operands)
+                if (o.kind == Kind::Symbol && !o.name.empty() && o.name[0] != '(') out.insert(o.name);
+    return out;
+}
+
+}  // namespace
+
+bool reachesRecursion(const ptx::Module& module, const ptx::Function& fn, const std::set<std::string>& recursive) {
+    std::set<std::string> seen;
+    std::vector<const ptx::Function*> todo{&fn};
+    while (!todo.empty()) {
+        const ptx::Function* f = todo.back();
+        todo.pop_back();
+        for (const std::string& c : calleesOf(*f)) {
+            if (recursive.count(c)) return true;
+            if (seen.insert(c).second)
+                for (const auto& g : module.functions)
+                    if (g.name == c) todo.push_back(&g);
+        }
+    }
+    return false;
+}
+
 std::set<std::string> recursiveFunctions(const ptx::Module& module) {
     std::map<std::string, std::set<std::string>> calls;
-    for (const auto& f : module.functions)
-        for (const Instruction& in : f.body)
-            if (in.parts[0] == "call")
-                for (const Operand& o : in.operands)
-                    if (o.kind == Kind::Symbol && !o.name.empty() && o.name[0] != '(') calls[f.name].insert(o.name);
+    for (const auto& f : module.functions) calls[f.name] = calleesOf(f);
     std::set<std::string> out;
     for (const auto& [name, callees] : calls) {
         std::set<std::string> seen;

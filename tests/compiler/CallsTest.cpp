@@ -165,6 +165,23 @@ TEST(Calls, RecursiveFunctionsRunOnTheCallStackAtEveryLevel) {
         }
 }
 
+TEST(Calls, ARecursiveFunctionTheKernelNeverCallsCostsNothing) {
+    const char* kernel = "__global__ void k(const int* in, int* out) { out[threadIdx.x] = in[threadIdx.x] * 2; }\n";
+    const char* launch = R"({"block": 2, "args": [{"name": "in", "array": [3, -4]}, {"name": "out", "zeros": 2}]})";
+    Program alone = compileKernel(kernel, "k.cu", MachineSpec::standard()).kernel.program;
+    Program beside =
+        compileKernel(
+            std::string("__device__ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n") + kernel, "k.cu",
+            MachineSpec::standard())
+            .kernel.program;
+    EXPECT_EQ(beside.blocks.size(), alone.blocks.size());
+    EXPECT_EQ(beside.localWords, 0);
+    EXPECT_EQ(
+        runToEnd(std::string("__device__ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n") + kernel,
+                 launch)["out"],
+        (std::vector<int64_t>{6, -8}));
+}
+
 TEST(Calls, ACallDeeperThanTheStackWarnsAtItsLineAndStopsItsThread) {
     const char* source =
         "__device__ int mix(int n) {\n  if (n == 0) return 1;\n  int r = mix(n - 1);\n  return r * 3 + n % 7;\n}\n"

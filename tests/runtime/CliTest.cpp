@@ -109,6 +109,12 @@ TEST(RunCli, AThreadWhoseCallStackIsFullWarnsAtTheCallAndFailsTheRun) {
               std::string::npos)
         << shallow.err;
     EXPECT_NE(shallow.err.find("error: a thread stopped with its call stack full"), std::string::npos) << shallow.err;
+    Result model = runQgpu("run " + quicksort + " --call-depth 4 --backend model --check");
+    EXPECT_EQ(model.status, 1);
+    EXPECT_NE(model.out.find("check: ok"), std::string::npos) << model.out;  // the model computes the same
+    EXPECT_NE(model.err.find("kernels/recursive_quicksort.cu:22: warning: the call stack is full"), std::string::npos)
+        << model.err;
+    EXPECT_NE(model.err.find("error: a thread stopped with its call stack full"), std::string::npos) << model.err;
     expectUsageErrors({{"compile kernels/recursive_quicksort.cu --call-depth 0", "--call-depth"}});
 }
 

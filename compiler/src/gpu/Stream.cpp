@@ -5,6 +5,7 @@
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Interpreter.h"
 #include "qgpu/core/Launch.h"
+#include "qgpu/core/Trace.h"
 
 namespace qgpu::gpu {
 
@@ -17,6 +18,7 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
     // block's last warp leaves with lanes at the barrier, it writes RELEASE and goes back to the block's
     // first warp.
     int warpsPerBlock = (launch.threadsPerBlock() + kLanes - 1) / kLanes, cursor = 0, epoch = 0;
+    std::vector<StepEvent> warned;
     auto passUpTo = [&](int warp) {
         for (; cursor < warp; ++cursor) {
             Token empty{Kind::Exec};
@@ -30,6 +32,7 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
                                            " warp steps (the reference interpreter's run); check the kernel for "
                                            "an endless loop, or raise the limit (--max-steps)");
         StepEvent ev = interp.step();
+        if (!ev.warnings.empty()) warned.push_back(ev);
         passUpTo(ev.warp);
         Token exec{Kind::Exec};
         exec.block = ev.block, exec.warp = ev.warp, exec.mask = ev.maskBefore;
@@ -79,6 +82,7 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
         passUpTo(int(threadSlots(launch.grid, launch.block).back()) / kLanes + 1);
         out.stream.push_back({Kind::End});
     }
+    out.warnings = locatedWarnings(program, warned);
     out.global = interp.state().global;
     out.shared = interp.state().shared;
     for (int slot : threadSlots(launch.grid, launch.block))
