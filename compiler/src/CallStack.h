@@ -1,13 +1,13 @@
-// The call stack that recursive device functions run on, written as PTX for Inlining.cpp. A function on a
-// cycle of calls cannot be copied into its callers, so its body is placed once, after the kernel's, and
-// every call of it pushes a frame onto a stack in the thread's local memory (`__qgpu_call_stack`): the
-// caller's registers that are live after the call (those of a recursive caller are the callee's own), the
-// words of the caller's local depot (-O0 keeps every variable there) and the number of the call site; the
-// callee's `ret` reads that number and goes back to its site, which pops the frame. Calls and returns all
-// pass one trampoline block (see Inliner.h for why). Registers move as
-// machine words (`qgpu.save`, `qgpu.restore`, selected by callStackSlot), so addresses, 64-bit pairs and
-// predicates keep exactly what they held. A call deeper than the program's call depth warns `stackfull` and the thread
-// exits (`trap.callstack`). Private to the compiler library.
+// The call stack that recursive device functions run on, written as PTX for RecursiveCalls.cpp. A function
+// on a cycle of calls cannot be copied into its callers, so it is placed after the kernel (in copies, see
+// Inliner.h), and every call of it pushes a frame onto a stack in the thread's local memory
+// (`__qgpu_call_stack`): the caller's registers that are live after the call (those of a recursive caller
+// are the callee's own), the words of the caller's local depot (-O0 keeps every variable there) and the
+// number of the call site; the callee's `ret` reads that number and goes back to its site, which pops the
+// frame. Calls and returns all pass one trampoline block. Registers move as machine words (`qgpu.save`,
+// `qgpu.restore`, selected by callStackSlot), so addresses, 64-bit pairs and predicates keep exactly what
+// they held. A call deeper than the program's call depth warns `stackfull` and the thread exits
+// (`trap.callstack`). Private to the compiler library.
 #pragma once
 
 #include <set>

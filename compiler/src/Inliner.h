@@ -57,7 +57,7 @@ private:
         std::string suffix;
         std::map<std::string, Operand> args;
         std::string returnLabel;
-        std::map<std::string, Operand> results;  // func_retval0+offset -> the register that carries it
+        std::map<std::string, Operand> results = {};  // func_retval0+offset -> the register that carries it
         std::string labelSuffix = suffix;
         const Subroutine* subroutine = nullptr;  // the recursive function this body is a copy of
         size_t at = 0;                           // the instruction of `fn` being copied

@@ -29,14 +29,14 @@ int registerBits(const std::string& name) {
     return 32;
 }
 
-}  // namespace
-
 // The mov type for a value of a param access's type: 8-bit values move as 16 bits (registers have no
 // narrower kind).
 std::string moveType(const std::string& type) {
     if (type.size() > 1 && type.substr(1) == "8") return "b16";
     return type;
 }
+
+}  // namespace
 
 Instruction mov(const Instruction& at, const std::string& type, Operand dest, Operand value) {
     Instruction m = at;
