@@ -40,7 +40,6 @@ std::string returnSiteLabel(int site) { return "$L__qgpu_return_" + std::to_stri
 
 CallFrame callFrame(const std::set<std::string>& live, const std::vector<Operand>& depotWords) {
     CallFrame f;
-    f.words = 0;
     for (const std::string& r : live) {
         f.registers.push_back({r, f.words});
         f.words += is64Bit(r) ? 2 : 1;

@@ -25,7 +25,7 @@ inline constexpr const char* kCallStackArray = "__qgpu_call_stack";
 struct CallFrame {
     std::vector<std::pair<std::string, int>> registers;
     std::vector<std::pair<ptx::Operand, int>> depotWords;  // [depot+byte] and its word in the frame
-    int words = 1;
+    int words = 0;
 };
 
 CallFrame callFrame(const std::set<std::string>& live, const std::vector<ptx::Operand>& depotWords);

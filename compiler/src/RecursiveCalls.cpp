@@ -24,39 +24,32 @@ std::set<std::string> calleesOf(const ptx::Function& fn) {
     return out;
 }
 
-}  // namespace
-
-bool reachesRecursion(const ptx::Module& module, const ptx::Function& fn, const std::set<std::string>& recursive) {
+// Every function `fn` reaches through its calls, directly or not.
+std::set<std::string> reachedFrom(const ptx::Module& module, const ptx::Function& fn) {
     std::set<std::string> seen;
     std::vector<const ptx::Function*> todo{&fn};
     while (!todo.empty()) {
         const ptx::Function* f = todo.back();
         todo.pop_back();
-        for (const std::string& c : calleesOf(*f)) {
-            if (recursive.count(c)) return true;
+        for (const std::string& c : calleesOf(*f))
             if (seen.insert(c).second)
                 for (const auto& g : module.functions)
                     if (g.name == c) todo.push_back(&g);
-        }
     }
-    return false;
+    return seen;
+}
+
+}  // namespace
+
+bool reachesRecursion(const ptx::Module& module, const ptx::Function& fn, const std::set<std::string>& recursive) {
+    std::set<std::string> reached = reachedFrom(module, fn);
+    return std::any_of(reached.begin(), reached.end(), [&](const std::string& f) { return recursive.count(f); });
 }
 
 std::set<std::string> recursiveFunctions(const ptx::Module& module) {
-    std::map<std::string, std::set<std::string>> calls;
-    for (const auto& f : module.functions) calls[f.name] = calleesOf(f);
     std::set<std::string> out;
-    for (const auto& [name, callees] : calls) {
-        std::set<std::string> seen;
-        std::vector<std::string> todo(callees.begin(), callees.end());
-        while (!todo.empty() && !out.count(name)) {
-            std::string next = todo.back();
-            todo.pop_back();
-            if (next == name) out.insert(name);
-            if (seen.insert(next).second)
-                for (const std::string& c : calls[next]) todo.push_back(c);
-        }
-    }
+    for (const auto& f : module.functions)
+        if (reachedFrom(module, f).count(f.name)) out.insert(f.name);
     return out;
 }
 
