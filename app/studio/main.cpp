@@ -82,13 +82,13 @@ int main(int argc, char** argv) {
     }
     qgpu::studio::ModelHolder model(host.toStdString());  // made when the model backend or the chat first needs it
     qgpu::MainWindow window;
-    window.addBackend("model", [&] { return qgpu::makeModelSession(waitForModel(model, &window)); });
+    window.debugger().addBackend("model", [&] { return qgpu::makeModelSession(waitForModel(model, &window)); });
     window.setChatEngine(std::make_unique<qgpu::studio::StudioChat>(model, qgpu::resourceDir().toStdString(),
                                                                     host.toStdString(), hostOptions));
     window.show();
     bool ok = window.openProgram(QFileInfo(path).absoluteFilePath());
-    if (ok && backend != "reference") ok = window.setBackend(backend);
-    for (int i = 0; ok && i < steps; ++i) window.step();
+    if (ok && backend != "reference") ok = window.debugger().setBackend(backend);
+    for (int i = 0; ok && i < steps; ++i) window.debugger().step();
     for (const QString& panel : panels) {
         auto* dock = window.findChild<QDockWidget*>(panel.trimmed());
         if (dock)

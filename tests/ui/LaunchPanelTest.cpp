@@ -62,10 +62,11 @@ TEST_F(LaunchPanelTest, EditingTheFormRewritesTheLaunchThatBuildRuns) {
     LaunchSpec edited = parseLaunchSpec(window->launchEditor()->toPlainText().toStdString());
     EXPECT_EQ(edited.arg("a")->values, (std::vector<int64_t>{10, 20, 30}));
     ASSERT_TRUE(window->build()) << window->statusText().toStdString();
-    window->run();
-    window->waitIdle();  // the run goes on the engine thread
+    window->debugger().run();
+    window->debugger().waitIdle();  // the run goes on the engine thread
     MemoryMap map = validateLaunch(edited, MachineSpec::standard());
-    EXPECT_EQ(window->session().snapshot().global[size_t(map.find("out")->base)], 320u);  // 10*4 + 20*5 + 30*6
+    EXPECT_EQ(window->debugger().session().snapshot().global[size_t(map.find("out")->base)],
+              320u);  // 10*4 + 20*5 + 30*6
 }
 
 TEST_F(LaunchPanelTest, EditingTheJsonRefillsTheForm) {
@@ -85,7 +86,7 @@ TEST_F(LaunchPanelTest, AWordThatIsNoNumberIsNamedAndBuildRefuses) {
     EXPECT_EQ(panel->verdict(), "argument b, values: 'x' is not an integer (of 64 bits at most)");
     EXPECT_FALSE(window->build());
     EXPECT_TRUE(window->statusText().contains("'x' is not an integer")) << window->statusText().toStdString();
-    EXPECT_FALSE(window->session().loaded());
+    EXPECT_FALSE(window->debugger().session().loaded());
 }
 
 TEST_F(LaunchPanelTest, AHostileLaunchSpecIsNamedAndTheStudioStaysUp) {
@@ -98,7 +99,7 @@ TEST_F(LaunchPanelTest, AHostileLaunchSpecIsNamedAndTheStudioStaysUp) {
         EXPECT_FALSE(panel->valid()) << json;
         EXPECT_TRUE(panel->verdict().contains(message)) << panel->verdict().toStdString();
         EXPECT_FALSE(window->build());
-        EXPECT_FALSE(window->session().loaded());
+        EXPECT_FALSE(window->debugger().session().loaded());
     }
 }
 

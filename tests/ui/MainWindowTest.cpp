@@ -36,13 +36,13 @@ protected:
 
 TEST_F(StudioTest, SteppingShowsTheInterpretersRegistersAndMemory) {
     for (int n = 1; n <= 2; ++n) {
-        window->step();
+        window->debugger().step();
         Interpreter ref = referenceAfter(*window, n);
         expectRegistersMatch(*window, ref.state());
         EXPECT_EQ(window->events()->count(), n);
     }
-    window->run();
-    window->waitIdle();
+    window->debugger().run();
+    window->debugger().waitIdle();
     EXPECT_TRUE(window->statusText().contains("finished")) << window->statusText().toStdString();
     Interpreter ref = referenceAfter(*window, 1000);
     const ArrayPlacement* out = ref.memoryMap().find("out");
@@ -58,11 +58,11 @@ TEST_F(StudioTest, SteppingShowsTheInterpretersRegistersAndMemory) {
 }
 
 TEST_F(StudioTest, SteppingBackRestoresEarlierState) {
-    window->step();
+    window->debugger().step();
     QString afterOne = window->registers()->table()->item(0, 2)->text();
-    window->step();
-    window->stepBack();
-    EXPECT_EQ(window->session().position(), 1);
+    window->debugger().step();
+    window->debugger().stepBack();
+    EXPECT_EQ(window->debugger().session().position(), 1);
     EXPECT_EQ(window->registers()->table()->item(0, 2)->text(), afterOne);
     expectRegistersMatch(*window, referenceAfter(*window, 1).state());
 }
@@ -80,57 +80,57 @@ TEST_F(StudioTest, BreakpointStopsBeforeItsBlock) {
     ASSERT_GE(p.blocks.size(), 2u);
     int line = p.blocks[1].terminatorLoc.line;  // a line of the second block
     window->toggleBreakpoint(line - 1);
-    window->run();
-    window->waitIdle();
+    window->debugger().run();
+    window->debugger().waitIdle();
     EXPECT_TRUE(window->statusText().contains("breakpoint")) << window->statusText().toStdString();
-    EXPECT_EQ(window->session().peek().block, 1);
+    EXPECT_EQ(window->debugger().session().peek().block, 1);
 }
 
 TEST_F(StudioTest, BreakpointOnALabelLineStopsAtThatBlock) {
     Program p = assemble(window->editor()->text().toStdString());
     ASSERT_GT(p.blocks[1].labelLoc.line, 0);
     window->toggleBreakpoint(p.blocks[1].labelLoc.line - 1);
-    window->run();
-    window->waitIdle();
-    EXPECT_EQ(window->session().peek().block, 1);
+    window->debugger().run();
+    window->debugger().waitIdle();
+    EXPECT_EQ(window->debugger().session().peek().block, 1);
 }
 
 TEST_F(StudioTest, FailedBuildNeverRunsThePreviousKernel) {
     window->launchEditor()->setPlainText("{ not json");
     EXPECT_FALSE(window->build());
-    EXPECT_FALSE(window->session().loaded());
-    window->step();  // nothing to run: must not crash or step the old kernel
-    EXPECT_EQ(window->session().position(), 0);
+    EXPECT_FALSE(window->debugger().session().loaded());
+    window->debugger().step();  // nothing to run: must not crash or step the old kernel
+    EXPECT_EQ(window->debugger().session().position(), 0);
     EXPECT_EQ(window->events()->count(), 0);
 }
 
 TEST_F(StudioTest, RunToCursorStopsBeforeTheLinesBlockAndStepLineLeavesTheLine) {
     Program p = assemble(window->editor()->text().toStdString());
     ASSERT_GE(p.blocks.size(), 2u);
-    window->runToLine(p.blocks[1].labelLoc.line);
-    window->waitIdle();
-    EXPECT_EQ(window->session().peek().block, 1);
-    EXPECT_GT(window->session().position(), 0);
+    window->debugger().runToLine(p.blocks[1].labelLoc.line);
+    window->debugger().waitIdle();
+    EXPECT_EQ(window->debugger().session().peek().block, 1);
+    EXPECT_GT(window->debugger().session().position(), 0);
     int line = p.blocks[1].bodyLocs.empty() ? p.blocks[1].terminatorLoc.line : p.blocks[1].bodyLocs.front().line;
-    window->stepLine();
-    window->waitIdle();
-    NextStep next = window->session().peek();
+    window->debugger().stepLine();
+    window->debugger().waitIdle();
+    NextStep next = window->debugger().session().peek();
     if (next.warp >= 0) {
         const Block& b = p.blocks[size_t(next.block)];
         EXPECT_NE(b.bodyLocs.empty() ? b.terminatorLoc.line : b.bodyLocs.front().line, line);
     }
-    window->runToLine(1000);  // no code there: nothing moves
+    window->debugger().runToLine(1000);  // no code there: nothing moves
     EXPECT_TRUE(window->statusText().contains("has no machine code")) << window->statusText().toStdString();
 }
 
 TEST_F(StudioTest, ComparingNeedsASecondBackend) {
-    EXPECT_FALSE(window->compareBackends());
+    EXPECT_FALSE(window->debugger().compareBackends());
     EXPECT_TRUE(window->statusText().contains("nothing to compare")) << window->statusText().toStdString();
 }
 
 TEST_F(StudioTest, DivergenceTimelineRendersThroughImGui) {
-    window->run();
-    window->waitIdle();
+    window->debugger().run();
+    window->debugger().waitIdle();
     auto* host = window->findChild<QOpenGLWidget*>("timelineView");
     ASSERT_TRUE(host);
     QImage img = host->grabFramebuffer();
@@ -160,8 +160,8 @@ TEST(StudioCuda, KernelBuildsWithPtxAndLinkedBlocks) {
     int line = 0, col = 0;
     w.editor()->getCursorPosition(&line, &col);
     EXPECT_EQ(line, 4);
-    w.run();
-    w.waitIdle();
+    w.debugger().run();
+    w.debugger().waitIdle();
     EXPECT_TRUE(w.statusText().contains("out = [32]")) << w.statusText().toStdString();
 }
 
@@ -177,8 +177,8 @@ TEST(StudioCuda, ADivergentBarrierStopsTheRunWithTheFaultAtItsLine) {
         "    out[0] = a[t] + b[t];\n"
         "}\n");
     ASSERT_TRUE(w.build()) << w.statusText().toStdString();
-    w.run();
-    w.waitIdle();
+    w.debugger().run();
+    w.debugger().waitIdle();
     EXPECT_TRUE(w.statusText().contains("machine fault")) << w.statusText().toStdString();
     EXPECT_TRUE(w.statusText().contains("dot_product.cu:4: divergent barrier: warp 0")) << w.statusText().toStdString();
 }
@@ -195,7 +195,7 @@ TEST(StudioCuda, CompileErrorIsAnnotatedAtTheCudaLine) {
     EXPECT_FALSE(w.build());
     EXPECT_TRUE(w.editor()->annotation(2).contains("undeclared identifier 'c'"))
         << w.editor()->annotation(2).toStdString();
-    EXPECT_FALSE(w.session().loaded());
+    EXPECT_FALSE(w.debugger().session().loaded());
     EXPECT_EQ(w.codeViews()->blockView()->count(), 0);
 }
 

@@ -82,11 +82,11 @@ class Responsiveness : public ::testing::Test {
 protected:
     void SetUp() override {
         window = std::make_unique<MainWindow>();
-        window->addBackend("slow", [] { return std::make_unique<SlowSession>(); });
+        window->debugger().addBackend("slow", [] { return std::make_unique<SlowSession>(); });
         window->resize(1200, 800);
         window->show();
         ASSERT_TRUE(window->openProgram(kExamples + "loop_sum.qasm", kLongLoop)) << window->statusText().toStdString();
-        ASSERT_TRUE(window->setBackend("slow")) << window->statusText().toStdString();
+        ASSERT_TRUE(window->debugger().setBackend("slow")) << window->statusText().toStdString();
         guiThreadCalls = engineThreadCalls = 0;
     }
     void TearDown() override { EXPECT_EQ(guiThreadCalls, 0) << "a call that changes the session ran on the GUI"; }
@@ -112,8 +112,8 @@ TEST_F(Responsiveness, TheEventLoopRunsDuringARunAndPauseStopsItWhereTheViewsSho
     // The run's first step is held until a timer on this thread sees it in progress and lets it go: only
     // a window whose engine steps on another thread gets there.
     holdNextStep = true;
-    window->run();
-    ASSERT_TRUE(window->running());
+    window->debugger().run();
+    ASSERT_TRUE(window->debugger().running());
     bool sawStepInProgress = false;
     QTimer poll;
     poll.setInterval(5);
@@ -148,7 +148,8 @@ TEST_F(Responsiveness, TheEventLoopRunsDuringARunAndPauseStopsItWhereTheViewsSho
     timer.start();
     while (clock.elapsed() < 1500) QApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
     timer.stop();
-    ASSERT_TRUE(window->running()) << "the run should last far longer: " << window->statusText().toStdString();
+    ASSERT_TRUE(window->debugger().running())
+        << "the run should last far longer: " << window->statusText().toStdString();
     RecordProperty("ticks", int(ticks.size()));
     ASSERT_GE(ticks.size(), 3u);
     qint64 longest = ticks.front();
@@ -159,10 +160,10 @@ TEST_F(Responsiveness, TheEventLoopRunsDuringARunAndPauseStopsItWhereTheViewsSho
     EXPECT_TRUE(window->statusText().startsWith("running on the slow backend: after step "))
         << window->statusText().toStdString();
 
-    window->pause();
-    EXPECT_FALSE(window->running());
+    window->debugger().pause();
+    EXPECT_FALSE(window->debugger().running());
     EXPECT_TRUE(action("Step")->isEnabled());
-    int position = window->session().position();
+    int position = window->debugger().session().position();
     EXPECT_GT(position, 0);
     EXPECT_LT(position, 20000);
     EXPECT_EQ(window->statusText(), QString("after step %1: paused.").arg(position - 1));
@@ -173,39 +174,39 @@ TEST_F(Responsiveness, TheEventLoopRunsDuringARunAndPauseStopsItWhereTheViewsSho
 
     // The session stays where it stopped: nothing steps it after Pause.
     spin(100);
-    EXPECT_EQ(window->session().position(), position);
-    window->step();  // a single step: done (on the engine thread) when step() returns
-    EXPECT_EQ(window->session().position(), position + 1);
+    EXPECT_EQ(window->debugger().session().position(), position);
+    window->debugger().step();  // a single step: done (on the engine thread) when step() returns
+    EXPECT_EQ(window->debugger().session().position(), position + 1);
     expectRegistersMatch(*window, referenceAfter(*window, position + 1).state());
 }
 
 TEST_F(Responsiveness, RunToCursorAndMovingToAStepRunOnTheEngineThread) {
     Program p = assemble(window->editor()->text().toStdString());
     ASSERT_GE(p.blocks.size(), 3u);
-    window->runToLine(p.blocks[2].labelLoc.line);  // `body`: after entry and the first test
-    EXPECT_TRUE(window->running());
-    window->waitIdle();
-    EXPECT_EQ(window->session().peek().block, 2);
+    window->debugger().runToLine(p.blocks[2].labelLoc.line);  // `body`: after entry and the first test
+    EXPECT_TRUE(window->debugger().running());
+    window->debugger().waitIdle();
+    EXPECT_EQ(window->debugger().session().peek().block, 2);
     EXPECT_TRUE(window->statusText().contains("runs code of line")) << window->statusText().toStdString();
-    window->run();
+    window->debugger().run();
     spin(150);
-    window->pause();
-    ASSERT_GT(window->session().position(), 5);
-    window->moveTo(5);  // back through recorded history
-    EXPECT_TRUE(window->running());
-    window->waitIdle();
-    EXPECT_EQ(window->session().position(), 5);
+    window->debugger().pause();
+    ASSERT_GT(window->debugger().session().position(), 5);
+    window->debugger().moveTo(5);  // back through recorded history
+    EXPECT_TRUE(window->debugger().running());
+    window->debugger().waitIdle();
+    EXPECT_EQ(window->debugger().session().position(), 5);
     EXPECT_EQ(window->events()->currentRow(), 4);
     expectRegistersMatch(*window, referenceAfter(*window, 5).state());
     EXPECT_GT(engineThreadCalls, 0);
 }
 
 TEST_F(Responsiveness, PauseStopsAComparisonBetweenSteps) {
-    ASSERT_TRUE(window->compareBackends());
-    EXPECT_TRUE(window->running());
+    ASSERT_TRUE(window->debugger().compareBackends());
+    EXPECT_TRUE(window->debugger().running());
     spin(200);
-    window->pause();
-    EXPECT_FALSE(window->running());
+    window->debugger().pause();
+    EXPECT_FALSE(window->debugger().running());
     ASSERT_EQ(window->diff()->count(), 1);
     EXPECT_TRUE(window->diff()->item(0)->text().contains("all the same so far"))
         << window->diff()->item(0)->text().toStdString();
@@ -213,12 +214,12 @@ TEST_F(Responsiveness, PauseStopsAComparisonBetweenSteps) {
 }
 
 TEST_F(Responsiveness, ClosingOrDestroyingTheWindowMidRunEndsTheRun) {
-    window->run();
+    window->debugger().run();
     spin(100);
     window->close();
-    EXPECT_FALSE(window->running());
-    window->run();
+    EXPECT_FALSE(window->debugger().running());
+    window->debugger().run();
     spin(100);
-    ASSERT_TRUE(window->running());
+    ASSERT_TRUE(window->debugger().running());
     window.reset();  // joins the engine thread between two steps, before the session goes
 }

@@ -38,10 +38,10 @@ int rowNamed(QTableWidget* t, const QString& name) {
 TEST(StudioFloats, FloatArraysShowTheirWordsAsFloatsUntilTheUserPicksAnotherFormat) {
     auto w = windowWithKernel("float_vector_add.cu");
     ASSERT_TRUE(w);
-    w->run();
-    w->waitIdle();
+    w->debugger().run();
+    w->debugger().waitIdle();
     QTableWidget* mem = w->memory()->table();
-    const MachineState& s = w->session().snapshot();
+    const MachineState& s = w->debugger().session().snapshot();
     int a0 = rowNamed(mem, "a[0]"), c2 = rowNamed(mem, "c[2]");
     ASSERT_GE(a0, 0);
     ASSERT_GE(c2, 0);
@@ -61,14 +61,14 @@ TEST(StudioFloats, RegistersHoldingAFloatWhereTheLaneStandsShowAsFloats) {
     QTableWidget* regs = w->registers()->table();
     bool sawA0 = false;
     int floatCells = 0;
-    for (int n = 0; n < 400 && w->session().peek().warp >= 0; ++n) {
-        w->step();
-        const MachineState& s = w->session().snapshot();
+    for (int n = 0; n < 400 && w->debugger().session().peek().warp >= 0; ++n) {
+        w->debugger().step();
+        const MachineState& s = w->debugger().session().snapshot();
         int warp = w->registers()->warp();
         for (int lane = 0; lane < 4; ++lane) {
             const ThreadState& t = s.threads[size_t(warp * 4 + lane)];
             bool runs = t.status == LaneStatus::Live || t.status == LaneStatus::AtBarrier;
-            uint16_t floats = runs ? w->program().blocks[size_t(t.pc)].floatRegisters : 0;
+            uint16_t floats = runs ? w->debugger().lastBuild().program.blocks[size_t(t.pc)].floatRegisters : 0;
             for (int r = 1; r < 16; ++r) {
                 uint32_t v = t.regs[size_t(r)];
                 bool isFloat = (floats >> r) & 1;
@@ -94,11 +94,11 @@ TEST(StudioFloats, RegistersHoldingAFloatWhereTheLaneStandsShowAsFloats) {
 TEST(StudioFloats, SharedMemoryShowsIntegersUntilTheFormatBoxSaysFloat) {
     auto w = windowWithKernel("float_reduce_shared.cu");
     ASSERT_TRUE(w);
-    w->run();
-    w->waitIdle();
+    w->debugger().run();
+    w->debugger().waitIdle();
     QTableWidget* t = w->sharedMemory()->table();
     ASSERT_GT(t->rowCount(), 0);
-    const MachineState& s = w->session().snapshot();
+    const MachineState& s = w->debugger().session().snapshot();
     uint32_t word = s.shared[size_t(w->sharedMemory()->block())][0];
     EXPECT_EQ(t->item(0, 0)->text(), QString::number(int32_t(word)));
     w->sharedMemory()->setFormat(NumberFormat::Float);
@@ -108,5 +108,5 @@ TEST(StudioFloats, SharedMemoryShowsIntegersUntilTheFormatBoxSaysFloat) {
 TEST(StudioFloats, IntegerKernelsMarkNoRegisterAsFloat) {
     auto w = windowWithKernel("matmul.cu");
     ASSERT_TRUE(w);
-    for (const Block& b : w->program().blocks) EXPECT_EQ(b.floatRegisters, 0);
+    for (const Block& b : w->debugger().lastBuild().program.blocks) EXPECT_EQ(b.floatRegisters, 0);
 }

@@ -21,6 +21,7 @@
 #include <QToolButton>
 
 #include "StudioTestSupport.h"
+#include "qgpu/ui/BackendDiffView.h"
 #include "qgpu/ui/MainWindow.h"
 
 using namespace qgpu;
@@ -255,7 +256,7 @@ TEST(StudioRebuild, RunAfterAnEditRunsTheEditedKernel) {
     w->editor()->setSelection(line, 0, line, w->editor()->lineLength(line));
     w->editor()->replaceSelectedText("    atomicAdd(&out[0], a[i] + b[i]);\n");
     ASSERT_TRUE(pressInEditor(*w, Qt::Key_F5));
-    w->waitIdle();
+    w->debugger().waitIdle();
     EXPECT_TRUE(w->statusText().contains("out = [21]")) << w->statusText().toStdString();
     EXPECT_TRUE(w->statusText().contains("built again first")) << w->statusText().toStdString();
 }
@@ -263,10 +264,10 @@ TEST(StudioRebuild, RunAfterAnEditRunsTheEditedKernel) {
 TEST(StudioRebuild, StepAfterALaunchEditRebuildsWithTheNewLaunch) {
     auto w = windowAt(1280, 800);
     w->launchPanel()->blockBox(0)->setValue(1);  // one thread: out = 1 * 4
-    w->step();
+    w->debugger().step();
     EXPECT_TRUE(w->statusText().contains("built again first")) << w->statusText().toStdString();
-    w->run();
-    w->waitIdle();
+    w->debugger().run();
+    w->debugger().waitIdle();
     EXPECT_TRUE(w->statusText().contains("out = [4]")) << w->statusText().toStdString();
 }
 
@@ -280,8 +281,8 @@ TEST(StudioBreakpoints, ABreakpointOnALineWithoutCodeMovesToTheNextLineWithCode)
     EXPECT_EQ(moved, pragma + 1);
     EXPECT_TRUE(w->statusText().contains(QString("the breakpoint is on line %1").arg(moved + 1)))
         << w->statusText().toStdString();
-    w->run();
-    w->waitIdle();
+    w->debugger().run();
+    w->debugger().waitIdle();
     EXPECT_TRUE(w->statusText().contains("stopped at a breakpoint")) << w->statusText().toStdString();
 
     w->toggleBreakpoint(w->editor()->lines() - 1);  // after the closing brace
@@ -328,19 +329,19 @@ TEST(StudioShortcuts, ToolbarTooltipsNameTheirShortcuts) {
 
 TEST(StudioStatus, TheStatusLineCountsStepsAsTheStepListDoes) {
     auto w = windowAt(1280, 800);
-    w->step();
-    w->step();
+    w->debugger().step();
+    w->debugger().step();
     EXPECT_TRUE(w->statusText().startsWith("after step 1")) << w->statusText().toStdString();
     EXPECT_TRUE(w->events()->currentItem()->text().startsWith("step 1:"))
         << w->events()->currentItem()->text().toStdString();
-    w->reset();
+    w->debugger().reset();
     EXPECT_TRUE(w->statusText().startsWith("At the start")) << w->statusText().toStdString();
 }
 
 TEST(StudioStatus, AFinishedLaunchIsCheckedAgainstTheExpectColumnInOneShortLine) {
     auto w = windowAt(1280, 800, "../kernels/tree_reduce.cu");
-    w->run();
-    w->waitIdle();
+    w->debugger().run();
+    w->debugger().waitIdle();
     EXPECT_TRUE(w->statusText().contains("Every expected array matches")) << w->statusText().toStdString();
     EXPECT_TRUE(w->statusText().contains("(32 values)"))
         << "a long array is cut short: " << w->statusText().toStdString();
@@ -349,16 +350,16 @@ TEST(StudioStatus, AFinishedLaunchIsCheckedAgainstTheExpectColumnInOneShortLine)
     QTableWidget* args = w->launchPanel()->arguments();
     ASSERT_EQ(args->item(1, LaunchPanel::Name)->text(), "out");
     args->item(1, LaunchPanel::Expect)->setText("-3, 7");
-    w->run();
-    w->waitIdle();
+    w->debugger().run();
+    w->debugger().waitIdle();
     EXPECT_TRUE(w->statusText().contains("NOT AS EXPECTED: out[1] = -5, expected 7")) << w->statusText().toStdString();
 }
 
 TEST(StudioSteps, StepsNotReachedAreDimmedAndOneClickMovesThere) {
     auto w = windowAt(1280, 800, "../kernels/tree_reduce.cu");
-    for (int n = 0; n < 3; ++n) w->step();
-    w->stepBack();
-    w->stepBack();
+    for (int n = 0; n < 3; ++n) w->debugger().step();
+    w->debugger().stepBack();
+    w->debugger().stepBack();
     QListWidget* steps = w->events();
     ASSERT_EQ(steps->count(), 3);
     EXPECT_FALSE(steps->item(0)->font().italic());
@@ -366,15 +367,15 @@ TEST(StudioSteps, StepsNotReachedAreDimmedAndOneClickMovesThere) {
     EXPECT_TRUE(steps->item(2)->font().italic());
     QRect r = steps->visualItemRect(steps->item(2));
     QTest::mouseClick(steps->viewport(), Qt::LeftButton, {}, r.center());
-    w->waitIdle();
-    EXPECT_EQ(w->session().position(), 3);
+    w->debugger().waitIdle();
+    EXPECT_EQ(w->debugger().session().position(), 3);
     EXPECT_FALSE(steps->item(2)->font().italic());
 }
 
 TEST(StudioSteps, AnExitedLaneShowsNoPc) {
     auto w = windowAt(1280, 800);
-    w->run();
-    w->waitIdle();
+    w->debugger().run();
+    w->debugger().waitIdle();
     QTableWidget* regs = w->registers()->table();
     for (int lane = 0; lane < 3; ++lane) {
         EXPECT_EQ(regs->item(lane, 1)->text(), "exited");
@@ -385,9 +386,9 @@ TEST(StudioSteps, AnExitedLaneShowsNoPc) {
 
 TEST(StudioSteps, TheBackendDiffVerdictGoesWithTheProgramItCompared) {
     auto w = windowAt(1280, 800);
-    w->addBackend("second reference", [] { return makeReferenceSession(); });
-    ASSERT_TRUE(w->compareBackends());
-    w->waitIdle();
+    w->debugger().addBackend("second reference", [] { return makeReferenceSession(); });
+    ASSERT_TRUE(w->debugger().compareBackends());
+    w->debugger().waitIdle();
     ASSERT_TRUE(w->diff()->item(0)->text().contains("the same machine")) << w->diff()->item(0)->text().toStdString();
     ASSERT_TRUE(w->openProgram(kExamples + "dot_product.qasm"));
     ASSERT_EQ(w->diff()->count(), 1);

@@ -38,14 +38,14 @@ using namespace qgpu::testing;
 TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) {
     auto model = GpuModel::build({Engine::Sparse});
     MainWindow window;
-    window.addBackend("model", [&] { return makeModelSession(*model); });
+    window.debugger().addBackend("model", [&] { return makeModelSession(*model); });
     window.resize(1200, 800);
     window.show();
     ASSERT_TRUE(window.openProgram(kExamples + "dot_product.qasm")) << window.statusText().toStdString();
     EXPECT_TRUE(window.tokens()->item(0)->text().contains("writes no tokens"));
-    ASSERT_TRUE(window.setBackend("model")) << window.statusText().toStdString();
-    EXPECT_EQ(window.backend(), "model");
-    EXPECT_EQ(window.session().backendName(), "model");
+    ASSERT_TRUE(window.debugger().setBackend("model")) << window.statusText().toStdString();
+    EXPECT_EQ(window.debugger().backend(), "model");
+    EXPECT_EQ(window.debugger().session().backendName(), "model");
     int fed = window.tokens()->count();
     ASSERT_GT(fed, 0);
     EXPECT_TRUE(window.tokens()->item(fed - 1)->text().contains("GRID("))
@@ -53,19 +53,19 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
 
     // Step token: the model writes the first step one token at a time and every panel follows. Its first
     // records are sreg r1, tid.x of lane 0 and lane 1: thread 1's r1 is 1 once its one byte is written.
-    window.stepToken();
+    window.debugger().stepToken();
     EXPECT_EQ(window.tokens()->currentRow(), fed);  // the EXEC record
-    window.stepToken();
-    window.stepToken();
+    window.debugger().stepToken();
+    window.debugger().stepToken();
     EXPECT_EQ(window.tokens()->currentRow(), fed + 2);
     EXPECT_TRUE(window.tokens()->currentItem()->text().endsWith("VAL(s0,l1,k0,0x01.)"))
         << window.tokens()->currentItem()->text().toStdString();
-    EXPECT_EQ(window.session().position(), 0);
+    EXPECT_EQ(window.debugger().session().position(), 0);
     EXPECT_EQ(window.registers()->table()->item(1, 2)->text(), "1");  // lane 1, r1
-    window.stepBack();                                                // back before the step's tokens
+    window.debugger().stepBack();                                     // back before the step's tokens
     EXPECT_EQ(window.registers()->table()->item(1, 2)->text(), "0");
     for (int n = 1; n <= 2; ++n) {
-        window.step();
+        window.debugger().step();
         expectRegistersMatch(window, referenceAfter(window, n).state());
         EXPECT_EQ(window.events()->count(), n);
     }
@@ -81,12 +81,12 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     EXPECT_EQ(heat.head().rowLabels[3], "warp 0, lane 0, r3");
 
     QString current = window.tokens()->currentItem()->text();
-    EXPECT_TRUE(current.startsWith("written")) << current.toStdString();
-    window.stepBack();
+    EXPECT_TRUE(current.contains(" written ")) << current.toStdString();
+    window.debugger().stepBack();
     expectRegistersMatch(window, referenceAfter(window, 1).state());
 
-    window.run();
-    while (window.running()) QApplication::processEvents();
+    window.debugger().run();
+    while (window.debugger().running()) QApplication::processEvents();
     EXPECT_TRUE(window.statusText().contains("finished")) << window.statusText().toStdString();
     expectRegistersMatch(window, referenceAfter(window, 1000).state());
     // The token view lists the interpreter's stream, record for record, after what was fed.
@@ -105,55 +105,55 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     EXPECT_EQ(mem->item(outRow, 1)->text(), "32");
 
     // Run to cursor on the model, in slices: before the block that a line holds.
-    window.reset();
+    window.debugger().reset();
     Program program = assemble(window.editor()->text().toStdString());
-    window.runToLine(program.blocks[1].labelLoc.line);
-    while (window.running()) QApplication::processEvents();
-    EXPECT_EQ(window.session().peek().block, 1) << window.statusText().toStdString();
+    window.debugger().runToLine(program.blocks[1].labelLoc.line);
+    while (window.debugger().running()) QApplication::processEvents();
+    EXPECT_EQ(window.debugger().session().peek().block, 1) << window.statusText().toStdString();
     EXPECT_TRUE(window.statusText().contains("runs code of line")) << window.statusText().toStdString();
 
     // The side-by-side diff with the reference: the same machine after every step.
-    ASSERT_TRUE(window.compareBackends());
-    while (window.running()) QApplication::processEvents();
+    ASSERT_TRUE(window.debugger().compareBackends());
+    while (window.debugger().running()) QApplication::processEvents();
     EXPECT_TRUE(window.diff()->item(0)->text().startsWith("model vs reference: the same machine after every one of"))
         << window.diff()->item(0)->text().toStdString();
 
     // Clicking a written token goes to the moment the model wrote it: the last token of step 1 ends it; the
     // first is mid-step (its EXEC only), where the machine is still the one before the step.
-    size_t endOfFirst = window.session().tokens().writtenAfterStep[0];
+    size_t endOfFirst = window.debugger().session().tokens().writtenAfterStep[0];
     ASSERT_GT(endOfFirst, 1u);
     emit window.tokens()->itemActivated(window.tokens()->item(fed + int(endOfFirst) - 1));
-    window.waitIdle();  // moving is a run on the engine thread
-    EXPECT_EQ(window.session().position(), 1);
+    window.debugger().waitIdle();  // moving is a run on the engine thread
+    EXPECT_EQ(window.debugger().session().position(), 1);
     EXPECT_EQ(window.tokens()->currentRow(), fed + int(endOfFirst) - 1);
     expectRegistersMatch(window, referenceAfter(window, 1).state());
     emit window.tokens()->itemClicked(window.tokens()->item(fed));
-    window.waitIdle();
-    EXPECT_EQ(window.session().position(), 0);
+    window.debugger().waitIdle();
+    EXPECT_EQ(window.debugger().session().position(), 0);
     EXPECT_EQ(window.tokens()->currentRow(), fed);
     expectRegistersMatch(window, referenceAfter(window, 0).state());
     // Token steps after Reset walk the recorded tokens one at a time, and back.
-    window.reset();
-    window.stepToken();
-    window.stepToken();
+    window.debugger().reset();
+    window.debugger().stepToken();
+    window.debugger().stepToken();
     EXPECT_EQ(window.tokens()->currentRow(), fed + 1);
-    window.stepBackToken();
+    window.debugger().stepBackToken();
     EXPECT_EQ(window.tokens()->currentRow(), fed);
-    window.stepBackToken();
+    window.debugger().stepBackToken();
     EXPECT_EQ(window.tokens()->currentRow(), fed - 1);  // the last fed token: nothing written yet
 }
 
 TEST(StudioModel, TheRomAndSharedMemoryViewsReadTheModelsStateAndAgreeWithTheReference) {
     auto model = GpuModel::build({Engine::Sparse});
     MainWindow window, reference;
-    window.addBackend("model", [&] { return makeModelSession(*model); });
+    window.debugger().addBackend("model", [&] { return makeModelSession(*model); });
     const QString kernel = QString(QGPU_SOURCE_DIR) + "/resources/kernels/tree_reduce.cu";
     for (MainWindow* w : {&window, &reference}) {
         w->resize(1280, 800);
         w->show();
         ASSERT_TRUE(w->openProgram(kernel)) << w->statusText().toStdString();
     }
-    ASSERT_TRUE(window.setBackend("model")) << window.statusText().toStdString();
+    ASSERT_TRUE(window.debugger().setBackend("model")) << window.statusText().toStdString();
     // The ROM decoded from the recurrent state holds every word the compiler produced.
     RomView* rom = window.rom();
     EXPECT_EQ(rom->differences(), 0);
@@ -161,8 +161,8 @@ TEST(StudioModel, TheRomAndSharedMemoryViewsReadTheModelsStateAndAgreeWithTheRef
     EXPECT_EQ(rom->table()->rowCount(), reference.rom()->table()->rowCount());
     // Shared memory decoded from the model, step for step the interpreter's, in the step's thread block.
     for (int n = 1; n <= 24; ++n) {
-        window.step();
-        reference.step();
+        window.debugger().step();
+        reference.debugger().step();
         ASSERT_EQ(window.sharedMemory()->block(), reference.sharedMemory()->block()) << "step " << n;
         QTableWidget *got = window.sharedMemory()->table(), *want = reference.sharedMemory()->table();
         ASSERT_EQ(got->rowCount(), 32);
@@ -172,7 +172,7 @@ TEST(StudioModel, TheRomAndSharedMemoryViewsReadTheModelsStateAndAgreeWithTheRef
         }
     }
     // Back one step: the tokens it wrote are shown as not reached; the current one is not.
-    window.stepBack();
+    window.debugger().stepBack();
     QListWidget* tokens = window.tokens();
     int current = tokens->currentRow();
     ASSERT_LT(current, tokens->count() - 1);
@@ -188,11 +188,11 @@ struct ModelStudio {
     std::unique_ptr<GpuModel> model = GpuModel::build({Engine::Sparse});
     MainWindow window;
     explicit ModelStudio(const QString& example) {
-        window.addBackend("model", [this] { return makeModelSession(*model); });
+        window.debugger().addBackend("model", [this] { return makeModelSession(*model); });
         window.resize(1280, 800);
         window.show();
         EXPECT_TRUE(window.openProgram(kExamples + example)) << window.statusText().toStdString();
-        EXPECT_TRUE(window.setBackend("model")) << window.statusText().toStdString();
+        EXPECT_TRUE(window.debugger().setBackend("model")) << window.statusText().toStdString();
     }
 };
 
@@ -213,32 +213,33 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
     // Step to the start of the first step that stores to global memory.
     int store = -1;
     for (int n = 0; n < 200 && store < 0; ++n) {
-        window.step();
-        const StepEvent& e = window.session().history().back();
+        window.debugger().step();
+        const StepEvent& e = window.debugger().session().history().back();
         for (const MemWrite& w : e.memWrites)
             if (w.space == MemSpace::Global) store = w.addr;
     }
     ASSERT_GE(store, 0);
-    window.stepBack();
+    window.debugger().stepBack();
     const QString wanted = QString("(global word %1)").arg(store);
     bool seen = false;
-    int position = window.session().position();
-    while (window.session().position() == position) {
+    int position = window.debugger().session().position();
+    while (window.debugger().session().position() == position) {
         QTableWidget* t = layers->table();
         ASSERT_GT(t->rowCount(), 100);
-        int fed = int(window.session().tokens().fed.size());
-        EXPECT_TRUE(layers->summary()->text().contains(window.tokens()
-                                                           ->item(fed + int(window.session().tokens().writtenNow))
-                                                           ->text()
-                                                           .section(' ', -1)
-                                                           .toHtmlEscaped()))
+        int fed = int(window.debugger().session().tokens().fed.size());
+        EXPECT_TRUE(
+            layers->summary()->text().contains(window.tokens()
+                                                   ->item(fed + int(window.debugger().session().tokens().writtenNow))
+                                                   ->text()
+                                                   .section(' ', -1)
+                                                   .toHtmlEscaped()))
             << layers->summary()->text().toStdString();
         for (int r = 0; r < t->rowCount(); ++r)
             if (t->item(r, LayerView::What)->text() == "mixer writes" &&
                 t->item(r, LayerView::Name)->text().startsWith("global") &&
                 t->item(r, LayerView::Value)->text().contains(wanted))
                 seen = true;
-        window.stepToken();
+        window.debugger().stepToken();
     }
     EXPECT_TRUE(seen) << "no layer wrote " << wanted.toStdString();
     // A field's dims: one row per bit, with the residual before the layer, after its mixer and after it.
@@ -251,7 +252,7 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
     EXPECT_EQ(layers->dimTable()->rowCount(), 32);
     EXPECT_EQ(layers->dimTable()->item(0, 1)->text(), "alu.0");
     // The next token keeps the same field selected.
-    window.stepToken();
+    window.debugger().stepToken();
     ASSERT_GE(t->currentRow(), 0);
     EXPECT_EQ(t->item(t->currentRow(), LayerView::Name)->text(), "alu");
     EXPECT_EQ(layers->dimTable()->rowCount(), 32);
@@ -265,18 +266,18 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
         }
     EXPECT_GT(shown, 0);
     // Once the launch has ended, no token goes in.
-    window.run();
-    window.waitIdle();
+    window.debugger().run();
+    window.debugger().waitIdle();
     EXPECT_EQ(layers->summary()->text(), "The launch has ended: no token goes in.");
     // A click on a token mid-step, from mid-step elsewhere, goes to exactly that token.
-    window.reset();
-    for (int i = 0; i < 3; ++i) window.stepToken();
-    int fed = int(window.session().tokens().fed.size());
-    size_t target = window.session().tokens().writtenAfterStep[2] + 2;  // inside step 4
+    window.debugger().reset();
+    for (int i = 0; i < 3; ++i) window.debugger().stepToken();
+    int fed = int(window.debugger().session().tokens().fed.size());
+    size_t target = window.debugger().session().tokens().writtenAfterStep[2] + 2;  // inside step 4
     emit window.tokens()->itemClicked(window.tokens()->item(fed + int(target) - 1));
-    window.waitIdle();
-    EXPECT_EQ(window.session().tokens().writtenNow, target);
-    EXPECT_EQ(window.session().position(), 3);
+    window.debugger().waitIdle();
+    EXPECT_EQ(window.debugger().session().tokens().writtenNow, target);
+    EXPECT_EQ(window.debugger().session().position(), 3);
 }
 
 // The heatmap: heads grouped by meaning and found by a search; the rows the token going in writes are the
@@ -299,12 +300,12 @@ TEST(StudioModel, TheHeatmapGroupsItsHeadsAndOutlinesTheRowsTheTokenWrites) {
     EXPECT_TRUE(heat.headsMatching("no such memory").empty());
 
     // A few steps in, the head whose rows the next token writes: the trace's rows, outlined in yellow.
-    for (int n = 0; n < 3; ++n) window.step();
+    for (int n = 0; n < 3; ++n) window.debugger().step();
     TokenTrace trace;
     int layer = -1, head = -1;
     for (int token = 0; token < 12 && layer < 0; ++token) {  // a VAL writes a register
-        if (token > 0) window.stepToken();
-        trace = window.session().tokenTrace();
+        if (token > 0) window.debugger().stepToken();
+        trace = window.debugger().session().tokenTrace();
         for (int l = 0; l < int(trace.layers.size()) && layer < 0; ++l)
             for (int h = 0; h < heat.layout().heads && layer < 0; ++h)
                 if (!trace.layers[size_t(l)].rowsWritten[size_t(h)].empty() &&
@@ -366,9 +367,9 @@ TEST(StudioChat, WithoutAHostTypedExpressionsRunOnTheGpuAndOpenInTheDebugger) {
     // The card opens its launch in the debugger, where the interpreter gives the same answer.
     chat.openCard(0);
     EXPECT_TRUE(window.editor()->text().contains("op_dot")) << window.editor()->text().toStdString();
-    EXPECT_TRUE(window.session().loaded()) << window.statusText().toStdString();
-    window.run();
-    while (window.running()) QApplication::processEvents();
+    EXPECT_TRUE(window.debugger().session().loaded()) << window.statusText().toStdString();
+    window.debugger().run();
+    while (window.debugger().running()) QApplication::processEvents();
     EXPECT_TRUE(window.statusText().contains("finished")) << window.statusText().toStdString();
     EXPECT_TRUE(window.statusText().contains("out = [32]")) << window.statusText().toStdString();
 

@@ -110,7 +110,7 @@ TEST(StudioRom, TheRomViewShowsEveryWordTheBackendHoldsAndWhereTheWarpsAre) {
     EXPECT_TRUE(rom->table()->item(rom->rowOf(0, 0), RomView::Instruction)->text().contains("sreg r1, tid.x"));
     EXPECT_TRUE(rom->table()->item(rom->rowOf(0, 4), RomView::Instruction)->text().contains("jmp"));
     EXPECT_EQ(rom->table()->item(rom->rowOf(0, 0), RomView::Warps)->text(), "w0: lanes 0 1 2");
-    w->step();  // warp 0 runs block 0 and goes on to block 1
+    w->debugger().step();  // warp 0 runs block 0 and goes on to block 1
     EXPECT_EQ(rom->table()->item(rom->rowOf(0, 0), RomView::Warps)->text(), "");
     EXPECT_EQ(rom->table()->item(rom->rowOf(1, 0), RomView::Warps)->text(), "w0: lanes 0 1 2");
 }
@@ -151,13 +151,13 @@ TEST(StudioShared, SharedMemoryShowsTheStepsThreadBlockWithTheKernelsNames) {
     // highlighted, every word the machine's.
     const StepEvent* wrote = nullptr;
     for (int n = 0; n < 200 && !wrote; ++n) {
-        w.step();
-        const StepEvent& last = w.session().history().back();
+        w.debugger().step();
+        const StepEvent& last = w.debugger().session().history().back();
         for (const MemWrite& m : last.memWrites)
             if (m.space == MemSpace::Shared) wrote = &last;
     }
     ASSERT_TRUE(wrote);
-    const MachineState& s = w.session().snapshot();
+    const MachineState& s = w.debugger().session().snapshot();
     EXPECT_EQ(shared->block(), wrote->cta);
     for (int a = 0; a < 32; ++a)
         EXPECT_EQ(t->item(a, 0)->text(), QString::number(int32_t(s.shared[size_t(wrote->cta)][size_t(a)])));
@@ -168,7 +168,7 @@ TEST(StudioShared, SharedMemoryShowsTheStepsThreadBlockWithTheKernelsNames) {
     shared->setBlock(other);
     for (int a = 0; a < 32; ++a)
         EXPECT_EQ(t->item(a, 0)->text(), QString::number(int32_t(s.shared[size_t(other)][size_t(a)])));
-    for (int n = 0; n < 8; ++n) w.step();
+    for (int n = 0; n < 8; ++n) w.debugger().step();
     EXPECT_EQ(shared->block(), other);
 }
 
@@ -202,13 +202,13 @@ TEST(StudioExamples, TheKernelSuiteMenuListsEveryKernelOnceUnderItsTopic) {
 TEST(StudioTimeline, EveryLaneIsDrawnByWhatItDidAtEachStep) {
     auto w = windowWithExample("branches.qasm");
     ASSERT_TRUE(w);
-    w->run();
-    w->waitIdle();
+    w->debugger().run();
+    w->debugger().waitIdle();
     DivergenceTimeline* tl = w->timeline();
-    const std::vector<StepEvent>& history = w->session().history();
+    const std::vector<StepEvent>& history = w->debugger().session().history();
     ASSERT_EQ(tl->steps(), int(history.size()));
-    int lanes = w->session().snapshot().lanesPerWarp, waiting = 0, exited = 0;
-    std::vector<LaneStatus> status(w->session().snapshot().threads.size(), LaneStatus::Live);
+    int lanes = w->debugger().session().snapshot().lanesPerWarp, waiting = 0, exited = 0;
+    std::vector<LaneStatus> status(w->debugger().session().snapshot().threads.size(), LaneStatus::Live);
     for (size_t i = 0; i < history.size(); ++i) {
         const StepEvent& ev = history[i];
         for (int t = 0; t < int(status.size()); ++t) {
@@ -233,8 +233,8 @@ TEST(StudioTimeline, EveryLaneIsDrawnByWhatItDidAtEachStep) {
 TEST(StudioTimeline, AClickOnAColumnMovesTheDebuggerToThatStep) {
     auto w = windowWithExample("branches.qasm");
     ASSERT_TRUE(w);
-    w->run();
-    w->waitIdle();
+    w->debugger().run();
+    w->debugger().waitIdle();
     auto* host = w->findChild<QOpenGLWidget*>("timelineView");
     ASSERT_TRUE(host);
     ASSERT_TRUE(host->isVisible());
@@ -260,17 +260,17 @@ TEST(StudioTimeline, AClickOnAColumnMovesTheDebuggerToThatStep) {
     host->grabFramebuffer();
     // The move starts after the frame that saw the click, runs as a job, and says where it stopped.
     EXPECT_TRUE(QTest::qWaitFor([&] { return w->statusText() != before; }, 5000));
-    w->waitIdle();
-    EXPECT_EQ(w->session().position(), 3);
+    w->debugger().waitIdle();
+    EXPECT_EQ(w->debugger().session().position(), 3);
 }
 
 // Where two backends part, the diff shows both machines side by side, the differing cells marked on each.
 TEST(StudioDiff, TheMachinesWhereTwoBackendsPartAreShownSideBySide) {
     auto w = windowWithExample("dot_product.qasm");
     ASSERT_TRUE(w);
-    w->addBackend("misreading", [] { return std::make_unique<MisreadingSession>(); });
-    ASSERT_TRUE(w->compareBackends());
-    w->waitIdle();
+    w->debugger().addBackend("misreading", [] { return std::make_unique<MisreadingSession>(); });
+    ASSERT_TRUE(w->debugger().compareBackends());
+    w->debugger().waitIdle();
     ASSERT_TRUE(w->diff()->item(0)->text().contains("first differ at step"))
         << w->diff()->item(0)->text().toStdString();
     BackendDiffView* view = w->diffView();

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "qgpu/core/Trace.h"
+#include "qgpu/ui/DebugController.h"
 
 namespace qgpu {
 
@@ -136,6 +137,23 @@ void BackendDiffView::showMachines(const QString& a, const MachineState& ma, con
     m_memory->verticalHeader()->hide();
     m_title->show();
     m_machines->show();
+}
+
+void BackendDiffView::follow(DebugController& debugger) {
+    auto hint = [this] {
+        m_verdict->clear();  // it compared the previous program
+        m_verdict->addItem(kDiffHint);
+        clearMachines();
+    };
+    hint();
+    connect(&debugger, &DebugController::built, this, hint);
+    connect(&debugger, &DebugController::compared, this, [this, &debugger](const BackendComparison& c) {
+        m_verdict->clear();
+        m_verdict->addItems(c.verdict());
+        clearMachines();
+        if (!c.machineA.threads.empty())
+            showMachines(c.a, c.machineA, c.b, c.machineB, debugger.lastBuild().map, c.divergence.step);
+    });
 }
 
 }  // namespace qgpu

@@ -3,6 +3,7 @@
 #include <QTextBlock>
 
 #include "qgpu/core/Assembler.h"
+#include "qgpu/ui/DebugController.h"
 
 namespace qgpu {
 
@@ -104,6 +105,17 @@ void CodeViews::markCurrentBlock(int block) {
         bool current = it->data(kBlockRole).toInt() == block;
         it->setBackground(current ? QColor(255, 240, 150) : QColor(Qt::transparent));
     }
+}
+
+void CodeViews::follow(DebugController& debugger) {
+    connect(&debugger, &DebugController::built, this, [this, &debugger] {
+        const BuiltProgram& b = debugger.lastBuild();
+        show(b.program, b.ptx, b.lineMap);  // a failed build: the PTX its message may cite
+    });
+    connect(&debugger, &DebugController::moved, this, [this, &debugger] {
+        std::shared_ptr<const DebugSnapshot> s = debugger.snapshot();
+        markCurrentBlock(s->loaded && s->next.warp >= 0 ? s->next.block : -1);
+    });
 }
 
 }  // namespace qgpu

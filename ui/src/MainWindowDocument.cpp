@@ -139,7 +139,7 @@ bool MainWindow::maybeSave() {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     if (!maybeSave()) return e->ignore();
-    pause();  // the window goes: the run in flight ends here, not in the middle of teardown
+    m_debugger->pause();  // the window goes: the run in flight ends here, not in the middle of teardown
     saveLayout();
     e->accept();
 }

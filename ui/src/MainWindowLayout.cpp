@@ -17,26 +17,28 @@
 #include "qgpu/core/Session.h"
 #include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/DivergenceTimeline.h"
-#include "qgpu/ui/EngineThread.h"
-#include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/BackendDiffView.h"
+#include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/LayerView.h"
+#include "qgpu/ui/ResultsView.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
 #include "qgpu/ui/StateViews.h"
+#include "qgpu/ui/StepListView.h"
+#include "qgpu/ui/TokenStreamView.h"
 
 namespace qgpu {
 
 namespace {
 
 // saveState's version: a layout saved by a build with other panels is not restored.
-constexpr int kLayoutVersion = 3;
+constexpr int kLayoutVersion = 4;
 
 // The default layout's groups of tabbed panels: the program beside the editor, the machine below it, and
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
 const QStringList kMachinePanels = {"Registers", "Memory", "Shared memory", "Chat"};
-const QStringList kHistoryPanels = {"Steps", "Token stream", "Backend diff"};
+const QStringList kHistoryPanels = {"Steps", "Results", "Token stream", "Backend diff"};
 const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state", "Layers"};
 
 }  // namespace
@@ -51,58 +53,37 @@ QDockWidget* MainWindow::addDock(const QString& title, QWidget* w) {
 }
 
 void MainWindow::createDocks() {
+    DebugController& d = *m_debugger;
     m_launch = new LaunchPanel;
     addDock("Launch", m_launch);
     m_codeViews = new CodeViews(this);
+    m_codeViews->follow(d);
     connect(m_codeViews, &CodeViews::sourceLineRequested, this, [this](int line) {
         m_editor->setCursorPosition(line - 1, 0);
         m_editor->ensureLineVisible(line - 1);
     });
     addDock("PTX", m_codeViews->ptxView());
     addDock("Machine blocks", m_codeViews->blockView());
-    m_rom = new RomView;
-    addDock("ROM", m_rom);
-    m_registers = new RegisterView;
-    addDock("Registers", m_registers);
-    m_memory = new MemoryView;
-    addDock("Memory", m_memory);
-    m_shared = new SharedMemoryView;
-    addDock("Shared memory", m_shared);
-    m_events = new QListWidget;
-    m_events->setObjectName("eventList");
-    m_events->setFont(QFont("Monospace", 9));
-    // A click (or Enter) on a step moves the debugger to the end of that step.
-    for (auto signal : {&QListWidget::itemClicked, &QListWidget::itemActivated})
-        connect(m_events, signal, this, [this](QListWidgetItem* it) { moveTo(m_events->row(it) + 1); });
-    addDock("Steps", m_events);
-    m_tokens = new QListWidget;
-    m_tokens->setObjectName("tokenList");
-    m_tokens->setFont(QFont("Monospace", 9));
-    // A click (or Enter) on a written token moves the debugger to the moment the model wrote it (mid-step
-    // where the token is inside one); on a fed one to the start.
-    auto toToken = [this](QListWidgetItem* it) {
-        size_t fed;
-        {
-            auto lock = m_engine->lock();
-            fed = m_session->tokens().fed.size();
-        }
-        if (fed == 0) return;  // the line saying this backend writes no tokens
-        int row = m_tokens->row(it) - int(fed);
-        if (row < 0)
-            moveTo(0);
-        else
-            moveToToken(size_t(row) + 1);
-    };
-    connect(m_tokens, &QListWidget::itemClicked, this, toToken);
-    connect(m_tokens, &QListWidget::itemActivated, this, toToken);
-    m_tokenDock = addDock("Token stream", m_tokens);
-    m_diffView = new BackendDiffView;
-    m_diff = m_diffView->verdict();
-    m_diff->addItem(kDiffHint);
-    addDock("Backend diff", m_diffView);
+    addDock("ROM", m_rom = new RomView);
+    m_rom->follow(d);
+    addDock("Registers", m_registers = new RegisterView);
+    m_registers->follow(d);
+    addDock("Memory", m_memory = new MemoryView);
+    m_memory->follow(d);
+    addDock("Shared memory", m_shared = new SharedMemoryView);
+    m_shared->follow(d);
+    addDock("Steps", m_events = new StepListView(d));
+    m_resultsDock = addDock("Results", m_results = new ResultsView(d));
+    m_tokenDock = addDock("Token stream", m_tokens = new TokenStreamView(d));
+    addDock("Backend diff", m_diffView = new BackendDiffView);
+    m_diffView->follow(d);
+    createModelViews();
+}
+
+void MainWindow::createModelViews() {
     m_timeline = std::make_unique<DivergenceTimeline>();
     m_timeline->onStepClicked = [this](int step) {  // after the frame that saw the click
-        QTimer::singleShot(0, this, [this, step] { moveTo(step + 1); });
+        QTimer::singleShot(0, this, [this, step] { m_debugger->moveTo(step + 1); });
     };
     m_timelineHost = new ImGuiHost(m_timeline.get());
     m_timelineHost->setObjectName("timelineView");
@@ -111,14 +92,13 @@ void MainWindow::createDocks() {
     m_heatmapHost = new ImGuiHost(m_heatmap.get());
     m_heatmapHost->setObjectName("heatmapView");
     m_heatmapDock = addDock("Recurrent state", m_heatmapHost);
-    connect(m_heatmapDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
-        if (shown && !running()) refresh();
-    });
     m_layers = new LayerView;
     QDockWidget* layerDock = addDock("Layers", m_layers);
-    connect(layerDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
-        if (shown && !running()) refresh();
-    });
+    // Shown again, they read the moment they missed (not during a run: a trace costs a model step).
+    for (QDockWidget* dock : {m_heatmapDock, layerDock})
+        connect(dock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+            if (shown) showModelViews(*m_debugger->snapshot());
+        });
 }
 
 void MainWindow::applyDefaultLayout() {

@@ -9,6 +9,7 @@
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Encoding.h"
+#include "qgpu/ui/DebugController.h"
 
 namespace qgpu {
 
@@ -153,6 +154,20 @@ void RomView::showWarps(const MachineState& state) {
         if (m_table->item(m_firstRow[b], Block)->background() != QBrush(kDiffers))
             item->setBackground(it == at.end() ? QBrush() : QBrush(kWarpHere));
     }
+}
+
+void RomView::follow(DebugController& debugger) {
+    connect(&debugger, &DebugController::built, this, [this, &debugger](bool ok) {
+        const BuiltProgram& b = debugger.lastBuild();
+        if (ok)
+            setRom(b.rom, b.compiledRom, debugger.backend());
+        else
+            clear();
+    });
+    connect(&debugger, &DebugController::moved, this, [this, &debugger] {
+        std::shared_ptr<const DebugSnapshot> s = debugger.snapshot();
+        if (s->loaded) showWarps(s->state);
+    });
 }
 
 }  // namespace qgpu

@@ -1,6 +1,7 @@
 #include "qgpu/ui/StateViews.h"
 
 #include "qgpu/core/Trace.h"
+#include "qgpu/ui/DebugController.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -280,6 +281,40 @@ void SharedMemoryView::refresh() {
         m_table->setItem(addr, 1, cell(formatWord(v, NumberFormat::Hex), changed));
     }
     m_table->setVerticalHeaderLabels(names);
+}
+
+void RegisterView::follow(DebugController& debugger) {
+    connect(&debugger, &DebugController::built, this, [this, &debugger] { setProgram(debugger.lastBuild().program); });
+    connect(&debugger, &DebugController::moved, this, [this, &debugger] {
+        std::shared_ptr<const DebugSnapshot> s = debugger.snapshot();
+        if (!s->loaded) return;
+        // The warp about to run, else (at the end) the one that ran last.
+        if (s->next.warp >= 0)
+            setWarp(s->next.warp);
+        else if (s->last())
+            setWarp(s->last()->warp);
+        show(s->state, s->last());
+    });
+}
+
+void MemoryView::follow(DebugController& debugger) {
+    connect(&debugger, &DebugController::moved, this, [this, &debugger] {
+        std::shared_ptr<const DebugSnapshot> s = debugger.snapshot();
+        if (s->loaded) show(s->state, s->build->map, s->last());
+    });
+}
+
+void SharedMemoryView::follow(DebugController& debugger) {
+    connect(&debugger, &DebugController::built, this, [this, &debugger] {
+        std::vector<Array> arrays;
+        for (const SharedPlacement& a : debugger.lastBuild().shared)
+            arrays.push_back({QString::fromStdString(a.name), a.base, a.words});
+        setProgram(debugger.lastBuild().program.sharedWords, std::move(arrays));
+    });
+    connect(&debugger, &DebugController::moved, this, [this, &debugger] {
+        std::shared_ptr<const DebugSnapshot> s = debugger.snapshot();
+        if (s->loaded) show(s->state, s->last());
+    });
 }
 
 }  // namespace qgpu

@@ -15,10 +15,17 @@ class QTableWidget;
 
 namespace qgpu {
 
+// What the panel says until a comparison runs.
+inline const char* const kDiffHint = "Debug > Compare backends (Ctrl+D) runs this launch on two backends side by side.";
+
+class DebugController;
+
 class BackendDiffView : public QWidget {
     Q_OBJECT
 public:
     explicit BackendDiffView(QWidget* parent = nullptr);
+    // Shows every comparison the debugger makes; a build clears it.
+    void follow(DebugController& debugger);
     QListWidget* verdict() const { return m_verdict; }  // the verdict and the differences in words
     // Both machines at the step they first differ; `a` and `b` name the backends.
     void showMachines(const QString& a, const MachineState& ma, const QString& b, const MachineState& mb,

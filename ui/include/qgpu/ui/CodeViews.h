@@ -10,10 +10,14 @@
 
 namespace qgpu {
 
+class DebugController;
+
 class CodeViews : public QObject {
     Q_OBJECT
 public:
     explicit CodeViews(QObject* parent = nullptr);
+    // Shows the debugger's every build and move.
+    void follow(DebugController& debugger);
     QPlainTextEdit* ptxView() const { return m_ptx; }
     QListWidget* blockView() const { return m_blocks; }
 

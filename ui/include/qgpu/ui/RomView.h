@@ -15,12 +15,16 @@ class QTableWidget;
 
 namespace qgpu {
 
+class DebugController;
+
 class RomView : public QWidget {
     Q_OBJECT
 public:
     enum Column { Block, Slot, Held, Instruction, Fields, Compiled, Warps };
 
     explicit RomView(QWidget* parent = nullptr);
+    // Shows the debugger's every build and move.
+    void follow(DebugController& debugger);
     // `compiled`: per block, the body words then the terminator (encodeBlock's layout).
     void setRom(const RomImage& held, const std::vector<std::vector<uint64_t>>& compiled, const QString& backend);
     void clear();

@@ -13,6 +13,8 @@
 
 namespace qgpu {
 
+class DebugController;
+
 // How a view shows a 32-bit word. AsTyped shows a float (a PTX .f32 register, a "type": "float" array) as a
 // float and any other word as a signed integer.
 enum class NumberFormat { AsTyped, Signed, Unsigned, Hex, Float };
@@ -30,6 +32,8 @@ class RegisterView : public QWidget {
     Q_OBJECT
 public:
     explicit RegisterView(QWidget* parent = nullptr);
+    // Shows the debugger's every build and move.
+    void follow(DebugController& debugger);
     void setProgram(const Program& program);
     void show(const MachineState& state, const StepEvent* last);
     QTableWidget* table() const { return m_table; }
@@ -54,6 +58,8 @@ class MemoryView : public QWidget {
     Q_OBJECT
 public:
     explicit MemoryView(QWidget* parent = nullptr);
+    // Shows the debugger's every build and move.
+    void follow(DebugController& debugger);
     void show(const MachineState& state, const MemoryMap& map, const StepEvent* last);
     QTableWidget* table() const { return m_table; }
     void setFormat(NumberFormat f) { m_format->setCurrentIndex(int(f)); }
@@ -80,6 +86,8 @@ public:
         int base = 0, words = 0;
     };
     explicit SharedMemoryView(QWidget* parent = nullptr);
+    // Shows the debugger's every build and move.
+    void follow(DebugController& debugger);
     void setProgram(int words, std::vector<Array> arrays);  // words: shared words per thread block
     void show(const MachineState& state, const StepEvent* last);
     QTableWidget* table() const { return m_table; }

@@ -1,25 +1,19 @@
-// The Debug menu's engine work: single steps as calls on the engine thread, the runs (and the backend
-// comparison) as its jobs, and what the window shows while they go on and when they stop.
-#include "qgpu/ui/MainWindow.h"
-
-#include <QAction>
-#include <QDockWidget>
-#include <QListWidget>
-
+// The debugger's moves: single steps as calls on the engine thread, the runs (and the backend comparison)
+// as its jobs, and how each one ends.
 #include <memory>
 
-#include "qgpu/ui/BackendDiffView.h"
+#include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/EngineThread.h"
 
 namespace qgpu {
 
 namespace {
 
-constexpr int kUiStepLimit = 20000;  // Run stops here so an endless loop cannot swamp the window
+constexpr int kUiStepLimit = 20000;  // a run stops here, so that an endless loop cannot swamp the studio
 
 }  // namespace
 
-void MainWindow::singleStep(const std::function<StopReason()>& call) {
+void DebugController::singleStep(const std::function<StopReason()>& call) {
     pause();
     if (!ensureBuilt()) return;  // pause() left the engine idle: no lock needed
     StopReason r = StopReason::Step;
@@ -31,30 +25,30 @@ void MainWindow::singleStep(const std::function<StopReason()>& call) {
     report(r);
 }
 
-void MainWindow::step() {
+void DebugController::step() {
     singleStep([this] { return m_session->step(); });
 }
-void MainWindow::stepToken() {
+void DebugController::stepToken() {
     singleStep([this] { return m_session->stepToken(); });
 }
-void MainWindow::stepBack() {
+void DebugController::stepBack() {
     singleStep([this] { return m_session->stepBack(); });
 }
-void MainWindow::stepBackToken() {
+void DebugController::stepBackToken() {
     singleStep([this] { return m_session->stepBackToken(); });
 }
-void MainWindow::reset() {
+void DebugController::reset() {
     singleStep([this] {
         m_session->reset();
         return StopReason::AtStart;
     });
 }
 
-void MainWindow::run() {
+void DebugController::run() {
     if (ensureBuilt()) startRun({}, {});
 }
 
-void MainWindow::startRun(std::function<bool()> arrived, const QString& arrivedNote) {
+void DebugController::startRun(std::function<bool()> arrived, const QString& arrivedNote) {
     if (!m_session->loaded() || running()) return;
     struct Stop {
         StopReason reason = StopReason::Step;
@@ -76,29 +70,29 @@ void MainWindow::startRun(std::function<bool()> arrived, const QString& arrivedN
         QString("running on the %1 backend").arg(backend()));
 }
 
-void MainWindow::stepLine() {
+void DebugController::stepLine() {
     pause();
     if (!ensureBuilt()) return;
-    int from = sourceLine(m_session->peek().block);
+    int from = m_built->sourceLine(m_session->peek().block);
     startRun(
         [this, from] {
             NextStep next = m_session->peek();
-            return next.warp < 0 || sourceLine(next.block) != from;
+            return next.warp < 0 || m_built->sourceLine(next.block) != from;
         },
         ": the next step runs another source line.");
 }
 
-void MainWindow::runToLine(int line) {
+void DebugController::runToLine(int line) {
     pause();
     if (!ensureBuilt()) return;
-    std::set<int> blocks = blocksAt([line](int l) { return l == line; });
+    std::set<int> blocks = m_built->blocksAt([line](int l) { return l == line; });
     if (blocks.empty())
         return setStatus(QString("Line %1 has no machine code: put the cursor on a line with code.").arg(line));
     startRun([this, blocks] { return blocks.count(m_session->peek().block) > 0; },
              QString(": the next step runs code of line %1.").arg(line));
 }
 
-void MainWindow::runBack() {
+void DebugController::runBack() {
     pause();
     if (!ensureBuilt()) return;
     auto stop = std::make_shared<StopReason>(StopReason::Step);
@@ -112,7 +106,7 @@ void MainWindow::runBack() {
         QString("running back on the %1 backend").arg(backend()));
 }
 
-void MainWindow::moveTo(int position) {
+void DebugController::moveTo(int position) {
     pause();
     if (!m_session->loaded()) return;
     startJob(
@@ -126,7 +120,7 @@ void MainWindow::moveTo(int position) {
         QString("moving to step %1").arg(position));
 }
 
-void MainWindow::moveToToken(size_t written) {
+void DebugController::moveToToken(size_t written) {
     pause();
     if (!m_session->loaded()) return;
     TokenStream ts = m_session->tokens();
@@ -156,7 +150,7 @@ void MainWindow::moveToToken(size_t written) {
         QString("moving to token %1").arg(written));
 }
 
-bool MainWindow::compareBackends() {
+bool DebugController::compareBackends() {
     pause();
     if (!ensureBuilt()) return false;
     size_t other = m_backend == 0 ? 1 : 0;  // the reference is backend 0
@@ -172,7 +166,7 @@ bool MainWindow::compareBackends() {
     try {
         c->with = m_backends[other].second();  // here: the model's factory may wait for the model behind a dialog
         m_engine->call([&] {
-            c->with->load(m_program, m_launchSpec);
+            c->with->load(m_built->program, m_built->launch);
             c->comparer = std::make_unique<SessionComparer>(*m_session, *c->with);  // both back to the start
         });
     } catch (const std::exception& e) {
@@ -180,84 +174,70 @@ bool MainWindow::compareBackends() {
                   " backend failed: " + QString::fromUtf8(e.what()));
         return false;
     }
-    m_diff->clear();
-    m_diffView->clearMachines();
-    if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
-    QString a = backend(), b = QString::fromStdString(c->with->backendName());
-    startJob(
-        [c] { return c->comparer->advance(1); },
-        [this, c, a, b](bool paused, const QString& error) {
-            const Divergence& d = c->comparer->result();
-            if (!error.isEmpty()) {
-                m_diff->addItem("The comparison failed: " + error);
-            } else if (paused) {
-                m_diff->addItem(QString("Stopped after %1 steps, all the same so far.").arg(d.stepsCompared));
-                return finishRun(StopReason::Step, true, {});
-            } else if (d.step < 0) {
-                m_diff->addItem(
-                    QString("%1 vs %2: the same machine after every one of %3 steps.").arg(a, b).arg(d.stepsCompared));
-            } else {
-                m_diff->addItem(QString("%1 vs %2: the machines first differ at step %3 (%1's value first):")
-                                    .arg(a, b)
-                                    .arg(d.step));
-                for (const std::string& line : d.differences) m_diff->addItem("  " + QString::fromStdString(line));
-                m_diffView->showMachines(a, m_session->snapshot(), b, c->with->snapshot(), m_map, d.step);
-            }
-            report(StopReason::Step);
-            setStatus(m_diff->item(0)->text());
-        },
-        QString("comparing with the %1 backend").arg(b));
+    QString b = QString::fromStdString(c->with->backendName());
+    startJob([c] { return c->comparer->advance(1); },
+             [this, c, b](bool paused, const QString& error) {
+                 BackendComparison out{backend(), b, c->comparer->result(), {}, {}, paused, error};
+                 if (error.isEmpty() && !paused && out.divergence.step >= 0) {
+                     out.machineA = m_session->snapshot();
+                     out.machineB = c->with->snapshot();
+                 }
+                 finishComparison(out);
+             },
+             QString("comparing with the %1 backend").arg(b));
     return true;
 }
 
-void MainWindow::startJob(std::function<bool()> step, std::function<void(bool paused, const QString& error)> done,
-                          const QString& what) {
+QStringList BackendComparison::verdict() const {
+    const Divergence& d = divergence;
+    if (!error.isEmpty()) return {"The comparison failed: " + error};
+    if (paused) return {QString("Stopped after %1 steps, all the same so far.").arg(d.stepsCompared)};
+    if (d.step < 0)
+        return {QString("%1 vs %2: the same machine after every one of %3 steps.").arg(a, b).arg(d.stepsCompared)};
+    QStringList out{
+        QString("%1 vs %2: the machines first differ at step %3 (%1's value first):").arg(a, b).arg(d.step)};
+    for (const std::string& line : d.differences) out << "  " + QString::fromStdString(line);
+    return out;
+}
+
+void DebugController::finishComparison(const BackendComparison& c) {
+    if (c.paused && c.error.isEmpty()) {
+        finishRun(StopReason::Step, true, {});
+    } else {
+        report(StopReason::Step);
+        setStatus(c.verdict().front());
+    }
+    emit compared(c);
+}
+
+void DebugController::startJob(std::function<bool()> step, std::function<void(bool paused, const QString& error)> done,
+                               const QString& what) {
     m_jobName = what;
     EngineThread::Job job;
     job.step = std::move(step);
     job.done = [this, done = std::move(done)](bool paused, const QString& error) {
-        updateActions();
+        emit runStateChanged(false);
         done(paused, error);
     };
     m_engine->start(std::move(job));
-    updateActions();
+    emit runStateChanged(true);
     setStatus(what + " (Pause stops)");
 }
 
-void MainWindow::showProgress() {
-    int position;
-    {
-        auto lock = m_engine->lock();
-        position = m_session->position();
-    }
-    setStatus(QString("%1: %2 (Pause stops)").arg(m_jobName, positionText(position)));
-    refresh();
-}
-
-void MainWindow::finishRun(StopReason reason, bool paused, const QString& error, const QString& note) {
+void DebugController::finishRun(StopReason reason, bool paused, const QString& error, const QString& note) {
     if (!error.isEmpty()) {
         report(StopReason::Step);
-        return setStatus(statusText() + ": the " + backend() + " backend failed: " + error);
+        return setStatus(m_status + ": the " + backend() + " backend failed: " + error);
     }
-    report(paused ? StopReason::Step : reason);
-    if (paused)
-        setStatus(statusText() + ": paused.");
-    else if (!note.isEmpty())
-        setStatus(statusText() + note);
+    report(paused ? StopReason::Step : reason, paused ? QString(": paused.") : note);
 }
 
-void MainWindow::pause() {
+void DebugController::pause() {
     if (running()) m_engine->stop();  // the job's `done` shows where it stopped
 }
 
-bool MainWindow::running() const { return m_engine->busy(); }
+bool DebugController::running() const { return m_engine->busy(); }
 
-void MainWindow::waitIdle() { m_engine->waitIdle(); }
-
-void MainWindow::updateActions() {
-    bool busy = running();
-    for (QAction* a : m_moveActions) a->setEnabled(!busy);
-    m_pauseAction->setEnabled(busy);
-}
+void DebugController::waitIdle() { m_engine->waitIdle(); }
 
 }  // namespace qgpu

@@ -1,0 +1,177 @@
+// The studio's debugger, without a widget: it owns the session (stepped on its engine thread), the backends,
+// the build, the breakpoints and every step, run and move. Views subscribe to its past-tense signals and read
+// snapshot(), an immutable picture of one moment, so no view steps the session or reads it mid-step.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qgpu/compiler/Lowering.h"
+#include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/Launch.h"
+#include "qgpu/core/Session.h"
+
+namespace qgpu {
+
+class EngineThread;
+
+// What a build reads: the document, a kernel's source (CUDA or qasm) and its launch spec.
+struct DebugSource {
+    QString text;
+    QString fileName;       // for messages; "<editor>" when the document has no file yet
+    bool cuda = false;      // CUDA, else qasm
+    QString launch;         // the launch spec's JSON
+    QString launchProblem;  // what the launch form could not take; "" when it took everything
+    bool operator==(const DebugSource&) const = default;
+};
+
+// What the last build made; it does not change until the next build.
+struct BuiltProgram {
+    bool ok = false;
+    std::vector<Diagnostic> diagnostics;  // why it failed
+    std::string ptx;                      // CUDA; kept when the lowering failed, for the PTX lines it cites
+    Program program;                      // as compiled, before linking
+    std::vector<LineMapEntry> lineMap;
+    std::vector<SharedPlacement> shared;  // the kernel's __shared__ arrays, under their source names
+    MemoryMap map;
+    LaunchSpec launch;
+    std::vector<std::vector<uint64_t>> compiledRom;  // the compiler's words, to hold the backend's ROM against
+    RomImage rom;                                    // the ROM as the backend holds it after the load
+    int sourceLine(int block) const;                 // the first source line with code in `block` (0: none)
+    // The blocks with code on a line that `atLine` accepts (in assembly also a block's label line).
+    std::set<int> blocksAt(const std::function<bool(int line)>& atLine) const;
+};
+
+// One moment of the session, as every view shows it.
+struct DebugSnapshot {
+    bool loaded = false;
+    bool running = false;  // a run goes on: the moment is a progress report
+    QString backend;
+    std::shared_ptr<const BuiltProgram> build;
+    MachineState state;
+    std::shared_ptr<const std::vector<StepEvent>> history;  // every step recorded, also those ahead
+    int position = 0;                                       // steps applied
+    NextStep next;
+    TokenStream tokens;                     // empty for a backend that writes none
+    StopReason stop = StopReason::AtStart;  // how the last move ended
+    const StepEvent* last() const { return position > 0 ? &(*history)[size_t(position - 1)] : nullptr; }
+};
+
+// A comparison of two backends, as it ended.
+struct BackendComparison {
+    QString a, b;  // the debugger's backend, and the other
+    Divergence divergence;
+    MachineState machineA, machineB;  // where both stopped
+    bool paused = false;
+    QString error;
+    // In words: the first line the verdict, then the differences ("  thread 5 r3: 7 vs 9").
+    QStringList verdict() const;
+};
+
+class DebugController : public QObject {
+    Q_OBJECT
+public:
+    using SessionFactory = std::function<std::unique_ptr<Session>()>;
+    explicit DebugController(QObject* parent = nullptr);
+    ~DebugController() override;  // ends a run in flight between two steps and joins the engine thread
+
+    // The reference interpreter is there from the start; the app adds the GPU inside the model.
+    void addBackend(const QString& name, SessionFactory make);
+    QStringList backends() const;
+    QString backend() const;
+    // Switches to the named backend and builds the document again on it; false (the status says why) when
+    // there is no such backend or it does not start.
+    bool setBackend(const QString& name);
+
+    // Where the document comes from: moves build it again first when it changed since the last build.
+    void setDocument(std::function<DebugSource()> document) { m_document = std::move(document); }
+    bool build();  // builds the document and loads it; built() says how it went, lastBuild() has it
+    const BuiltProgram& lastBuild() const { return *m_built; }
+
+    // Single steps run on the engine thread while the caller waits; they return with moved() emitted.
+    void step();
+    void stepToken();  // one token of the step the model is writing (other backends: a step)
+    void stepBack();
+    void stepBackToken();
+    void reset();
+    // Runs go on after they return (running() meanwhile); moved() reports progress and where they stop.
+    void run();  // to a breakpoint, the end or the step limit
+    void runBack();
+    void stepLine();           // until the next step runs code of another source line
+    void runToLine(int line);  // 1-based: until the next step runs code of the line
+    void moveTo(int position);
+    void moveToToken(size_t written);  // to the moment the model had written `written` tokens
+    // Runs the launch on a second backend beside this one and stops both at the first step where their
+    // machines differ; compared() gives the verdict. False when there is nothing to compare with.
+    bool compareBackends();
+    void pause();
+    bool running() const;
+    void waitIdle();  // processes events until the run in flight (if any) has stopped and is shown
+
+    // Breakpoints by source line (1-based). On a line without code the breakpoint goes to the next line with
+    // code; a build moves those that lost their code. The returned text says where it went ("" when put).
+    QString toggleBreakpoint(int line);
+    void setBreakpoints(std::set<int> lines);  // as they are, e.g. after an edit moved them
+    const std::set<int>& breakpoints() const { return m_breakpointLines; }
+
+    std::shared_ptr<const DebugSnapshot> snapshot() const { return m_snapshot; }
+    QString status() const { return m_status; }
+    // For reading the session itself (the model's views) while no run is in flight; lock() during one.
+    const Session& session() const { return *m_session; }
+    std::unique_lock<std::mutex> lock();
+
+signals:
+    void backendsChanged();
+    void backendChanged();
+    void built(bool ok);  // lastBuild() holds the program, or the diagnostics
+    void moved();         // snapshot() is new
+    void runStateChanged(bool running);
+    void breakpointsChanged();
+    void compared(const BackendComparison& comparison);
+    void statusChanged(const QString& text);
+
+private:
+    bool ensureBuilt();
+    bool load(const DebugSource& source);  // false: lastBuild() holds the diagnostics, the session is empty
+    void unload();
+    void setStatus(const QString& text);
+    void publish(StopReason stop);  // a new snapshot, then moved()
+    void report(StopReason r, const QString& note = {});
+    QString describe(StopReason r) const;
+    void relocateBreakpoints();
+    void applyBreakpoints();
+    int nextLineWithCode(int line) const;
+    void singleStep(const std::function<StopReason()>& call);
+    void startRun(std::function<bool()> arrived, const QString& arrivedNote);
+    void startJob(std::function<bool()> step, std::function<void(bool paused, const QString& error)> done,
+                  const QString& what);
+    void finishRun(StopReason reason, bool paused, const QString& error, const QString& note = {});
+    void finishComparison(const BackendComparison& c);
+
+    std::vector<std::pair<QString, SessionFactory>> m_backends;
+    int m_backend = 0;
+    std::unique_ptr<Session> m_session;
+    std::function<DebugSource()> m_document;
+    DebugSource m_source;    // what the last build read
+    bool m_rebuilt = false;  // ensureBuilt built again: the next report says so
+    std::shared_ptr<const BuiltProgram> m_built;
+    std::shared_ptr<const std::vector<StepEvent>> m_history;
+    std::shared_ptr<const DebugSnapshot> m_snapshot;
+    std::set<int> m_breakpointLines;
+    QString m_status, m_jobName;
+    // Last, so that it goes first: its jobs use the session.
+    std::unique_ptr<EngineThread> m_engine;
+};
+
+// Where a session stands, in the step list's numbering (its first step is step 0): "after step 4".
+QString positionText(int position);
+
+}  // namespace qgpu

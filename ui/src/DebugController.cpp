@@ -1,0 +1,330 @@
+// The debugger's session: its backends, the build that loads it, the breakpoints, and the snapshot and
+// status every move ends with. The moves themselves are in DebugControllerMoves.cpp.
+#include "qgpu/ui/DebugController.h"
+
+#include <QStringList>
+
+#include "qgpu/compiler/Frontend.h"
+#include "qgpu/core/Assembler.h"
+#include "qgpu/core/Encoding.h"
+#include "qgpu/core/Trace.h"
+#include "qgpu/ui/EngineThread.h"
+
+namespace qgpu {
+
+namespace {
+
+// A __shared__ array's name as the kernel spells it: a function-local one is mangled in PTX
+// ("_ZZ11tree_reducePKiPiE1s" holds "s").
+std::string sourceName(const std::string& ptxName) {
+    if (ptxName.rfind("_ZZ", 0) != 0) return ptxName;
+    size_t e = ptxName.rfind('E');
+    size_t digits = e == std::string::npos ? e : ptxName.find_first_not_of("0123456789", e + 1);
+    if (digits == std::string::npos || digits == e + 1 || digits - e > 4) return ptxName;
+    size_t length = std::stoul(ptxName.substr(e + 1, digits - e - 1));
+    return digits + length == ptxName.size() ? ptxName.substr(digits) : ptxName;
+}
+
+// Compiles (CUDA) or assembles the source; throws DiagnosticError. `ptx` is set as soon as Clang made it.
+void compileSource(const DebugSource& source, BuiltProgram& out) {
+    std::string file = source.fileName.toStdString();
+    if (!source.cuda) {
+        out.program = assemble(source.text.toStdString(), file);
+        return;
+    }
+    CompiledKernel k = compileKernel(source.text.toStdString(), file);
+    out.ptx = std::move(k.ptx);
+    out.program = std::move(k.kernel.program);
+    out.lineMap = std::move(k.kernel.lineMap);
+    for (SharedPlacement& a : k.kernel.shared) out.shared.push_back({sourceName(a.name), a.base, a.words});
+}
+
+// What a failed build still shows: a kernel that compiled but could not be lowered keeps its PTX, which the
+// message may cite.
+std::shared_ptr<BuiltProgram> failedBuild(const DebugSource& source, const std::string& ptx,
+                                          std::vector<Diagnostic> diagnostics) {
+    auto out = std::make_shared<BuiltProgram>();
+    out->diagnostics = std::move(diagnostics);
+    out->ptx = ptx;
+    if (source.cuda && out->ptx.empty()) {
+        CudaCompileResult r = compileCudaToPtx(source.text.toStdString(), source.fileName.toStdString());
+        if (r.ok) out->ptx = std::move(r.ptx);
+    }
+    return out;
+}
+
+}  // namespace
+
+int BuiltProgram::sourceLine(int block) const {
+    if (block < 0 || block >= int(program.blocks.size())) return 0;
+    const Block& b = program.blocks[size_t(block)];
+    return b.bodyLocs.empty() ? b.terminatorLoc.line : b.bodyLocs.front().line;
+}
+
+std::set<int> BuiltProgram::blocksAt(const std::function<bool(int line)>& atLine) const {
+    std::set<int> out;
+    for (size_t b = 0; b < program.blocks.size(); ++b) {
+        const Block& blk = program.blocks[b];
+        bool hit = atLine(blk.labelLoc.line) || atLine(blk.terminatorLoc.line);
+        for (const auto& loc : blk.bodyLocs) hit = hit || atLine(loc.line);
+        if (hit) out.insert(int(b));
+    }
+    return out;
+}
+
+QString positionText(int position) {
+    return position == 0 ? QString("at the start") : QString("after step %1").arg(position - 1);
+}
+
+DebugController::DebugController(QObject* parent)
+    : QObject(parent),
+      m_session(makeReferenceSession()),
+      m_built(std::make_shared<BuiltProgram>()),
+      m_history(std::make_shared<std::vector<StepEvent>>()),
+      m_snapshot(std::make_shared<DebugSnapshot>()),
+      m_engine(std::make_unique<EngineThread>()) {
+    m_backends.push_back({"reference", [] { return makeReferenceSession(); }});
+    connect(m_engine.get(), &EngineThread::progress, this, [this] {
+        auto lock = m_engine->lock();
+        setStatus(QString("%1: %2 (Pause stops)").arg(m_jobName, positionText(m_session->position())));
+        lock.unlock();
+        publish(StopReason::Step);
+    });
+}
+
+DebugController::~DebugController() { m_engine.reset(); }  // first: a run in flight steps the session
+
+void DebugController::addBackend(const QString& name, SessionFactory make) {
+    m_backends.push_back({name, std::move(make)});
+    emit backendsChanged();
+}
+
+QStringList DebugController::backends() const {
+    QStringList out;
+    for (const auto& b : m_backends) out << b.first;
+    return out;
+}
+
+QString DebugController::backend() const { return m_backends[size_t(m_backend)].first; }
+
+bool DebugController::setBackend(const QString& name) {
+    pause();
+    for (size_t i = 0; i < m_backends.size(); ++i) {
+        if (m_backends[i].first != name) continue;
+        try {
+            std::unique_ptr<Session> made = m_backends[i].second();  // may wait behind a progress dialog
+            pause();  // a run started meanwhile ends before its session goes
+            m_session = std::move(made);
+        } catch (const std::exception& e) {
+            setStatus("The " + name + " backend did not start: " + QString::fromUtf8(e.what()));
+            emit backendChanged();  // the box goes back to the backend in use
+            return false;
+        }
+        m_backend = int(i);
+        m_history = std::make_shared<std::vector<StepEvent>>();
+        emit backendChanged();
+        if (m_document) return build();
+        publish(StopReason::AtStart);
+        return true;
+    }
+    setStatus("There is no backend named " + name + ".");
+    return false;
+}
+
+bool DebugController::build() {
+    pause();
+    if (!m_document) return false;
+    m_source = m_document();
+    if (!load(m_source)) {
+        setStatus(QString::fromStdString(formatAll(m_built->diagnostics)));
+        emit built(false);
+        publish(StopReason::AtStart);
+        return false;
+    }
+    setStatus(QString("Built %1 blocks; ready to run (F5) or step (F10).").arg(m_built->program.blocks.size()));
+    relocateBreakpoints();
+    emit built(true);
+    publish(StopReason::AtStart);
+    return true;
+}
+
+bool DebugController::load(const DebugSource& source) {
+    auto b = std::make_shared<BuiltProgram>();
+    try {
+        compileSource(source, *b);
+        if (!source.launchProblem.isEmpty())
+            throw DiagnosticError(Diagnostic{"launch", 0, 0, source.launchProblem.toStdString()});
+        b->launch = parseLaunchSpec(source.launch.toStdString(), "launch spec");
+        LinkedLaunch linked = linkLaunch(b->program, b->launch);
+        // On the engine thread, like every call that changes the session (a backend may keep per-thread
+        // state); only a successful load replaces what the views show.
+        m_engine->call([&] {
+            m_session->load(b->program, b->launch);
+            b->rom = m_session->rom();
+        });
+        for (const Block& blk : linked.program.blocks)
+            b->compiledRom.push_back(encodeBlock(blk, MachineSpec::standard().slotsPerBlock));
+        b->map = std::move(linked.map);
+    } catch (const DiagnosticError& e) {
+        unload();
+        m_built = failedBuild(source, b->ptx, e.diagnostics());
+        return false;
+    } catch (const std::exception& e) {  // a library failure must never escape into Qt
+        unload();
+        m_built = failedBuild(source, b->ptx,
+                              {Diagnostic{"", 0, 0, std::string("internal error while building: ") + e.what()}});
+        return false;
+    }
+    b->ok = true;
+    m_built = std::move(b);
+    m_history = std::make_shared<std::vector<StepEvent>>();
+    return true;
+}
+
+void DebugController::unload() {
+    std::unique_ptr<Session> made;
+    try {  // never keep running the previous kernel under new source
+        made = m_backends[size_t(m_backend)].second();
+    } catch (const std::exception&) {
+        made = makeReferenceSession();
+    }
+    pause();  // the factory may have let a run start: it ends before its session goes
+    m_session = std::move(made);
+    m_history = std::make_shared<std::vector<StepEvent>>();
+}
+
+bool DebugController::ensureBuilt() {
+    if (m_document && !(m_document() == m_source)) {
+        m_rebuilt = build();
+        return m_rebuilt;
+    }
+    return m_session->loaded();
+}
+
+std::unique_lock<std::mutex> DebugController::lock() { return m_engine->lock(); }
+
+void DebugController::setStatus(const QString& text) {
+    m_status = text;
+    emit statusChanged(text);
+}
+
+void DebugController::publish(StopReason stop) {
+    auto s = std::make_shared<DebugSnapshot>();
+    {
+        auto lock = m_engine->lock();  // the engine steps on between two snapshots, never during one
+        s->loaded = m_session->loaded();
+        s->running = running();
+        s->backend = backend();
+        s->build = m_built;
+        s->state = m_session->snapshot();
+        const std::vector<StepEvent>& history = m_session->history();
+        if (history.size() != m_history->size()) m_history = std::make_shared<std::vector<StepEvent>>(history);
+        s->history = m_history;
+        s->position = m_session->position();
+        s->next = m_session->peek();
+        s->tokens = m_session->tokens();
+        s->stop = stop;
+    }
+    m_snapshot = std::move(s);
+    emit moved();
+}
+
+QString DebugController::describe(StopReason r) const {
+    const DebugSnapshot& s = *m_snapshot;
+    QString where = positionText(s.position);
+    switch (r) {
+        case StopReason::Finished: {
+            // The arrays in short (the Results panel has them whole), then the verdict on "expect".
+            const BuiltProgram& b = *s.build;
+            std::vector<std::string> bad = expectationMismatches(s.state, b.launch, b.map);
+            QString verdict = b.launch.expect.empty() ? QString()
+                              : bad.empty()           ? QString(" Every expected array matches.")
+                                                      : " NOT AS EXPECTED: " + QString::fromStdString(bad.front()) +
+                                                  (bad.size() > 1 ? QString(" (and %1 more)").arg(bad.size() - 1) : "");
+            return where + ": the launch finished. " + QString::fromStdString(summarizeArrays(s.state, b.map)) +
+                   verdict;
+        }
+        case StopReason::Faulted: {
+            int block = s.position > 0 ? s.last()->block : -1;
+            return where +
+                   ": machine fault: " + QString::fromStdString(locatedFault(s.build->program, block, s.state.fault));
+        }
+        case StopReason::Breakpoint: return where + ": stopped at a breakpoint.";
+        case StopReason::StepLimit: return where + ": stopped after the step limit; the kernel may loop forever.";
+        case StopReason::AtStart: return "At the start of the launch.";
+        case StopReason::Step: return where;
+    }
+    return where;
+}
+
+void DebugController::report(StopReason r, const QString& note) {
+    publish(r);
+    QString text = describe(r) + note;
+    if (m_rebuilt) text += " (built again first: the source or the launch had changed)";
+    m_rebuilt = false;
+    setStatus(text);
+}
+
+int DebugController::nextLineWithCode(int line) const {
+    std::set<int> lines;
+    m_built->blocksAt([&](int l) {
+        if (l >= line) lines.insert(l);
+        return false;
+    });
+    return lines.empty() ? 0 : *lines.begin();
+}
+
+QString DebugController::toggleBreakpoint(int line) {
+    QString moved;
+    const BuiltProgram& b = *m_built;
+    if (m_breakpointLines.erase(line) == 0) {
+        if (b.program.blocks.empty() || !b.blocksAt([line](int l) { return l == line; }).empty()) {
+            m_breakpointLines.insert(line);  // before a build every line may hold code
+        } else if (int to = nextLineWithCode(line); to == 0) {
+            return QString("Line %1 has no machine code, nor does any line after it: no breakpoint set.").arg(line);
+        } else {
+            m_breakpointLines.insert(to);
+            moved = QString("Line %1 has no machine code: the breakpoint is on line %2, the next line with code.")
+                        .arg(line)
+                        .arg(to);
+        }
+    }
+    applyBreakpoints();
+    emit breakpointsChanged();
+    return moved;
+}
+
+void DebugController::setBreakpoints(std::set<int> lines) {
+    m_breakpointLines = std::move(lines);
+    applyBreakpoints();
+    emit breakpointsChanged();
+}
+
+void DebugController::relocateBreakpoints() {
+    QStringList moves;
+    std::set<int> kept;
+    for (int line : m_breakpointLines) {
+        if (!m_built->blocksAt([line](int l) { return l == line; }).empty()) {
+            kept.insert(line);
+            continue;
+        }
+        int to = nextLineWithCode(line);
+        if (to > 0) kept.insert(to);
+        moves << (to > 0 ? QString("%1 to %2").arg(line).arg(to) : QString("%1 removed").arg(line));
+    }
+    m_breakpointLines = std::move(kept);
+    applyBreakpoints();
+    emit breakpointsChanged();
+    if (!moves.isEmpty()) setStatus(m_status + " Breakpoints on lines without code moved: " + moves.join(", ") + ".");
+}
+
+void DebugController::applyBreakpoints() {
+    // A block breaks on every source line it holds code of; in assembly also on its label line.
+    std::set<Breakpoint> out;
+    for (int b : m_built->blocksAt([this](int line) { return line > 0 && m_breakpointLines.count(line) > 0; }))
+        out.insert({b, -1});
+    auto lock = m_engine->lock();  // a run in flight reads them between its steps
+    m_session->breakpoints = std::move(out);
+}
+
+}  // namespace qgpu

@@ -1,0 +1,160 @@
+// The window's side of the debugger: the editor's marks (errors, breakpoints, the current line), the status
+// bar, the Debug actions and backend box, and the ImGui viewers and Layers view, which read the model itself.
+#include <Qsci/qsciscintilla.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <map>
+
+#include "qgpu/ui/CodeViews.h"
+#include "qgpu/ui/DivergenceTimeline.h"
+#include "qgpu/ui/ImGuiHost.h"
+#include "qgpu/ui/LayerView.h"
+#include "qgpu/ui/MainWindow.h"
+#include "qgpu/ui/StateHeatmap.h"
+
+namespace qgpu {
+
+namespace {
+constexpr int kBreakpointMarker = 1;
+constexpr int kCurrentLineMarker = 2;
+constexpr int kBreakpointMargin = 1;
+}  // namespace
+
+void MainWindow::createEditor() {
+    m_editor = new QsciScintilla;
+    m_editor->setObjectName("sourceEditor");
+    m_editor->setUtf8(true);
+    m_editor->setFont(QFont("Monospace", 10));
+    m_editor->setMarginType(0, QsciScintilla::NumberMargin);
+    m_editor->setMarginWidth(0, "00000");
+    m_editor->setMarginType(kBreakpointMargin, QsciScintilla::SymbolMargin);
+    m_editor->setMarginWidth(kBreakpointMargin, 16);
+    m_editor->setMarginSensitivity(kBreakpointMargin, true);
+    m_editor->markerDefine(QsciScintilla::Circle, kBreakpointMarker);
+    m_editor->setMarkerBackgroundColor(QColor(220, 50, 50), kBreakpointMarker);
+    m_editor->markerDefine(QsciScintilla::Background, kCurrentLineMarker);
+    m_editor->setMarkerBackgroundColor(QColor(255, 240, 150), kCurrentLineMarker);
+    m_editor->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+    connect(m_editor, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
+        if (margin == kBreakpointMargin) toggleBreakpoint(line);
+    });
+    connect(m_editor, &QsciScintilla::cursorPositionChanged, this,
+            [this](int line, int) { m_codeViews->selectSourceLine(line + 1); });
+    connect(m_editor, &QsciScintilla::modificationChanged, this, [this] { updateTitle(); });
+    connect(m_editor, &QsciScintilla::textChanged, this, [this] { syncBreakpoints(); });
+    setCentralWidget(m_editor);
+}
+
+void MainWindow::followDebugger() {
+    DebugController* d = m_debugger.get();
+    connect(d, &DebugController::statusChanged, this, [this](const QString& text) { setStatus(text); });
+    connect(d, &DebugController::built, this, [this](bool ok) { showBuild(ok); });
+    connect(d, &DebugController::moved, this, [this] { showMoment(); });
+    connect(d, &DebugController::breakpointsChanged, this, [this] { showBreakpoints(); });
+    connect(d, &DebugController::runStateChanged, this, [this](bool running) {
+        for (QAction* a : m_moveActions) a->setEnabled(!running);  // Pause is the way to stop a run
+        m_pauseAction->setEnabled(running);
+    });
+    connect(d, &DebugController::backendsChanged, this, [this, d] {
+        m_backendBox->clear();
+        m_backendBox->addItems(d->backends());
+        m_backendBox->setCurrentText(d->backend());
+    });
+    connect(d, &DebugController::backendChanged, this, [this, d] {
+        m_backendBox->setCurrentText(d->backend());
+        m_heatmap->clear();  // it read the previous session
+    });
+}
+
+void MainWindow::showBuild(bool ok) {
+    m_editor->clearAnnotations();
+    m_timeline->clear();
+    if (!ok) {
+        m_heatmap->clear();
+        m_layers->clear();
+        return showDiagnostics(m_debugger->lastBuild().diagnostics);
+    }
+    // A backend with tokens and a recurrent state: its panels come to the front the first time it loads.
+    QString backend = m_debugger->backend();
+    if (backend != m_raisedFor && !m_debugger->snapshot()->tokens.fed.empty()) {
+        m_tokenDock->raise();
+        m_heatmapDock->raise();
+    }
+    m_raisedFor = backend;
+}
+
+void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {
+    std::map<int, QString> perLine;
+    for (const auto& d : diags)
+        if (d.line > 0)
+            perLine[d.line - 1] += (perLine[d.line - 1].isEmpty() ? "" : "\n") + QString::fromStdString(d.message);
+    for (const auto& [line, text] : perLine) m_editor->annotate(line, text, 0);
+}
+
+void MainWindow::showMoment() {
+    std::shared_ptr<const DebugSnapshot> s = m_debugger->snapshot();
+    m_editor->markerDeleteAll(kCurrentLineMarker);
+    if (!s->loaded) return;
+    if (s->stop == StopReason::Finished || s->stop == StopReason::Faulted) m_resultsDock->raise();  // the answer
+    if (s->next.warp >= 0) {
+        int line = s->build->sourceLine(s->next.block);
+        if (line > 0) {
+            m_editor->markerAdd(line - 1, kCurrentLineMarker);
+            m_editor->ensureLineVisible(line - 1);
+        }
+    }
+    m_timeline->setData(*s->history, s->position, s->state);
+    m_timelineHost->update();
+    showModelViews(*s);
+}
+
+void MainWindow::showModelViews(const DebugSnapshot& s) {
+    // The token going in, run through the model once for the panels on screen that show it (not during a
+    // run: a trace costs a model step).
+    bool heatmap = m_heatmapHost->isVisible(), layers = m_layers->isVisible();
+    if (!s.loaded || !(heatmap || layers) || m_debugger->running()) return;
+    const Session& session = m_debugger->session();
+    TokenTrace trace = session.tokenTrace();
+    if (heatmap) {
+        m_heatmap->show(session, trace, [this] { return m_debugger->lock(); });
+        m_heatmapHost->update();
+    }
+    if (layers) showLayers(trace);
+}
+
+void MainWindow::showLayers(const TokenTrace& trace) {
+    const Session& session = m_debugger->session();
+    if (trace.layers.empty()) {
+        bool ended = session.snapshot().run != RunState::Running;
+        return m_layers->showUnavailable(session.stateLayout().layers > 0
+                                             ? (ended ? "The launch has ended: no token goes in." : "Running...")
+                                             : "The " + m_debugger->backend() +
+                                                   " backend runs no model: choose the model backend.");
+    }
+    m_layers->show(trace, session.residualFields(), session.stateLayout(),
+                   [&session](int layer, int head, int row) { return session.rowMeaning(layer, head, row); });
+}
+
+void MainWindow::toggleBreakpoint(int line) {
+    QString moved = m_debugger->toggleBreakpoint(line + 1);
+    if (!moved.isEmpty()) setStatus(moved);
+}
+
+void MainWindow::showBreakpoints() {
+    const QSignalBlocker quiet(m_editor);  // markers placed here are no edit
+    m_editor->markerDeleteAll(kBreakpointMarker);
+    for (int line : m_debugger->breakpoints()) m_editor->markerAdd(line - 1, kBreakpointMarker);
+}
+
+void MainWindow::syncBreakpoints() {
+    std::set<int> lines;
+    for (int line = m_editor->markerFindNext(0, 1 << kBreakpointMarker); line >= 0;
+         line = m_editor->markerFindNext(line + 1, 1 << kBreakpointMarker))
+        lines.insert(line + 1);
+    if (lines != m_debugger->breakpoints()) m_debugger->setBreakpoints(std::move(lines));
+}
+
+}  // namespace qgpu

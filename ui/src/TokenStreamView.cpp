@@ -1,0 +1,116 @@
+#include "qgpu/ui/TokenStreamView.h"
+
+#include <QRegularExpression>
+
+#include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/StepListView.h"
+
+namespace qgpu {
+
+namespace {
+
+// "0x12" as "0x12 (18)"; a decimal stays as it is.
+QString withDecimal(const QString& v) {
+    bool ok = false;
+    uint value = v.toUInt(&ok, 16);
+    return v.startsWith("0x") && ok ? QString("%1 (%2)").arg(v).arg(value) : v;
+}
+
+QString lanes(const QString& set) { return set == "{}" ? QString("no lanes") : "lanes " + set; }
+
+}  // namespace
+
+QString tokenMeaning(const QString& token) {
+    static const QRegularExpression form(R"(^([A-Z]+)(?:\((.*)\))?$)");
+    QRegularExpressionMatch m = form.match(token);
+    if (!m.hasMatch()) return {};
+    QString kind = m.captured(1);
+    QString inside = m.captured(2);
+    bool last = inside.endsWith('.');
+    if (last) inside.chop(1);
+    // Lane sets hold commas of their own: split them off first.
+    QString set;
+    if (int brace = inside.indexOf('{'); brace >= 0) {
+        set = inside.mid(brace);
+        inside = inside.left(brace);
+    }
+    QStringList a = inside.split(',', Qt::SkipEmptyParts);
+    for (QString& field : a) field.remove(QRegularExpression("^[a-z]+(?=\\d)"));  // "s3" -> "3"
+    QString ends = last ? ", its last byte" : QString();
+    if (kind == "BYTE" && a.size() == 2)
+        return QString("host: byte %1 of the next ROM half word or memory word is %2%3")
+            .arg(a[0], withDecimal(a[1]), ends);
+    if (kind == "ROM" && a.size() >= 3)
+        return QString("host: the %1 half of ROM word %2 of block %3 is %4")
+            .arg(a[2] == "op" ? "low (op)" : "high (imm)", a[1], a[0],
+                 a.size() > 3 ? withDecimal(a[3]) : QString("the word just spelt in bytes"));
+    if (kind == "MEM" && !a.isEmpty())
+        return QString("host: global word %1 is %2")
+            .arg(a[0], a.size() > 1 ? withDecimal(a[1]) : "the word just spelt in bytes");
+    if ((kind == "BLOCK" || kind == "GRID") && a.size() == 3)
+        return QString("host: the launch's %1 is %2 x %3 x %4%5")
+            .arg(kind == "BLOCK" ? "thread-block shape" : "grid", a[0], a[1], a[2],
+                 kind == "GRID" ? "; the last token fed: the launch starts" : "");
+    if (kind == "EXEC" && a.size() == 2)
+        return QString("model: warp %1 runs block %2 with %3").arg(a[1], a[0], lanes(set));
+    if (kind == "VAL" && a.size() == 4)
+        return QString("model: byte %1 of the value slot %2 writes in lane %3 is %4%5")
+            .arg(a[2], a[0], a[1], withDecimal(a[3]), ends);
+    if (kind == "RELEASE" && a.size() == 1)
+        return QString("model: the thread block's barrier opens; the epoch's parity becomes %1").arg(a[0]);
+    if (kind == "END") return "model: the launch is over";
+    if (kind == "FAULT")
+        return "model: the launch ends in a fault: a divergent barrier, with " + lanes(set) + " elsewhere";
+    return {};
+}
+
+TokenStreamView::TokenStreamView(DebugController& debugger, QWidget* parent)
+    : QListWidget(parent), m_debugger(debugger) {
+    setObjectName("tokenList");
+    setFont(QFont("Monospace", 9));
+    setToolTip(
+        "Fed: the program and launch the host gives the model. Written: the tokens the model writes. "
+        "Hover a token for its meaning; click one to go to the moment it was written.");
+    for (auto signal : {&QListWidget::itemClicked, &QListWidget::itemActivated})
+        connect(this, signal, this, [this](QListWidgetItem* it) { moveToRow(row(it)); });
+    connect(&debugger, &DebugController::built, this, [this] { clear(); });
+    connect(&debugger, &DebugController::backendChanged, this, [this] { clear(); });
+    connect(&debugger, &DebugController::moved, this, [this] { showMoment(); });
+}
+
+void TokenStreamView::moveToRow(int row) {
+    if (m_fed == 0) return;  // the line saying this backend writes no tokens
+    if (row < m_fed)
+        m_debugger.moveTo(0);
+    else
+        m_debugger.moveToToken(size_t(row - m_fed) + 1);
+}
+
+void TokenStreamView::showMoment() {
+    std::shared_ptr<const DebugSnapshot> s = m_debugger.snapshot();
+    const TokenStream& ts = s->tokens;
+    m_fed = int(ts.fed.size());
+    if (!s->loaded) return;
+    if (ts.fed.empty()) {
+        clear();
+        addItem("The " + s->backend + " backend writes no tokens: choose the model backend to see them.");
+        return;
+    }
+    // The stream only grows while a program stays loaded (the list is cleared when one loads).
+    size_t total = ts.fed.size() + ts.written.size();
+    if (size_t(count()) > total || (count() > 0 && item(0)->text().startsWith("The "))) clear();
+    for (size_t i = size_t(count()); i < total; ++i) {
+        bool fed = i < ts.fed.size();
+        QString text = QString::fromStdString(fed ? ts.fed[i] : ts.written[i - ts.fed.size()]);
+        auto* row = new QListWidgetItem(QString("%1 %2  %3").arg(i, 6).arg(fed ? "fed    " : "written", text));
+        row->setToolTip(QString("token %1, %2: %3").arg(i).arg(fed ? "fed" : "written").arg(tokenMeaning(text)));
+        if (fed) row->setForeground(QColor(120, 120, 120));
+        addItem(row);
+    }
+    int current = int(ts.fed.size() + ts.writtenNow) - 1;  // the last token of the current moment
+    setCurrentRow(current);
+    showReached(this, current + 1);
+    if (current >= 0) scrollToItem(item(current));
+}
+
+}  // namespace qgpu
