@@ -1,0 +1,132 @@
+// The debugger without a window: a document held here, the controller's signals counted, its snapshots read.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QSignalSpy>
+
+#include "qgpu/ui/DebugController.h"
+
+using namespace qgpu;
+
+namespace {
+
+const QString kExamples = QString(QGPU_SOURCE_DIR) + "/resources/examples/";
+
+QString readText(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+// The tree reduction (assembly, two warps, barriers) with its launch.
+DebugSource treeReduce() {
+    DebugSource s;
+    s.text = readText(kExamples + "tree_reduce.qasm");
+    s.fileName = "tree_reduce.qasm";
+    s.launch = readText(kExamples + "tree_reduce.json");
+    return s;
+}
+
+struct Debugger : ::testing::Test {
+    DebugSource source = treeReduce();
+    DebugController debugger;
+    QSignalSpy builtSpy{&debugger, &DebugController::built};
+    QSignalSpy movedSpy{&debugger, &DebugController::moved};
+    QSignalSpy runSpy{&debugger, &DebugController::runStateChanged};
+    void SetUp() override {
+        debugger.setDocument([this] { return source; });
+        ASSERT_TRUE(debugger.build()) << debugger.status().toStdString();
+    }
+};
+
+}  // namespace
+
+TEST_F(Debugger, ABuildLoadsTheDocumentAndEveryMoveGivesANewSnapshot) {
+    ASSERT_EQ(builtSpy.count(), 1);
+    EXPECT_TRUE(builtSpy.at(0).at(0).toBool());
+    std::shared_ptr<const DebugSnapshot> start = debugger.snapshot();
+    EXPECT_TRUE(start->loaded);
+    EXPECT_EQ(start->position, 0);
+    EXPECT_EQ(start->backend, "reference");
+    EXPECT_GT(debugger.lastBuild().program.blocks.size(), 3u);
+    debugger.step();
+    debugger.step();
+    std::shared_ptr<const DebugSnapshot> now = debugger.snapshot();
+    EXPECT_EQ(now->position, 2);
+    ASSERT_TRUE(now->last());
+    EXPECT_EQ(now->last()->step, 1);
+    EXPECT_EQ(start->position, 0) << "a snapshot never changes once made";
+    EXPECT_EQ(movedSpy.count(), 3);  // the build's, then one a step
+    debugger.stepBack();
+    EXPECT_EQ(debugger.snapshot()->position, 1);
+    EXPECT_EQ(debugger.snapshot()->history->size(), 2u) << "the step ahead stays recorded";
+}
+
+TEST_F(Debugger, ARunGoesOnAfterItReturnsAndEndsWithTheVerdict) {
+    debugger.run();
+    debugger.waitIdle();
+    ASSERT_GE(runSpy.count(), 2);
+    EXPECT_TRUE(runSpy.first().at(0).toBool());
+    EXPECT_FALSE(runSpy.last().at(0).toBool());
+    std::shared_ptr<const DebugSnapshot> end = debugger.snapshot();
+    EXPECT_EQ(end->stop, StopReason::Finished);
+    EXPECT_EQ(end->state.run, RunState::Finished);
+    EXPECT_TRUE(debugger.status().contains("Every expected array matches")) << debugger.status().toStdString();
+    debugger.reset();
+    EXPECT_EQ(debugger.snapshot()->position, 0);
+    EXPECT_EQ(debugger.snapshot()->stop, StopReason::AtStart);
+}
+
+TEST_F(Debugger, AnEditedDocumentIsBuiltAgainBeforeTheNextMove) {
+    source.launch.replace("[31]", "[30]");
+    debugger.run();
+    debugger.waitIdle();
+    EXPECT_EQ(builtSpy.count(), 2);
+    EXPECT_TRUE(debugger.status().contains("NOT AS EXPECTED: out[0] = 31, expected 30"))
+        << debugger.status().toStdString();
+    EXPECT_TRUE(debugger.status().contains("built again first")) << debugger.status().toStdString();
+}
+
+TEST_F(Debugger, AFailedBuildSaysWhereAndLeavesNothingToRun) {
+    source.text.replace("sreg r1, tid.x", "sreg r1, tid.q");
+    EXPECT_FALSE(debugger.build());
+    EXPECT_FALSE(builtSpy.last().at(0).toBool());
+    ASSERT_FALSE(debugger.lastBuild().diagnostics.empty());
+    EXPECT_GT(debugger.lastBuild().diagnostics.front().line, 0);
+    EXPECT_FALSE(debugger.snapshot()->loaded);
+    EXPECT_TRUE(debugger.lastBuild().program.blocks.empty());
+}
+
+TEST_F(Debugger, BreakpointsGoToTheNextLineWithCodeAndStopARun) {
+    QSignalSpy marks(&debugger, &DebugController::breakpointsChanged);
+    int comment = 1;  // the file's first line: a comment
+    QString moved = debugger.toggleBreakpoint(comment);
+    EXPECT_TRUE(moved.contains("the next line with code")) << moved.toStdString();
+    ASSERT_EQ(debugger.breakpoints().size(), 1u);
+    int line = *debugger.breakpoints().begin();
+    EXPECT_GT(line, comment);
+    EXPECT_EQ(marks.count(), 1);
+    debugger.run();
+    debugger.waitIdle();
+    EXPECT_EQ(debugger.snapshot()->stop, StopReason::Breakpoint);
+    EXPECT_TRUE(debugger.toggleBreakpoint(line).isEmpty());
+    EXPECT_TRUE(debugger.breakpoints().empty());
+}
+
+TEST_F(Debugger, WithOneBackendThereIsNothingToCompare) {
+    QSignalSpy compared(&debugger, &DebugController::compared);
+    EXPECT_FALSE(debugger.compareBackends());
+    EXPECT_TRUE(debugger.status().contains("nothing to compare"));
+    EXPECT_EQ(compared.count(), 0);
+}
+
+TEST_F(Debugger, TwoBackendsCompareStepByStep) {
+    debugger.addBackend("second reference", [] { return makeReferenceSession(); });
+    QSignalSpy compared(&debugger, &DebugController::compared);
+    ASSERT_TRUE(debugger.compareBackends());
+    debugger.waitIdle();
+    ASSERT_EQ(compared.count(), 1);
+    auto c = compared.first().at(0).value<BackendComparison>();
+    EXPECT_EQ(c.divergence.step, -1);
+    EXPECT_TRUE(c.verdict().front().contains("the same machine after every one of"))
+        << c.verdict().front().toStdString();
+}
