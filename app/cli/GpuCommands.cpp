@@ -127,12 +127,9 @@ private:
 
 }  // namespace
 
-bool reportWarnings(const std::vector<std::string>& located) {
-    bool stackFull = false;
-    for (const std::string& w : located) {
-        std::cerr << w << "\n";
-        stackFull |= w.find(machineWarningText(uint32_t(MachineWarning::CallStackFull))) != std::string::npos;
-    }
+bool reportWarnings(const Program& program, const std::vector<StepEvent>& history) {
+    for (const std::string& w : locatedWarnings(program, history)) std::cerr << w << "\n";
+    bool stackFull = callStackFilled(history);
     if (stackFull)
         std::cerr << "error: a thread stopped with its call stack full, so the results are incomplete; build with "
                      "a larger --call-depth if the launch's memory has room\n";
@@ -170,7 +167,7 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
     memory.global = run.global;
     std::cout << formatArrays(memory, linkLaunch(linked, launch).map);
     if (!run.fault.empty()) std::cerr << "error: " << locatedFault(linked, run.faultBlock, run.fault) << "\n";
-    bool stackFull = reportWarnings(ref.warnings);
+    bool stackFull = reportWarnings(linked, ref.warned);
     if (!run.ended)
         std::cerr << "error: the model did not write END within the " << run.written.size()
                   << " records after which the interpreter's launch ends: its weights do not compute this machine"

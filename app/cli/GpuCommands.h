@@ -36,7 +36,7 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
                bool check, int maxSteps);
 // Prints a run's located warnings on stderr; when one says a thread stopped with its call stack full, also
 // that the results are incomplete, and returns true (the run fails).
-bool reportWarnings(const std::vector<std::string>& located);
+bool reportWarnings(const Program& program, const std::vector<StepEvent>& history);
 // `qgpu build-gpu --out DIR`: writes the compiled GPU as a stock checkpoint with its layout file.
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,

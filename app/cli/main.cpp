@@ -73,7 +73,7 @@ int runProgram(const Program& program, const Args& a) {
     StopReason r = session->run(a.maxSteps);
     if (!a.quiet)
         for (const auto& ev : session->history()) std::cout << formatEvent(ev, program, spec.lanesPerWarp);
-    bool stackFull = cli::reportWarnings(locatedWarnings(program, session->history()));
+    bool stackFull = cli::reportWarnings(program, session->history());
     if (r == StopReason::Faulted) {
         int block = session->history().empty() ? -1 : session->history().back().block;
         std::cerr << "error: " << locatedFault(program, block, session->snapshot().fault) << "\n";

@@ -122,10 +122,13 @@ std::vector<uint32_t>& Interpreter::memory(MemSpace space, int cta) {
 int Interpreter::wordIndex(MemSpace space, uint32_t addr, Exec& x, int lane, int instr) {
     uint32_t size = uint32_t(memory(space, x.ev.cta).size());
     if (addr < size) return int(addr);
-    x.ev.warnings.push_back("instruction " + std::to_string(instr) + ", lane " + std::to_string(lane) + ": " +
-                            (space == MemSpace::Global ? "global" : "shared") + " address " +
-                            std::to_string(int32_t(addr)) + " is outside 0.." + std::to_string(size - 1) +
-                            "; wrapped to " + std::to_string(addr % size));
+    x.ev.warnings.push_back({StepWarning::Kind::AddressWrapped,
+                             {},
+                             instr,
+                             lane,
+                             std::string(space == MemSpace::Global ? "global" : "shared") + " address " +
+                                 std::to_string(int32_t(addr)) + " is outside 0.." + std::to_string(size - 1) +
+                                 "; wrapped to " + std::to_string(addr % size)});
     return int(addr % size);
 }
 
@@ -149,8 +152,8 @@ void Interpreter::execute(Exec& x, const Instruction& in, int instr) {
             case Opcode::Sreg: result = specialReg(thread, SpecialReg(in.imm)); break;
             case Opcode::Warn:
                 if (t.regs[in.rc] == 0) break;
-                x.ev.warnings.push_back("instruction " + std::to_string(instr) + ", lane " + std::to_string(l) + ": " +
-                                        machineWarningText(in.imm));
+                x.ev.warnings.push_back(
+                    {StepWarning::Kind::Machine, MachineWarning(in.imm), instr, l, machineWarningText(in.imm)});
                 break;
             case Opcode::LdShared: space = MemSpace::Shared; [[fallthrough]];
             case Opcode::LdGlobal:
@@ -203,9 +206,12 @@ void Interpreter::executeShuffle(Exec& x, const Instruction& in, int instr) {
         }
         if (!valid) j = l;
         if (!(x.mask & (1u << j))) {
-            x.ev.warnings.push_back("instruction " + std::to_string(instr) + ", lane " + std::to_string(l) + ": " +
-                                    std::string(opcodeInfo(in.op).mnemonic) + " reads lane " + std::to_string(j) +
-                                    ", which is inactive; the lane gets its own value");
+            x.ev.warnings.push_back({StepWarning::Kind::InactiveLane,
+                                     {},
+                                     instr,
+                                     l,
+                                     std::string(opcodeInfo(in.op).mnemonic) + " reads lane " + std::to_string(j) +
+                                         ", which is inactive; the lane gets its own value"});
             j = l;
         }
         if (in.rd != 0) {

@@ -30,12 +30,31 @@ std::string locatedFault(const Program& program, int block, const std::string& f
     return program.sourceFile + ":" + std::to_string(line) + ": " + fault;
 }
 
+int instructionLine(const Program& program, int block, int instruction) {
+    if (block < 0 || block >= int(program.blocks.size())) return 0;
+    const Block& b = program.blocks[size_t(block)];
+    int line = instruction < int(b.bodyLocs.size()) ? b.bodyLocs[size_t(instruction)].line : 0;
+    return line > 0 ? line : b.terminatorLoc.line;
+}
+
+std::string locatedAt(const Program& program, int block, int instruction, const std::string& text) {
+    int line = instructionLine(program, block, instruction);
+    if (program.sourceFile.empty() || line <= 0) return text;
+    return program.sourceFile + ":" + std::to_string(line) + ": " + text;
+}
+
+bool callStackFilled(const std::vector<StepEvent>& history) {
+    for (const StepEvent& ev : history)
+        for (const StepWarning& w : ev.warnings)
+            if (w.kind == StepWarning::Kind::Machine && w.code == MachineWarning::CallStackFull) return true;
+    return false;
+}
+
 std::vector<std::string> locatedWarnings(const Program& program, const std::vector<StepEvent>& history) {
     std::vector<std::pair<std::string, int>> seen;  // in the order they first happened
     for (const StepEvent& ev : history)
-        for (const std::string& w : ev.warnings) {
-            size_t text = w.find(": ");  // after "instruction N, lane L"
-            std::string line = locatedFault(program, ev.block, "warning: " + w.substr(text + 2));
+        for (const StepWarning& w : ev.warnings) {
+            std::string line = locatedAt(program, ev.block, w.instruction, "warning: " + w.text);
             auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == line; });
             if (it == seen.end())
                 seen.push_back({line, 1});
@@ -85,7 +104,7 @@ std::string formatEvent(const StepEvent& ev, const Program& program, int lanes) 
                (w.space == MemSpace::Global ? "global" : "shared[cta " + std::to_string(w.cta) + "]") + "[" +
                std::to_string(w.addr) + "] = " + std::to_string(int32_t(w.after)) + " (was " +
                std::to_string(int32_t(w.before)) + ")\n";
-    for (const auto& w : ev.warnings) out += "    warning: " + w + "\n";
+    for (const auto& w : ev.warnings) out += "    warning: " + w.describe() + "\n";
     if (!ev.fault.empty()) out += "    fault: " + ev.fault + "\n";
     return out;
 }

@@ -50,7 +50,7 @@ Outcome run(const Program& program, const std::vector<uint32_t>& a, const std::v
         StepEvent ev = interp.step();
         EXPECT_TRUE(ev.fault.empty()) << ev.fault;
         if (!ev.fault.empty()) break;
-        r.warnings.insert(r.warnings.end(), ev.warnings.begin(), ev.warnings.end());
+        for (const StepWarning& w : ev.warnings) r.warnings.push_back(w.describe());
     }
     for (int32_t v : readArray(interp.state(), *map.find("out"))) r.out.push_back(uint32_t(v));
     EXPECT_EQ(r.out.size(), size_t(kThreads));

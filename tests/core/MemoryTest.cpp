@@ -448,12 +448,12 @@ more:
     EXPECT_EQ(k.state().global[0], 42u);
     EXPECT_EQ(k.reg(0, 4), 0u);
     ASSERT_EQ(k.events[0].warnings.size(), 2u);
-    EXPECT_TRUE(contains(k.events[0].warnings[0], "1030")) << k.events[0].warnings[0];
-    EXPECT_TRUE(contains(k.events[0].warnings[0], "wrapped to 6")) << k.events[0].warnings[0];
-    EXPECT_TRUE(contains(k.events[0].warnings[1], "wrapped to 1023")) << k.events[0].warnings[1];
+    EXPECT_TRUE(contains(k.events[0].warnings[0].describe(), "1030")) << k.events[0].warnings[0].describe();
+    EXPECT_TRUE(contains(k.events[0].warnings[0].describe(), "wrapped to 6")) << k.events[0].warnings[0].describe();
+    EXPECT_TRUE(contains(k.events[0].warnings[1].describe(), "wrapped to 1023")) << k.events[0].warnings[1].describe();
     ASSERT_EQ(k.events[1].warnings.size(), 2u);
-    EXPECT_TRUE(contains(k.events[1].warnings[0], "wrapped to 0")) << k.events[1].warnings[0];
-    EXPECT_TRUE(contains(k.events[1].warnings[1], "wrapped to 1022")) << k.events[1].warnings[1];
+    EXPECT_TRUE(contains(k.events[1].warnings[0].describe(), "wrapped to 0")) << k.events[1].warnings[0].describe();
+    EXPECT_TRUE(contains(k.events[1].warnings[1].describe(), "wrapped to 1022")) << k.events[1].warnings[1].describe();
     EXPECT_EQ(k.events[0].memWrites.at(0).addr, 1023);
 }
 
@@ -476,8 +476,8 @@ check:
     EXPECT_EQ(k.reg(0, 4), 14u);
     EXPECT_EQ(k.state().shared[0][3], 14u);
     ASSERT_EQ(k.events[0].warnings.size(), 2u);
-    EXPECT_TRUE(contains(k.events[0].warnings[0], "shared")) << k.events[0].warnings[0];
-    EXPECT_TRUE(contains(k.events[0].warnings[0], "wrapped to 3")) << k.events[0].warnings[0];
+    EXPECT_TRUE(contains(k.events[0].warnings[0].describe(), "shared")) << k.events[0].warnings[0].describe();
+    EXPECT_TRUE(contains(k.events[0].warnings[0].describe(), "wrapped to 3")) << k.events[0].warnings[0].describe();
     EXPECT_TRUE(k.events[1].warnings.empty()) << "in-range addresses warn nothing";
 }
 

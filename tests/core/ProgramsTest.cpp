@@ -79,7 +79,7 @@ TEST(Programs, EveryExampleProducesItsExpectedArrays) {
         int steps = 0;
         while (!interp.done() && steps++ < 100000) {
             StepEvent ev = interp.step();
-            warnings.insert(warnings.end(), ev.warnings.begin(), ev.warnings.end());
+            for (const StepWarning& w : ev.warnings) warnings.push_back(w.describe());
         }
         ASSERT_EQ(interp.state().run, RunState::Finished) << interp.state().fault;
         EXPECT_TRUE(warnings.empty()) << "first warning: " << warnings.front();

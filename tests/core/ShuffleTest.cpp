@@ -215,8 +215,9 @@ work:                       ; 2: lanes 0..2
     EXPECT_EQ(k.reg(3, 3), 0u) << "the exited lane is not written";
     ASSERT_EQ(ev.warnings.size(), 4u);  // 1 from shfl.down, 3 from shfl.idx, none from shfl.up
     for (const auto& w : ev.warnings) {
-        EXPECT_NE(w.find("lane 3"), std::string::npos) << w;
-        EXPECT_NE(w.find("inactive"), std::string::npos) << w;
+        EXPECT_EQ(w.kind, StepWarning::Kind::InactiveLane);
+        EXPECT_NE(w.text.find("lane 3"), std::string::npos) << w.text;
+        EXPECT_NE(w.text.find("inactive"), std::string::npos) << w.text;
     }
     int writes = 0;
     for (const auto& w : ev.regWrites) writes += w.reg == 3 || w.reg == 4 || w.reg == 6;
@@ -237,7 +238,7 @@ entry:
     EXPECT_EQ(k.reg(1, 3), value(2));
     EXPECT_EQ(k.reg(2, 3), value(2));
     ASSERT_EQ(k.events[0].warnings.size(), 1u);
-    EXPECT_NE(k.events[0].warnings[0].find("lane 3"), std::string::npos) << k.events[0].warnings[0];
+    EXPECT_NE(k.events[0].warnings[0].text.find("lane 3"), std::string::npos) << k.events[0].warnings[0].describe();
 }
 
 TEST(Shuffle, PrefixSumWithinAWarp) {

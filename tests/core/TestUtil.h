@@ -59,7 +59,8 @@ struct Kernel {
 
     std::vector<std::string> allWarnings() const {
         std::vector<std::string> out;
-        for (const auto& ev : events) out.insert(out.end(), ev.warnings.begin(), ev.warnings.end());
+        for (const auto& ev : events)
+            for (const StepWarning& w : ev.warnings) out.push_back(w.describe());
         return out;
     }
 };

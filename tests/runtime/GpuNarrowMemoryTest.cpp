@@ -59,7 +59,7 @@ std::vector<int64_t> arrayAfter(const Program& program, const LaunchSpec& launch
     for (int steps = 0; !interp.done() && steps < 100000; ++steps) {
         StepEvent ev = interp.step();
         EXPECT_TRUE(ev.fault.empty()) << ev.fault;
-        EXPECT_TRUE(ev.warnings.empty()) << ev.warnings.front();
+        EXPECT_TRUE(ev.warnings.empty()) << ev.warnings.front().describe();
     }
     EXPECT_TRUE(interp.done());
     return readArray(interp.state(), *linked.map.find(name));

@@ -6,7 +6,11 @@
 #include <bit>
 #include <cmath>
 #include <QLabel>
+#include <QApplication>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QWheelEvent>
+#include <QtTest/QtTest>
 #include <QSpinBox>
 #include <QTableWidget>
 
@@ -206,4 +210,44 @@ TEST_F(LaunchPanelTest, SymbolsAndAStructsBytesKeepThroughFormEdits) {
     EXPECT_EQ(after.symbols[0].name, "scale");
     EXPECT_EQ(after.symbols[0].values.size(), 2u);
     EXPECT_EQ(after.args[0].values, (std::vector<int64_t>{3, 0, 0, 0, 254, 255, 0, 0}));  // the struct's bytes
+}
+
+TEST_F(LaunchPanelTest, TheWheelOverABoxNotClickedIntoNeverChangesIt) {
+    auto* type = qobject_cast<QComboBox*>(panel->arguments()->cellWidget(0, LaunchPanel::Type));
+    ASSERT_TRUE(type);
+    QString before = type->currentText();
+    QWheelEvent wheel(QPointF(5, 5), type->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(type, &wheel);
+    EXPECT_EQ(type->currentText(), before);
+    EXPECT_EQ(type->focusPolicy(), Qt::StrongFocus) << "a click, not the wheel, gives it focus";
+}
+
+TEST_F(LaunchPanelTest, ABlockLargerThanTheMachinesCanBeTypedAndIsRefusedWithTheLimit) {
+    QSpinBox* x = panel->blockBox(0);
+    x->clear();
+    QTest::keyClicks(x, "64");
+    x->interpretText();
+    EXPECT_EQ(x->value(), 64);
+    EXPECT_FALSE(panel->valid());
+    EXPECT_TRUE(panel->verdict().contains("64 threads")) << panel->verdict().toStdString();
+}
+
+TEST_F(LaunchPanelTest, TheKernelsSignatureFillsTheArguments) {
+    auto* from = panel->findChild<QPushButton*>("fromSignatureButton");
+    ASSERT_TRUE(from);
+    EXPECT_FALSE(from->isEnabled()) << "hand-written assembly has no signature";
+    panel->setSignature(
+        {{"x", true, ElementType::F32}, {"out", true, ElementType::I32}, {"n", false, ElementType::I32}});
+    ASSERT_TRUE(from->isEnabled());
+    from->click();
+    LaunchSpec l = parseLaunchSpec(panel->text().toStdString());
+    ASSERT_EQ(l.args.size(), 3u);
+    EXPECT_EQ(l.block.x, 3) << "the shape is kept";
+    EXPECT_EQ(l.args[0].values, (std::vector<int64_t>{0, std::bit_cast<int32_t>(1.0f), std::bit_cast<int32_t>(2.0f)}));
+    EXPECT_TRUE(l.args[0].isFloat());
+    EXPECT_EQ(l.args[1].values, (std::vector<int64_t>{0, 1, 2}));
+    EXPECT_FALSE(l.args[2].isArray);
+    EXPECT_EQ(l.args[2].values, std::vector<int64_t>{3});
+    EXPECT_TRUE(l.expect.empty());
 }

@@ -9,6 +9,8 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
@@ -393,4 +395,43 @@ TEST(StudioSteps, TheBackendDiffVerdictGoesWithTheProgramItCompared) {
     ASSERT_TRUE(w->openProgram(kExamples + "dot_product.qasm"));
     ASSERT_EQ(w->diff()->count(), 1);
     EXPECT_EQ(w->diff()->item(0)->text(), kDiffHint);
+}
+
+TEST(StudioDocument, ShippedKernelsStayAsInstalledAndSaveAsksWhereTheCopyGoes) {
+    auto w = windowAt(1280, 800);  // the shipped dot_product.cu
+    QString example = kExamples + "dot_product.cu";
+    QString before = fileText(example);
+    EXPECT_TRUE(w->windowTitle().contains("shipped")) << w->windowTitle().toStdString();
+    w->editor()->insertAt("// mine\n", 0, 0);
+    EXPECT_FALSE(w->saveAs(kExamples + "mine.cu"));
+    EXPECT_TRUE(w->statusText().contains("part of qgpu studio's installation")) << w->statusText().toStdString();
+    EXPECT_FALSE(QFile::exists(kExamples + "mine.cu"));
+    // Save asks where the copy goes, starting outside the installation; cancelled, nothing is written.
+    QString asked;
+    QTimer::singleShot(300, [&] {
+        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+            asked = dialog->directory().absolutePath();
+            dialog->reject();
+        }
+    });
+    EXPECT_FALSE(w->save());
+    EXPECT_FALSE(asked.isEmpty()) << "Save opened no dialog";
+    EXPECT_FALSE(asked.startsWith(QFileInfo(kExamples).absolutePath())) << asked.toStdString();
+    EXPECT_EQ(fileText(example), before);
+    EXPECT_TRUE(w->isWindowModified());
+}
+
+TEST(StudioDocument, NewStartsACudaKernelWithALaunchFromItsSignature) {
+    auto w = windowAt(1280, 800);
+    w->newKernel();
+    EXPECT_TRUE(w->windowTitle().contains("untitled.cu")) << w->windowTitle().toStdString();
+    EXPECT_FALSE(w->isWindowModified());
+    ASSERT_TRUE(w->debugger().snapshot()->loaded) << w->statusText().toStdString();
+    LaunchSpec l = parseLaunchSpec(w->launchPanel()->text().toStdString());
+    ASSERT_EQ(l.args.size(), 3u);
+    EXPECT_EQ(l.args[0].name, "in");
+    EXPECT_EQ(l.args[2].values, std::vector<int64_t>{8});
+    w->debugger().run();
+    w->debugger().waitIdle();
+    EXPECT_TRUE(w->statusText().contains("out = [0, 2, 4, 6, 8, 10")) << w->statusText().toStdString();
 }

@@ -1,13 +1,19 @@
-// The Results panel and the token stream's words, in the window.
+// The Results, Problems and Variables panels and the token stream's words, in the window.
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
+#include <QTemporaryDir>
 #include <QTableWidget>
 #include <QtTest/QtTest>
+#include <map>
 
 #include "StudioTestSupport.h"
+#include "qgpu/ui/ProblemsView.h"
 #include "qgpu/ui/ResultsView.h"
+#include "qgpu/ui/VariablesView.h"
 
 using namespace qgpu;
 using namespace qgpu::testing;
@@ -76,4 +82,88 @@ TEST(StudioTokens, EveryTokenFormSaysWhatItMeans) {
     EXPECT_EQ(tokenMeaning("END"), "model: the launch is over");
     EXPECT_TRUE(tokenMeaning("FAULT(bar,{1})").contains("divergent barrier"));
     EXPECT_EQ(tokenMeaning("hello world"), "");
+}
+
+TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
+    QTemporaryDir dir;
+    QString path = dir.filePath("divide.cu");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(
+        "// Thread 1 divides by zero.\n"
+        "__global__ void divide(const int* a, int* out) {\n"
+        "    int i = threadIdx.x;\n"
+        "    out[i] = a[i] / (i - 1);\n"
+        "}\n");
+    f.close();
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    ASSERT_TRUE(w.openProgram(path, R"({"block": 4, "args": [{"name": "a", "array": [8, 9, 10, 11]},
+                                       {"name": "out", "zeros": 4}]})"))
+        << w.statusText().toStdString();
+    ProblemsView* problems = w.problems();
+    EXPECT_EQ(problems->summary(), "No problems in the 0 steps run so far.");
+    w.debugger().run();
+    w.debugger().waitIdle();
+    QTableWidget* t = problems->table();
+    ASSERT_EQ(t->rowCount(), 1) << problems->summary().toStdString();
+    EXPECT_EQ(t->item(0, ProblemsView::Thread)->text(), "block (0,0,0) thread (1,0,0)");
+    EXPECT_EQ(t->item(0, ProblemsView::Line)->text(), "4");
+    EXPECT_TRUE(t->item(0, ProblemsView::What)->text().contains("division by zero"))
+        << t->item(0, ProblemsView::What)->text().toStdString();
+    // A click goes to the step that warned, and the editor to its line.
+    int step = t->item(0, ProblemsView::Step)->text().toInt();
+    emit t->cellClicked(0, ProblemsView::What);
+    w.debugger().waitIdle();
+    EXPECT_EQ(w.debugger().snapshot()->position, step + 1);
+    int line, column;
+    w.editor()->getCursorPosition(&line, &column);
+    EXPECT_EQ(line, 3);
+    // Back before that step, the problem has not happened yet.
+    w.debugger().reset();
+    EXPECT_EQ(t->rowCount(), 0);
+}
+
+TEST(StudioVariables, ADebugBuildShowsEachThreadsVariablesInTheirTypes) {
+    QTemporaryDir dir;
+    QString path = dir.filePath("scale.cu");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(
+        "__global__ void scale(const int* a, int* out, int k) {\n"
+        "    int i = threadIdx.x;\n"
+        "    int v = a[i] * k;\n"
+        "    out[i] = v;\n"
+        "}\n");
+    f.close();
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QString launch = R"({"block": 4, "args": [{"name": "a", "array": [1, 2, 3, 4]}, {"name": "out", "zeros": 4},
+                         {"name": "k", "scalar": 10}]})";
+    ASSERT_TRUE(w.openProgram(path, launch)) << w.statusText().toStdString();
+    VariablesView* vars = w.variables();
+    EXPECT_TRUE(vars->note().contains("Debug build (-O0 -g)")) << vars->note().toStdString();
+    auto* debugBuild = w.findChild<QAction*>("debugBuildAction");
+    ASSERT_TRUE(debugBuild);
+    debugBuild->trigger();
+    ASSERT_TRUE(w.debugger().snapshot()->loaded) << w.statusText().toStdString();
+    ASSERT_FALSE(w.debugger().lastBuild().program.variables.empty());
+    // Machine steps until thread 2 stands at a block that starts with line 4's code: line 3 has run.
+    vars->setThread(2);
+    for (int k = 0; k < 100 && !vars->note().contains("at line 4"); ++k) w.debugger().step();
+    EXPECT_TRUE(vars->note().startsWith("block (0,0,0) thread (2,0,0), at line 4")) << vars->note().toStdString();
+    std::map<QString, QString> shown;
+    for (int r = 0; r < vars->table()->rowCount(); ++r)
+        shown[vars->table()->item(r, VariablesView::Name)->text()] =
+            vars->table()->item(r, VariablesView::Value)->text();
+    EXPECT_EQ(shown["i"], "2");
+    EXPECT_EQ(shown["v"], "30");
+    EXPECT_EQ(shown["k"], "10");
+    EXPECT_EQ(shown["out"], "&out[0]");
+    // The editor's hover: the variable in every thread where it is in scope.
+    QString tip = vars->valuesOf("v");
+    EXPECT_TRUE(tip.contains("block (0,0,0) thread (3,0,0): 40")) << tip.toStdString();
+    EXPECT_EQ(vars->valuesOf("nothing"), "");
 }

@@ -25,6 +25,15 @@ std::string sourceName(const std::string& ptxName) {
     return digits + length == ptxName.size() ? ptxName.substr(digits) : ptxName;
 }
 
+CudaCompileOptions compileOptions(const DebugSource& source) {
+    CudaCompileOptions options;
+    if (source.debugBuild) {
+        options.optLevel = 0;
+        options.debugInfo = true;
+    }
+    return options;
+}
+
 // Compiles (CUDA) or assembles the source; throws DiagnosticError. `ptx` is set as soon as Clang made it.
 void compileSource(const DebugSource& source, BuiltProgram& out) {
     std::string file = source.fileName.toStdString();
@@ -32,7 +41,7 @@ void compileSource(const DebugSource& source, BuiltProgram& out) {
         out.program = assemble(source.text.toStdString(), file);
         return;
     }
-    CompiledKernel k = compileKernel(source.text.toStdString(), file);
+    CompiledKernel k = compileKernel(source.text.toStdString(), file, MachineSpec::standard(), compileOptions(source));
     out.ptx = std::move(k.ptx);
     out.program = std::move(k.kernel.program);
     out.lineMap = std::move(k.kernel.lineMap);
@@ -40,14 +49,16 @@ void compileSource(const DebugSource& source, BuiltProgram& out) {
 }
 
 // What a failed build still shows: a kernel that compiled but could not be lowered keeps its PTX, which the
-// message may cite.
-std::shared_ptr<BuiltProgram> failedBuild(const DebugSource& source, const std::string& ptx,
+// message may cite, and one whose launch did not fit keeps its parameters.
+std::shared_ptr<BuiltProgram> failedBuild(const DebugSource& source, const BuiltProgram& made,
                                           std::vector<Diagnostic> diagnostics) {
     auto out = std::make_shared<BuiltProgram>();
     out->diagnostics = std::move(diagnostics);
-    out->ptx = ptx;
+    out->ptx = made.ptx;
+    out->program.params = made.program.params;  // a kernel that compiled: the launch panel can follow it
     if (source.cuda && out->ptx.empty()) {
-        CudaCompileResult r = compileCudaToPtx(source.text.toStdString(), source.fileName.toStdString());
+        CudaCompileResult r =
+            compileCudaToPtx(source.text.toStdString(), source.fileName.toStdString(), compileOptions(source));
         if (r.ok) out->ptx = std::move(r.ptx);
     }
     return out;
@@ -85,10 +96,8 @@ DebugController::DebugController(QObject* parent)
       m_engine(std::make_unique<EngineThread>()) {
     m_backends.push_back({"reference", [] { return makeReferenceSession(); }});
     connect(m_engine.get(), &EngineThread::progress, this, [this] {
-        auto lock = m_engine->lock();
-        setStatus(QString("%1: %2 (Pause stops)").arg(m_jobName, positionText(m_session->position())));
-        lock.unlock();
         publish(StopReason::Step);
+        setStatus(QString("%1: %2 (Pause stops)").arg(m_jobName, progressText()));
     });
 }
 
@@ -141,7 +150,7 @@ bool DebugController::build() {
         publish(StopReason::AtStart);
         return false;
     }
-    setStatus(QString("Built %1 blocks; ready to run (F5) or step (F10).").arg(m_built->program.blocks.size()));
+    setStatus(QString("Built %1 blocks; ready to run (F5) or step a line (F10).").arg(m_built->program.blocks.size()));
     relocateBreakpoints();
     emit built(true);
     publish(StopReason::AtStart);
@@ -167,16 +176,17 @@ bool DebugController::load(const DebugSource& source) {
         b->map = std::move(linked.map);
     } catch (const DiagnosticError& e) {
         unload();
-        m_built = failedBuild(source, b->ptx, e.diagnostics());
+        m_built = failedBuild(source, *b, e.diagnostics());
         return false;
     } catch (const std::exception& e) {  // a library failure must never escape into Qt
         unload();
-        m_built = failedBuild(source, b->ptx,
-                              {Diagnostic{"", 0, 0, std::string("internal error while building: ") + e.what()}});
+        m_built =
+            failedBuild(source, *b, {Diagnostic{"", 0, 0, std::string("internal error while building: ") + e.what()}});
         return false;
     }
     b->ok = true;
     m_built = std::move(b);
+    m_launchSteps = -1;
     m_history = std::make_shared<std::vector<StepEvent>>();
     return true;
 }
@@ -229,9 +239,19 @@ void DebugController::publish(StopReason stop) {
     emit moved();
 }
 
+QString momentText(const DebugSnapshot& s) {
+    const TokenStream& ts = s.tokens;
+    size_t start = s.position > 0 && size_t(s.position) <= ts.writtenAfterStep.size()
+                       ? ts.writtenAfterStep[size_t(s.position - 1)]
+                       : 0;
+    if (ts.writtenNow <= start || size_t(s.position) >= ts.writtenAfterStep.size()) return positionText(s.position);
+    size_t tokens = ts.writtenAfterStep[size_t(s.position)] - start;
+    return QString("in step %1, after %2 of its %3 tokens").arg(s.position).arg(ts.writtenNow - start).arg(tokens);
+}
+
 QString DebugController::describe(StopReason r) const {
     const DebugSnapshot& s = *m_snapshot;
-    QString where = positionText(s.position);
+    QString where = momentText(s);
     switch (r) {
         case StopReason::Finished: {
             // The arrays in short (the Results panel has them whole), then the verdict on "expect".
@@ -255,6 +275,32 @@ QString DebugController::describe(StopReason r) const {
         case StopReason::Step: return where;
     }
     return where;
+}
+
+QString DebugController::progressText() const {
+    const DebugSnapshot& s = *m_snapshot;
+    QString where = m_launchSteps > 0 ? QString("after step %1 of %2").arg(s.position - 1).arg(m_launchSteps)
+                                      : positionText(s.position);
+    double seconds = m_jobClock.elapsed() / 1000.0;
+    int steps = s.position - m_jobFrom.position;
+    if (seconds < 0.2 || steps <= 0) return where;
+    double rate = steps / seconds;
+    QString figures = QString("%1 steps/s").arg(rate, 0, 'f', 0);
+    if (s.tokens.writtenNow > m_jobFrom.tokens)
+        figures += QString(", %1 tokens/s").arg((s.tokens.writtenNow - m_jobFrom.tokens) / seconds, 0, 'f', 0);
+    if (m_launchSteps > s.position)
+        figures += QString(", about %1 s left").arg((m_launchSteps - s.position) / rate, 0, 'f', 1);
+    return where + " (" + figures + ")";
+}
+
+int DebugController::launchSteps() const {
+    // The reference interpreter's count, for a backend that writes tokens (the model): its runs are the long
+    // ones. It only sizes the progress report; the backend computes every step itself.
+    if (m_snapshot->tokens.fed.empty() || !m_built->ok) return 0;
+    std::unique_ptr<Session> reference = makeReferenceSession();
+    reference->load(m_built->program, m_built->launch);
+    reference->run(kUiStepLimit);
+    return reference->position();
 }
 
 void DebugController::report(StopReason r, const QString& note) {

@@ -7,12 +7,6 @@
 
 namespace qgpu {
 
-namespace {
-
-constexpr int kUiStepLimit = 20000;  // a run stops here, so that an endless loop cannot swamp the studio
-
-}  // namespace
-
 void DebugController::singleStep(const std::function<StopReason()>& call) {
     pause();
     if (!ensureBuilt()) return;  // pause() left the engine idle: no lock needed
@@ -213,6 +207,9 @@ void DebugController::finishComparison(const BackendComparison& c) {
 void DebugController::startJob(std::function<bool()> step, std::function<void(bool paused, const QString& error)> done,
                                const QString& what) {
     m_jobName = what;
+    m_jobClock.start();
+    m_jobFrom = {m_snapshot->position, m_snapshot->tokens.writtenNow};
+    if (m_launchSteps < 0) m_launchSteps = launchSteps();
     EngineThread::Job job;
     job.step = std::move(step);
     job.done = [this, done = std::move(done)](bool paused, const QString& error) {

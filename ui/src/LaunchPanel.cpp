@@ -1,5 +1,7 @@
 #include "qgpu/ui/LaunchPanel.h"
 
+#include <bit>
+
 #include <QComboBox>
 #include <QFont>
 #include <QFormLayout>
@@ -7,6 +9,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -99,7 +103,7 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
         auto* row = new QHBoxLayout;
         for (int axis = 0; axis < 3; ++axis) {
             auto* box = new QSpinBox;
-            box->setRange(1, 32);
+            box->setRange(1, 1024);  // CUDA's block limit: the verdict names the machine's, with the figure
             box->setPrefix(QString("xyz"[axis]) + " ");
             connect(box, &QSpinBox::valueChanged, this, &LaunchPanel::formEdited);
             (*boxes)[size_t(axis)] = box;
@@ -132,6 +136,13 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
     connect(m_args, &QTableWidget::itemChanged, this, &LaunchPanel::formEdited);
     auto* add = new QPushButton("Add argument");
     auto* remove = new QPushButton("Remove argument");
+    m_fromSignature = new QPushButton("From the kernel");
+    m_fromSignature->setObjectName("fromSignatureButton");
+    m_fromSignature->setToolTip(
+        "The arguments the kernel's signature asks for, in its order: an array of one element a thread for each "
+        "pointer (0, 1, 2, ...), the thread count for each integer and 1.0 for each float; no expect.");
+    m_fromSignature->setEnabled(false);
+    connect(m_fromSignature, &QPushButton::clicked, this, &LaunchPanel::fillFromSignature);
     connect(add, &QPushButton::clicked, this, &LaunchPanel::addArgument);
     connect(remove, &QPushButton::clicked, this, [this] {
         if (m_args->currentRow() < 0) return;
@@ -141,18 +152,20 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(add);
     buttons->addWidget(remove);
+    buttons->addWidget(m_fromSignature);
     buttons->addStretch();
     auto* formLayout = new QVBoxLayout(form);
     formLayout->addLayout(shapes);
+    formLayout->addLayout(buttons);  // above the table, so that a short dock never hides them
     formLayout->addWidget(m_args);
-    formLayout->addLayout(buttons);
 
     m_json = new QPlainTextEdit;
     m_json->setObjectName("launchEditor");
     m_json->setFont(QFont("Monospace", 9));
     connect(m_json, &QPlainTextEdit::textChanged, this, &LaunchPanel::jsonEdited);
 
-    auto* scroll = new QScrollArea;  // a short dock scrolls the form rather than squeezing the table
+    m_scroll = new QScrollArea;  // a short dock scrolls the form rather than squeezing the table
+    auto* scroll = m_scroll;
     scroll->setWidget(form);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -167,6 +180,58 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(tabs);
     layout->addWidget(m_verdict);
     check();
+}
+
+void LaunchPanel::guardWheel(QWidget* w) {
+    w->setFocusPolicy(Qt::StrongFocus);
+    w->installEventFilter(this);
+}
+
+bool LaunchPanel::eventFilter(QObject* watched, QEvent* e) {
+    // The wheel over a box the user has not clicked into scrolls the form; it never changes the box.
+    auto* w = qobject_cast<QWidget*>(watched);
+    if (e->type() != QEvent::Wheel || !w || w->hasFocus()) return QWidget::eventFilter(watched, e);
+    QCoreApplication::sendEvent(m_scroll->viewport(), e);
+    return true;
+}
+
+void LaunchPanel::setSignature(std::vector<ProgramParam> params) {
+    m_signature = std::move(params);
+    m_fromSignature->setEnabled(!m_signature.empty());
+}
+
+void LaunchPanel::fillFromSignature() {
+    LaunchSpec launch;
+    try {
+        launch = parseLaunchSpec(text().toStdString());
+    } catch (const std::exception&) {  // the shape boxes still say what the user chose
+        launch.grid = {m_grid[0]->value(), m_grid[1]->value(), m_grid[2]->value()};
+        launch.block = {m_block[0]->value(), m_block[1]->value(), m_block[2]->value()};
+    }
+    launch.args = argumentsFor(m_signature, launch.totalThreads());
+    launch.expect.clear();
+    setText(QString::fromStdString(launchSpecToJson(launch, JsonLayout::Readable)));
+}
+
+std::vector<KernelArg> argumentsFor(const std::vector<ProgramParam>& params, int threads) {
+    std::vector<KernelArg> out;
+    for (const ProgramParam& p : params) {
+        KernelArg a;
+        a.name = p.name;
+        a.isArray = p.isArray;
+        a.type = p.element;
+        bool isFloat = p.element == ElementType::F32;
+        if (p.structBytes > 0) {  // a struct by value: its bytes, zero
+            a.type = ElementType::U8;
+            a.values.assign(size_t(p.structBytes), 0);
+        } else if (p.isArray) {
+            for (int i = 0; i < threads; ++i) a.values.push_back(isFloat ? std::bit_cast<int32_t>(float(i)) : i);
+        } else {
+            a.values.push_back(isFloat ? std::bit_cast<int32_t>(1.0f) : threads);
+        }
+        out.push_back(std::move(a));
+    }
+    return out;
 }
 
 QString LaunchPanel::text() const { return m_json->toPlainText(); }
@@ -191,8 +256,10 @@ void LaunchPanel::addArgument() {
 void LaunchPanel::setChoices(int row, int kind, int type) {
     auto* kindBox = choices(kKinds, kind);
     auto* typeBox = choices(kTypes, type);
-    for (QComboBox* box : {kindBox, typeBox})
+    for (QComboBox* box : {kindBox, typeBox}) {
         connect(box, &QComboBox::currentIndexChanged, this, &LaunchPanel::formEdited);
+        guardWheel(box);
+    }
     m_args->setCellWidget(row, Kind, kindBox);
     m_args->setCellWidget(row, Type, typeBox);
 }

@@ -37,8 +37,6 @@ namespace qgpu {
 
 namespace {
 
-bool isCuda(const QString& path) { return path.endsWith(".cu"); }
-
 QString plainText(const QString& menuText) { return QString(menuText).remove('&'); }
 
 }  // namespace
@@ -98,9 +96,10 @@ void MainWindow::createActions() {
     add("Build", QKeySequence("Ctrl+B"), [this] { build(); });
     m_moveActions.push_back(add("Run", QKeySequence(Qt::Key_F5), [d] { d->run(); }));
     m_pauseAction = add("Pause", QKeySequence(Qt::Key_Pause), [d] { d->pause(); });
-    m_moveActions.push_back(add("Step", QKeySequence(Qt::Key_F10), [d] { d->step(); }));
+    // As Nsight has them: F10 steps over to the next source line, F11 into the machine (one warp step).
+    m_moveActions.push_back(add("Step line", QKeySequence(Qt::Key_F10), [d] { d->stepLine(); }));
+    m_moveActions.push_back(add("Step", QKeySequence(Qt::Key_F11), [d] { d->step(); }));
     m_moveActions.push_back(add("Step token", QKeySequence("Alt+F10"), [d] { d->stepToken(); }));
-    m_moveActions.push_back(add("Step line", QKeySequence(Qt::Key_F11), [d] { d->stepLine(); }));
     m_moveActions.push_back(add("Step back", QKeySequence("Shift+F10"), [d] { d->stepBack(); }));
     m_moveActions.push_back(
         debug->addAction("Step token back", QKeySequence("Alt+Shift+F10"), this, [d] { d->stepBackToken(); }));
@@ -119,6 +118,12 @@ void MainWindow::createActions() {
     bar->addSeparator();
     bar->addWidget(new QLabel(" Backend: "));
     bar->addWidget(m_backendBox);
+    m_debugBuild = debug->addAction("Debug build (-O0 -g)", this, [this] { build(); });
+    m_debugBuild->setObjectName("debugBuildAction");
+    m_debugBuild->setCheckable(true);
+    m_debugBuild->setToolTip(
+        "Compile CUDA at -O0 -g, as nvcc -G: every variable keeps its place, for the Variables "
+        "panel and the editor's hover. Some kernels do not fit the machine unoptimized.");
     m_moveActions.push_back(debug->addAction("Compare backends", QKeySequence("Ctrl+D"), this, [this] {
         if (m_debugger->compareBackends())
             if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
@@ -205,10 +210,11 @@ DebugSource MainWindow::document() const {
     DebugSource d;
     d.text = m_editor->text();
     d.fileName = m_path.isEmpty() ? QString("<editor>") : QFileInfo(m_path).fileName();
-    d.cuda = isCuda(m_path);
+    d.cuda = m_cuda;
     d.launch = m_launch->text();
     // The form may hold what the JSON could not take (a word that is no number).
     if (!m_launch->valid()) d.launchProblem = m_launch->verdict();
+    d.debugBuild = d.cuda && m_debugBuild->isChecked();
     return d;
 }
 

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QToolTip>
 #include <map>
 
 #include "qgpu/ui/CodeViews.h"
@@ -14,6 +15,7 @@
 #include "qgpu/ui/LayerView.h"
 #include "qgpu/ui/MainWindow.h"
 #include "qgpu/ui/StateHeatmap.h"
+#include "qgpu/ui/VariablesView.h"
 
 namespace qgpu {
 
@@ -45,6 +47,9 @@ void MainWindow::createEditor() {
             [this](int line, int) { m_codeViews->selectSourceLine(line + 1); });
     connect(m_editor, &QsciScintilla::modificationChanged, this, [this] { updateTitle(); });
     connect(m_editor, &QsciScintilla::textChanged, this, [this] { syncBreakpoints(); });
+    m_editor->SendScintilla(QsciScintillaBase::SCI_SETMOUSEDWELLTIME, 400);
+    connect(m_editor, &QsciScintillaBase::SCN_DWELLSTART, this, &MainWindow::showVariableTip);
+    connect(m_editor, &QsciScintillaBase::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
     setCentralWidget(m_editor);
 }
 
@@ -71,6 +76,7 @@ void MainWindow::followDebugger() {
 
 void MainWindow::showBuild(bool ok) {
     m_editor->clearAnnotations();
+    m_launch->setSignature(m_debugger->lastBuild().program.params);
     m_timeline->clear();
     if (!ok) {
         m_heatmap->clear();
@@ -84,6 +90,7 @@ void MainWindow::showBuild(bool ok) {
         m_heatmapDock->raise();
     }
     m_raisedFor = backend;
+    if (!m_debugger->lastBuild().program.variables.empty()) m_variablesDock->raise();
 }
 
 void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {
@@ -136,6 +143,19 @@ void MainWindow::showLayers(const TokenTrace& trace) {
     }
     m_layers->show(trace, session.residualFields(), session.stateLayout(),
                    [&session](int layer, int head, int row) { return session.rowMeaning(layer, head, row); });
+}
+
+void MainWindow::showSourceLine(int line) {
+    m_editor->setCursorPosition(line - 1, 0);
+    m_editor->ensureLineVisible(line - 1);
+}
+
+void MainWindow::showVariableTip(int position, int x, int y) {
+    if (position < 0) return;
+    int line, index;
+    m_editor->lineIndexFromPosition(position, &line, &index);
+    QString text = m_variables->valuesOf(m_editor->wordAtLineIndex(line, index));
+    if (!text.isEmpty()) QToolTip::showText(m_editor->viewport()->mapToGlobal(QPoint(x, y)), text, m_editor);
 }
 
 void MainWindow::toggleBreakpoint(int line) {

@@ -13,6 +13,8 @@
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSettings>
+#include <QStandardPaths>
+#include <QDir>
 
 namespace qgpu {
 
@@ -39,10 +41,56 @@ QString writeWhole(const QString& path, const QString& text) {
     return {};
 }
 
+// A kernel shipped with the studio (its examples and suite): it stays as installed, and Save makes a copy.
+bool isShipped(const QString& path) {
+    QString shipped = QFileInfo(resourceDir()).canonicalFilePath();
+    QString file = QFileInfo(QFileInfo(path).absolutePath()).canonicalFilePath();
+    return !shipped.isEmpty() && !file.isEmpty() && (file == shipped || file.startsWith(shipped + "/"));
+}
+
+// Where a copy goes by default: the user's documents, not the installation.
+QString userFolder() {
+    QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return docs.isEmpty() ? QDir::homePath() : docs;
+}
+
+// File > New: a kernel of one thread per element, in the form most CUDA code starts from.
+const char* const kNewKernel = R"(// A new kernel: one thread per element. Build (Ctrl+B), then Run (F5) or step (F10).
+__global__ void kernel(const int* in, int* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i] * 2;
+}
+)";
+
 }  // namespace
+
+void MainWindow::newKernel() {
+    if (!maybeSave()) return;
+    m_path.clear();
+    m_cuda = true;
+    setCudaLexer();
+    m_editor->setText(kNewKernel);
+    m_launch->setText(R"({"block": 8, "args": []})");
+    markClean();
+    // The arguments come from the kernel's signature: a first build reads it, the second runs with them.
+    build();
+    m_launch->fillFromSignature();
+    markClean();
+    if (build()) setStatus("A new kernel, with a launch its signature asks for: edit both, then Run (F5).");
+}
+
+void MainWindow::setCudaLexer() {
+    m_editor->setLexer(nullptr);
+    if (!m_cuda) return;
+    auto* lexer = new QsciLexerCPP(m_editor);
+    lexer->setDefaultFont(m_editor->font());
+    lexer->setFont(m_editor->font());
+    m_editor->setLexer(lexer);
+}
 
 void MainWindow::createFileMenu() {
     QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&New", QKeySequence::New, this, [this] { newKernel(); });
     file->addAction("&Open...", QKeySequence::Open, this, [this] {
         QString path = QFileDialog::getOpenFileName(this, "Open a kernel", resourceDir() + "/kernels",
                                                     "CUDA or qasm (*.cu *.qasm)");
@@ -53,8 +101,7 @@ void MainWindow::createFileMenu() {
     file->addSeparator();
     file->addAction("&Save", QKeySequence::Save, this, [this] { save(); });
     file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, "Save the kernel as", m_path, "CUDA or qasm (*.cu *.qasm)");
-        if (!path.isEmpty()) saveAs(path);
+        if (QString path = askWhereToSave(); !path.isEmpty()) saveAs(path);
     });
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, [this] { close(); });
@@ -71,13 +118,8 @@ bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
         return false;
     }
     m_path = path;
-    m_editor->setLexer(nullptr);
-    if (isCuda(path)) {
-        auto* lexer = new QsciLexerCPP(m_editor);
-        lexer->setDefaultFont(m_editor->font());
-        lexer->setFont(m_editor->font());
-        m_editor->setLexer(lexer);
-    }
+    m_cuda = isCuda(path);
+    setCudaLexer();
     m_editor->setText(text);
     addRecentFile(path);
     m_launch->setText(launchJson.isEmpty() ? readText(launchPathOf(path)) : launchJson);
@@ -88,16 +130,31 @@ bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
 bool MainWindow::isModified() const { return m_editor->isModified() || m_launchEdited; }
 
 bool MainWindow::save() {
-    if (m_path.isEmpty()) {
-        QString path = QFileDialog::getSaveFileName(this, "Save the kernel as", resourceDir(), "CUDA (*.cu)");
+    if (m_path.isEmpty() || isShipped(m_path)) {
+        QString path = askWhereToSave();
         return !path.isEmpty() && saveAs(path);
     }
     return writeDocument(m_path, m_launchEdited);
 }
 
+QString MainWindow::askWhereToSave() {
+    QString name = m_path.isEmpty() ? QString(m_cuda ? "kernel.cu" : "program.qasm") : QFileInfo(m_path).fileName();
+    QString folder = m_path.isEmpty() || isShipped(m_path) ? userFolder() : QFileInfo(m_path).path();
+    if (isShipped(m_path))
+        setStatus(name + " ships with qgpu studio and stays as installed: save your edits as a copy.");
+    return QFileDialog::getSaveFileName(this, "Save the kernel as", folder + "/" + name, "CUDA or qasm (*.cu *.qasm)");
+}
+
 bool MainWindow::saveAs(const QString& path) {
+    if (isShipped(path)) {
+        setStatus("Not saved: " + path + " is part of qgpu studio's installation. Save the kernel elsewhere.");
+        return false;
+    }
     if (!writeDocument(path, true)) return false;
-    if (isCuda(path) != isCuda(m_path)) m_editor->setLexer(nullptr);  // highlighting follows on the next open
+    if (isCuda(path) != m_cuda) {
+        m_cuda = isCuda(path);
+        setCudaLexer();
+    }
     m_path = path;
     addRecentFile(path);
     updateTitle();
@@ -123,7 +180,9 @@ void MainWindow::markClean() {
 }
 
 void MainWindow::updateTitle() {
-    setWindowTitle("qgpu studio - " + (m_path.isEmpty() ? QString("untitled") : QFileInfo(m_path).fileName()) + "[*]");
+    QString name = m_path.isEmpty() ? QString(m_cuda ? "untitled.cu" : "untitled") : QFileInfo(m_path).fileName();
+    if (isShipped(m_path)) name += " (shipped: Save makes a copy)";
+    setWindowTitle("qgpu studio - " + name + "[*]");
     setWindowModified(isModified());
 }
 

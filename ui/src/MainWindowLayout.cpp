@@ -20,12 +20,14 @@
 #include "qgpu/ui/BackendDiffView.h"
 #include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/LayerView.h"
+#include "qgpu/ui/ProblemsView.h"
 #include "qgpu/ui/ResultsView.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
 #include "qgpu/ui/StateViews.h"
 #include "qgpu/ui/StepListView.h"
 #include "qgpu/ui/TokenStreamView.h"
+#include "qgpu/ui/VariablesView.h"
 
 namespace qgpu {
 
@@ -37,8 +39,8 @@ constexpr int kLayoutVersion = 4;
 // The default layout's groups of tabbed panels: the program beside the editor, the machine below it, and
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
-const QStringList kMachinePanels = {"Registers", "Memory", "Shared memory", "Chat"};
-const QStringList kHistoryPanels = {"Steps", "Results", "Token stream", "Backend diff"};
+const QStringList kMachinePanels = {"Registers", "Variables", "Memory", "Shared memory", "Chat"};
+const QStringList kHistoryPanels = {"Steps", "Results", "Problems", "Token stream", "Backend diff"};
 const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state", "Layers"};
 
 }  // namespace
@@ -58,22 +60,22 @@ void MainWindow::createDocks() {
     addDock("Launch", m_launch);
     m_codeViews = new CodeViews(this);
     m_codeViews->follow(d);
-    connect(m_codeViews, &CodeViews::sourceLineRequested, this, [this](int line) {
-        m_editor->setCursorPosition(line - 1, 0);
-        m_editor->ensureLineVisible(line - 1);
-    });
+    connect(m_codeViews, &CodeViews::sourceLineRequested, this, &MainWindow::showSourceLine);
     addDock("PTX", m_codeViews->ptxView());
     addDock("Machine blocks", m_codeViews->blockView());
     addDock("ROM", m_rom = new RomView);
     m_rom->follow(d);
     addDock("Registers", m_registers = new RegisterView);
     m_registers->follow(d);
+    m_variablesDock = addDock("Variables", m_variables = new VariablesView(d));
     addDock("Memory", m_memory = new MemoryView);
     m_memory->follow(d);
     addDock("Shared memory", m_shared = new SharedMemoryView);
     m_shared->follow(d);
     addDock("Steps", m_events = new StepListView(d));
     m_resultsDock = addDock("Results", m_results = new ResultsView(d));
+    addDock("Problems", m_problems = new ProblemsView(d));
+    connect(m_problems, &ProblemsView::sourceLineRequested, this, &MainWindow::showSourceLine);
     m_tokenDock = addDock("Token stream", m_tokens = new TokenStreamView(d));
     addDock("Backend diff", m_diffView = new BackendDiffView);
     m_diffView->follow(d);

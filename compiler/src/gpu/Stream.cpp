@@ -82,7 +82,7 @@ ReferenceLaunch referenceLaunch(const Program& program, const LaunchSpec& launch
         passUpTo(int(threadSlots(launch.grid, launch.block).back()) / kLanes + 1);
         out.stream.push_back({Kind::End});
     }
-    out.warnings = locatedWarnings(program, warned);
+    out.warned = std::move(warned);
     out.global = interp.state().global;
     out.shared = interp.state().shared;
     for (int slot : threadSlots(launch.grid, launch.block))

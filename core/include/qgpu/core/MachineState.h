@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "qgpu/core/Isa.h"
+
 namespace qgpu {
 
 enum class LaneStatus : uint8_t {
@@ -61,6 +63,21 @@ struct LaneChange {
     LaneStatus statusBefore = LaneStatus::Live, statusAfter = LaneStatus::Live;
 };
 
+// A lane's instruction did what CUDA leaves undefined or the machine cannot do, and the machine did its
+// documented thing instead (docs/isa.md): an address outside memory wrapped, a shuffle from an inactive lane
+// (the reader keeps its own value), or a `warn` instruction's check (a division by zero, a full call stack).
+struct StepWarning {
+    enum class Kind : uint8_t { AddressWrapped, InactiveLane, Machine };
+    Kind kind = Kind::Machine;
+    MachineWarning code{};  // Kind::Machine: which check
+    int instruction = 0;    // the body slot of the step's block
+    int lane = 0;
+    std::string text;  // what happened: "global address 1030 is outside 0..1023; wrapped to 6"
+    std::string describe() const {
+        return "instruction " + std::to_string(instruction) + ", lane " + std::to_string(lane) + ": " + text;
+    }
+};
+
 // One machine step: one warp executes one ROM block with its active lanes.
 struct StepEvent {
     int step = 0;            // index of this step in the launch, from 0
@@ -74,7 +91,7 @@ struct StepEvent {
     std::vector<RegWrite> regWrites;
     std::vector<MemWrite> memWrites;
     std::vector<LaneChange> laneChanges;
-    std::vector<std::string> warnings;
+    std::vector<StepWarning> warnings;
     std::string fault;  // non-empty: the machine stopped here (state left as before the step)
 };
 

@@ -21,9 +21,16 @@ std::vector<int64_t> readArray(const MachineState& state, const ArrayPlacement& 
 int terminatorLine(const Program& program, int block);
 // A fault of the step that ran `block`, located at its terminator's source line: "k.cu:12: divergent ...".
 std::string locatedFault(const Program& program, int block, const std::string& fault);
+// The source line of an instruction of a block (its body slot; the block's size: the terminator), else of the
+// block's terminator; 0 when unknown.
+int instructionLine(const Program& program, int block, int instruction);
+// "k.cu:8: text" at that line; the text alone when the line or the file is unknown.
+std::string locatedAt(const Program& program, int block, int instruction, const std::string& text);
 // The run's warnings (division by zero, a full call stack), one line each, located at the source line of the
-// block that warned and counted over lanes and steps: "k.cu:8: warning: ... (3 times)".
+// instruction that warned and counted over lanes and steps: "k.cu:8: warning: ... (3 times)".
 std::vector<std::string> locatedWarnings(const Program& program, const std::vector<StepEvent>& history);
+// Some thread found its call stack full: its results are incomplete.
+bool callStackFilled(const std::vector<StepEvent>& history);
 // "name = [v0, v1, ...]" for every array of the launch.
 std::string formatArrays(const MachineState& state, const MemoryMap& map);
 // The same in one short line: at most `values` elements of each array, then "... (N values)".

@@ -3,6 +3,7 @@
 // snapshot(), an immutable picture of one moment, so no view steps the session or reads it mid-step.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -23,13 +24,16 @@ namespace qgpu {
 
 class EngineThread;
 
+inline constexpr int kUiStepLimit = 20000;  // a run stops here, so that an endless loop cannot swamp the studio
+
 // What a build reads: the document, a kernel's source (CUDA or qasm) and its launch spec.
 struct DebugSource {
     QString text;
-    QString fileName;       // for messages; "<editor>" when the document has no file yet
-    bool cuda = false;      // CUDA, else qasm
-    QString launch;         // the launch spec's JSON
-    QString launchProblem;  // what the launch form could not take; "" when it took everything
+    QString fileName;         // for messages; "<editor>" when the document has no file yet
+    bool cuda = false;        // CUDA, else qasm
+    QString launch;           // the launch spec's JSON
+    QString launchProblem;    // what the launch form could not take; "" when it took everything
+    bool debugBuild = false;  // CUDA at -O0 -g, with every variable's location (as nvcc -G), else -O2
     bool operator==(const DebugSource&) const = default;
 };
 
@@ -155,6 +159,8 @@ private:
                   const QString& what);
     void finishRun(StopReason reason, bool paused, const QString& error, const QString& note = {});
     void finishComparison(const BackendComparison& c);
+    QString progressText() const;  // "after step 120 of 4000 (310 steps/s, 4,560 tokens/s, about 12.5 s left)"
+    int launchSteps() const;
 
     std::vector<std::pair<QString, SessionFactory>> m_backends;
     int m_backend = 0;
@@ -167,11 +173,19 @@ private:
     std::shared_ptr<const DebugSnapshot> m_snapshot;
     std::set<int> m_breakpointLines;
     QString m_status, m_jobName;
+    QElapsedTimer m_jobClock;  // since the job in flight began
+    struct {
+        int position = 0;
+        size_t tokens = 0;
+    } m_jobFrom;             // where it began
+    int m_launchSteps = -1;  // the launch's steps to its end (0: not counted; -1: not yet)
     // Last, so that it goes first: its jobs use the session.
     std::unique_ptr<EngineThread> m_engine;
 };
 
 // Where a session stands, in the step list's numbering (its first step is step 0): "after step 4".
 QString positionText(int position);
+// The same, mid-step where the model has written part of a step's tokens: "in step 5, after 3 of its 9 tokens".
+QString momentText(const DebugSnapshot& s);
 
 }  // namespace qgpu

@@ -5,11 +5,15 @@
 
 #include <QWidget>
 #include <array>
+#include <vector>
 
+#include "qgpu/core/Isa.h"
 #include "qgpu/core/Launch.h"
 
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QTableWidget;
 
@@ -36,11 +40,19 @@ public:
     QSpinBox* blockBox(int axis) const { return m_block[size_t(axis)]; }
     QTableWidget* arguments() const { return m_args; }
     void addArgument();  // a new row: an array of one zero word
+    // The kernel's parameters, from its last build (also one whose launch did not fit it): "From the kernel"
+    // then fills the arguments.
+    void setSignature(std::vector<ProgramParam> params);
+    void fillFromSignature();  // the arguments the signature asks for, the shape kept, no expect
 
 signals:
     void edited();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
+
 private:
+    void guardWheel(QWidget* w);
     void formEdited();  // the form into JSON
     void jsonEdited();  // the JSON into the form, when it parses
     void fillForm(const LaunchSpec& launch);
@@ -53,10 +65,18 @@ private:
 
     std::array<QSpinBox*, 3> m_grid{}, m_block{};
     QSpinBox* m_sharedBytes = nullptr;  // dynamic shared memory per block
+    QPushButton* m_fromSignature = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    std::vector<ProgramParam> m_signature;
     QTableWidget* m_args;
     QPlainTextEdit* m_json;
     QLabel* m_verdict;
     bool m_syncing = false, m_valid = false;
 };
+
+// A launch's arguments for a kernel's parameters, `threads` threads in all: each pointer an array of one element
+// a thread holding 0, 1, 2, ..., each integer the thread count, each float 1.0, a struct by value its bytes as
+// zeros.
+std::vector<KernelArg> argumentsFor(const std::vector<ProgramParam>& params, int threads);
 
 }  // namespace qgpu

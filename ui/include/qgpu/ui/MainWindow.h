@@ -35,6 +35,8 @@ class DivergenceTimeline;
 class StateHeatmap;
 class ImGuiHost;
 class ResultsView;
+class ProblemsView;
+class VariablesView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -52,8 +54,11 @@ public:
     // The document is the source and its launch spec: Save writes the source and, when the launch was
     // edited, NAME.json beside it (each file whole or not at all). Save with no file yet asks for one.
     bool save();
-    bool saveAs(const QString& path);  // both files at the new place; the window then edits them there
-    bool isModified() const;           // the source or the launch changed since opened or saved
+    // Both files at the new place; the window then edits them there. Never into the installation: the shipped
+    // examples and suite kernels stay as installed (Save on one of them asks where its copy goes).
+    bool saveAs(const QString& path);
+    void newKernel();         // File > New: a CUDA kernel from a template, its launch from its signature
+    bool isModified() const;  // the source or the launch changed since opened or saved
     QString filePath() const { return m_path; }
     // The panels back where a first run puts them: every panel shown, the editor at 80 columns or more
     // from 1280 pixels wide up.
@@ -81,6 +86,8 @@ public:
     QListWidget* diff() const;                            // the last backend comparison's verdict
     BackendDiffView* diffView() const { return m_diffView; }
     ResultsView* results() const { return m_results; }
+    ProblemsView* problems() const { return m_problems; }
+    VariablesView* variables() const { return m_variables; }
     CodeViews* codeViews() const { return m_codeViews; }
     StateHeatmap* heatmap() const { return m_heatmap.get(); }
     DivergenceTimeline* timeline() const { return m_timeline.get(); }
@@ -108,6 +115,8 @@ private:
     bool writeDocument(const QString& path, bool withLaunch);
     void markClean();  // just opened or saved
     void updateTitle();
+    void setCudaLexer();           // highlighting as the document's language
+    QString askWhereToSave();      // a file dialog; "" when the user cancels
     DebugSource document() const;  // what a build reads
     void populateExamples(QMenu* menu);
     void showBuild(bool ok);
@@ -115,6 +124,8 @@ private:
     void showModelViews(const DebugSnapshot& s);
     void showLayers(const TokenTrace& trace);  // the session lock held; an empty trace says why there is none
     void showBreakpoints();
+    void showSourceLine(int line);                     // 1-based: the editor's cursor goes there
+    void showVariableTip(int position, int x, int y);  // the variable under the mouse, in every thread
     void syncBreakpoints();  // the editor's markers, moved by edits, become the debugger's breakpoints
     void addRecentFile(const QString& path);
     void fillRecentMenu();
@@ -124,6 +135,7 @@ private:
     bool m_launchEdited = false;        // since opened or saved
     std::vector<QDockWidget*> m_docks;  // every panel, for the View menu and the default layout
     QString m_path;
+    bool m_cuda = false;  // the document is CUDA (else qasm), also before it has a file
     QString m_raisedFor;  // the backend whose token and state panels were raised
     QsciScintilla* m_editor;
     LaunchPanel* m_launch;
@@ -136,6 +148,10 @@ private:
     StepListView* m_events;
     TokenStreamView* m_tokens;
     ResultsView* m_results;
+    ProblemsView* m_problems;
+    VariablesView* m_variables;
+    QDockWidget* m_variablesDock;
+    QAction* m_debugBuild = nullptr;  // CUDA at -O0 -g
     BackendDiffView* m_diffView;
     QMenu* m_recent;
     QMenu* m_viewMenu = nullptr;

@@ -9,6 +9,7 @@
 
 #include "qgpu/compiler/gpu/Alphabet.h"
 #include "qgpu/core/Launch.h"
+#include "qgpu/core/MachineState.h"
 
 namespace qgpu::gpu {
 
@@ -18,7 +19,7 @@ struct ReferenceLaunch {
     std::vector<std::array<uint32_t, 16>> registers;  // each thread's registers at the end, in slot order
     std::vector<uint32_t> initialGlobal, global;      // global memory before and after
     std::vector<std::vector<uint32_t>> shared;        // each thread block's shared memory after
-    std::vector<std::string> warnings;                // the run's warnings, located (locatedWarnings)
+    std::vector<StepEvent> warned;                    // the steps that warned (locatedWarnings reads them)
 };
 
 // The default bound on a launch's warp steps (`--max-steps` changes it in the CLI).

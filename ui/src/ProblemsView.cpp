@@ -1,0 +1,90 @@
+#include "qgpu/ui/ProblemsView.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "qgpu/core/Trace.h"
+#include "qgpu/ui/DebugController.h"
+
+namespace qgpu {
+
+namespace {
+
+QString coordinates(const Dim3& shape, int index) {
+    return QString("(%1,%2,%3)").arg(index % shape.x).arg(index / shape.x % shape.y).arg(index / (shape.x * shape.y));
+}
+
+}  // namespace
+
+QString cudaThreadName(const Dim3& grid, const Dim3& block, int cta, int threadInBlock) {
+    return "block " + coordinates(grid, cta) + " thread " + coordinates(block, threadInBlock);
+}
+
+ProblemsView::ProblemsView(DebugController& debugger, QWidget* parent) : QWidget(parent), m_debugger(debugger) {
+    m_summary = new QLabel;
+    m_summary->setObjectName("problemsSummary");
+    m_summary->setWordWrap(true);
+    m_table = new QTableWidget(0, 4);
+    m_table->setObjectName("problemsTable");
+    m_table->setHorizontalHeaderLabels({"Step", "Thread", "Line", "Problem"});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_table, 1);
+    m_summary->setText("Build a kernel (Ctrl+B): what goes wrong as it runs is listed here.");
+    connect(m_table, &QTableWidget::cellActivated, this, [this](int row, int) {
+        int line = m_table->item(row, Line)->data(Qt::UserRole).toInt();
+        if (line > 0) emit sourceLineRequested(line);
+        m_debugger.moveTo(m_table->item(row, Step)->data(Qt::UserRole).toInt() + 1);
+    });
+    connect(m_table, &QTableWidget::cellClicked, m_table, &QTableWidget::cellActivated);
+    connect(&debugger, &DebugController::moved, this, [this] { showMoment(*m_debugger.snapshot()); });
+}
+
+QString ProblemsView::summary() const { return m_summary->text(); }
+
+void ProblemsView::addRow(int step, const QString& thread, int line, const QString& what) {
+    int row = m_table->rowCount();
+    m_table->setRowCount(row + 1);
+    auto* stepItem = new QTableWidgetItem(QString::number(step));
+    stepItem->setData(Qt::UserRole, step);
+    m_table->setItem(row, Step, stepItem);
+    m_table->setItem(row, Thread, new QTableWidgetItem(thread));
+    auto* lineItem = new QTableWidgetItem(line > 0 ? QString::number(line) : QString("?"));
+    lineItem->setData(Qt::UserRole, line);
+    m_table->setItem(row, Line, lineItem);
+    m_table->setItem(row, What, new QTableWidgetItem(what));
+}
+
+void ProblemsView::showMoment(const DebugSnapshot& s) {
+    m_table->setRowCount(0);
+    if (!s.loaded) return m_summary->setText("Nothing is loaded: build the kernel (Ctrl+B).");
+    const BuiltProgram& b = *s.build;
+    int lanes = s.state.lanesPerWarp, warps = s.state.warpsPerBlock;
+    for (int i = 0; i < s.position; ++i) {
+        const StepEvent& ev = (*s.history)[size_t(i)];
+        for (const StepWarning& w : ev.warnings) {
+            int thread = (ev.warp - ev.cta * warps) * lanes + w.lane;
+            addRow(ev.step, cudaThreadName(b.launch.grid, b.launch.block, ev.cta, thread),
+                   instructionLine(b.program, ev.block, w.instruction), QString::fromStdString(w.text));
+        }
+        if (!ev.fault.empty())
+            addRow(ev.step, QString("warp %1 of block %2").arg(ev.warp - ev.cta * warps).arg(ev.cta),
+                   terminatorLine(b.program, ev.block), "fault: " + QString::fromStdString(ev.fault));
+    }
+    int n = m_table->rowCount();
+    m_summary->setText(n == 0 ? QString("No problems in the %1 steps run so far.").arg(s.position)
+                              : QString("%1 problem%2 in the %3 steps run so far; click one to go to its step.")
+                                    .arg(n)
+                                    .arg(n == 1 ? "" : "s")
+                                    .arg(s.position));
+}
+
+}  // namespace qgpu

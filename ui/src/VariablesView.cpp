@@ -1,0 +1,136 @@
+#include "qgpu/ui/VariablesView.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "qgpu/core/Variables.h"
+#include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/ProblemsView.h"
+
+namespace qgpu {
+
+namespace {
+
+// A thread of the launch: its slot in the machine, where it stands and its CUDA name.
+struct LaunchThread {
+    int slot = 0, line = 0;
+    bool running = false;
+    QString name;
+};
+
+LaunchThread launchThread(const DebugSnapshot& s, int index) {
+    const LaunchSpec& launch = s.build->launch;
+    int perBlock = launch.threadsPerBlock(), lanes = s.state.lanesPerWarp;
+    int cta = index / perBlock, t = index % perBlock;
+    LaunchThread out;
+    out.slot = (cta * s.state.warpsPerBlock + t / lanes) * lanes + t % lanes;
+    const ThreadState& ts = s.state.threads[size_t(out.slot)];
+    out.running = ts.status == LaneStatus::Live || ts.status == LaneStatus::AtBarrier;
+    out.line = out.running ? s.build->sourceLine(ts.pc) : 0;
+    out.name = cudaThreadName(launch.grid, launch.block, cta, t);
+    return out;
+}
+
+bool inScope(const ProgramVariable& v, int line) { return line >= v.firstLine && line <= v.lastLine; }
+
+}  // namespace
+
+VariablesView::VariablesView(DebugController& debugger, QWidget* parent) : QWidget(parent), m_debugger(debugger) {
+    m_thread = new QSpinBox;
+    m_thread->setObjectName("variablesThread");
+    m_thread->setToolTip("The thread, by its index in the launch (block index * threads per block + thread index)");
+    m_note = new QLabel;
+    m_note->setObjectName("variablesNote");
+    m_note->setWordWrap(true);
+    m_table = new QTableWidget(0, 3);
+    m_table->setObjectName("variablesTable");
+    m_table->setHorizontalHeaderLabels({"Name", "Value", "Type"});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    auto* pick = new QHBoxLayout;
+    pick->addWidget(new QLabel("Thread"));
+    pick->addWidget(m_thread, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(pick);
+    layout->addWidget(m_note);
+    layout->addWidget(m_table, 1);
+    connect(m_thread, &QSpinBox::valueChanged, this, [this] {
+        m_picked = true;
+        showMoment();
+    });
+    connect(&debugger, &DebugController::built, this, [this] { m_picked = false; });
+    connect(&debugger, &DebugController::moved, this, [this] { showMoment(); });
+    m_note->setText("Build a kernel (Ctrl+B) to see its variables here.");
+}
+
+QString VariablesView::note() const { return m_note->text(); }
+int VariablesView::thread() const { return m_thread->value(); }
+void VariablesView::setThread(int t) { m_thread->setValue(t); }
+
+void VariablesView::showMoment() {
+    std::shared_ptr<const DebugSnapshot> s = m_debugger.snapshot();
+    m_table->setRowCount(0);
+    if (!s->loaded) return m_note->setText("Nothing is loaded: build the kernel (Ctrl+B).");
+    int threads = s->build->launch.totalThreads();
+    const QSignalBlocker quiet(m_thread);
+    m_thread->setRange(0, std::max(0, threads - 1));
+    if (!m_picked && s->next.warp >= 0) {  // the first lane of the warp about to run
+        int lanes = s->state.lanesPerWarp, perBlock = s->build->launch.threadsPerBlock();
+        int cta = s->next.warp / s->state.warpsPerBlock, warpInBlock = s->next.warp % s->state.warpsPerBlock;
+        int lane = 0;
+        while (lane < lanes - 1 && !(s->next.mask >> lane & 1)) ++lane;
+        m_thread->setValue(cta * perBlock + std::min(perBlock - 1, warpInBlock * lanes + lane));
+    }
+    showThread(*s, m_thread->value());
+}
+
+void VariablesView::showThread(const DebugSnapshot& s, int index) {
+    const Program& program = s.build->program;
+    if (program.variables.empty())
+        return m_note->setText(
+            "This build has no variable locations. Check Debug > Debug build (-O0 -g) and build "
+            "again: optimized code keeps line tables only, as nvcc's -lineinfo.");
+    LaunchThread t = launchThread(s, index);
+    if (!t.running) return m_note->setText(t.name + " has exited: its variables are gone.");
+    std::vector<const ProgramVariable*> shown;
+    for (const ProgramVariable& v : program.variables)
+        if (inScope(v, t.line)) shown.push_back(&v);
+    m_note->setText(QString("%1, at line %2: %3 in scope.").arg(t.name).arg(t.line).arg(shown.size()));
+    m_table->setRowCount(int(shown.size()));
+    for (int r = 0; r < int(shown.size()); ++r) {
+        const ProgramVariable& v = *shown[size_t(r)];
+        std::string value = formatVariable(s.state, s.build->map, program, v, t.slot);
+        m_table->setItem(r, Name, new QTableWidgetItem(QString::fromStdString(v.name)));
+        m_table->setItem(r, Value, new QTableWidgetItem(QString::fromStdString(value)));
+        m_table->setItem(r, Type, new QTableWidgetItem(QString::fromStdString(v.typeName)));
+    }
+}
+
+QString VariablesView::valuesOf(const QString& name) const {
+    std::shared_ptr<const DebugSnapshot> s = m_debugger.snapshot();
+    if (!s->loaded) return {};
+    const Program& program = s->build->program;
+    QStringList lines;
+    bool known = false;
+    for (int i = 0; i < s->build->launch.totalThreads() && lines.size() < 16; ++i) {
+        LaunchThread t = launchThread(*s, i);
+        for (const ProgramVariable& v : program.variables) {
+            if (QString::fromStdString(v.name) != name) continue;
+            known = true;
+            if (t.running && inScope(v, t.line))
+                lines << t.name + ": " +
+                             QString::fromStdString(formatVariable(s->state, s->build->map, program, v, t.slot));
+        }
+    }
+    if (!known) return {};
+    return lines.isEmpty() ? name + " is in scope in no running thread here." : name + "\n" + lines.join("\n");
+}
+
+}  // namespace qgpu
