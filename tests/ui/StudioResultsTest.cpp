@@ -1,4 +1,4 @@
-// The Results, Problems and Variables panels and the token stream's words, in the window.
+// The Results, Problems, Variables and Warps panels and the token stream's words, in the window.
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -14,6 +14,9 @@
 #include "qgpu/ui/ProblemsView.h"
 #include "qgpu/ui/ResultsView.h"
 #include "qgpu/ui/VariablesView.h"
+#include "qgpu/ui/WarpsView.h"
+#include "qgpu/core/Assembler.h"
+#include <Qsci/qsciscintilla.h>
 
 using namespace qgpu;
 using namespace qgpu::testing;
@@ -166,4 +169,25 @@ TEST(StudioVariables, ADebugBuildShowsEachThreadsVariablesInTheirTypes) {
     QString tip = vars->valuesOf("v");
     EXPECT_TRUE(tip.contains("block (0,0,0) thread (3,0,0): 40")) << tip.toStdString();
     EXPECT_EQ(vars->valuesOf("nothing"), "");
+}
+
+TEST(StudioWarps, EachWarpShowsItsLineNextLanesAndStateAndTheEditorMarksDivergedLanes) {
+    auto w = windowWithExample("branches.qasm");
+    ASSERT_TRUE(w);
+    QTableWidget* warps = w->warps()->table();
+    ASSERT_EQ(warps->rowCount(), 1);
+    EXPECT_EQ(warps->item(0, WarpsView::Block)->text(), "block (0,0,0)");
+    EXPECT_EQ(warps->item(0, WarpsView::Threads)->text(), "0..3");
+    EXPECT_EQ(warps->item(0, WarpsView::Lanes)->text(), "1111");
+    EXPECT_EQ(warps->item(0, WarpsView::State)->text(), "runs next");
+    EXPECT_TRUE(warps->item(0, WarpsView::State)->font().bold());
+    w->debugger().step();  // the branch: lanes 0 and 1 go low, 2 and 3 high
+    EXPECT_EQ(warps->item(0, WarpsView::Lanes)->text(), "1100");
+    EXPECT_EQ(warps->item(0, WarpsView::State)->text(), "runs next, diverged over 2 lines");
+    Program p = assemble(w->editor()->text().toStdString());
+    int high = p.blocks[size_t(p.blockIndex("high"))].bodyLocs.front().line;
+    EXPECT_TRUE(w->editor()->markersAtLine(high - 1) & (1 << 3)) << "lanes 2 and 3 stand at line " << high;
+    w->debugger().run();
+    w->debugger().waitIdle();
+    EXPECT_EQ(warps->item(0, WarpsView::State)->text(), "exited");
 }

@@ -94,13 +94,21 @@ float DivergenceTimeline::rowCentre(int thread) const {
     return m_gridY + kTop + float(warp) * kWarpGap + (float(thread) + 0.5f) * m_cell;
 }
 
+std::string DivergenceTimeline::lineLabel(int block) const {
+    int line = block >= 0 && block < int(m_lineOfBlock.size()) ? m_lineOfBlock[size_t(block)] : 0;
+    return line > 0 ? " (line " + std::to_string(line) + ")" : std::string();
+}
+
 void DivergenceTimeline::draw() {
     drawLegend();
     drawGrid();
 }
 
 void DivergenceTimeline::drawLegend() {
-    ImGui::Text("after step %d of %d", m_position - 1, steps());
+    if (m_position == 0)
+        ImGui::Text("at the start (%d steps recorded)", steps());
+    else
+        ImGui::Text("after step %d (%d steps recorded)", m_position - 1, steps());
     for (const Look& l : kLooks) {
         float h = ImGui::GetTextLineHeight();
         ImGui::SameLine();
@@ -173,11 +181,13 @@ void DivergenceTimeline::drawGrid() {
     if (ImGui::IsWindowHovered() && m.x >= win.x + kLeft && step >= 0 && step < steps()) {
         const Step& s = m_steps[size_t(step)];
         std::string mask = maskString(s.mask, m_lanes);
+        std::string ran = "step " + std::to_string(step) + ": warp " + std::to_string(s.warp) + " ran b" +
+                          std::to_string(s.block) + lineLabel(s.block) + " with lanes " + mask;
         if (thread >= 0)
-            ImGui::SetTooltip("step %d: warp %d ran b%d with lanes %s\nwarp %d lane %d: %s", step, s.warp, s.block,
-                              mask.c_str(), thread / m_lanes, thread % m_lanes, nameOf(laneState(step, thread)));
+            ImGui::SetTooltip("%s\nwarp %d lane %d: %s", ran.c_str(), thread / m_lanes, thread % m_lanes,
+                              nameOf(laneState(step, thread)));
         else
-            ImGui::SetTooltip("step %d: warp %d ran b%d with lanes %s", step, s.warp, s.block, mask.c_str());
+            ImGui::SetTooltip("%s", ran.c_str());
         if (ImGui::IsMouseClicked(0) && onStepClicked) onStepClicked(step);
     }
     ImGui::Dummy(ImVec2(kLeft + float(steps()) * m_cell + 10, rowY(m_threads) - origin.y + 4));

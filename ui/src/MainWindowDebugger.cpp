@@ -22,6 +22,7 @@ namespace qgpu {
 namespace {
 constexpr int kBreakpointMarker = 1;
 constexpr int kCurrentLineMarker = 2;
+constexpr int kOtherLanesMarker = 3;  // where the next warp's other running lanes stand (divergence)
 constexpr int kBreakpointMargin = 1;
 }  // namespace
 
@@ -39,6 +40,8 @@ void MainWindow::createEditor() {
     m_editor->setMarkerBackgroundColor(QColor(220, 50, 50), kBreakpointMarker);
     m_editor->markerDefine(QsciScintilla::Background, kCurrentLineMarker);
     m_editor->setMarkerBackgroundColor(QColor(255, 240, 150), kCurrentLineMarker);
+    m_editor->markerDefine(QsciScintilla::Background, kOtherLanesMarker);
+    m_editor->setMarkerBackgroundColor(QColor(205, 225, 250), kOtherLanesMarker);
     m_editor->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
     connect(m_editor, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
         if (margin == kBreakpointMargin) toggleBreakpoint(line);
@@ -76,7 +79,11 @@ void MainWindow::followDebugger() {
 
 void MainWindow::showBuild(bool ok) {
     m_editor->clearAnnotations();
-    m_launch->setSignature(m_debugger->lastBuild().program.params);
+    const BuiltProgram& built = m_debugger->lastBuild();
+    m_launch->setSignature(built.program.params);
+    std::vector<int> lines;
+    for (int b = 0; b < int(built.program.blocks.size()); ++b) lines.push_back(built.sourceLine(b));
+    m_timeline->setLines(std::move(lines));
     m_timeline->clear();
     if (!ok) {
         m_heatmap->clear();
@@ -104,6 +111,7 @@ void MainWindow::showDiagnostics(const std::vector<Diagnostic>& diags) {
 void MainWindow::showMoment() {
     std::shared_ptr<const DebugSnapshot> s = m_debugger->snapshot();
     m_editor->markerDeleteAll(kCurrentLineMarker);
+    m_editor->markerDeleteAll(kOtherLanesMarker);
     if (!s->loaded) return;
     if (s->stop == StopReason::Finished || s->stop == StopReason::Faulted) m_resultsDock->raise();  // the answer
     if (s->next.warp >= 0) {
@@ -111,6 +119,13 @@ void MainWindow::showMoment() {
         if (line > 0) {
             m_editor->markerAdd(line - 1, kCurrentLineMarker);
             m_editor->ensureLineVisible(line - 1);
+        }
+        // The warp's lanes that do not run next (a divergent branch's other side) stand elsewhere.
+        for (int l = 0; l < s->state.lanesPerWarp; ++l) {
+            const ThreadState& t = s->state.lane(s->next.warp, l);
+            bool running = t.status == LaneStatus::Live || t.status == LaneStatus::AtBarrier;
+            int at = running ? s->build->sourceLine(t.pc) : 0;
+            if (at > 0 && at != line) m_editor->markerAdd(at - 1, kOtherLanesMarker);
         }
     }
     m_timeline->setData(*s->history, s->position, s->state);

@@ -28,6 +28,7 @@
 #include "qgpu/ui/StepListView.h"
 #include "qgpu/ui/TokenStreamView.h"
 #include "qgpu/ui/VariablesView.h"
+#include "qgpu/ui/WarpsView.h"
 
 namespace qgpu {
 
@@ -39,7 +40,7 @@ constexpr int kLayoutVersion = 4;
 // The default layout's groups of tabbed panels: the program beside the editor, the machine below it, and
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
-const QStringList kMachinePanels = {"Registers", "Variables", "Memory", "Shared memory", "Chat"};
+const QStringList kMachinePanels = {"Registers", "Variables", "Warps", "Memory", "Shared memory", "Chat"};
 const QStringList kHistoryPanels = {"Steps", "Results", "Problems", "Token stream", "Backend diff"};
 const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state", "Layers"};
 
@@ -68,6 +69,8 @@ void MainWindow::createDocks() {
     addDock("Registers", m_registers = new RegisterView);
     m_registers->follow(d);
     m_variablesDock = addDock("Variables", m_variables = new VariablesView(d));
+    addDock("Warps", m_warps = new WarpsView(d));
+    connect(m_warps, &WarpsView::warpChosen, m_registers, &RegisterView::setWarp);
     addDock("Memory", m_memory = new MemoryView);
     m_memory->follow(d);
     addDock("Shared memory", m_shared = new SharedMemoryView);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "qgpu/core/MachineState.h"
@@ -23,6 +24,8 @@ public:
     // `position`: the lanes' statuses before the first step are worked back from it.
     void setData(const std::vector<StepEvent>& history, int position, const MachineState& now);
     void clear();
+    // Each block's first source line (0: none), for the step tooltips; set when a program is built.
+    void setLines(std::vector<int> lineOfBlock) { m_lineOfBlock = std::move(lineOfBlock); }
     LaneState laneState(int step, int thread) const;
     int steps() const { return int(m_steps.size()); }
     // Called with the step a click landed on.
@@ -40,6 +43,8 @@ private:
     void append(const StepEvent& ev);
     void drawLegend();
     void drawGrid();
+    std::string lineLabel(int block) const;  // " (line 8)", or "" when the block has no line
+    std::vector<int> m_lineOfBlock;
     std::vector<Step> m_steps;
     std::vector<LaneState> m_states;        // steps x threads
     std::vector<LaneStatus> m_statusAfter;  // each lane's status after the last appended step

@@ -37,6 +37,7 @@ class ImGuiHost;
 class ResultsView;
 class ProblemsView;
 class VariablesView;
+class WarpsView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -88,6 +89,7 @@ public:
     ResultsView* results() const { return m_results; }
     ProblemsView* problems() const { return m_problems; }
     VariablesView* variables() const { return m_variables; }
+    WarpsView* warps() const { return m_warps; }
     CodeViews* codeViews() const { return m_codeViews; }
     StateHeatmap* heatmap() const { return m_heatmap.get(); }
     DivergenceTimeline* timeline() const { return m_timeline.get(); }
@@ -150,6 +152,7 @@ private:
     ResultsView* m_results;
     ProblemsView* m_problems;
     VariablesView* m_variables;
+    WarpsView* m_warps;
     QDockWidget* m_variablesDock;
     QAction* m_debugBuild = nullptr;  // CUDA at -O0 -g
     BackendDiffView* m_diffView;
