@@ -5,7 +5,8 @@
 #                       model's recurrent state and the token stream it wrote;
 #   studio-layers.png   tree_reduce.cu in the model, 12 steps in: the layer view of the token going in;
 #   studio-heatmap.png  the same moment: a head of the recurrent state as a heatmap;
-#   studio-rom.png      the same launch: the ROM decoded from the model beside the machine blocks.
+#   studio-rom.png      the same launch: the ROM decoded from the model beside the machine blocks;
+#   studio-results.png  tree_reduce.cu run to its end: the Results panel's verdict and the Warps panel.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/docs/screenshots"
@@ -29,3 +30,4 @@ shot studio-model.png "$root/resources/examples/dot_product.cu" 1 model 10 "Toke
 shot studio-layers.png "$tree" 12 model 12 "Steps,Layers"
 shot studio-heatmap.png "$tree" 12 model 12 "Token stream,Recurrent state"
 shot studio-rom.png "$tree" 12 model 12 "Steps,ROM,Machine blocks"
+shot studio-results.png "$tree" 400 reference 4 "Results,Warps"

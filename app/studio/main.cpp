@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QTimer>
 #include <QProgressDialog>
 
 #include <chrono>
@@ -89,12 +90,15 @@ int main(int argc, char** argv) {
     bool ok = window.openProgram(QFileInfo(path).absoluteFilePath());
     if (ok && backend != "reference") ok = window.debugger().setBackend(backend);
     for (int i = 0; ok && i < steps; ++i) window.debugger().step();
-    for (const QString& panel : panels) {
-        auto* dock = window.findChild<QDockWidget*>(panel.trimmed());
-        if (dock)
-            dock->raise();
-        else
-            std::fprintf(stderr, "qgpu-studio: there is no panel named \"%s\"\n", panel.toUtf8().constData());
-    }
+    // After the first run's default layout, which waits for the window's size and raises each group's first.
+    QTimer::singleShot(0, &window, [&window, panels] {
+        for (const QString& panel : panels) {
+            auto* dock = window.findChild<QDockWidget*>(panel.trimmed());
+            if (dock)
+                dock->raise();
+            else
+                std::fprintf(stderr, "qgpu-studio: there is no panel named \"%s\"\n", panel.toUtf8().constData());
+        }
+    });
     return app.exec();
 }
