@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QSignalSpy>
 
+#include "qgpu/ui/Condition.h"
 #include "qgpu/ui/DebugController.h"
 
 using namespace qgpu;
@@ -102,7 +103,7 @@ TEST_F(Debugger, BreakpointsGoToTheNextLineWithCodeAndStopARun) {
     QString moved = debugger.toggleBreakpoint(comment);
     EXPECT_TRUE(moved.contains("the next line with code")) << moved.toStdString();
     ASSERT_EQ(debugger.breakpoints().size(), 1u);
-    int line = *debugger.breakpoints().begin();
+    int line = debugger.breakpoints().begin()->first;
     EXPECT_GT(line, comment);
     EXPECT_EQ(marks.count(), 1);
     debugger.run();
@@ -129,4 +130,56 @@ TEST_F(Debugger, TwoBackendsCompareStepByStep) {
     EXPECT_EQ(c.divergence.step, -1);
     EXPECT_TRUE(c.verdict().front().contains("the same machine after every one of"))
         << c.verdict().front().toStdString();
+}
+
+TEST(Condition, ReadsCAsWrittenWithItsPrecedence) {
+    NameLookup names = [](const std::string& n) -> std::optional<int64_t> {
+        if (n == "threadIdx.x") return 3;
+        if (n == "i") return 7;
+        return std::nullopt;
+    };
+    EXPECT_TRUE(evaluateCondition("threadIdx.x == 3 && i > 5", names).holds);
+    EXPECT_FALSE(evaluateCondition("threadIdx.x == 3 && i > 7", names).holds);
+    EXPECT_TRUE(evaluateCondition("i - 2 * 3 == 1 || 0", names).holds);
+    EXPECT_TRUE(evaluateCondition("!(i % 2 == 0) && -i < 0", names).holds);
+    EXPECT_TRUE(evaluateCondition("i <= 7 && i >= 7 && i != 6", names).holds);
+    EXPECT_EQ(evaluateCondition("q > 1", names).error.rfind("column 1: 'q' is not known here", 0), 0u);
+    EXPECT_EQ(evaluateCondition("i / (threadIdx.x - 3)", names).error, "column 5: division by zero");
+    EXPECT_EQ(evaluateCondition("(i > 1", names).error, "column 7: a ')' is missing");
+    EXPECT_EQ(evaluateCondition("i >", names).error, "column 4: the condition ends too soon");
+    EXPECT_EQ(evaluateCondition("i = 3", names).error, "column 3: '=' is not expected here");
+}
+
+TEST_F(Debugger, AConditionStopsARunOnlyForALaneWhereItHoldsAndHitsAreCounted) {
+    // tree_reduce: the "level" block runs once for each warp and level; stop only in warp 1 (threads 4..7).
+    int line = debugger.lastBuild().sourceLine(debugger.lastBuild().program.blockIndex("level"));
+    ASSERT_GT(line, 0);
+    ASSERT_TRUE(debugger.toggleBreakpoint(line).isEmpty());
+    EXPECT_FALSE(debugger.setBreakpointCondition(line, "threadIdx.x >").isEmpty()) << "a condition cut short";
+    EXPECT_TRUE(debugger.setBreakpointCondition(line, "threadIdx.x >= 4").isEmpty());
+    debugger.run();
+    debugger.waitIdle();
+    std::shared_ptr<const DebugSnapshot> s = debugger.snapshot();
+    ASSERT_EQ(s->stop, StopReason::Breakpoint);
+    EXPECT_EQ(s->next.warp, 1) << "warp 0 runs the line first, with threads 0..3";
+    EXPECT_EQ(debugger.breakpoints().at(line).hits, 1);
+    debugger.run();
+    debugger.waitIdle();
+    EXPECT_EQ(debugger.snapshot()->next.warp, 1);
+    EXPECT_EQ(debugger.breakpoints().at(line).hits, 2);
+    // Turned off, it stops nothing.
+    debugger.setBreakpointEnabled(line, false);
+    debugger.run();
+    debugger.waitIdle();
+    EXPECT_EQ(debugger.snapshot()->stop, StopReason::Finished);
+}
+
+TEST_F(Debugger, AConditionThatCannotBeEvaluatedStopsTheRunAndSaysWhy) {
+    int line = debugger.lastBuild().sourceLine(debugger.lastBuild().program.blockIndex("level"));
+    debugger.toggleBreakpoint(line);
+    ASSERT_TRUE(debugger.setBreakpointCondition(line, "count > 1").isEmpty());  // no debug build has it
+    debugger.run();
+    debugger.waitIdle();
+    EXPECT_EQ(debugger.snapshot()->stop, StopReason::Breakpoint);
+    EXPECT_TRUE(debugger.status().contains("'count' is not known here")) << debugger.status().toStdString();
 }

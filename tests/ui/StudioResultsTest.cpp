@@ -1,4 +1,4 @@
-// The Results, Problems, Variables and Warps panels and the token stream's words, in the window.
+// The Results, Problems, Variables, Warps and Breakpoints panels and the token stream's words, in the window.
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -11,6 +11,7 @@
 #include <map>
 
 #include "StudioTestSupport.h"
+#include "qgpu/ui/BreakpointsView.h"
 #include "qgpu/ui/ProblemsView.h"
 #include "qgpu/ui/ResultsView.h"
 #include "qgpu/ui/VariablesView.h"
@@ -190,4 +191,41 @@ TEST(StudioWarps, EachWarpShowsItsLineNextLanesAndStateAndTheEditorMarksDiverged
     w->debugger().run();
     w->debugger().waitIdle();
     EXPECT_EQ(warps->item(0, WarpsView::State)->text(), "exited");
+}
+
+TEST(StudioBreakpoints, TheListTurnsThemOffAndOnEditsConditionsAndTheDocumentKeepsThem) {
+    QTemporaryDir dir;
+    QString path = dir.filePath("tree_reduce.qasm");
+    ASSERT_TRUE(QFile::copy(kExamples + "tree_reduce.qasm", path));
+    ASSERT_TRUE(QFile::copy(kExamples + "tree_reduce.json", dir.filePath("tree_reduce.json")));
+    int line = 0;
+    {
+        MainWindow w;
+        w.show();
+        ASSERT_TRUE(w.openProgram(path));
+        line = w.debugger().lastBuild().sourceLine(w.debugger().lastBuild().program.blockIndex("level"));
+        w.toggleBreakpoint(line - 1);
+        QTableWidget* t = w.breakpoints()->table();
+        ASSERT_EQ(t->rowCount(), 1);
+        EXPECT_EQ(t->item(0, BreakpointsView::Line)->text(), QString::number(line));
+        t->item(0, BreakpointsView::Condition)->setText("threadIdx.x ==");
+        EXPECT_TRUE(w.breakpoints()->note().contains("the condition ends too soon"))
+            << w.breakpoints()->note().toStdString();
+        EXPECT_EQ(t->item(0, BreakpointsView::Condition)->text(), "") << "a bad condition is not kept";
+        t->item(0, BreakpointsView::Condition)->setText("threadIdx.x == 5");
+        w.debugger().run();
+        w.debugger().waitIdle();
+        EXPECT_EQ(w.debugger().snapshot()->next.warp, 1);
+        EXPECT_EQ(t->item(0, BreakpointsView::Hits)->text(), "1");
+        t->item(0, BreakpointsView::Line)->setCheckState(Qt::Unchecked);
+        EXPECT_FALSE(w.debugger().breakpoints().at(line).enabled);
+        EXPECT_TRUE(w.editor()->markersAtLine(line - 1) & (1 << 1)) << "a breakpoint turned off keeps its mark";
+    }
+    MainWindow again;  // the next session opens the file with its breakpoints
+    again.show();
+    ASSERT_TRUE(again.openProgram(path));
+    ASSERT_EQ(again.debugger().breakpoints().size(), 1u);
+    const SourceBreakpoint& kept = again.debugger().breakpoints().at(line);
+    EXPECT_FALSE(kept.enabled);
+    EXPECT_EQ(kept.condition, "threadIdx.x == 5");
 }

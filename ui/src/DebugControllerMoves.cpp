@@ -48,18 +48,24 @@ void DebugController::startRun(std::function<bool()> arrived, const QString& arr
         StopReason reason = StopReason::Step;
         bool arrived = false;
         int budget = kUiStepLimit;  // steps the run may still take
+        Hit hit;
+        std::map<int, SourceBreakpoint> breakpoints;  // as the run began: the engine reads these
     };
     auto stop = std::make_shared<Stop>();
+    stop->breakpoints = m_breakpoints;
     startJob(
         [this, arrived = std::move(arrived), stop] {
             stop->reason = m_session->run(1);  // StepLimit: one step taken, nothing else happened
+            if (stop->reason == StopReason::Breakpoint && !(stop->hit = conditionHolds(stop->breakpoints)).stop)
+                stop->reason = StopReason::StepLimit;  // its condition holds for no lane about to run: on
             if (stop->reason != StopReason::StepLimit || --stop->budget <= 0) return true;
             stop->arrived = arrived && arrived();
             return stop->arrived;
         },
         [this, stop, arrivedNote](bool paused, const QString& error) {
             if (stop->arrived) return finishRun(StopReason::Step, paused, error, arrivedNote);
-            finishRun(stop->reason, paused, error);
+            if (stop->reason == StopReason::Breakpoint && !paused) countHit(stop->hit.line);
+            finishRun(stop->reason, paused, error, stop->hit.note.isEmpty() ? QString() : ": " + stop->hit.note);
         },
         QString("running on the %1 backend").arg(backend()));
 }
@@ -89,14 +95,25 @@ void DebugController::runToLine(int line) {
 void DebugController::runBack() {
     pause();
     if (!ensureBuilt()) return;
-    auto stop = std::make_shared<StopReason>(StopReason::Step);
+    struct Stop {
+        StopReason reason = StopReason::Step;
+        Hit hit;
+        std::map<int, SourceBreakpoint> breakpoints;
+    };
+    auto stop = std::make_shared<Stop>();
+    stop->breakpoints = m_breakpoints;
     startJob(
         [this, stop] {  // Session::runBack a step at a time, so that Pause can end it
-            *stop = m_session->stepBack();
-            if (*stop == StopReason::Step && m_session->atBreakpoint()) *stop = StopReason::Breakpoint;
-            return *stop != StopReason::Step;
+            stop->reason = m_session->stepBack();
+            if (stop->reason == StopReason::Step && m_session->atBreakpoint() &&
+                (stop->hit = conditionHolds(stop->breakpoints)).stop)
+                stop->reason = StopReason::Breakpoint;
+            return stop->reason != StopReason::Step;
         },
-        [this, stop](bool paused, const QString& error) { finishRun(*stop, paused, error); },
+        [this, stop](bool paused, const QString& error) {
+            if (stop->reason == StopReason::Breakpoint && !paused) countHit(stop->hit.line);
+            finishRun(stop->reason, paused, error, stop->hit.note.isEmpty() ? QString() : ": " + stop->hit.note);
+        },
         QString("running back on the %1 backend").arg(backend()));
 }
 

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QSettings>
 #include <QToolTip>
 #include <map>
 
@@ -61,7 +62,10 @@ void MainWindow::followDebugger() {
     connect(d, &DebugController::statusChanged, this, [this](const QString& text) { setStatus(text); });
     connect(d, &DebugController::built, this, [this](bool ok) { showBuild(ok); });
     connect(d, &DebugController::moved, this, [this] { showMoment(); });
-    connect(d, &DebugController::breakpointsChanged, this, [this] { showBreakpoints(); });
+    connect(d, &DebugController::breakpointsChanged, this, [this] {
+        showBreakpoints();
+        saveBreakpoints();
+    });
     connect(d, &DebugController::runStateChanged, this, [this](bool running) {
         for (QAction* a : m_moveActions) a->setEnabled(!running);  // Pause is the way to stop a run
         m_pauseAction->setEnabled(running);
@@ -181,7 +185,24 @@ void MainWindow::toggleBreakpoint(int line) {
 void MainWindow::showBreakpoints() {
     const QSignalBlocker quiet(m_editor);  // markers placed here are no edit
     m_editor->markerDeleteAll(kBreakpointMarker);
-    for (int line : m_debugger->breakpoints()) m_editor->markerAdd(line - 1, kBreakpointMarker);
+    for (const auto& [line, bp] : m_debugger->breakpoints()) m_editor->markerAdd(line - 1, kBreakpointMarker);
+}
+
+void MainWindow::saveBreakpoints() const {
+    if (m_path.isEmpty()) return;
+    QStringList kept;
+    for (const auto& [line, bp] : m_debugger->breakpoints())
+        kept << QString("%1\t%2\t%3").arg(line).arg(bp.enabled ? 1 : 0).arg(bp.condition);
+    QSettings("qgpu", "qgpu-studio").setValue("breakpoints/" + m_path, kept);
+}
+
+std::map<int, SourceBreakpoint> MainWindow::savedBreakpoints(const QString& path) const {
+    std::map<int, SourceBreakpoint> saved;
+    for (const QString& row : QSettings("qgpu", "qgpu-studio").value("breakpoints/" + path).toStringList()) {
+        QStringList f = row.split('\t');
+        if (f.size() == 3 && f[0].toInt() > 0) saved[f[0].toInt()] = {f[1] == "1", f[2], 0};
+    }
+    return saved;
 }
 
 void MainWindow::syncBreakpoints() {
@@ -189,7 +210,9 @@ void MainWindow::syncBreakpoints() {
     for (int line = m_editor->markerFindNext(0, 1 << kBreakpointMarker); line >= 0;
          line = m_editor->markerFindNext(line + 1, 1 << kBreakpointMarker))
         lines.insert(line + 1);
-    if (lines != m_debugger->breakpoints()) m_debugger->setBreakpoints(std::move(lines));
+    std::set<int> had;
+    for (const auto& [line, bp] : m_debugger->breakpoints()) had.insert(line);
+    if (lines != had) m_debugger->setBreakpoints(std::move(lines));
 }
 
 }  // namespace qgpu

@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStandardPaths>
 #include <QDir>
 
@@ -69,7 +70,11 @@ void MainWindow::newKernel() {
     m_path.clear();
     m_cuda = true;
     setCudaLexer();
-    m_editor->setText(kNewKernel);
+    {
+        const QSignalBlocker quiet(m_editor);
+        m_editor->setText(kNewKernel);
+    }
+    m_debugger->restoreBreakpoints({});
     m_launch->setText(R"({"block": 8, "args": []})");
     markClean();
     // The arguments come from the kernel's signature: a first build reads it, the second runs with them.
@@ -117,10 +122,15 @@ bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
         setStatus("Kept the unsaved edits; " + QFileInfo(path).fileName() + " was not opened.");
         return false;
     }
+    std::map<int, SourceBreakpoint> breakpoints = savedBreakpoints(path);
     m_path = path;
     m_cuda = isCuda(path);
     setCudaLexer();
-    m_editor->setText(text);
+    {
+        const QSignalBlocker quiet(m_editor);  // the old document's markers are no edit of this one
+        m_editor->setText(text);
+    }
+    m_debugger->restoreBreakpoints(std::move(breakpoints));
     addRecentFile(path);
     m_launch->setText(launchJson.isEmpty() ? readText(launchPathOf(path)) : launchJson);
     markClean();  // a launch given with the file (a chat card's) is part of what was opened

@@ -18,6 +18,7 @@
 #include "qgpu/ui/CodeViews.h"
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/BackendDiffView.h"
+#include "qgpu/ui/BreakpointsView.h"
 #include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/LayerView.h"
 #include "qgpu/ui/ProblemsView.h"
@@ -41,7 +42,7 @@ constexpr int kLayoutVersion = 4;
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
 const QStringList kMachinePanels = {"Registers", "Variables", "Warps", "Memory", "Shared memory", "Chat"};
-const QStringList kHistoryPanels = {"Steps", "Results", "Problems", "Token stream", "Backend diff"};
+const QStringList kHistoryPanels = {"Steps", "Results", "Problems", "Breakpoints", "Token stream", "Backend diff"};
 const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state", "Layers"};
 
 }  // namespace
@@ -79,6 +80,8 @@ void MainWindow::createDocks() {
     m_resultsDock = addDock("Results", m_results = new ResultsView(d));
     addDock("Problems", m_problems = new ProblemsView(d));
     connect(m_problems, &ProblemsView::sourceLineRequested, this, &MainWindow::showSourceLine);
+    addDock("Breakpoints", m_breakpoints = new BreakpointsView(d));
+    connect(m_breakpoints, &BreakpointsView::sourceLineRequested, this, &MainWindow::showSourceLine);
     m_tokenDock = addDock("Token stream", m_tokens = new TokenStreamView(d));
     addDock("Backend diff", m_diffView = new BackendDiffView);
     m_diffView->follow(d);

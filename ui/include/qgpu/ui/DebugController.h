@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -52,6 +53,14 @@ struct BuiltProgram {
     int sourceLine(int block) const;                 // the first source line with code in `block` (0: none)
     // The blocks with code on a line that `atLine` accepts (in assembly also a block's label line).
     std::set<int> blocksAt(const std::function<bool(int line)>& atLine) const;
+};
+
+// A breakpoint on a source line: off when disabled; with a condition, a run stops there only for a lane
+// where it holds; `hits` counts the runs that stopped there.
+struct SourceBreakpoint {
+    bool enabled = true;
+    QString condition;
+    int hits = 0;
 };
 
 // One moment of the session, as every view shows it.
@@ -123,8 +132,13 @@ public:
     // Breakpoints by source line (1-based). On a line without code the breakpoint goes to the next line with
     // code; a build moves those that lost their code. The returned text says where it went ("" when put).
     QString toggleBreakpoint(int line);
-    void setBreakpoints(std::set<int> lines);  // as they are, e.g. after an edit moved them
-    const std::set<int>& breakpoints() const { return m_breakpointLines; }
+    void setBreakpoints(std::set<int> lines);  // the lines an edit moved them to; each keeps its settings
+    void restoreBreakpoints(std::map<int, SourceBreakpoint> breakpoints);  // as a document saved them
+    void setBreakpointEnabled(int line, bool enabled);
+    // A condition a run checks for each lane about to run the line: it stops where one holds. "" when the text is
+    // a condition, else what is wrong with it (and the condition is left as it was).
+    QString setBreakpointCondition(int line, const QString& condition);
+    const std::map<int, SourceBreakpoint>& breakpoints() const { return m_breakpoints; }
 
     std::shared_ptr<const DebugSnapshot> snapshot() const { return m_snapshot; }
     QString status() const { return m_status; }
@@ -151,8 +165,16 @@ private:
     void report(StopReason r, const QString& note = {});
     QString describe(StopReason r) const;
     void relocateBreakpoints();
-    void applyBreakpoints();
+    void applyBreakpoints();  // the enabled ones into the session, then breakpointsChanged()
     int nextLineWithCode(int line) const;
+    std::vector<int> breakpointLinesAt(int block) const;  // the enabled breakpoints' lines with code in `block`
+    struct Hit {
+        bool stop = false;
+        int line = 0;
+        QString note;  // why a condition that could not be evaluated stopped the run
+    };
+    Hit conditionHolds(const std::map<int, SourceBreakpoint>& breakpoints) const;
+    void countHit(int line);
     void singleStep(const std::function<StopReason()>& call);
     void startRun(std::function<bool()> arrived, const QString& arrivedNote);
     void startJob(std::function<bool()> step, std::function<void(bool paused, const QString& error)> done,
@@ -171,7 +193,7 @@ private:
     std::shared_ptr<const BuiltProgram> m_built;
     std::shared_ptr<const std::vector<StepEvent>> m_history;
     std::shared_ptr<const DebugSnapshot> m_snapshot;
-    std::set<int> m_breakpointLines;
+    std::map<int, SourceBreakpoint> m_breakpoints;
     QString m_status, m_jobName;
     QElapsedTimer m_jobClock;  // since the job in flight began
     struct {

@@ -38,6 +38,7 @@ class ResultsView;
 class ProblemsView;
 class VariablesView;
 class WarpsView;
+class BreakpointsView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -90,6 +91,7 @@ public:
     ProblemsView* problems() const { return m_problems; }
     VariablesView* variables() const { return m_variables; }
     WarpsView* warps() const { return m_warps; }
+    BreakpointsView* breakpoints() const { return m_breakpoints; }
     CodeViews* codeViews() const { return m_codeViews; }
     StateHeatmap* heatmap() const { return m_heatmap.get(); }
     DivergenceTimeline* timeline() const { return m_timeline.get(); }
@@ -129,6 +131,9 @@ private:
     void showSourceLine(int line);                     // 1-based: the editor's cursor goes there
     void showVariableTip(int position, int x, int y);  // the variable under the mouse, in every thread
     void syncBreakpoints();  // the editor's markers, moved by edits, become the debugger's breakpoints
+    // Each document's breakpoints (line, on or off, condition) are kept between sessions, by its path.
+    void saveBreakpoints() const;
+    std::map<int, SourceBreakpoint> savedBreakpoints(const QString& path) const;
     void addRecentFile(const QString& path);
     void fillRecentMenu();
     void showDiagnostics(const std::vector<Diagnostic>& diags);
@@ -153,6 +158,7 @@ private:
     ProblemsView* m_problems;
     VariablesView* m_variables;
     WarpsView* m_warps;
+    BreakpointsView* m_breakpoints;
     QDockWidget* m_variablesDock;
     QAction* m_debugBuild = nullptr;  // CUDA at -O0 -g
     BackendDiffView* m_diffView;
