@@ -1,4 +1,5 @@
-// The Results, Problems, Variables, Warps and Breakpoints panels and the token stream's words, in the window.
+// The Results, Problems, Variables, Watch, Warps and Breakpoints panels and the token stream's words, in the
+// window.
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -16,6 +17,7 @@
 #include "qgpu/ui/ResultsView.h"
 #include "qgpu/ui/VariablesView.h"
 #include "qgpu/ui/WarpsView.h"
+#include "qgpu/ui/WatchView.h"
 #include "qgpu/core/Assembler.h"
 #include <Qsci/qsciscintilla.h>
 
@@ -228,4 +230,27 @@ TEST(StudioBreakpoints, TheListTurnsThemOffAndOnEditsConditionsAndTheDocumentKee
     const SourceBreakpoint& kept = again.debugger().breakpoints().at(line);
     EXPECT_FALSE(kept.enabled);
     EXPECT_EQ(kept.condition, "threadIdx.x == 5");
+}
+
+TEST(StudioWatch, EachWatchIsEvaluatedForEveryLaneOfTheWarpAboutToRun) {
+    auto w = windowWithExample("tree_reduce.qasm");
+    ASSERT_TRUE(w);
+    WatchView* watch = w->watch();
+    watch->addWatch("threadIdx.x * 10 + blockDim.x");
+    watch->addWatch("in[threadIdx.x] + r1");
+    watch->addWatch("nothing + 1");
+    for (int i = 0; i < 4; ++i) w->debugger().step();  // warp 1 has loaded r1 = tid.x
+    QTableWidget* t = watch->table();
+    ASSERT_EQ(t->rowCount(), 3);
+    ASSERT_EQ(t->columnCount(), 5);
+    int warp = w->debugger().snapshot()->next.warp;
+    int first = warp * 4;
+    EXPECT_EQ(t->horizontalHeaderItem(1)->text(), QString("thread (%1,0,0)").arg(first));
+    EXPECT_EQ(t->item(0, 2)->text(), QString::number((first + 1) * 10 + 8));
+    std::vector<int> in = {3, 1, 4, 1, 5, 9, 2, 6};
+    int r1 = int(w->debugger().snapshot()->state.threads[size_t(first + 3)].regs[1]);
+    EXPECT_EQ(t->item(1, 4)->text(), QString::number(in[size_t(first + 3)] + r1));
+    EXPECT_TRUE(t->item(2, 1)->text().contains("'nothing' is not known here")) << t->item(2, 1)->text().toStdString();
+    watch->removeWatch(2);
+    EXPECT_EQ(t->rowCount(), 2);
 }

@@ -124,12 +124,17 @@ private:
             fail(m_at < m_text.size() ? "'" + m_text.substr(m_at, 1) + "' is not expected here"
                                       : "the condition ends too soon");
         std::string n = m_text.substr(start, m_at - start);
+        if (take("[")) {  // an array's element: the lookup reads "out[3]"
+            int64_t index = orExpr();
+            if (!take("]")) fail("a ']' is missing");
+            n += "[" + std::to_string(index) + "]";
+        }
         std::optional<int64_t> v = m_lookup(n);
         if (!v) {
             m_at = start;
             fail("'" + n +
-                 "' is not known here: threadIdx, blockIdx, blockDim and gridDim (.x .y .z), and a "
-                 "debug build's variables in scope");
+                 "' is not known here: threadIdx, blockIdx, blockDim and gridDim (.x .y .z), the "
+                 "registers r0..r15, the launch's arrays (out[3]) and a debug build's variables in scope");
         }
         return *v;
     }
@@ -143,11 +148,12 @@ private:
 
 ConditionResult evaluateCondition(const std::string& text, const NameLookup& lookup) {
     try {
-        return {Evaluator(text, lookup).whole() != 0, {}};
+        int64_t value = Evaluator(text, lookup).whole();
+        return {value != 0, value, {}};
     } catch (const ConditionError& e) {
-        return {false, e.what()};
+        return {false, 0, e.what()};
     } catch (const std::out_of_range&) {
-        return {false, "a number is too large"};
+        return {false, 0, "a number is too large"};
     }
 }
 

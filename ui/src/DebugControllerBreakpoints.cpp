@@ -5,12 +5,39 @@
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/EngineThread.h"
 
+#include <algorithm>
+#include <cctype>
+
+#include "qgpu/core/Trace.h"
+
 namespace qgpu {
 
 namespace {
 
-// A thread's names for a condition at `line`: CUDA's built-in coordinates and shapes, and a debug build's
-// variables in scope there.
+// "out[3]": an element of one of the launch's arrays, in its type; nothing for another name or an index
+// outside the array.
+std::optional<int64_t> arrayElement(const MachineState& state, const MemoryMap& map, const std::string& name) {
+    size_t open = name.find('[');
+    if (open == std::string::npos || name.back() != ']') return std::nullopt;
+    const ArrayPlacement* a = map.find(name.substr(0, open));
+    if (!a) return std::nullopt;
+    long long index = std::stoll(name.substr(open + 1, name.size() - open - 2));
+    std::vector<int64_t> values = readArray(state, *a);
+    if (index < 0 || index >= static_cast<long long>(values.size())) return std::nullopt;
+    return values[size_t(index)];
+}
+
+std::optional<int64_t> registerValue(const MachineState& state, int slot, const std::string& name) {
+    if (name.size() < 2 || name.size() > 3 || name[0] != 'r') return std::nullopt;
+    if (!std::all_of(name.begin() + 1, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        return std::nullopt;
+    int r = std::stoi(name.substr(1));
+    if (r >= 16) return std::nullopt;
+    return int32_t(state.threads[size_t(slot)].regs[size_t(r)]);
+}
+
+}  // namespace
+
 NameLookup threadNames(const MachineState& state, const BuiltProgram& b, int slot, int line) {
     int lanes = state.lanesPerWarp, warp = slot / lanes;
     int cta = warp / state.warpsPerBlock, t = (warp % state.warpsPerBlock) * lanes + slot % lanes;
@@ -29,11 +56,10 @@ NameLookup threadNames(const MachineState& state, const BuiltProgram& b, int slo
         for (const ProgramVariable& v : b.program.variables)
             if (v.name == name && line >= v.firstLine && line <= v.lastLine)
                 return readVariable(state, b.map, b.program, v, slot);
-        return std::nullopt;
+        if (std::optional<int64_t> r = registerValue(state, slot, name)) return r;
+        return arrayElement(state, b.map, name);
     };
 }
-
-}  // namespace
 
 int DebugController::nextLineWithCode(int line) const {
     std::set<int> lines;

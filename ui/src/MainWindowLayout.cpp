@@ -30,6 +30,7 @@
 #include "qgpu/ui/TokenStreamView.h"
 #include "qgpu/ui/VariablesView.h"
 #include "qgpu/ui/WarpsView.h"
+#include "qgpu/ui/WatchView.h"
 
 namespace qgpu {
 
@@ -41,7 +42,7 @@ constexpr int kLayoutVersion = 4;
 // The default layout's groups of tabbed panels: the program beside the editor, the machine below it, and
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
-const QStringList kMachinePanels = {"Registers", "Variables", "Warps", "Memory", "Shared memory", "Chat"};
+const QStringList kMachinePanels = {"Registers", "Variables", "Watch", "Warps", "Memory", "Shared memory", "Chat"};
 const QStringList kHistoryPanels = {"Steps", "Results", "Problems", "Breakpoints", "Token stream", "Backend diff"};
 const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state", "Layers"};
 
@@ -71,6 +72,7 @@ void MainWindow::createDocks() {
     m_registers->follow(d);
     m_variablesDock = addDock("Variables", m_variables = new VariablesView(d));
     addDock("Warps", m_warps = new WarpsView(d));
+    addDock("Watch", m_watch = new WatchView(d));
     connect(m_warps, &WarpsView::warpChosen, m_registers, &RegisterView::setWarp);
     addDock("Memory", m_memory = new MemoryView);
     m_memory->follow(d);

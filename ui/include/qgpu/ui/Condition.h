@@ -1,5 +1,6 @@
-// A breakpoint's condition, as C writes it: integers, names (threadIdx.x, a debug build's variables), ( ),
-// ! and unary -, * / %, + -, < <= > >= == !=, && and ||. Evaluated for one thread at a time.
+// A breakpoint's condition or a watch, as C writes it: integers, names (threadIdx.x, r3, a debug build's
+// variables), array elements (out[i + 1]), ( ), ! and unary -, * / %, + -, < <= > >= == !=, && and ||.
+// Evaluated for one thread at a time.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@ using NameLookup = std::function<std::optional<int64_t>(const std::string& name)
 
 struct ConditionResult {
     bool holds = false;
+    int64_t value = 0;
     std::string error;  // what is wrong with the text, and where ("column 7: ..."); empty when it evaluated
 };
 

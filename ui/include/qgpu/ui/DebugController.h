@@ -20,6 +20,7 @@
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Launch.h"
 #include "qgpu/core/Session.h"
+#include "qgpu/ui/Condition.h"
 
 namespace qgpu {
 
@@ -204,6 +205,11 @@ private:
     // Last, so that it goes first: its jobs use the session.
     std::unique_ptr<EngineThread> m_engine;
 };
+
+// A thread's names for a condition or a watch at source line `line`: CUDA's threadIdx, blockIdx, blockDim
+// and gridDim (.x .y .z), the registers r0..r15, the launch's arrays' elements ("out[3]") and a debug build's
+// variables in scope at the line. Reads `state` and `b` when called: both must outlive it.
+NameLookup threadNames(const MachineState& state, const BuiltProgram& b, int slot, int line);
 
 // Where a session stands, in the step list's numbering (its first step is step 0): "after step 4".
 QString positionText(int position);

@@ -38,6 +38,7 @@ class ResultsView;
 class ProblemsView;
 class VariablesView;
 class WarpsView;
+class WatchView;
 class BreakpointsView;
 
 class MainWindow : public QMainWindow {
@@ -91,6 +92,7 @@ public:
     ProblemsView* problems() const { return m_problems; }
     VariablesView* variables() const { return m_variables; }
     WarpsView* warps() const { return m_warps; }
+    WatchView* watch() const { return m_watch; }
     BreakpointsView* breakpoints() const { return m_breakpoints; }
     CodeViews* codeViews() const { return m_codeViews; }
     StateHeatmap* heatmap() const { return m_heatmap.get(); }
@@ -158,6 +160,7 @@ private:
     ProblemsView* m_problems;
     VariablesView* m_variables;
     WarpsView* m_warps;
+    WatchView* m_watch;
     BreakpointsView* m_breakpoints;
     QDockWidget* m_variablesDock;
     QAction* m_debugBuild = nullptr;  // CUDA at -O0 -g
