@@ -1,5 +1,5 @@
-// The Results, Problems, Variables, Watch, Warps and Breakpoints panels and the token stream's words, in the
-// window.
+// The Results, Problems, Variables, Watch, Warps, Breakpoints and History panels and the token stream's words, in
+// the window.
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -13,6 +13,8 @@
 
 #include "StudioTestSupport.h"
 #include "qgpu/ui/BreakpointsView.h"
+#include "qgpu/ui/HistoryView.h"
+#include "qgpu/ui/StateViews.h"
 #include "qgpu/ui/ProblemsView.h"
 #include "qgpu/ui/ResultsView.h"
 #include "qgpu/ui/VariablesView.h"
@@ -253,4 +255,30 @@ TEST(StudioWatch, EachWatchIsEvaluatedForEveryLaneOfTheWarpAboutToRun) {
     EXPECT_TRUE(t->item(2, 1)->text().contains("'nothing' is not known here")) << t->item(2, 1)->text().toStdString();
     watch->removeWatch(2);
     EXPECT_EQ(t->rowCount(), 2);
+}
+
+TEST(StudioHistory, ARegisterOrAMemoryWordShowsEveryStepThatWroteIt) {
+    auto w = windowWithExample("tree_reduce.qasm");
+    ASSERT_TRUE(w);
+    w->debugger().run();
+    w->debugger().waitIdle();
+    // r3 (the stride) of thread 1: 4, then halved after each level.
+    w->registers()->setWarp(0);
+    emit w->registers()->table()->cellDoubleClicked(1, 4);
+    QTableWidget* t = w->history()->table();
+    EXPECT_TRUE(w->history()->subject().startsWith("r3 of block (0,0,0) thread (1,0,0): written 4 times"))
+        << w->history()->subject().toStdString();
+    ASSERT_EQ(t->rowCount(), 4);
+    EXPECT_EQ(t->item(0, HistoryView::After)->text(), "4");
+    EXPECT_EQ(t->item(3, HistoryView::After)->text(), "0");
+    // out[0], the launch's last word: written once, by thread 0.
+    QTableWidget* memory = w->memory()->table();
+    emit memory->cellDoubleClicked(memory->rowCount() - 1, 1);
+    ASSERT_EQ(t->rowCount(), 1);
+    EXPECT_EQ(t->item(0, HistoryView::Thread)->text(), "block (0,0,0) thread (0,0,0)");
+    EXPECT_EQ(t->item(0, HistoryView::After)->text(), "31");
+    int step = t->item(0, HistoryView::Step)->text().toInt();
+    emit t->cellClicked(0, HistoryView::Step);
+    w->debugger().waitIdle();
+    EXPECT_EQ(w->debugger().snapshot()->position, step + 1);
 }

@@ -19,6 +19,7 @@
 #include "qgpu/ui/DivergenceTimeline.h"
 #include "qgpu/ui/BackendDiffView.h"
 #include "qgpu/ui/BreakpointsView.h"
+#include "qgpu/ui/HistoryView.h"
 #include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/LayerView.h"
 #include "qgpu/ui/ProblemsView.h"
@@ -43,7 +44,8 @@ constexpr int kLayoutVersion = 4;
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
 const QStringList kMachinePanels = {"Registers", "Variables", "Watch", "Warps", "Memory", "Shared memory", "Chat"};
-const QStringList kHistoryPanels = {"Steps", "Results", "Problems", "Breakpoints", "Token stream", "Backend diff"};
+const QStringList kHistoryPanels = {"Steps",   "Results",      "Problems",    "Breakpoints",
+                                    "History", "Token stream", "Backend diff"};
 const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state", "Layers"};
 
 }  // namespace
@@ -83,6 +85,12 @@ void MainWindow::createDocks() {
     addDock("Problems", m_problems = new ProblemsView(d));
     connect(m_problems, &ProblemsView::sourceLineRequested, this, &MainWindow::showSourceLine);
     addDock("Breakpoints", m_breakpoints = new BreakpointsView(d));
+    addDock("History", m_history = new HistoryView(d));
+    connect(m_registers, &RegisterView::registerChosen, m_history, &HistoryView::followRegister);
+    connect(m_memory, &MemoryView::wordChosen, m_history, &HistoryView::followGlobalWord);
+    auto showHistory = [this] { findChild<QDockWidget*>("History")->raise(); };
+    connect(m_registers, &RegisterView::registerChosen, this, showHistory);
+    connect(m_memory, &MemoryView::wordChosen, this, showHistory);
     connect(m_breakpoints, &BreakpointsView::sourceLineRequested, this, &MainWindow::showSourceLine);
     m_tokenDock = addDock("Token stream", m_tokens = new TokenStreamView(d));
     addDock("Backend diff", m_diffView = new BackendDiffView);

@@ -99,6 +99,9 @@ RegisterView::RegisterView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_table);
     connect(m_warp, &QSpinBox::valueChanged, this, [this] { refresh(); });
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int lane, int column) {
+        if (column >= 2) emit registerChosen(m_warp->value() * m_state.lanesPerWarp + lane, column - 1);
+    });
 }
 
 void RegisterView::setProgram(const Program& program) {
@@ -170,6 +173,8 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     layout->addLayout(top);
     layout->addWidget(m_table);
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(m_table, &QTableWidget::cellDoubleClicked, this,
+            [this](int row, int) { emit wordChosen(m_table->item(row, 0)->text().section(' ', 0, 0).toInt()); });
 }
 
 void MemoryView::show(const MachineState& state, const MemoryMap& map, const StepEvent* last) {

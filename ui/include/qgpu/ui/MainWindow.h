@@ -39,6 +39,7 @@ class ProblemsView;
 class VariablesView;
 class WarpsView;
 class WatchView;
+class HistoryView;
 class BreakpointsView;
 
 class MainWindow : public QMainWindow {
@@ -93,6 +94,7 @@ public:
     VariablesView* variables() const { return m_variables; }
     WarpsView* warps() const { return m_warps; }
     WatchView* watch() const { return m_watch; }
+    HistoryView* history() const { return m_history; }
     BreakpointsView* breakpoints() const { return m_breakpoints; }
     CodeViews* codeViews() const { return m_codeViews; }
     StateHeatmap* heatmap() const { return m_heatmap.get(); }
@@ -161,6 +163,7 @@ private:
     VariablesView* m_variables;
     WarpsView* m_warps;
     WatchView* m_watch;
+    HistoryView* m_history;
     BreakpointsView* m_breakpoints;
     QDockWidget* m_variablesDock;
     QAction* m_debugBuild = nullptr;  // CUDA at -O0 -g

@@ -41,6 +41,9 @@ public:
     void setWarp(int w) { m_warp->setValue(w); }
     void setFormat(NumberFormat f) { m_format->setCurrentIndex(int(f)); }
 
+signals:
+    void registerChosen(int slot, int reg);  // a double-click on a lane's register
+
 private:
     QTableWidget* m_table;
     QSpinBox* m_warp;
@@ -63,6 +66,9 @@ public:
     void show(const MachineState& state, const MemoryMap& map, const StepEvent* last);
     QTableWidget* table() const { return m_table; }
     void setFormat(NumberFormat f) { m_format->setCurrentIndex(int(f)); }
+
+signals:
+    void wordChosen(int address);  // a double-click on an element: the global word that holds it
 
 private:
     void refresh();

@@ -1,0 +1,35 @@
+// The History panel: every step that wrote one register of one thread, or one word of global memory, with the
+// value before and after, up to the moment shown; a click goes to the end of that step. A double-click on a
+// register or a memory row chooses what it follows.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QTableWidget;
+
+namespace qgpu {
+
+class DebugController;
+struct DebugSnapshot;
+
+class HistoryView : public QWidget {
+    Q_OBJECT
+public:
+    enum Column { Step, Thread, Before, After };
+    explicit HistoryView(DebugController& debugger, QWidget* parent = nullptr);
+    void followRegister(int slot, int reg);  // a thread by its machine slot
+    void followGlobalWord(int address);
+    QTableWidget* table() const { return m_table; }
+    QString subject() const;
+
+private:
+    void showMoment();
+    void addRow(int step, const QString& thread, uint32_t before, uint32_t after);
+    DebugController& m_debugger;
+    QLabel* m_subject;
+    QTableWidget* m_table;
+    int m_slot = -1, m_reg = 0, m_address = -1;
+};
+
+}  // namespace qgpu

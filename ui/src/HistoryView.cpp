@@ -1,0 +1,83 @@
+#include "qgpu/ui/HistoryView.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/ProblemsView.h"
+
+namespace qgpu {
+
+namespace {
+
+QString threadOf(const DebugSnapshot& s, int slot) {
+    int lanes = s.state.lanesPerWarp, warp = slot / lanes;
+    int cta = warp / s.state.warpsPerBlock, t = (warp % s.state.warpsPerBlock) * lanes + slot % lanes;
+    return cudaThreadName(s.build->launch.grid, s.build->launch.block, cta, t);
+}
+
+}  // namespace
+
+HistoryView::HistoryView(DebugController& debugger, QWidget* parent) : QWidget(parent), m_debugger(debugger) {
+    m_subject = new QLabel("Double-click a register or a memory row to see every step that wrote it.");
+    m_subject->setObjectName("historySubject");
+    m_subject->setWordWrap(true);
+    m_table = new QTableWidget(0, 4);
+    m_table->setObjectName("historyTable");
+    m_table->setHorizontalHeaderLabels({"Step", "Thread", "Before", "After"});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_subject);
+    layout->addWidget(m_table, 1);
+    connect(m_table, &QTableWidget::cellClicked, this,
+            [this](int row, int) { m_debugger.moveTo(m_table->item(row, Step)->text().toInt() + 1); });
+    connect(&debugger, &DebugController::moved, this, &HistoryView::showMoment);
+    connect(&debugger, &DebugController::built, this, [this] { m_slot = m_address = -1; });
+}
+
+QString HistoryView::subject() const { return m_subject->text(); }
+
+void HistoryView::followRegister(int slot, int reg) {
+    m_slot = slot, m_reg = reg, m_address = -1;
+    showMoment();
+}
+
+void HistoryView::followGlobalWord(int address) {
+    m_address = address, m_slot = -1;
+    showMoment();
+}
+
+void HistoryView::addRow(int step, const QString& thread, uint32_t before, uint32_t after) {
+    int row = m_table->rowCount();
+    m_table->setRowCount(row + 1);
+    QStringList cells{QString::number(step), thread, QString::number(int32_t(before)), QString::number(int32_t(after))};
+    for (int c = 0; c < int(cells.size()); ++c) m_table->setItem(row, c, new QTableWidgetItem(cells[c]));
+}
+
+void HistoryView::showMoment() {
+    std::shared_ptr<const DebugSnapshot> s = m_debugger.snapshot();
+    m_table->setRowCount(0);
+    if (!s->loaded || (m_slot < 0 && m_address < 0)) return;
+    for (int i = 0; i < s->position; ++i) {
+        const StepEvent& ev = (*s->history)[size_t(i)];
+        for (const RegWrite& w : ev.regWrites)
+            if (w.thread == m_slot && w.reg == m_reg) addRow(ev.step, threadOf(*s, w.thread), w.before, w.after);
+        for (const MemWrite& w : ev.memWrites)
+            if (m_address >= 0 && w.space == MemSpace::Global && w.addr == m_address)
+                addRow(ev.step, threadOf(*s, w.thread), w.before, w.after);
+    }
+    QString what = m_slot >= 0 ? QString("r%1 of %2").arg(m_reg).arg(threadOf(*s, m_slot))
+                               : QString("global word %1").arg(m_address);
+    m_subject->setText(QString("%1: written %2 times in the %3 steps so far; click a step to go there.")
+                           .arg(what)
+                           .arg(m_table->rowCount())
+                           .arg(s->position));
+}
+
+}  // namespace qgpu
