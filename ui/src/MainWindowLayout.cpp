@@ -10,6 +10,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolBar>
 #include <algorithm>
@@ -43,10 +44,10 @@ constexpr int kLayoutVersion = 4;
 // The default layout's groups of tabbed panels: the program beside the editor, the machine below it, and
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
-const QStringList kMachinePanels = {"Registers", "Variables", "Watch", "Warps", "Memory", "Shared memory", "Chat"};
+const QStringList kMachinePanels = {"Registers", "Variables", "Watch", "Memory", "Shared memory", "Chat"};
 const QStringList kHistoryPanels = {"Steps",   "Results",      "Problems",    "Breakpoints",
                                     "History", "Token stream", "Backend diff"};
-const QStringList kModelPanels = {"Warp divergence", "ROM", "Recurrent state", "Layers"};
+const QStringList kModelPanels = {"Warp divergence", "Warps", "ROM", "Recurrent state", "Layers"};
 
 }  // namespace
 
@@ -144,6 +145,7 @@ void MainWindow::applyDefaultLayout() {
     QDockWidget* history = place(kHistoryPanels, Qt::BottomDockWidgetArea, Qt::Horizontal);
     QDockWidget* model = place(kModelPanels, Qt::BottomDockWidgetArea, Qt::Horizontal);
     for (QToolBar* bar : findChildren<QToolBar*>()) bar->show();
+    keepTabNames();
     if (!isVisible()) return;  // sizes before the window has its own do not hold, and may grow it
     // The first layout may have grown the window past the screen (a word-wrapped label measured narrow).
     resize(size().boundedTo(screen()->availableGeometry().size()));
@@ -162,6 +164,14 @@ void MainWindow::applyDefaultLayout() {
     resizeDocks({history, model}, {width() / 2, width() / 2}, Qt::Horizontal);
 }
 
+void MainWindow::keepTabNames() {
+    // Many panels share a group: its tabs scroll rather than cut their names to "W...".
+    for (QTabBar* tabs : findChildren<QTabBar*>()) {
+        tabs->setElideMode(Qt::ElideNone);
+        tabs->setUsesScrollButtons(true);
+    }
+}
+
 void MainWindow::resetLayout() {
     applyDefaultLayout();
     setStatus("The panels are back in the default layout.");
@@ -174,6 +184,8 @@ void MainWindow::restoreLayout() {
     // Dock sizes set before the window is shown do not hold: the default waits for the window's size.
     if (!restoreState(settings.value("windowState").toByteArray(), kLayoutVersion))
         QTimer::singleShot(0, this, [this] { applyDefaultLayout(); });
+    else
+        keepTabNames();
 }
 
 void MainWindow::saveLayout() {

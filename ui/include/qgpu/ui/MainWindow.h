@@ -116,6 +116,7 @@ private:
     void followDebugger();    // the editor, status bar, backend box and model views
     QDockWidget* addDock(const QString& title, QWidget* w);
     void applyDefaultLayout();
+    void keepTabNames();   // the tabs of grouped panels keep their whole names
     void restoreLayout();  // the last run's layout, else the default once the window has its size
     void saveLayout();
     // Offers to save unsaved edits: false when the user cancels (the caller then does nothing).
