@@ -92,18 +92,26 @@ TEST(StudioTokens, EveryTokenFormSaysWhatItMeans) {
     EXPECT_EQ(tokenMeaning("hello world"), "");
 }
 
+namespace {
+
+// A kernel of the test's own, as a file in `dir` (the window builds from a file's name).
+QString kernelFile(const QTemporaryDir& dir, const QString& name, const char* source) {
+    QString path = dir.filePath(name);
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly)) f.write(source);
+    return path;
+}
+
+}  // namespace
+
 TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
     QTemporaryDir dir;
-    QString path = dir.filePath("divide.cu");
-    QFile f(path);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(
-        "// Thread 1 divides by zero.\n"
-        "__global__ void divide(const int* a, int* out) {\n"
-        "    int i = threadIdx.x;\n"
-        "    out[i] = a[i] / (i - 1);\n"
-        "}\n");
-    f.close();
+    QString path = kernelFile(dir, "divide.cu",
+                              "// Thread 1 divides by zero.\n"
+                              "__global__ void divide(const int* a, int* out) {\n"
+                              "    int i = threadIdx.x;\n"
+                              "    out[i] = a[i] / (i - 1);\n"
+                              "}\n");
     MainWindow w;
     w.resize(1280, 800);
     w.show();
@@ -135,16 +143,12 @@ TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
 
 TEST(StudioVariables, ADebugBuildShowsEachThreadsVariablesInTheirTypes) {
     QTemporaryDir dir;
-    QString path = dir.filePath("scale.cu");
-    QFile f(path);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(
-        "__global__ void scale(const int* a, int* out, int k) {\n"
-        "    int i = threadIdx.x;\n"
-        "    int v = a[i] * k;\n"
-        "    out[i] = v;\n"
-        "}\n");
-    f.close();
+    QString path = kernelFile(dir, "scale.cu",
+                              "__global__ void scale(const int* a, int* out, int k) {\n"
+                              "    int i = threadIdx.x;\n"
+                              "    int v = a[i] * k;\n"
+                              "    out[i] = v;\n"
+                              "}\n");
     MainWindow w;
     w.resize(1280, 800);
     w.show();

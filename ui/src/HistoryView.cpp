@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/ReadOnlyTable.h"
 #include "qgpu/ui/ProblemsView.h"
 
 namespace qgpu {
@@ -24,13 +25,7 @@ HistoryView::HistoryView(DebugController& debugger, QWidget* parent) : QWidget(p
     m_subject = new QLabel("Double-click a register or a memory row to see every step that wrote it.");
     m_subject->setObjectName("historySubject");
     m_subject->setWordWrap(true);
-    m_table = new QTableWidget(0, 4);
-    m_table->setObjectName("historyTable");
-    m_table->setHorizontalHeaderLabels({"Step", "Thread", "Before", "After"});
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table = readOnlyTable("historyTable", {"Step", "Thread", "Before", "After"});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_subject);
@@ -56,8 +51,8 @@ void HistoryView::followGlobalWord(int address) {
 void HistoryView::addRow(int step, const QString& thread, uint32_t before, uint32_t after) {
     int row = m_table->rowCount();
     m_table->setRowCount(row + 1);
-    QStringList cells{QString::number(step), thread, QString::number(int32_t(before)), QString::number(int32_t(after))};
-    for (int c = 0; c < int(cells.size()); ++c) m_table->setItem(row, c, new QTableWidgetItem(cells[c]));
+    setRow(m_table, row,
+           {QString::number(step), thread, QString::number(int32_t(before)), QString::number(int32_t(after))});
 }
 
 void HistoryView::showMoment() {

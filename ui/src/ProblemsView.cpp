@@ -7,6 +7,7 @@
 
 #include "qgpu/core/Trace.h"
 #include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/ReadOnlyTable.h"
 
 namespace qgpu {
 
@@ -26,14 +27,7 @@ ProblemsView::ProblemsView(DebugController& debugger, QWidget* parent) : QWidget
     m_summary = new QLabel;
     m_summary->setObjectName("problemsSummary");
     m_summary->setWordWrap(true);
-    m_table = new QTableWidget(0, 4);
-    m_table->setObjectName("problemsTable");
-    m_table->setHorizontalHeaderLabels({"Step", "Thread", "Line", "Problem"});
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table = readOnlyTable("problemsTable", {"Step", "Thread", "Line", "Problem"});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
@@ -53,14 +47,9 @@ QString ProblemsView::summary() const { return m_summary->text(); }
 void ProblemsView::addRow(int step, const QString& thread, int line, const QString& what) {
     int row = m_table->rowCount();
     m_table->setRowCount(row + 1);
-    auto* stepItem = new QTableWidgetItem(QString::number(step));
-    stepItem->setData(Qt::UserRole, step);
-    m_table->setItem(row, Step, stepItem);
-    m_table->setItem(row, Thread, new QTableWidgetItem(thread));
-    auto* lineItem = new QTableWidgetItem(line > 0 ? QString::number(line) : QString("?"));
-    lineItem->setData(Qt::UserRole, line);
-    m_table->setItem(row, Line, lineItem);
-    m_table->setItem(row, What, new QTableWidgetItem(what));
+    setRow(m_table, row, {QString::number(step), thread, line > 0 ? QString::number(line) : QString("?"), what});
+    m_table->item(row, Step)->setData(Qt::UserRole, step);
+    m_table->item(row, Line)->setData(Qt::UserRole, line);
 }
 
 void ProblemsView::showMoment(const DebugSnapshot& s) {

@@ -10,6 +10,7 @@
 
 #include "qgpu/core/Variables.h"
 #include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/ReadOnlyTable.h"
 #include "qgpu/ui/ProblemsView.h"
 
 namespace qgpu {
@@ -47,12 +48,7 @@ VariablesView::VariablesView(DebugController& debugger, QWidget* parent) : QWidg
     m_note = new QLabel;
     m_note->setObjectName("variablesNote");
     m_note->setWordWrap(true);
-    m_table = new QTableWidget(0, 3);
-    m_table->setObjectName("variablesTable");
-    m_table->setHorizontalHeaderLabels({"Name", "Value", "Type"});
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table = readOnlyTable("variablesTable", {"Name", "Value", "Type"});
     auto* pick = new QHBoxLayout;
     pick->addWidget(new QLabel("Thread"));
     pick->addWidget(m_thread, 1);
@@ -107,9 +103,8 @@ void VariablesView::showThread(const DebugSnapshot& s, int index) {
     for (int r = 0; r < int(shown.size()); ++r) {
         const ProgramVariable& v = *shown[size_t(r)];
         std::string value = formatVariable(s.state, s.build->map, program, v, t.slot);
-        m_table->setItem(r, Name, new QTableWidgetItem(QString::fromStdString(v.name)));
-        m_table->setItem(r, Value, new QTableWidgetItem(QString::fromStdString(value)));
-        m_table->setItem(r, Type, new QTableWidgetItem(QString::fromStdString(v.typeName)));
+        setRow(m_table, r,
+               {QString::fromStdString(v.name), QString::fromStdString(value), QString::fromStdString(v.typeName)});
     }
 }
 

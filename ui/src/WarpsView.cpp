@@ -7,6 +7,7 @@
 
 #include "qgpu/core/Trace.h"
 #include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/ReadOnlyTable.h"
 #include "qgpu/ui/ProblemsView.h"
 
 namespace qgpu {
@@ -51,14 +52,7 @@ QString stateOf(const WarpInfo& w, bool next) {
 }  // namespace
 
 WarpsView::WarpsView(DebugController& debugger, QWidget* parent) : QWidget(parent), m_debugger(debugger) {
-    m_table = new QTableWidget(0, 6);
-    m_table->setObjectName("warpsTable");
-    m_table->setHorizontalHeaderLabels({"Warp", "Block", "Threads", "Line", "Next lanes", "State"});
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table = readOnlyTable("warpsTable", {"Warp", "Block", "Threads", "Line", "Next lanes", "State"});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_table);
@@ -82,12 +76,11 @@ void WarpsView::showMoment(const DebugSnapshot& s) {
                              line,
                              info.pc < 0 ? QString("-") : QString::fromStdString(maskString(info.lanes, lanes)),
                              stateOf(info, s.next.warp == w)};
+        setRow(m_table, w, cells);
         for (int c = 0; c < int(cells.size()); ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            QFont f = item->font();
+            QFont f = m_table->item(w, c)->font();
             f.setBold(s.next.warp == w);
-            item->setFont(f);
-            m_table->setItem(w, c, item);
+            m_table->item(w, c)->setFont(f);
         }
     }
 }
