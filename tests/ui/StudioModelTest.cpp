@@ -50,6 +50,13 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     ASSERT_GT(fed, 0);
     EXPECT_TRUE(window.tokens()->item(fed - 1)->text().contains("GRID("))
         << window.tokens()->item(fed - 1)->text().toStdString();
+    // Each token says what it means; search finds a token by its text or its meaning, without moving.
+    EXPECT_TRUE(window.tokens()->item(fed - 1)->toolTip().contains("the launch starts"))
+        << window.tokens()->item(fed - 1)->toolTip().toStdString();
+    EXPECT_EQ(window.tokens()->findNext("grid("), fed - 1);
+    EXPECT_EQ(window.tokens()->findNext("the launch's thread-block shape"), fed - 2);
+    EXPECT_EQ(window.tokens()->findNext("no such token"), -1);
+    EXPECT_EQ(window.debugger().snapshot()->position, 0);
 
     // Step token: the model writes the first step one token at a time and every panel follows. Its first
     // records are sreg r1, tid.x of lane 0 and lane 1: thread 1's r1 is 1 once its one byte is written.

@@ -1,6 +1,11 @@
 #include "qgpu/ui/TokenStreamView.h"
 
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QRegularExpression>
+#include <QShortcut>
+#include <QSignalBlocker>
+#include <algorithm>
 
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/StepListView.h"
@@ -76,6 +81,32 @@ TokenStreamView::TokenStreamView(DebugController& debugger, QWidget* parent)
     connect(&debugger, &DebugController::built, this, [this] { clear(); });
     connect(&debugger, &DebugController::backendChanged, this, [this] { clear(); });
     connect(&debugger, &DebugController::moved, this, [this] { showMoment(); });
+    auto* find = new QShortcut(QKeySequence::Find, this, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(find, &QShortcut::activated, this, [this] {
+        bool ok = false;
+        QString text = QInputDialog::getText(
+            this, "Find a token", "Token text or meaning (VAL(s1, EXEC(b3, lane 2):", QLineEdit::Normal, m_find, &ok);
+        if (ok && !text.isEmpty()) findNext(m_find = text);
+    });
+    auto* again = new QShortcut(QKeySequence::FindNext, this, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(again, &QShortcut::activated, this, [this] {
+        if (!m_find.isEmpty()) findNext(m_find);
+    });
+}
+
+int TokenStreamView::findNext(const QString& text) {
+    for (int i = 1; i <= count(); ++i) {
+        int row = (std::max(currentRow(), -1) + i) % count();
+        QListWidgetItem* it = item(row);
+        if (!it->text().contains(text, Qt::CaseInsensitive) && !it->toolTip().contains(text, Qt::CaseInsensitive))
+            continue;
+        // Selecting is not moving: the debugger stays where it is until the row is clicked.
+        const QSignalBlocker quiet(this);
+        setCurrentRow(row);
+        scrollToItem(it);
+        return row;
+    }
+    return -1;
 }
 
 void TokenStreamView::moveToRow(int row) {

@@ -13,12 +13,16 @@ class TokenStreamView : public QListWidget {
     Q_OBJECT
 public:
     explicit TokenStreamView(DebugController& debugger, QWidget* parent = nullptr);
+    // Selects the next row after the current one whose text or meaning holds `text` (any case), from the top
+    // again after the last; its row, or -1 when none does. Ctrl+F asks for the text, F3 finds the next.
+    int findNext(const QString& text);
 
 private:
     void showMoment();
     void moveToRow(int row);
     DebugController& m_debugger;
-    int m_fed = 0;  // the rows before the first written token
+    int m_fed = 0;   // the rows before the first written token
+    QString m_find;  // what Ctrl+F last looked for
 };
 
 // What a token of the machine's alphabet says, in words (docs/tokens.md): "VAL(s1,l2,k0,0x12.)" is "byte 0 of
