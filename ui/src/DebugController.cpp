@@ -34,7 +34,7 @@ CudaCompileOptions compileOptions(const DebugSource& source) {
     return options;
 }
 
-// Compiles (CUDA) or assembles the source; throws DiagnosticError. `ptx` is set as soon as Clang made it.
+// Compiles (CUDA) or assembles the source into `out`; throws DiagnosticError.
 void compileSource(const DebugSource& source, BuiltProgram& out) {
     std::string file = source.fileName.toStdString();
     if (!source.cuda) {
