@@ -183,3 +183,27 @@ TEST_F(Debugger, AConditionThatCannotBeEvaluatedStopsTheRunAndSaysWhy) {
     EXPECT_EQ(debugger.snapshot()->stop, StopReason::Breakpoint);
     EXPECT_TRUE(debugger.status().contains("'count' is not known here")) << debugger.status().toStdString();
 }
+
+TEST_F(Debugger, ADataBreakpointStopsARunAfterTheStepThatChangesTheWord) {
+    const ArrayPlacement* in = debugger.lastBuild().map.find("in");
+    ASSERT_TRUE(in);
+    // Nothing writes `in`: the run goes to the end. `out` is written once, by the last steps.
+    debugger.setDataBreakpoint(in->base);
+    debugger.run();
+    debugger.waitIdle();
+    EXPECT_EQ(debugger.snapshot()->stop, StopReason::Finished);
+    debugger.reset();
+    int out = debugger.lastBuild().map.find("out")->base;
+    debugger.setDataBreakpoint(out);
+    debugger.run();
+    debugger.waitIdle();
+    std::shared_ptr<const DebugSnapshot> s = debugger.snapshot();
+    ASSERT_EQ(s->stop, StopReason::Breakpoint) << debugger.status().toStdString();
+    EXPECT_TRUE(debugger.status().contains(QString("global word %1 changed from 0 to 31").arg(out)))
+        << debugger.status().toStdString();
+    bool wrote = false;
+    for (const MemWrite& w : s->last()->memWrites) wrote |= w.addr == out;
+    EXPECT_TRUE(wrote) << "it stops right after the step that wrote it";
+    ASSERT_TRUE(debugger.build());
+    EXPECT_EQ(debugger.dataBreakpoint(), -1) << "a build clears it";
+}

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -279,6 +280,9 @@ TEST(StudioHistory, ARegisterOrAMemoryWordShowsEveryStepThatWroteIt) {
     QTableWidget* memory = w->memory()->table();
     emit memory->cellDoubleClicked(memory->rowCount() - 1, 1);
     ASSERT_EQ(t->rowCount(), 1);
+    EXPECT_TRUE(w->history()->stopOnChange()->isEnabled());
+    w->history()->stopOnChange()->setChecked(true);
+    EXPECT_EQ(w->debugger().dataBreakpoint(), w->debugger().lastBuild().map.find("out")->base);
     EXPECT_EQ(t->item(0, HistoryView::Thread)->text(), "block (0,0,0) thread (0,0,0)");
     EXPECT_EQ(t->item(0, HistoryView::After)->text(), "31");
     int step = t->item(0, HistoryView::Step)->text().toInt();

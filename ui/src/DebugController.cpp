@@ -187,6 +187,7 @@ bool DebugController::load(const DebugSource& source) {
     b->ok = true;
     m_built = std::move(b);
     m_launchSteps = -1;
+    m_dataBreakpoint = -1;
     m_history = std::make_shared<std::vector<StepEvent>>();
     return true;
 }

@@ -190,6 +190,24 @@ DebugController::Hit DebugController::conditionHolds(const std::map<int, SourceB
     return {false, 0, {}};
 }
 
+void DebugController::setDataBreakpoint(int address) {
+    m_dataBreakpoint = address;
+    emit breakpointsChanged();
+}
+
+QString DebugController::wordChanged(int address) const {
+    // On the engine thread, the session locked, after a step.
+    int at = m_session->position();
+    if (address < 0 || at == 0) return {};
+    for (const MemWrite& w : m_session->history()[size_t(at - 1)].memWrites)
+        if (w.space == MemSpace::Global && w.addr == address && w.before != w.after)
+            return QString("global word %1 changed from %2 to %3")
+                .arg(address)
+                .arg(int32_t(w.before))
+                .arg(int32_t(w.after));
+    return {};
+}
+
 void DebugController::countHit(int line) {
     if (auto it = m_breakpoints.find(line); it != m_breakpoints.end()) ++it->second.hits;
     emit breakpointsChanged();

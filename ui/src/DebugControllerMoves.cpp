@@ -54,8 +54,14 @@ void DebugController::startRun(std::function<bool()> arrived, const QString& arr
     auto stop = std::make_shared<Stop>();
     stop->breakpoints = m_breakpoints;
     startJob(
-        [this, arrived = std::move(arrived), stop] {
+        [this, arrived = std::move(arrived), stop, word = m_dataBreakpoint] {
             stop->reason = m_session->run(1);  // StepLimit: one step taken, nothing else happened
+            bool goesOn = stop->reason == StopReason::StepLimit || stop->reason == StopReason::Breakpoint;
+            if (goesOn && !(stop->hit.note = wordChanged(word)).isEmpty()) {
+                stop->reason = StopReason::Breakpoint;  // a data breakpoint: after the step that wrote the word
+                stop->hit.line = 0;
+                return true;
+            }
             if (stop->reason == StopReason::Breakpoint && !(stop->hit = conditionHolds(stop->breakpoints)).stop)
                 stop->reason = StopReason::StepLimit;  // its condition holds for no lane about to run: on
             if (stop->reason != StopReason::StepLimit || --stop->budget <= 0) return true;
@@ -64,7 +70,7 @@ void DebugController::startRun(std::function<bool()> arrived, const QString& arr
         },
         [this, stop, arrivedNote](bool paused, const QString& error) {
             if (stop->arrived) return finishRun(StopReason::Step, paused, error, arrivedNote);
-            if (stop->reason == StopReason::Breakpoint && !paused) countHit(stop->hit.line);
+            if (stop->reason == StopReason::Breakpoint && !paused && stop->hit.line > 0) countHit(stop->hit.line);
             finishRun(stop->reason, paused, error, stop->hit.note.isEmpty() ? QString() : ": " + stop->hit.note);
         },
         QString("running on the %1 backend").arg(backend()));

@@ -1,6 +1,8 @@
 #include "qgpu/ui/HistoryView.h"
 
+#include <QCheckBox>
 #include <QHeaderView>
+#include <QSignalBlocker>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -26,25 +28,41 @@ HistoryView::HistoryView(DebugController& debugger, QWidget* parent) : QWidget(p
     m_subject->setObjectName("historySubject");
     m_subject->setWordWrap(true);
     m_table = readOnlyTable("historyTable", {"Step", "Thread", "Before", "After"});
+    m_stop = new QCheckBox("Stop a run when this word changes");
+    m_stop->setObjectName("historyStopOnChange");
+    m_stop->setEnabled(false);
+    connect(m_stop, &QCheckBox::toggled, this, [this](bool on) { m_debugger.setDataBreakpoint(on ? m_address : -1); });
+    connect(&debugger, &DebugController::breakpointsChanged, this, [this] {
+        const QSignalBlocker quiet(m_stop);
+        m_stop->setChecked(m_address >= 0 && m_debugger.dataBreakpoint() == m_address);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_subject);
+    layout->addWidget(m_stop);
     layout->addWidget(m_table, 1);
     connect(m_table, &QTableWidget::cellClicked, this,
             [this](int row, int) { m_debugger.moveTo(m_table->item(row, Step)->text().toInt() + 1); });
     connect(&debugger, &DebugController::moved, this, &HistoryView::showMoment);
-    connect(&debugger, &DebugController::built, this, [this] { m_slot = m_address = -1; });
+    connect(&debugger, &DebugController::built, this, [this] {
+        m_slot = m_address = -1;
+        m_stop->setEnabled(false);
+    });
 }
 
 QString HistoryView::subject() const { return m_subject->text(); }
 
 void HistoryView::followRegister(int slot, int reg) {
     m_slot = slot, m_reg = reg, m_address = -1;
+    m_stop->setEnabled(false);
     showMoment();
 }
 
 void HistoryView::followGlobalWord(int address) {
     m_address = address, m_slot = -1;
+    m_stop->setEnabled(true);
+    const QSignalBlocker quiet(m_stop);
+    m_stop->setChecked(m_debugger.dataBreakpoint() == address);
     showMoment();
 }
 

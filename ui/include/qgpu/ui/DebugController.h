@@ -140,6 +140,9 @@ public:
     // a condition, else what is wrong with it (and the condition is left as it was).
     QString setBreakpointCondition(int line, const QString& condition);
     const std::map<int, SourceBreakpoint>& breakpoints() const { return m_breakpoints; }
+    // A data breakpoint: runs stop after a step that changes this global word (-1: none; a build clears it).
+    void setDataBreakpoint(int address);
+    int dataBreakpoint() const { return m_dataBreakpoint; }
 
     std::shared_ptr<const DebugSnapshot> snapshot() const { return m_snapshot; }
     QString status() const { return m_status; }
@@ -175,6 +178,7 @@ private:
         QString note;  // why a condition that could not be evaluated stopped the run
     };
     Hit conditionHolds(const std::map<int, SourceBreakpoint>& breakpoints) const;
+    QString wordChanged(int address) const;  // the step just taken changed the word: how; else ""
     void countHit(int line);
     void singleStep(const std::function<StopReason()>& call);
     void startRun(std::function<bool()> arrived, const QString& arrivedNote);
@@ -195,6 +199,7 @@ private:
     std::shared_ptr<const std::vector<StepEvent>> m_history;
     std::shared_ptr<const DebugSnapshot> m_snapshot;
     std::map<int, SourceBreakpoint> m_breakpoints;
+    int m_dataBreakpoint = -1;
     QString m_status, m_jobName;
     QElapsedTimer m_jobClock;  // since the job in flight began
     struct {

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QLabel;
 class QTableWidget;
 
@@ -21,6 +22,7 @@ public:
     void followRegister(int slot, int reg);  // a thread by its machine slot
     void followGlobalWord(int address);
     QTableWidget* table() const { return m_table; }
+    QCheckBox* stopOnChange() const { return m_stop; }  // a data breakpoint on the word followed
     QString subject() const;
 
 private:
@@ -28,6 +30,7 @@ private:
     void addRow(int step, const QString& thread, uint32_t before, uint32_t after);
     DebugController& m_debugger;
     QLabel* m_subject;
+    QCheckBox* m_stop;
     QTableWidget* m_table;
     int m_slot = -1, m_reg = 0, m_address = -1;
 };
