@@ -2,6 +2,7 @@
 // or not, with a condition over a thread's names, and counted when a run stops at them.
 #include "qgpu/core/Variables.h"
 #include "qgpu/ui/Condition.h"
+#include "qgpu/ui/CudaThreads.h"
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/EngineThread.h"
 
@@ -39,26 +40,25 @@ std::optional<int64_t> registerValue(const MachineState& state, int slot, const 
 }  // namespace
 
 NameLookup threadNames(const MachineState& state, const BuiltProgram& b, int slot, int line) {
-    int lanes = state.lanesPerWarp, warp = slot / lanes;
-    int cta = warp / state.warpsPerBlock, t = (warp % state.warpsPerBlock) * lanes + slot % lanes;
+    CudaThread t = cudaThreadOf(state, slot);
     const Dim3 &grid = b.launch.grid, &block = b.launch.block;
-    return [&state, &b, slot, line, cta, t, grid, block](const std::string& name) -> std::optional<int64_t> {
-        auto axis = [&](const std::string& base, int x, int y, int z) -> std::optional<int64_t> {
-            if (name == base + ".x") return x;
-            if (name == base + ".y") return y;
-            if (name == base + ".z") return z;
-            return std::nullopt;
+    std::array<int, 3> threadIdx = coordinates(block, t.thread), blockIdx = coordinates(grid, t.block);
+    return
+        [&state, &b, slot, line, threadIdx, blockIdx, grid, block](const std::string& name) -> std::optional<int64_t> {
+            auto axis = [&](const std::string& base, std::array<int, 3> v) -> std::optional<int64_t> {
+                for (int i = 0; i < 3; ++i)
+                    if (name == base + "." + "xyz"[i]) return v[size_t(i)];
+                return std::nullopt;
+            };
+            for (auto v : {axis("threadIdx", threadIdx), axis("blockIdx", blockIdx),
+                           axis("blockDim", {block.x, block.y, block.z}), axis("gridDim", {grid.x, grid.y, grid.z})})
+                if (v) return v;
+            for (const ProgramVariable& v : b.program.variables)
+                if (v.name == name && line >= v.firstLine && line <= v.lastLine)
+                    return readVariable(state, b.map, b.program, v, slot);
+            if (std::optional<int64_t> r = registerValue(state, slot, name)) return r;
+            return arrayElement(state, b.map, name);
         };
-        for (auto v : {axis("threadIdx", t % block.x, t / block.x % block.y, t / (block.x * block.y)),
-                       axis("blockIdx", cta % grid.x, cta / grid.x % grid.y, cta / (grid.x * grid.y)),
-                       axis("blockDim", block.x, block.y, block.z), axis("gridDim", grid.x, grid.y, grid.z)})
-            if (v) return v;
-        for (const ProgramVariable& v : b.program.variables)
-            if (v.name == name && line >= v.firstLine && line <= v.lastLine)
-                return readVariable(state, b.map, b.program, v, slot);
-        if (std::optional<int64_t> r = registerValue(state, slot, name)) return r;
-        return arrayElement(state, b.map, name);
-    };
 }
 
 int DebugController::nextLineWithCode(int line) const {

@@ -9,16 +9,14 @@
 
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/ReadOnlyTable.h"
-#include "qgpu/ui/ProblemsView.h"
+#include "qgpu/ui/CudaThreads.h"
 
 namespace qgpu {
 
 namespace {
 
 QString threadOf(const DebugSnapshot& s, int slot) {
-    int lanes = s.state.lanesPerWarp, warp = slot / lanes;
-    int cta = warp / s.state.warpsPerBlock, t = (warp % s.state.warpsPerBlock) * lanes + slot % lanes;
-    return cudaThreadName(s.build->launch.grid, s.build->launch.block, cta, t);
+    return cudaThreadName(s.build->launch, cudaThreadOf(s.state, slot));
 }
 
 }  // namespace

@@ -134,29 +134,9 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
         "Values: an array's elements (commas or spaces), a zeros array's length, or a scalar.\n"
         "Expect: the elements an array should hold after the launch (optional; checked by Run).");
     connect(m_args, &QTableWidget::itemChanged, this, &LaunchPanel::formEdited);
-    auto* add = new QPushButton("Add argument");
-    auto* remove = new QPushButton("Remove argument");
-    m_fromSignature = new QPushButton("From the kernel");
-    m_fromSignature->setObjectName("fromSignatureButton");
-    m_fromSignature->setToolTip(
-        "The arguments the kernel's signature asks for, in its order: an array of one element a thread for each "
-        "pointer (0, 1, 2, ...), the thread count for each integer and 1.0 for each float; no expect.");
-    m_fromSignature->setEnabled(false);
-    connect(m_fromSignature, &QPushButton::clicked, this, &LaunchPanel::fillFromSignature);
-    connect(add, &QPushButton::clicked, this, &LaunchPanel::addArgument);
-    connect(remove, &QPushButton::clicked, this, [this] {
-        if (m_args->currentRow() < 0) return;
-        m_args->removeRow(m_args->currentRow());
-        formEdited();
-    });
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(add);
-    buttons->addWidget(remove);
-    buttons->addWidget(m_fromSignature);
-    buttons->addStretch();
     auto* formLayout = new QVBoxLayout(form);
     formLayout->addLayout(shapes);
-    formLayout->addLayout(buttons);  // above the table, so that a short dock never hides them
+    formLayout->addLayout(argumentButtons());  // above the table, so that a short dock never hides them
     formLayout->addWidget(m_args);
 
     m_json = new QPlainTextEdit;
@@ -180,6 +160,28 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(tabs);
     layout->addWidget(m_verdict);
     check();
+}
+
+QHBoxLayout* LaunchPanel::argumentButtons() {
+    auto* add = new QPushButton("Add argument");
+    auto* remove = new QPushButton("Remove argument");
+    m_fromSignature = new QPushButton("From the kernel");
+    m_fromSignature->setObjectName("fromSignatureButton");
+    m_fromSignature->setToolTip(
+        "The arguments the kernel's signature asks for, in its order: an array of one element a thread for each "
+        "pointer (0, 1, 2, ...), the thread count for each integer and 1.0 for each float; no expect.");
+    m_fromSignature->setEnabled(false);
+    connect(m_fromSignature, &QPushButton::clicked, this, &LaunchPanel::fillFromSignature);
+    connect(add, &QPushButton::clicked, this, &LaunchPanel::addArgument);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        if (m_args->currentRow() < 0) return;
+        m_args->removeRow(m_args->currentRow());
+        formEdited();
+    });
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {add, remove, m_fromSignature}) buttons->addWidget(b);
+    buttons->addStretch();
+    return buttons;
 }
 
 void LaunchPanel::guardWheel(QWidget* w) {
@@ -216,10 +218,8 @@ void LaunchPanel::fillFromSignature() {
 std::vector<KernelArg> argumentsFor(const std::vector<ProgramParam>& params, int threads) {
     std::vector<KernelArg> out;
     for (const ProgramParam& p : params) {
-        KernelArg a;
-        a.name = p.name;
-        a.isArray = p.isArray;
-        a.type = p.element;
+        KernelArg a{
+            .name = p.name, .isArray = p.isArray, .values = {}, .type = p.element, .zeros = false, .fields = {}};
         bool isFloat = p.element == ElementType::F32;
         if (p.structBytes > 0) {  // a struct by value: its bytes, zero
             a.type = ElementType::U8;

@@ -6,22 +6,11 @@
 #include <QVBoxLayout>
 
 #include "qgpu/core/Trace.h"
+#include "qgpu/ui/CudaThreads.h"
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/ReadOnlyTable.h"
 
 namespace qgpu {
-
-namespace {
-
-QString coordinates(const Dim3& shape, int index) {
-    return QString("(%1,%2,%3)").arg(index % shape.x).arg(index / shape.x % shape.y).arg(index / (shape.x * shape.y));
-}
-
-}  // namespace
-
-QString cudaThreadName(const Dim3& grid, const Dim3& block, int cta, int threadInBlock) {
-    return "block " + coordinates(grid, cta) + " thread " + coordinates(block, threadInBlock);
-}
 
 ProblemsView::ProblemsView(DebugController& debugger, QWidget* parent) : QWidget(parent), m_debugger(debugger) {
     m_summary = new QLabel;
@@ -56,13 +45,13 @@ void ProblemsView::showMoment(const DebugSnapshot& s) {
     m_table->setRowCount(0);
     if (!s.loaded) return m_summary->setText("Nothing is loaded: build the kernel (Ctrl+B).");
     const BuiltProgram& b = *s.build;
-    int lanes = s.state.lanesPerWarp, warps = s.state.warpsPerBlock;
+    int warps = s.state.warpsPerBlock;
     for (int i = 0; i < s.position; ++i) {
         const StepEvent& ev = (*s.history)[size_t(i)];
         for (const StepWarning& w : ev.warnings) {
-            int thread = (ev.warp - ev.cta * warps) * lanes + w.lane;
-            addRow(ev.step, cudaThreadName(b.launch.grid, b.launch.block, ev.cta, thread),
-                   instructionLine(b.program, ev.block, w.instruction), QString::fromStdString(w.text));
+            CudaThread t = cudaThreadOf(s.state, ev.warp * s.state.lanesPerWarp + w.lane);
+            addRow(ev.step, cudaThreadName(b.launch, t), instructionLine(b.program, ev.block, w.instruction),
+                   QString::fromStdString(w.text));
         }
         if (!ev.fault.empty())
             addRow(ev.step, QString("warp %1 of block %2").arg(ev.warp - ev.cta * warps).arg(ev.cta),

@@ -6,6 +6,7 @@
 #include <QShortcut>
 #include <QSignalBlocker>
 #include <algorithm>
+#include <optional>
 
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/StepListView.h"
@@ -23,50 +24,75 @@ QString withDecimal(const QString& v) {
 
 QString lanes(const QString& set) { return set == "{}" ? QString("no lanes") : "lanes " + set; }
 
+// A token's text taken apart: "VAL(s1,l2,k0,0x12.)" is VAL with fields 1, 2, 0, 0x12 and its last byte.
+struct TokenFields {
+    QString kind;
+    QStringList fields;  // each without its letter ("s3" is 3)
+    QString lanes;       // a lane set, "{0,2}", where the token has one
+    bool last = false;   // the dot: a word's last byte
+};
+
+std::optional<TokenFields> tokenFields(const QString& token) {
+    static const QRegularExpression form(R"(^([A-Z]+)(?:\((.*)\))?$)");
+    QRegularExpressionMatch m = form.match(token);
+    if (!m.hasMatch()) return std::nullopt;
+    TokenFields t;
+    t.kind = m.captured(1);
+    QString inside = m.captured(2);
+    t.last = inside.endsWith('.');
+    if (t.last) inside.chop(1);
+    if (int brace = inside.indexOf('{'); brace >= 0) {  // a lane set holds commas of its own
+        t.lanes = inside.mid(brace);
+        inside = inside.left(brace);
+    }
+    t.fields = inside.split(',', Qt::SkipEmptyParts);
+    static const QRegularExpression letter("^[a-z]+(?=\\d)");
+    for (QString& field : t.fields) field.remove(letter);
+    return t;
+}
+
+// What the host feeds: the program image and the launch.
+QString hostMeaning(const TokenFields& t) {
+    const QStringList& a = t.fields;
+    QString spelt = "the word just spelt in bytes";
+    if (t.kind == "BYTE" && a.size() == 2)
+        return QString("host: byte %1 of the next ROM half word or memory word is %2%3")
+            .arg(a[0], withDecimal(a[1]), t.last ? ", its last byte" : "");
+    if (t.kind == "ROM" && a.size() >= 3)
+        return QString("host: the %1 half of ROM word %2 of block %3 is %4")
+            .arg(a[2] == "op" ? "low (op)" : "high (imm)", a[1], a[0], a.size() > 3 ? withDecimal(a[3]) : spelt);
+    if (t.kind == "MEM" && !a.isEmpty())
+        return QString("host: global word %1 is %2").arg(a[0], a.size() > 1 ? withDecimal(a[1]) : spelt);
+    if ((t.kind == "BLOCK" || t.kind == "GRID") && a.size() == 3)
+        return QString("host: the launch's %1 is %2 x %3 x %4%5")
+            .arg(t.kind == "BLOCK" ? "thread-block shape" : "grid", a[0], a[1], a[2],
+                 t.kind == "GRID" ? "; the last token fed: the launch starts" : "");
+    return {};
+}
+
+// What the model writes: the launch's records.
+QString modelMeaning(const TokenFields& t) {
+    const QStringList& a = t.fields;
+    if (t.kind == "EXEC" && a.size() == 2)
+        return QString("model: warp %1 runs block %2 with %3").arg(a[1], a[0], lanes(t.lanes));
+    if (t.kind == "VAL" && a.size() == 4)
+        return QString("model: byte %1 of the value slot %2 writes in lane %3 is %4%5")
+            .arg(a[2], a[0], a[1], withDecimal(a[3]), t.last ? ", its last byte" : "");
+    if (t.kind == "RELEASE" && a.size() == 1)
+        return QString("model: the thread block's barrier opens; the epoch's parity becomes %1").arg(a[0]);
+    if (t.kind == "END") return "model: the launch is over";
+    if (t.kind == "FAULT")
+        return "model: the launch ends in a fault: a divergent barrier, with " + lanes(t.lanes) + " elsewhere";
+    return {};
+}
+
 }  // namespace
 
 QString tokenMeaning(const QString& token) {
-    static const QRegularExpression form(R"(^([A-Z]+)(?:\((.*)\))?$)");
-    QRegularExpressionMatch m = form.match(token);
-    if (!m.hasMatch()) return {};
-    QString kind = m.captured(1);
-    QString inside = m.captured(2);
-    bool last = inside.endsWith('.');
-    if (last) inside.chop(1);
-    // Lane sets hold commas of their own: split them off first.
-    QString set;
-    if (int brace = inside.indexOf('{'); brace >= 0) {
-        set = inside.mid(brace);
-        inside = inside.left(brace);
-    }
-    QStringList a = inside.split(',', Qt::SkipEmptyParts);
-    for (QString& field : a) field.remove(QRegularExpression("^[a-z]+(?=\\d)"));  // "s3" -> "3"
-    QString ends = last ? ", its last byte" : QString();
-    if (kind == "BYTE" && a.size() == 2)
-        return QString("host: byte %1 of the next ROM half word or memory word is %2%3")
-            .arg(a[0], withDecimal(a[1]), ends);
-    if (kind == "ROM" && a.size() >= 3)
-        return QString("host: the %1 half of ROM word %2 of block %3 is %4")
-            .arg(a[2] == "op" ? "low (op)" : "high (imm)", a[1], a[0],
-                 a.size() > 3 ? withDecimal(a[3]) : QString("the word just spelt in bytes"));
-    if (kind == "MEM" && !a.isEmpty())
-        return QString("host: global word %1 is %2")
-            .arg(a[0], a.size() > 1 ? withDecimal(a[1]) : "the word just spelt in bytes");
-    if ((kind == "BLOCK" || kind == "GRID") && a.size() == 3)
-        return QString("host: the launch's %1 is %2 x %3 x %4%5")
-            .arg(kind == "BLOCK" ? "thread-block shape" : "grid", a[0], a[1], a[2],
-                 kind == "GRID" ? "; the last token fed: the launch starts" : "");
-    if (kind == "EXEC" && a.size() == 2)
-        return QString("model: warp %1 runs block %2 with %3").arg(a[1], a[0], lanes(set));
-    if (kind == "VAL" && a.size() == 4)
-        return QString("model: byte %1 of the value slot %2 writes in lane %3 is %4%5")
-            .arg(a[2], a[0], a[1], withDecimal(a[3]), ends);
-    if (kind == "RELEASE" && a.size() == 1)
-        return QString("model: the thread block's barrier opens; the epoch's parity becomes %1").arg(a[0]);
-    if (kind == "END") return "model: the launch is over";
-    if (kind == "FAULT")
-        return "model: the launch ends in a fault: a divergent barrier, with " + lanes(set) + " elsewhere";
-    return {};
+    std::optional<TokenFields> t = tokenFields(token);
+    if (!t) return {};
+    QString host = hostMeaning(*t);
+    return host.isEmpty() ? modelMeaning(*t) : host;
 }
 
 TokenStreamView::TokenStreamView(DebugController& debugger, QWidget* parent)

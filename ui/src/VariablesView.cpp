@@ -11,7 +11,7 @@
 #include "qgpu/core/Variables.h"
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/ReadOnlyTable.h"
-#include "qgpu/ui/ProblemsView.h"
+#include "qgpu/ui/CudaThreads.h"
 
 namespace qgpu {
 
@@ -26,14 +26,13 @@ struct LaunchThread {
 
 LaunchThread launchThread(const DebugSnapshot& s, int index) {
     const LaunchSpec& launch = s.build->launch;
-    int perBlock = launch.threadsPerBlock(), lanes = s.state.lanesPerWarp;
-    int cta = index / perBlock, t = index % perBlock;
+    CudaThread cuda{index / launch.threadsPerBlock(), index % launch.threadsPerBlock()};
     LaunchThread out;
-    out.slot = (cta * s.state.warpsPerBlock + t / lanes) * lanes + t % lanes;
+    out.slot = slotOf(s.state, cuda);
     const ThreadState& ts = s.state.threads[size_t(out.slot)];
     out.running = ts.status == LaneStatus::Live || ts.status == LaneStatus::AtBarrier;
     out.line = out.running ? s.build->sourceLine(ts.pc) : 0;
-    out.name = cudaThreadName(launch.grid, launch.block, cta, t);
+    out.name = cudaThreadName(launch, cuda);
     return out;
 }
 
@@ -79,10 +78,10 @@ void VariablesView::showMoment() {
     m_thread->setRange(0, std::max(0, threads - 1));
     if (!m_picked && s->next.warp >= 0) {  // the first lane of the warp about to run
         int lanes = s->state.lanesPerWarp, perBlock = s->build->launch.threadsPerBlock();
-        int cta = s->next.warp / s->state.warpsPerBlock, warpInBlock = s->next.warp % s->state.warpsPerBlock;
         int lane = 0;
         while (lane < lanes - 1 && !(s->next.mask >> lane & 1)) ++lane;
-        m_thread->setValue(cta * perBlock + std::min(perBlock - 1, warpInBlock * lanes + lane));
+        CudaThread t = cudaThreadOf(s->state, s->next.warp * lanes + lane);
+        m_thread->setValue(t.block * perBlock + std::min(perBlock - 1, t.thread));
     }
     showThread(*s, m_thread->value());
 }

@@ -8,7 +8,7 @@
 #include "qgpu/core/Trace.h"
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/ReadOnlyTable.h"
-#include "qgpu/ui/ProblemsView.h"
+#include "qgpu/ui/CudaThreads.h"
 
 namespace qgpu {
 
@@ -67,12 +67,12 @@ void WarpsView::showMoment(const DebugSnapshot& s) {
     m_table->setRowCount(warps);
     for (int w = 0; w < warps; ++w) {
         WarpInfo info = warpInfo(s, w);
-        int cta = w / s.state.warpsPerBlock, first = (w % s.state.warpsPerBlock) * lanes;
-        int last = std::min(perBlock, first + lanes) - 1;
+        CudaThread first = cudaThreadOf(s.state, w * lanes);
+        int last = std::min(perBlock, first.thread + lanes) - 1;
         QString line = info.pc < 0 ? QString("-") : QString::number(s.build->sourceLine(info.pc));
         QStringList cells = {QString::number(w),
-                             cudaThreadName(launch.grid, launch.block, cta, 0).section(' ', 0, 1),
-                             QString("%1..%2").arg(first).arg(last),
+                             cudaBlockName(launch.grid, first.block),
+                             QString("%1..%2").arg(first.thread).arg(last),
                              line,
                              info.pc < 0 ? QString("-") : QString::fromStdString(maskString(info.lanes, lanes)),
                              stateOf(info, s.next.warp == w)};

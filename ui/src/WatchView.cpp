@@ -8,7 +8,7 @@
 #include <QVBoxLayout>
 
 #include "qgpu/ui/DebugController.h"
-#include "qgpu/ui/ProblemsView.h"
+#include "qgpu/ui/CudaThreads.h"
 
 namespace qgpu {
 
@@ -56,8 +56,7 @@ void WatchView::showMoment() {
     m_table->setColumnCount(shown ? 1 + lanes : 1);
     QStringList headers{"Expression"};
     for (int l = 0; shown && l < lanes; ++l) {
-        int cta = warp / s->state.warpsPerBlock, t = (warp % s->state.warpsPerBlock) * lanes + l;
-        headers << cudaThreadName(s->build->launch.grid, s->build->launch.block, cta, t).section(' ', 2);
+        headers << cudaThreadName(s->build->launch.block, cudaThreadOf(s->state, warp * lanes + l).thread);
     }
     m_table->setHorizontalHeaderLabels(headers);
     for (int row = 0; row < int(m_watches.size()); ++row) {

@@ -10,6 +10,7 @@
 #include "qgpu/core/Isa.h"
 #include "qgpu/core/Launch.h"
 
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -53,8 +54,9 @@ protected:
 
 private:
     void guardWheel(QWidget* w);
-    void formEdited();  // the form into JSON
-    void jsonEdited();  // the JSON into the form, when it parses
+    QHBoxLayout* argumentButtons();  // Add, Remove and From the kernel
+    void formEdited();               // the form into JSON
+    void jsonEdited();               // the JSON into the form, when it parses
     void fillForm(const LaunchSpec& launch);
     void setChoices(int row, int kind, int type);  // the row's kind and type boxes, at those indexes
     QString choice(int row, Column column, const QString& otherwise) const;  // a box's text

@@ -5,8 +5,6 @@
 
 #include <QWidget>
 
-#include "qgpu/core/Launch.h"
-
 class QLabel;
 class QTableWidget;
 
@@ -33,8 +31,5 @@ private:
     QLabel* m_summary;
     QTableWidget* m_table;
 };
-
-// A thread as cuda-gdb names it: "block (1,0,0) thread (5,0,0)".
-QString cudaThreadName(const Dim3& grid, const Dim3& block, int cta, int threadInBlock);
 
 }  // namespace qgpu
