@@ -1,11 +1,13 @@
 // qgpu-studio: the desktop debugger.
 // Usage: qgpu-studio [KERNEL.cu | PROGRAM.qasm] [--backend reference|model] [--steps N] [--show PANEL,...]
-//                    [--host DIR]
+//                    [--host DIR] [--bench [--runs N]]
 // (default: the CUDA dot-product kernel on the reference interpreter; --steps runs N steps after loading;
 // --show brings the named panels to the front of their tab groups, e.g. "Layers,ROM"; --host: a Qwen3.5
-// checkpoint for the chat panel)
+// checkpoint for the chat panel; --bench: the model backend's speed in the window against the CLI's, and the
+// longest main-thread stall of each debugger action, printed as tables, then exit)
 // The runtime's headers come before Qt's: Qt defines `emit` as a macro, and the circuit has a method of
 // that name.
+#include "StudioBench.h"
 #include "StudioChat.h"
 #include "qgpu/runtime/ModelSession.h"
 
@@ -56,6 +58,8 @@ int main(int argc, char** argv) {
     QStringList panels;
     qgpu::ChatHostOptions hostOptions;
     int steps = 0;
+    bool bench = false;
+    int runs = 3;
     QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == "--steps" && i + 1 < args.size())
@@ -64,6 +68,10 @@ int main(int argc, char** argv) {
             backend = args[++i];
         else if (args[i] == "--show" && i + 1 < args.size())
             panels = args[++i].split(',');
+        else if (args[i] == "--bench")
+            bench = true;
+        else if (args[i] == "--runs" && i + 1 < args.size())
+            runs = args[++i].toInt();
         else if (args[i] == "--host" && i + 1 < args.size())
             host = args[++i];
         else if ((args[i] == "--weights" || args[i] == "--device") && i + 1 < args.size())
@@ -87,6 +95,7 @@ int main(int argc, char** argv) {
     window.setChatEngine(std::make_unique<qgpu::studio::StudioChat>(model, qgpu::resourceDir().toStdString(),
                                                                     host.toStdString(), hostOptions));
     window.show();
+    if (bench) return qgpu::studio::runStudioBench(window, model, {path, runs});
     bool ok = window.openProgram(QFileInfo(path).absoluteFilePath());
     if (ok && backend != "reference") ok = window.debugger().setBackend(backend);
     for (int i = 0; ok && i < steps; ++i) window.debugger().step();

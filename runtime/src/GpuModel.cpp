@@ -280,29 +280,48 @@ GpuModel::RowReader GpuModel::rowReader(LayerReader readLayer) const {
 }
 
 MachineState GpuModel::decodeState(const LayerReader& readLayer, const Dim3& grid, const Dim3& block) const {
-    RowReader read = rowReader(readLayer);
+    // Each memory's place is looked up once (the debugger decodes after every step): `banks(prefix)` gives
+    // bank i of the memories named prefix0, prefix1, ...
+    struct Rows {
+        std::span<const float> layer;
+        int head = -1;
+    };
+    auto banks = [&](const std::string& prefix) {
+        return [this, &readLayer, prefix, made = std::vector<Rows>()](int i) mutable -> Rows {
+            if (size_t(i) >= made.size()) made.resize(size_t(i) + 1);
+            if (made[size_t(i)].head < 0) {
+                Place p = memory(prefix + std::to_string(i));
+                made[size_t(i)] = {readLayer(p.layer), p.head};
+            }
+            return made[size_t(i)];
+        };
+    };
+    auto read = [this](const Rows& m, int r) { return row(m.layer, m.head, r); };
+    auto registers = banks(gpu::kRegisterFile), lanes = banks("lane"), global = banks(gpu::kGlobalMemory),
+         shared = banks(gpu::kSharedMemory);
     MachineState s;
     s.lanesPerWarp = gpu::kLanes;
     s.warpsPerBlock = (block.count() + gpu::kLanes - 1) / gpu::kLanes;
     s.threads.resize(size_t(grid.count() * s.warpsPerBlock * gpu::kLanes));
-    uint32_t epoch = read("epoch", 0) & 1;
+    Place e = memory("epoch");
+    uint32_t epoch = row(readLayer(e.layer), e.head, 0) & 1;
     // Warp g's lane l: register r in row (g mod 8) * 16 + r of bank l * 4 + g / 8; its state in row g of
     // lane<l> (gpu::LaneStateField).
     for (int slot : gpu::threadSlots(grid, block)) {
         int g = slot / gpu::kLanes, lane = slot % gpu::kLanes;
         ThreadState& t = s.threads[size_t(slot)];
-        std::string bank = gpu::kRegisterFile + std::to_string(lane * 4 + g / 8);
+        Rows bank = registers(lane * 4 + g / 8);
         for (int r = 0; r < 16; ++r) t.regs[size_t(r)] = read(bank, g % 8 * 16 + r);
-        uint32_t state = read("lane" + std::to_string(lane), g);
+        uint32_t state = read(lanes(lane), g);
         t.pc = int(state & (gpu::kBlocks - 1));
         bool exited = state >> gpu::kLaneExited & 1,
              waiting = (state >> gpu::kLaneWaiting & 1) && (state >> gpu::kLaneEpoch & 1) == epoch;
         t.status = exited ? LaneStatus::Exited : waiting ? LaneStatus::AtBarrier : LaneStatus::Live;
     }
-    for (int a = 0; a < 1024; ++a) s.global.push_back(read(gpu::kGlobalMemory + std::to_string(a / 128), a % 128));
+    for (int a = 0; a < 1024; ++a) s.global.push_back(read(global(a / 128), a % 128));
     for (int cta = 0; cta < grid.count(); ++cta) {
         s.shared.emplace_back();
-        std::string bank = gpu::kSharedMemory + std::to_string(cta / 2);
+        Rows bank = shared(cta / 2);
         for (int a = 0; a < 64; ++a) s.shared.back().push_back(read(bank, cta % 2 * 64 + a));
     }
     return s;
@@ -436,6 +455,8 @@ gpu::Token GpuStepper::advance() {
 }
 
 MachineState GpuStepper::decode() const { return decode(m_state); }
+
+std::vector<std::vector<size_t>> GpuStepper::convStateUsed() const { return m_model.sparse().convStateUsed(); }
 
 MachineState GpuStepper::decode(const SparseModel::State& state) const {
     return m_model.decodeState([&](int layer) { return std::span<const float>(state.recurrent[size_t(layer)]); },

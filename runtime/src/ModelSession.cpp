@@ -25,6 +25,9 @@ public:
         // The arguments placed in memory: the interpreter's initial state is the memory map filled in.
         std::vector<uint32_t> initial = Interpreter(linked, launch, spec).state().global;
         m_stepper = std::make_unique<GpuStepper>(m_model, linked, launch.grid, launch.block, initial);
+        m_stepper->logRows();
+        m_convUsed = m_stepper->convStateUsed();
+        m_convAtStep = {convValues()};
         m_rom = decodedRom(linked.blocks.size());
         m_states = {m_stepper->decode()};
         m_latest = m_stepper->recurrent();
@@ -258,15 +261,14 @@ private:
     }
 
     // The model's state at the start of a recorded step: the recurrent state put back from the rows later
-    // steps changed. Needs the convolutions to keep no state (the machine's do not: every channel reads only
-    // the token in hand); otherwise, the whole history replayed.
+    // steps changed, and the convolutions' state as it was recorded then.
     SparseModel::State stateAtStep(int step) const {
         const SparseModel::State& now = m_stepper->state();
-        for (const std::vector<float>& c : now.conv)
-            if (std::any_of(c.begin(), c.end(), [](float v) { return v != 0; }))
-                return m_stepper->replayed(stepStart(step));
         SparseModel::State s;
         s.conv = now.conv;
+        const std::vector<float>& conv = m_convAtStep[size_t(step)];
+        for (size_t l = 0, at = 0; l < m_convUsed.size(); ++l)
+            for (size_t place : m_convUsed[l]) s.conv[l][place] = conv[at++];
         s.recurrent = m_latest;
         s.position = int(m_stepper->fed().size() + stepStart(step));  // one per token taken in
         const circuit::Geometry& g = m_model.machine().circuit.geometry();
@@ -315,27 +317,41 @@ private:
             after.fault = faultMessage(exec, s.next(), after);
         }
         m_stateChanges.push_back(recordStateChanges());
+        m_convAtStep.push_back(convValues());
         m_history.push_back(event(exec, before, after, released));
         m_writtenAfterStep.push_back(s.written().size());
         m_states.push_back(std::move(after));
     }
 
-    // The recurrent-state rows the last step changed, with what they held before; m_latest catches up.
+    // The recurrent-state rows the last step changed, with what they held before; m_latest catches up. Only
+    // the rows the engine logged as written can differ.
     std::vector<RowChange> recordStateChanges() {
         const circuit::Geometry& g = m_model.machine().circuit.geometry();
         size_t cols = size_t(g.linearValueHeadDim), rows = size_t(g.linearKeyHeadDim);
+        std::vector<SparseModel::StateRow> written = m_stepper->takeRowsWritten();
+        auto order = [](const auto& a, const auto& b) { return std::pair(a.layer, a.row) < std::pair(b.layer, b.row); };
+        std::sort(written.begin(), written.end(), order);
         std::vector<RowChange> changes;
         const auto& now = m_stepper->recurrent();
-        for (size_t l = 0; l < now.size(); ++l)
-            for (size_t at = 0; at + cols <= now[l].size(); at += cols) {
-                const float* a = m_latest[l].data() + at;
-                const float* b = now[l].data() + at;
-                if (std::equal(a, a + cols, b)) continue;
-                size_t row = at / cols;
-                changes.push_back({int(l), int(row / rows), int(row % rows), std::vector<float>(a, a + cols)});
-                std::copy(b, b + cols, m_latest[l].begin() + long(at));
-            }
+        for (size_t i = 0; i < written.size(); ++i) {
+            if (i > 0 && !order(written[i - 1], written[i])) continue;  // logged again
+            size_t l = size_t(written[i].layer), row = size_t(written[i].row), at = row * cols;
+            const float* a = m_latest[l].data() + at;
+            const float* b = now[l].data() + at;
+            if (std::equal(a, a + cols, b)) continue;
+            changes.push_back({int(l), int(row / rows), int(row % rows), std::vector<float>(a, a + cols)});
+            std::copy(b, b + cols, m_latest[l].begin() + long(at));
+        }
         return changes;
+    }
+
+    // The convolutions' state now, at the places that can hold anything but 0 (m_convUsed's order).
+    std::vector<float> convValues() const {
+        std::vector<float> out;
+        const auto& conv = m_stepper->state().conv;
+        for (size_t l = 0; l < m_convUsed.size(); ++l)
+            for (size_t place : m_convUsed[l]) out.push_back(conv[l][place]);
+        return out;
     }
 
     // The step as the interpreter reports one: what the EXEC record names, and what changed in the state.
@@ -380,6 +396,8 @@ private:
     std::vector<MachineState> m_states;                  // the decoded machine before any step and after each
     std::vector<std::vector<RowChange>> m_stateChanges;  // per step: the recurrent-state rows it changed
     std::vector<StateRows> m_latest;                     // the recurrent state after the last recorded step
+    std::vector<std::vector<size_t>> m_convUsed;         // per layer: the conv state's places that can change
+    std::vector<std::vector<float>> m_convAtStep;        // their values before any step and after each
     std::vector<StepEvent> m_history;
     std::vector<size_t> m_writtenAfterStep;
     int m_position = 0;

@@ -351,6 +351,17 @@ size_t SparseModel::nonZeros() const {
     return n;
 }
 
+std::vector<std::vector<size_t>> SparseModel::convStateUsed() const {
+    const size_t taps = size_t(m_config.convKernel - 1);
+    std::vector<std::vector<size_t>> out;
+    for (const Layer& l : m_layers) {
+        out.emplace_back();
+        for (size_t ch = 0; ch < l.pastTaps.size(); ++ch)
+            for (size_t k = 0; l.pastTaps[ch] && k < taps; ++k) out.back().push_back(ch * taps + k);
+    }
+    return out;
+}
+
 SparseModel::State SparseModel::newState() const {
     const Qwen35Config& c = m_config;
     size_t channels = size_t(2 * c.linearKeyDim() + c.linearValueDim());
@@ -383,6 +394,7 @@ struct SparseModel::LayerPass {
         std::vector<uint64_t> fired;  // a bit per neuron: its gate is not 0, and it has written its output
         std::vector<float> qn, kn, kS, delta;
         std::vector<int> qRows, kRows, oRows;  // where qn, kn and a head's output are not zero, ascending
+        std::vector<int> rowsWritten;          // head * dk + row, when the state logs them
     };
 
     // Projection and causal conv with its state (the last K - 1 projected values per channel), over the live
@@ -438,7 +450,7 @@ struct SparseModel::LayerPass {
     // The gated delta rule of each head, on the state rows its key and query touch only, and its gated
     // norm into `mixed`.
     void heads(size_t begin, size_t end, const std::vector<float>& qkv, StateRows& S, std::vector<float>& mixed,
-               Scratch& t) const {
+               Scratch& t, bool logRows) const {
         const float qScale = float(1.0 / std::sqrt(double(dk)));
         // The normalised vector and the rows where it is not zero. The sum of squares and every later loop over
         // the rows skip the zeros (a query or key is one-hot on compiled circuits): adding +0 to a sum that
@@ -476,8 +488,10 @@ struct SparseModel::LayerPass {
             float* Sh = S.data() + head * dk * dv;
             float decay =
                 l.a.empty(int(head)) ? l.constantDecay[head] : headDecay(l, head, l.a.row(int(head), normed.data()));
-            if (decay != 1.f)
+            if (decay != 1.f) {
                 for (size_t e = 0; e < dk * dv; ++e) Sh[e] *= decay;
+                for (size_t r = 0; logRows && r < dk; ++r) t.rowsWritten.push_back(int(head * dk + r));
+            }
             std::fill(t.kS.begin(), t.kS.end(), 0.f);
             for (size_t n = 0; n < kCount; ++n) {
                 const size_t r = size_t(t.kRows[n]);
@@ -488,6 +502,7 @@ struct SparseModel::LayerPass {
                 for (size_t n = 0; n < kCount; ++n) {
                     const size_t r = size_t(t.kRows[n]);
                     for (size_t j = 0; j < dv; ++j) Sh[r * dv + j] += t.kn[r] * t.delta[j];
+                    if (logRows) t.rowsWritten.push_back(int(head * dk + r));
                 }
             }
             float* o = mixed.data() + head * dv;
@@ -625,8 +640,12 @@ std::vector<float> SparseModel::run(int token, State& state, std::vector<LayerTr
               [&](size_t b, size_t e, int part) { pass.channels(b, e, state.conv[li], qkv, scratch[part]); });
         clock.lap(li, Profile::Channels);
         std::fill(mixed.begin(), mixed.end(), 0.f);
-        inTwo(l.headSplit, l.liveHeads.size(),
-              [&](size_t b, size_t e, int part) { pass.heads(b, e, qkv, state.recurrent[li], mixed, scratch[part]); });
+        for (LayerPass::Scratch& part : scratch) part.rowsWritten.clear();
+        inTwo(l.headSplit, l.liveHeads.size(), [&](size_t b, size_t e, int part) {
+            pass.heads(b, e, qkv, state.recurrent[li], mixed, scratch[part], state.logRows);
+        });
+        for (int part = 0; state.logRows && part < 2; ++part)
+            for (int row : scratch[part].rowsWritten) state.rowsWritten.push_back({int(li), row});
         clock.lap(li, Profile::Heads);
         pass.outProjection(mixed, x, scratch[0]);
         clock.lap(li, Profile::OutProjection);

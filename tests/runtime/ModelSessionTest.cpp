@@ -369,3 +369,46 @@ TEST(ModelSession, APartialBarrierFaultsAtTheSameStepWithTheSameMessage) {
     EXPECT_EQ(onModel->stepBack(), onInterpreter->stepBack());
     expectSameState(onModel->snapshot(), onInterpreter->snapshot(), steps - 1);
 }
+
+// Behind in recorded history, every head of the recurrent state is the state the model had there, bit for
+// bit: the rows the engine logged as written are all the rows that changed. The layers do with the step's
+// first token what they do after a replay from the very start (the convolutions' state at the step's start
+// is recorded too), and a token into the step shows the machine that replay reaches.
+TEST(ModelSession, RecordedHistoryPutsBackEveryChangedRowOfTheState) {
+    const GpuModel& model = gpuModel(Engine::Sparse);
+    Loaded p = exampleProgram("reverse");  // shared memory, barriers and stores: every kind of memory row
+    auto s = makeModelSession(model);
+    s->load(p.program, p.launch);
+    s->run();
+    const GpuStepper* stepper = modelStepper(*s);
+    ASSERT_TRUE(stepper);
+    StateLayout layout = s->stateLayout();
+    int steps = s->position();
+    for (int at : {steps - 1, steps / 2, 1}) {
+        while (s->position() > at) s->stepBack();
+        SCOPED_TRACE("at step " + std::to_string(at));
+        SparseModel::State then = stepper->replayed(s->tokens().writtenAfterStep[size_t(at - 1)]);
+        for (int l = 0; l < layout.layers; ++l)
+            for (int h = 0; h < layout.heads; ++h) {
+                if (layout.memories[size_t(l * layout.heads + h)].empty()) continue;
+                StateHead shown = s->stateHead(l, h);
+                size_t size = shown.values.size();
+                ASSERT_GT(size, 0u);
+                auto first = then.recurrent[size_t(l)].begin() + long(size_t(h) * size);
+                ASSERT_TRUE(std::equal(shown.values.begin(), shown.values.end(), first))
+                    << "layer " << l << " head " << h << " (" << shown.memory << ")";
+            }
+        // What the layers do with the step's first token, from the state put back (the convolutions' too).
+        TokenTrace trace = s->tokenTrace(), replayed = stepper->trace(s->tokens().writtenNow, then);
+        ASSERT_EQ(trace.layers.size(), replayed.layers.size());
+        for (size_t l = 0; l < trace.layers.size(); ++l) {
+            EXPECT_EQ(trace.layers[l].afterMixer, replayed.layers[l].afterMixer) << "layer " << l;
+            EXPECT_EQ(trace.layers[l].afterLayer, replayed.layers[l].afterLayer) << "layer " << l;
+        }
+        s->stepToken();  // into the step, then back out of it
+        MachineState mid = s->snapshot();
+        size_t written = s->tokens().writtenNow;
+        expectSameState(stepper->decode(stepper->replayed(written)), mid, at);
+        s->stepBackToken();
+    }
+}

@@ -73,6 +73,7 @@ void HistoryView::addRow(int step, const QString& thread, uint32_t before, uint3
 
 void HistoryView::showMoment() {
     std::shared_ptr<const DebugSnapshot> s = m_debugger.snapshot();
+    TableRefill refill(m_table);
     m_table->setRowCount(0);
     if (!s->loaded || (m_slot < 0 && m_address < 0)) return;
     for (int i = 0; i < s->position; ++i) {

@@ -42,6 +42,7 @@ void ProblemsView::addRow(int step, const QString& thread, int line, const QStri
 }
 
 void ProblemsView::showMoment(const DebugSnapshot& s) {
+    TableRefill refill(m_table);
     m_table->setRowCount(0);
     if (!s.loaded) return m_summary->setText("Nothing is loaded: build the kernel (Ctrl+B).");
     const BuiltProgram& b = *s.build;

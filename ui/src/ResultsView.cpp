@@ -21,10 +21,14 @@ const std::vector<int64_t>* expectedOf(const LaunchSpec& launch, const std::stri
     return nullptr;
 }
 
-QTableWidgetItem* cell(const QString& text, bool wrong) {
-    auto* item = new QTableWidgetItem(text);
-    if (wrong) item->setBackground(kMismatch);
-    return item;
+// Changes a cell in place, and only where it differs: the panel follows every step of a run, and most of
+// its cells stay as they were.
+void setCell(QTableWidget* table, int row, int column, const QString& text, bool wrong) {
+    QTableWidgetItem* item = table->item(row, column);
+    if (!item) table->setItem(row, column, item = new QTableWidgetItem);
+    if (item->text() != text) item->setText(text);
+    QBrush background = wrong ? QBrush(kMismatch) : QBrush();
+    if (item->background() != background) item->setBackground(background);
 }
 
 }  // namespace
@@ -101,9 +105,9 @@ int ResultsView::fillRows(const DebugSnapshot& s) {
     m_table->setRowCount(int(rows.size()));
     for (int r = 0; r < int(rows.size()); ++r) {
         const Row& row = rows[size_t(r)];
-        m_table->setItem(r, Element, cell(row.element, row.wrong));
-        m_table->setItem(r, Value, cell(row.value, row.wrong));
-        m_table->setItem(r, Expected, cell(row.expected, row.wrong));
+        setCell(m_table, r, Element, row.element, row.wrong);
+        setCell(m_table, r, Value, row.value, row.wrong);
+        setCell(m_table, r, Expected, row.expected, row.wrong);
     }
     return compared;
 }

@@ -2,6 +2,7 @@
 
 #include "qgpu/core/Trace.h"
 #include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/ReadOnlyTable.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -20,22 +21,6 @@ QTableWidgetItem* cell(const QString& text, bool changed) {
     if (changed) it->setBackground(kChanged);
     return it;
 }
-
-// Sizes a table's columns to their contents once, when a refill is over: with ResizeToContents on, every
-// setItem measures its column again (about half a millisecond a cell under Xvfb, 35 ms for the registers),
-// and the window refreshes these tables ten times a second during a run.
-class Refill {
-public:
-    explicit Refill(QTableWidget* table) : m_header(table->horizontalHeader()) {
-        m_header->setSectionResizeMode(QHeaderView::Fixed);
-    }
-    ~Refill() { m_header->setSectionResizeMode(QHeaderView::ResizeToContents); }
-    Refill(const Refill&) = delete;
-    Refill& operator=(const Refill&) = delete;
-
-private:
-    QHeaderView* m_header;
-};
 
 }  // namespace
 
@@ -124,7 +109,7 @@ void RegisterView::refresh() {
     QStringList rows;
     for (int l = 0; l < lanes; ++l) rows << QString("lane %1").arg(l);
     m_table->setVerticalHeaderLabels(rows);
-    Refill refill(m_table);
+    TableRefill refill(m_table);
     if (w >= m_state.warpCount()) {
         m_table->clearContents();
         return;
@@ -191,7 +176,7 @@ void MemoryView::refresh() {
     int rows = 0;
     for (const auto& a : m_map.arrays) rows += a.count;
     m_table->setRowCount(rows);
-    Refill refill(m_table);
+    TableRefill refill(m_table);
     QStringList names;
     int row = 0;
     for (const auto& a : m_map.arrays) {
@@ -273,7 +258,7 @@ void SharedMemoryView::refresh() {
                     : have       ? QString("%1 words").arg(m_words)
                                  : QString());
     m_table->setRowCount(have ? m_words : 0);
-    Refill refill(m_table);
+    TableRefill refill(m_table);
     QStringList names;
     for (int addr = 0; have && addr < m_words && addr < int(m_state.shared[size_t(cta)].size()); ++addr) {
         uint32_t v = m_state.shared[size_t(cta)][size_t(addr)];

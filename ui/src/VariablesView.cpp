@@ -71,6 +71,7 @@ void VariablesView::setThread(int t) { m_thread->setValue(t); }
 
 void VariablesView::showMoment() {
     std::shared_ptr<const DebugSnapshot> s = m_debugger.snapshot();
+    TableRefill refill(m_table);
     m_table->setRowCount(0);
     if (!s->loaded) return m_note->setText("Nothing is loaded: build the kernel (Ctrl+B).");
     int threads = s->build->launch.totalThreads();

@@ -61,6 +61,7 @@ WarpsView::WarpsView(DebugController& debugger, QWidget* parent) : QWidget(paren
 }
 
 void WarpsView::showMoment(const DebugSnapshot& s) {
+    TableRefill refill(m_table);
     if (!s.loaded) return m_table->setRowCount(0);
     const LaunchSpec& launch = s.build->launch;
     int warps = s.state.warpCount(), lanes = s.state.lanesPerWarp, perBlock = launch.threadsPerBlock();
@@ -76,12 +77,7 @@ void WarpsView::showMoment(const DebugSnapshot& s) {
                              line,
                              info.pc < 0 ? QString("-") : QString::fromStdString(maskString(info.lanes, lanes)),
                              stateOf(info, s.next.warp == w)};
-        setRow(m_table, w, cells);
-        for (int c = 0; c < int(cells.size()); ++c) {
-            QFont f = m_table->item(w, c)->font();
-            f.setBold(s.next.warp == w);
-            m_table->item(w, c)->setFont(f);
-        }
+        setRow(m_table, w, cells, s.next.warp == w);
     }
 }
 

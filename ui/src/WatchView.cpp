@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/ReadOnlyTable.h"
 #include "qgpu/ui/CudaThreads.h"
 
 namespace qgpu {
@@ -52,6 +53,7 @@ void WatchView::showMoment() {
     int warp = s->next.warp >= 0 ? s->next.warp : s->last() ? s->last()->warp : -1;
     int lanes = s->state.lanesPerWarp;
     bool shown = s->loaded && warp >= 0;
+    TableRefill refill(m_table);
     m_table->setRowCount(int(m_watches.size()));
     m_table->setColumnCount(shown ? 1 + lanes : 1);
     QStringList headers{"Expression"};

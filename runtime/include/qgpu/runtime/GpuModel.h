@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "qgpu/compiler/gpu/Machine.h"
@@ -159,6 +160,12 @@ public:
     TokenTrace trace(size_t written, SparseModel::State state) const;
     // The raw recurrent state: per layer [heads, key dim, value dim].
     const std::vector<StateRows>& recurrent() const { return m_state.recurrent; }
+    // From now on, the recurrent rows each token writes are logged (SparseModel::State::logRows); take
+    // hands over those logged so far and starts the log again.
+    void logRows() { m_state.logRows = true; }
+    std::vector<SparseModel::StateRow> takeRowsWritten() { return std::exchange(m_state.rowsWritten, {}); }
+    // SparseModel::convStateUsed.
+    std::vector<std::vector<size_t>> convStateUsed() const;
     // The ROM: per block, its four body words and the terminator (with the writes mask in bits 7..10,
     // gpu::kWritesMaskShift).
     std::vector<std::array<uint64_t, 5>> decodeRom() const;

@@ -25,10 +25,19 @@ class HelperThread;
 
 class SparseModel {
 public:
+    // A row of a layer's recurrent state: head * key dim + row, within the layer.
+    struct StateRow {
+        int layer = 0, row = 0;
+    };
     struct State {
         std::vector<std::vector<float>> conv;  // per layer: [channels, kernel - 1]
         std::vector<StateRows> recurrent;      // per layer: [value heads, key dim, value dim]
         int position = 0;
+        // With `logRows` set, each token adds the recurrent rows it wrote to `rowsWritten` (a row may come
+        // more than once; the reader clears it), so that a reader learns what changed without comparing
+        // the whole state.
+        bool logRows = false;
+        std::vector<StateRow> rowsWritten;
     };
 
     // Throws DiagnosticError for a model with full-attention layers (the compiled GPU has none).
@@ -57,6 +66,9 @@ public:
     // more (on compiled circuits, the one-hot rows).
     std::vector<LayerTrace> trace(int token, State& state, int* next = nullptr) const;
     size_t nonZeros() const;  // weights it multiplies per token, at most
+    // Per layer, the places of State::conv that can hold anything but 0: those of the channels whose conv
+    // reads earlier tokens. Every other place stays 0.
+    std::vector<std::vector<size_t>> convStateUsed() const;
     // 1, or 2: each layer's channels, heads and neurons split between this thread and a helper (the same
     // results: each unit's arithmetic does not depend on the thread). Default: $QGPU_SPARSE_THREADS, else 1:
     // a layer's phases take microseconds now, and on the 2-core machines measured the helper's handovers

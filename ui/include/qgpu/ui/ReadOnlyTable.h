@@ -4,11 +4,27 @@
 
 #include <QStringList>
 
+class QHeaderView;
 class QTableWidget;
 
 namespace qgpu {
 
 QTableWidget* readOnlyTable(const QString& objectName, const QStringList& headers);
-void setRow(QTableWidget* table, int row, const QStringList& cells);  // from column 0, in order
+// Sizes a table's columns to their contents once, when a refill is over: with ResizeToContents on, every
+// change to a cell measures its column again (about half a millisecond a cell under Xvfb), and the views
+// that follow the debugger refill ten times a second during a run.
+class TableRefill {
+public:
+    explicit TableRefill(QTableWidget* table);
+    ~TableRefill();
+    TableRefill(const TableRefill&) = delete;
+    TableRefill& operator=(const TableRefill&) = delete;
+
+private:
+    QHeaderView* m_header;
+};
+
+// From column 0, in order, in bold or not.
+void setRow(QTableWidget* table, int row, const QStringList& cells, bool bold = false);
 
 }  // namespace qgpu
