@@ -151,6 +151,7 @@ template nlohmann::ordered_json parseJsonDocument<nlohmann::ordered_json>(std::s
 QGPU_JSON_GET(bool)
 QGPU_JSON_GET(int)
 QGPU_JSON_GET(int64_t)
+QGPU_JSON_GET(uint32_t)
 QGPU_JSON_GET(uint64_t)
 QGPU_JSON_GET(float)
 QGPU_JSON_GET(double)

@@ -1,6 +1,7 @@
 // The debugger without a window: a document held here, the controller's signals counted, its snapshots read.
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 
@@ -206,4 +207,52 @@ TEST_F(Debugger, ADataBreakpointStopsARunAfterTheStepThatChangesTheWord) {
     EXPECT_TRUE(wrote) << "it stops right after the step that wrote it";
     ASSERT_TRUE(debugger.build());
     EXPECT_EQ(debugger.dataBreakpoint(), -1) << "a build clears it";
+}
+
+// A run saved, then opened as a backend of its own: the same machines both ways, with the reference
+// backend nowhere involved; compared with itself it agrees, and a recording with one value changed is
+// found at that step.
+TEST_F(Debugger, ASavedRunOpensAsABackendAndComparesStepByStep) {
+    EXPECT_FALSE(debugger.saveRun("/tmp/never.qrun")) << "nothing has run yet";
+    EXPECT_TRUE(debugger.status().contains("no run to save")) << debugger.status().toStdString();
+    debugger.run();
+    debugger.waitIdle();
+    std::shared_ptr<const DebugSnapshot> end = debugger.snapshot();
+    QString path = QDir::temp().filePath("qgpu-debugger-test.qrun");
+    ASSERT_TRUE(debugger.saveRun(path)) << debugger.status().toStdString();
+    auto run = std::make_shared<const RecordedRun>(loadRecordedRun(path.toStdString()));
+    EXPECT_EQ(run->sourceName, "tree_reduce.qasm");
+    EXPECT_EQ(int(run->steps.size()), end->position);
+
+    ASSERT_TRUE(debugger.openRun(run, "tree.qrun")) << debugger.status().toStdString();
+    EXPECT_EQ(debugger.backend(), "recorded: tree.qrun");
+    EXPECT_TRUE(debugger.backends().contains("recorded: tree.qrun"));
+    debugger.run();
+    debugger.waitIdle();
+    EXPECT_EQ(debugger.snapshot()->position, end->position);
+    EXPECT_EQ(debugger.snapshot()->state.global, end->state.global);
+    EXPECT_TRUE(debugger.status().contains("Every expected array matches")) << debugger.status().toStdString();
+    debugger.stepBack();
+    EXPECT_EQ(debugger.snapshot()->position, end->position - 1);
+
+    QSignalSpy comparedSpy(&debugger, &DebugController::compared);
+    ASSERT_TRUE(debugger.compareWithRun(run));
+    debugger.waitIdle();
+    ASSERT_EQ(comparedSpy.count(), 1);
+    auto same = comparedSpy.at(0).at(0).value<BackendComparison>();
+    EXPECT_EQ(same.divergence.step, -1) << same.verdict().join("\n").toStdString();
+
+    RecordedRun changed = *run;
+    int at = 0;
+    while (changed.steps[size_t(at)].regWrites.empty()) ++at;
+    changed.steps[size_t(at)].regWrites[0].after ^= 1;
+    ASSERT_TRUE(debugger.compareWithRun(std::make_shared<const RecordedRun>(changed)));
+    debugger.waitIdle();
+    ASSERT_EQ(comparedSpy.count(), 2);
+    auto differs = comparedSpy.at(1).at(0).value<BackendComparison>();
+    EXPECT_EQ(differs.divergence.step, at + 1) << differs.verdict().join("\n").toStdString();
+
+    source.launch.replace("[3, 1, 4", "[4, 1, 4");  // other arguments: the recording does not fit them
+    debugger.step();
+    EXPECT_TRUE(debugger.status().contains("not those the run was recorded with")) << debugger.status().toStdString();
 }

@@ -150,6 +150,44 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
     EXPECT_EQ(window.tokens()->currentRow(), fed - 1);  // the last fed token: nothing written yet
 }
 
+// A model run saved from the window opens in a window that has no model at all: the same stream, the same
+// machines both ways, the same verdict. A file that is not a run is refused in the status line.
+TEST(StudioModel, ARecordedModelRunOpensAndStepsWithoutTheModel) {
+    auto model = GpuModel::build({Engine::Sparse});
+    QTemporaryDir dir;
+    QString path = dir.filePath("dot.qrun");
+    std::shared_ptr<const DebugSnapshot> end;
+    int shownTokens = 0;
+    {
+        MainWindow window;
+        window.debugger().addBackend("model", [&] { return makeModelSession(*model); });
+        ASSERT_TRUE(window.openProgram(kExamples + "dot_product.qasm")) << window.statusText().toStdString();
+        ASSERT_TRUE(window.debugger().setBackend("model")) << window.statusText().toStdString();
+        window.debugger().run();
+        window.debugger().waitIdle();
+        end = window.debugger().snapshot();
+        shownTokens = window.tokens()->count();
+        ASSERT_TRUE(window.debugger().saveRun(path)) << window.statusText().toStdString();
+    }
+    MainWindow replay;  // the reference interpreter only
+    EXPECT_FALSE(replay.openRun(kExamples + "dot_product.json"));
+    EXPECT_TRUE(replay.statusText().contains("not a run qgpu recorded")) << replay.statusText().toStdString();
+    ASSERT_TRUE(replay.openRun(path)) << replay.statusText().toStdString();
+    EXPECT_EQ(replay.debugger().backend(), "recorded: dot.qrun");
+    EXPECT_EQ(replay.filePath(), "") << "the recorded source is a document without a file";
+    replay.debugger().run();
+    replay.debugger().waitIdle();
+    std::shared_ptr<const DebugSnapshot> again = replay.debugger().snapshot();
+    EXPECT_EQ(again->position, end->position);
+    EXPECT_EQ(again->state.global, end->state.global);
+    EXPECT_EQ(again->tokens.written, end->tokens.written);
+    EXPECT_EQ(replay.tokens()->count(), shownTokens);
+    EXPECT_TRUE(replay.statusText().contains("Every expected array matches")) << replay.statusText().toStdString();
+    replay.debugger().stepBack();
+    EXPECT_EQ(replay.debugger().snapshot()->position, end->position - 1);
+    EXPECT_EQ(replay.debugger().snapshot()->tokens.writtenNow, end->tokens.writtenAfterStep[size_t(end->position - 2)]);
+}
+
 TEST(StudioModel, TheRomAndSharedMemoryViewsReadTheModelsStateAndAgreeWithTheReference) {
     auto model = GpuModel::build({Engine::Sparse});
     MainWindow window, reference;
@@ -272,6 +310,17 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
             EXPECT_TRUE(t->item(r, LayerView::Name)->text().contains("regs_a"));
         }
     EXPECT_GT(shown, 0);
+    // Several words find rows by meaning: the memory rows the token reads or writes that hold lane 0's words.
+    layers->findChild<QLineEdit*>("layerFilter")->setText("warp 0, lane 0");
+    shown = 0;
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (!t->isRowHidden(r)) {
+            ++shown;
+            EXPECT_TRUE(t->item(r, LayerView::What)->text().startsWith("mixer"));
+            QStringList meanings = t->item(r, LayerView::Value)->data(LayerView::kMeaningsRole).toStringList();
+            EXPECT_TRUE(meanings.filter("warp 0, lane 0").size() > 0) << meanings.join("; ").toStdString();
+        }
+    EXPECT_GT(shown, 0);
     // Once the launch has ended, no token goes in.
     window.debugger().run();
     window.debugger().waitIdle();
@@ -305,6 +354,17 @@ TEST(StudioModel, TheHeatmapGroupsItsHeadsAndOutlinesTheRowsTheTokenWrites) {
     for (int i : shared) EXPECT_EQ(heat.layout().memories[size_t(i)].rfind("shared", 0), 0u);
     EXPECT_EQ(heat.headsMatching("registers").size(), heat.headsMatching("regs_").size());
     EXPECT_TRUE(heat.headsMatching("no such memory").empty());
+    // Search by meaning: where warp 0's lane 2 keeps r1 (its register bank, and the copies for reads).
+    std::vector<StateHeatmap::RowPlace> found = heat.rowsMeaning("warp 0 lane 2's r1");
+    ASSERT_FALSE(found.empty());
+    for (const StateHeatmap::RowPlace& p : found) EXPECT_EQ(p.meaning, "warp 0, lane 2, r1");
+    EXPECT_TRUE(std::any_of(found.begin(), found.end(), [&](const StateHeatmap::RowPlace& p) {
+        return heat.layout().memories[size_t(p.layer * heat.layout().heads + p.head)] == "regs_a8" && p.row == 1;
+    }));
+    heat.showRow(found.front());
+    EXPECT_EQ(heat.head().layer, found.front().layer);
+    EXPECT_EQ(heat.head().rowLabels[size_t(found.front().row)], "warp 0, lane 2, r1");
+    EXPECT_TRUE(heat.rowsMeaning("lane 2 r99").empty());
 
     // A few steps in, the head whose rows the next token writes: the trace's rows, outlined in yellow.
     for (int n = 0; n < 3; ++n) window.debugger().step();

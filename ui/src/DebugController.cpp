@@ -271,7 +271,10 @@ QString DebugController::describe(StopReason r) const {
                    ": machine fault: " + QString::fromStdString(locatedFault(s.build->program, block, s.state.fault));
         }
         case StopReason::Breakpoint: return where + ": stopped at a breakpoint.";
-        case StopReason::StepLimit: return where + ": stopped after the step limit; the kernel may loop forever.";
+        case StopReason::StepLimit:
+            if (m_session->backendName().rfind("recorded ", 0) == 0)
+                return where + ": the recording ends here (it was saved before the launch ended).";
+            return where + ": stopped after the step limit; the kernel may loop forever.";
         case StopReason::AtStart: return "At the start of the launch.";
         case StopReason::Step: return where;
     }

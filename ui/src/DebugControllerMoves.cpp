@@ -175,20 +175,23 @@ bool DebugController::compareBackends() {
         setStatus("Only the reference backend is here: there is nothing to compare it with.");
         return false;
     }
+    return compareWith(m_backends[other].second, m_backends[other].first + " backend");
+}
+
+bool DebugController::compareWith(const SessionFactory& make, const QString& name) {
     struct Comparison {  // the job's own: the second session goes when the comparison ends
         std::unique_ptr<Session> with;
         std::unique_ptr<SessionComparer> comparer;
     };
     auto c = std::make_shared<Comparison>();
     try {
-        c->with = m_backends[other].second();  // here: the model's factory may wait for the model behind a dialog
+        c->with = make();  // here: the model's factory may wait for the model behind a dialog
         m_engine->call([&] {
             c->with->load(m_built->program, m_built->launch);
             c->comparer = std::make_unique<SessionComparer>(*m_session, *c->with);  // both back to the start
         });
     } catch (const std::exception& e) {
-        setStatus("The comparison with the " + m_backends[other].first +
-                  " backend failed: " + QString::fromUtf8(e.what()));
+        setStatus("The comparison with the " + name + " failed: " + QString::fromUtf8(e.what()));
         return false;
     }
     QString b = QString::fromStdString(c->with->backendName());
@@ -201,7 +204,7 @@ bool DebugController::compareBackends() {
                  }
                  finishComparison(out);
              },
-             QString("comparing with the %1 backend").arg(b));
+             QString("comparing with the %1").arg(name));
     return true;
 }
 

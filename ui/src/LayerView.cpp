@@ -8,6 +8,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "qgpu/ui/WordSearch.h"
+
 namespace qgpu {
 
 namespace {
@@ -37,6 +39,13 @@ QString rowList(int layer, int head, const std::vector<int>& rows, const LayerVi
     return parts.join(", ");
 }
 
+// A memory row's meanings: one of them holds every word of `search` (containsWords).
+bool meansAny(const QStringList& meanings, const QString& search) {
+    for (const QString& m : meanings)
+        if (containsWords(m.toStdString(), search.toStdString())) return true;
+    return false;
+}
+
 const char* encodingName(ResidualField::Encoding e) {
     switch (e) {
         case ResidualField::Encoding::Bit: return "bit (+1 false, -1 true)";
@@ -56,7 +65,7 @@ LayerView::LayerView(QWidget* parent) : QWidget(parent) {
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_filter = new QLineEdit;
     m_filter->setObjectName("layerFilter");
-    m_filter->setPlaceholderText("Filter: layer, field or memory (alu, regs_a, 12)");
+    m_filter->setPlaceholderText("Filter: layer, field, memory or a row's meaning (alu, regs_a, 12, lane 2 r1)");
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, this, [this] { applyFilter(); });
     m_table = new QTableWidget(0, 5);
@@ -148,10 +157,14 @@ void LayerView::show(const TokenTrace& trace, const std::vector<ResidualField>& 
             const std::string& memory = memories.memories[size_t(l * memories.heads + h)];
             if (memory.empty()) continue;
             QString name = QString("%1 (head %2)").arg(QString::fromStdString(memory)).arg(h);
-            if (!lt.rowsWritten[size_t(h)].empty())
-                addRow(l, "mixer writes", name, rowList(l, h, lt.rowsWritten[size_t(h)], rowLabel), {}, -1);
-            if (!lt.rowsRead[size_t(h)].empty())
-                addRow(l, "mixer reads", name, rowList(l, h, lt.rowsRead[size_t(h)], rowLabel), {}, -1);
+            for (bool writes : {true, false}) {
+                const std::vector<int>& rows = writes ? lt.rowsWritten[size_t(h)] : lt.rowsRead[size_t(h)];
+                if (rows.empty()) continue;
+                addRow(l, writes ? "mixer writes" : "mixer reads", name, rowList(l, h, rows, rowLabel), {}, -1);
+                QStringList meanings;
+                for (int row : rows) meanings << QString::fromStdString(rowLabel(l, h, row));
+                m_table->item(m_table->rowCount() - 1, Value)->setData(LayerView::kMeaningsRole, meanings);
+            }
         }
         for (size_t f = 0; f < m_fields.size(); ++f) {
             const LayerField& field = m_fields[f];
@@ -214,10 +227,15 @@ void LayerView::showDims(int row) {
 
 void LayerView::applyFilter() {
     QString want = m_filter->text().trimmed();
+    // Several words also search the rows' meanings ("lane 2 r1": the memory rows holding it that the token
+    // reads or writes); one word is a layer, a field or a memory.
+    bool meaning = want.contains(' ');
     for (int r = 0; r < m_table->rowCount(); ++r) {
-        bool shown = want.isEmpty() || m_table->item(r, Layer)->text() == want ||
-                     m_table->item(r, Name)->text().contains(want, Qt::CaseInsensitive) ||
-                     m_table->item(r, What)->text().contains(want, Qt::CaseInsensitive);
+        bool shown =
+            want.isEmpty() || m_table->item(r, Layer)->text() == want ||
+            m_table->item(r, Name)->text().contains(want, Qt::CaseInsensitive) ||
+            m_table->item(r, What)->text().contains(want, Qt::CaseInsensitive) ||
+            (meaning && meansAny(m_table->item(r, Value)->data(LayerView::kMeaningsRole).toStringList(), want));
         m_table->setRowHidden(r, !shown);
     }
 }

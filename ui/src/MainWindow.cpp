@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -126,6 +127,12 @@ void MainWindow::createActions() {
         "panel and the editor's hover. Some kernels do not fit the machine unoptimized.");
     m_moveActions.push_back(debug->addAction("Compare backends", QKeySequence("Ctrl+D"), this, [this] {
         if (m_debugger->compareBackends())
+            if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
+    }));
+    m_moveActions.push_back(debug->addAction("Compare with a recorded run...", this, [this] {
+        QString path =
+            QFileDialog::getOpenFileName(this, "Compare with a recorded run", QString(), "qgpu recorded runs (*.qrun)");
+        if (!path.isEmpty() && compareWithRun(path))
             if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
     }));
     debug->addAction("Toggle breakpoint", QKeySequence(Qt::Key_F9), this, [this] {

@@ -55,6 +55,8 @@ QString userFolder() {
     return docs.isEmpty() ? QDir::homePath() : docs;
 }
 
+const char* const kRunFiles = "qgpu recorded runs (*.qrun)";
+
 // File > New: a kernel of one thread per element, in the form most CUDA code starts from.
 const char* const kNewKernel = R"(// A new kernel: one thread per element. Build (Ctrl+B), then Run (F5) or step (F10).
 __global__ void kernel(const int* in, int* out, int n) {
@@ -109,6 +111,15 @@ void MainWindow::createFileMenu() {
         if (QString path = askWhereToSave(); !path.isEmpty()) saveAs(path);
     });
     file->addSeparator();
+    file->addAction("Open R&un...", this, [this] {
+        QString path = QFileDialog::getOpenFileName(this, "Open a recorded run", userFolder(), kRunFiles);
+        if (!path.isEmpty()) openRun(path);
+    });
+    file->addAction("Save Ru&n...", this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, "Save the run", userFolder() + "/run.qrun", kRunFiles);
+        if (!path.isEmpty()) m_debugger->saveRun(path);
+    });
+    file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, [this] { close(); });
 }
 
@@ -135,6 +146,37 @@ bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
     m_launch->setText(launchJson.isEmpty() ? readText(launchPathOf(path)) : launchJson);
     markClean();  // a launch given with the file (a chat card's) is part of what was opened
     return build();
+}
+
+std::shared_ptr<const RecordedRun> MainWindow::readRun(const QString& path) {
+    try {
+        return std::make_shared<const RecordedRun>(loadRecordedRun(path.toStdString()));
+    } catch (const std::exception& e) {
+        setStatus("Cannot open the run: " + QString::fromUtf8(e.what()));
+        return nullptr;
+    }
+}
+
+bool MainWindow::compareWithRun(const QString& path) {
+    std::shared_ptr<const RecordedRun> run = readRun(path);
+    return run && m_debugger->compareWithRun(run);
+}
+
+bool MainWindow::openRun(const QString& path) {
+    std::shared_ptr<const RecordedRun> run = readRun(path);
+    if (!run || !maybeSave()) return false;
+    m_path.clear();  // the source as recorded: a document without a file, so Save asks where it goes
+    m_cuda = run->cuda;
+    setCudaLexer();
+    {
+        const QSignalBlocker quiet(m_editor);
+        m_editor->setText(QString::fromStdString(run->source));
+    }
+    m_debugBuild->setChecked(run->debugBuild);
+    m_debugger->restoreBreakpoints({});
+    m_launch->setText(QString::fromStdString(run->launch));
+    markClean();
+    return m_debugger->openRun(run, QFileInfo(path).fileName());
 }
 
 bool MainWindow::isModified() const { return m_editor->isModified() || m_launchEdited; }

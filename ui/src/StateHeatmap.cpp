@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string>
 
+#include "qgpu/ui/WordSearch.h"
+
 namespace qgpu {
 
 namespace {
@@ -66,7 +68,32 @@ std::vector<int> StateHeatmap::headsMatching(const std::string& search) const {
     return out;
 }
 
+std::vector<StateHeatmap::RowPlace> StateHeatmap::rowsMeaning(const std::string& search, size_t limit) const {
+    std::vector<RowPlace> out;
+    if (!m_session || m_head.rows == 0 || search.empty()) return out;
+    if (m_meanings.size() != m_layout.memories.size()) {
+        std::unique_lock<std::mutex> held;
+        if (m_lock) held = m_lock();
+        m_meanings.assign(m_layout.memories.size(), {});
+        for (size_t i = 0; i < m_layout.memories.size(); ++i)
+            for (int r = 0; !m_layout.memories[i].empty() && r < m_head.rows; ++r)
+                m_meanings[i].push_back(m_session->rowMeaning(int(i) / m_layout.heads, int(i) % m_layout.heads, r));
+    }
+    for (size_t i = 0; i < m_meanings.size() && out.size() < limit; ++i)
+        for (size_t r = 0; r < m_meanings[i].size() && out.size() < limit; ++r)
+            if (containsWords(m_meanings[i][r], search))
+                out.push_back({int(i) / m_layout.heads, int(i) % m_layout.heads, int(r), m_meanings[i][r]});
+    return out;
+}
+
+void StateHeatmap::showRow(const RowPlace& place) {
+    select(place.layer, place.head);
+    m_shownRow = place.row;
+    m_scrollToRow = true;
+}
+
 void StateHeatmap::show(const Session& session, const TokenTrace& trace, Lock lock) {
+    if (&session != m_session) m_meanings.clear();
     m_session = &session;
     m_lock = std::move(lock);
     m_layout = session.stateLayout();
@@ -97,6 +124,8 @@ void StateHeatmap::show(const Session& session, const TokenTrace& trace, Lock lo
 
 void StateHeatmap::clear() {
     m_session = nullptr;
+    m_meanings.clear();
+    m_shownRow = -1;
     m_lock = {};
     m_layout = StateLayout{};
     m_head = StateHead{};
@@ -107,6 +136,7 @@ void StateHeatmap::clear() {
 
 void StateHeatmap::select(int layer, int head) {
     m_chosen = true;
+    m_shownRow = -1;
     m_layer = layer;
     m_headIndex = head;
     if (!m_session) return;
@@ -154,7 +184,8 @@ void StateHeatmap::drawHeadPicker() {
         return;
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputTextWithHint("##search", "search (regs, global, rom_term, ...)", m_search, sizeof m_search);
+    ImGui::InputTextWithHint("##search", "search (regs, global, rom_term, lane 2 r1, global word 7, ...)", m_search,
+                             sizeof m_search);
     std::string group;
     for (int index : headsMatching(m_search)) {
         const std::string& memory = m_layout.memories[size_t(index)];
@@ -167,7 +198,20 @@ void StateHeatmap::drawHeadPicker() {
         if (ImGui::Selectable(("   " + headName(m_layout, l, h)).c_str(), selected)) select(l, h);
         if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
     }
+    drawRowsFound();
     ImGui::EndCombo();
+}
+
+// Under the heads: with several words, the rows whose meaning holds them; a click shows the row.
+void StateHeatmap::drawRowsFound() {
+    if (std::string(m_search).find(' ') == std::string::npos) return;
+    std::vector<RowPlace> rows = rowsMeaning(m_search);
+    ImGui::TextDisabled("Rows meaning \"%s\"%s", m_search, rows.empty() ? ": none" : "");
+    for (const RowPlace& p : rows) {
+        std::string name =
+            "   " + headName(m_layout, p.layer, p.head) + " row " + std::to_string(p.row) + ": " + p.meaning;
+        if (ImGui::Selectable(name.c_str(), false)) showRow(p);
+    }
 }
 
 void StateHeatmap::drawLegend(float scale) {
@@ -224,6 +268,12 @@ void StateHeatmap::drawCells(float scale) {
     for (int r : rowsWritten())
         dl->AddRect(ImVec2(grid.x - 2, rowY(r) - 2), ImVec2(right + 2, rowY(r + 1) + 2), IM_COL32(250, 210, 60, 255), 0,
                     0, 2);
+    if (m_shownRow >= 0 && m_shownRow < m_head.rows) {
+        dl->AddRect(ImVec2(grid.x - 3, rowY(m_shownRow) - 3), ImVec2(right + 3, rowY(m_shownRow + 1) + 3),
+                    IM_COL32(255, 255, 255, 255), 0, 0, 2);
+        if (m_scrollToRow) ImGui::SetScrollY(kAxisTop + float(m_shownRow) * m_cell - winH / 2);
+        m_scrollToRow = false;
+    }
 
     // Axes that stay in view while the cells scroll: the rows' meanings down the left, bits along the top.
     ImU32 axisBg = IM_COL32(20, 20, 24, 255), text = IM_COL32(200, 200, 200, 255);

@@ -19,6 +19,7 @@
 #include "qgpu/compiler/Lowering.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Launch.h"
+#include "qgpu/core/RecordedRun.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/ui/Condition.h"
 
@@ -126,6 +127,15 @@ public:
     // Runs the launch on a second backend beside this one and stops both at the first step where their
     // machines differ; compared() gives the verdict. False when there is nothing to compare with.
     bool compareBackends();
+    // Recorded runs. saveRun writes the steps the backend has recorded so far (all of them, also those ahead
+    // of the position) with the document that was built; false, with the status saying why, when nothing
+    // has run yet or the file cannot be written.
+    bool saveRun(const QString& path);
+    // The run becomes a backend of its own, "recorded: NAME" (it replaces the last one opened), and the
+    // debugger switches to it: the document must already be the run's source and launch.
+    bool openRun(std::shared_ptr<const RecordedRun> run, const QString& name);
+    // Compares this session with a recorded run, as compareBackends does with another backend.
+    bool compareWithRun(std::shared_ptr<const RecordedRun> run);
     void pause();
     bool running() const;
     void waitIdle();  // processes events until the run in flight (if any) has stopped and is shown
@@ -185,6 +195,7 @@ private:
     void startJob(std::function<bool()> step, std::function<void(bool paused, const QString& error)> done,
                   const QString& what);
     void finishRun(StopReason reason, bool paused, const QString& error, const QString& note = {});
+    bool compareWith(const SessionFactory& make, const QString& name);
     void finishComparison(const BackendComparison& c);
     QString progressText() const;  // "after step 120 of 4000 (310 steps/s, 4,560 tokens/s, about 12.5 s left)"
     int launchSteps() const;

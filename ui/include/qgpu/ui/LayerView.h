@@ -22,6 +22,8 @@ class LayerView : public QWidget {
     Q_OBJECT
 public:
     enum Column { Layer, What, Name, Value, Dims };
+    // On a memory row's Value cell: every state row's meaning (a QStringList), which the filter searches.
+    static constexpr int kMeaningsRole = Qt::UserRole + 1;
 
     explicit LayerView(QWidget* parent = nullptr);
     // A state row's meaning ("warp 0, lane 0, r5"), for the rows the mixers read and wrote.

@@ -61,7 +61,13 @@ public:
     // Both files at the new place; the window then edits them there. Never into the installation: the shipped
     // examples and suite kernels stay as installed (Save on one of them asks where its copy goes).
     bool saveAs(const QString& path);
-    void newKernel();         // File > New: a CUDA kernel from a template, its launch from its signature
+    void newKernel();  // File > New: a CUDA kernel from a template, its launch from its signature
+    // File > Open Run: a run saved by File > Save Run (DebugController::saveRun). Its source and launch become
+    // a new document without a file, and the debugger replays the recording. False (the status says why)
+    // when the file is not a run or does not fit the kernel as built now.
+    bool openRun(const QString& path);
+    // Debug > Compare with a recorded run: the session in hand against the run in the file, step by step.
+    bool compareWithRun(const QString& path);
     bool isModified() const;  // the source or the launch changed since opened or saved
     QString filePath() const { return m_path; }
     // The panels back where a first run puts them: every panel shown, the editor at 80 columns or more
@@ -124,9 +130,10 @@ private:
     bool writeDocument(const QString& path, bool withLaunch);
     void markClean();  // just opened or saved
     void updateTitle();
-    void setCudaLexer();           // highlighting as the document's language
-    QString askWhereToSave();      // a file dialog; "" when the user cancels
-    DebugSource document() const;  // what a build reads
+    void setCudaLexer();                                              // highlighting as the document's language
+    QString askWhereToSave();                                         // a file dialog; "" when the user cancels
+    std::shared_ptr<const RecordedRun> readRun(const QString& path);  // nullptr: the status says why
+    DebugSource document() const;                                     // what a build reads
     void populateExamples(QMenu* menu);
     void showBuild(bool ok);
     void showMoment();  // the editor's current line and the ImGui viewers

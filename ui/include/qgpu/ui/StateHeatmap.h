@@ -37,6 +37,15 @@ public:
     // The heads whose memory's group or name contains `search` (case-insensitive), as layer * heads + head,
     // grouped in the order of memoryGroups().
     std::vector<int> headsMatching(const std::string& search) const;
+    // The rows whose meaning holds every word of `search` ("lane 2 r1": where warp 0's lane 2 keeps r1, in
+    // the register file and its copies), in layer and head order, at most `limit`.
+    struct RowPlace {
+        int layer = 0, head = 0, row = 0;
+        std::string meaning;
+    };
+    std::vector<RowPlace> rowsMeaning(const std::string& search, size_t limit = 50) const;
+    // Shows a row of a head: selects the head, scrolls to the row and outlines it.
+    void showRow(const RowPlace& place);
     static const std::vector<std::string>& memoryGroups();
     static std::string groupOf(const std::string& memory);  // "Registers" for "regs_a3"
 
@@ -44,6 +53,7 @@ private:
     void drawHeadPicker();
     void drawLegend(float scale);
     void drawCells(float scale);
+    void drawRowsFound();
     int rowLabelEvery() const;  // label every n-th row: as often as the zoom leaves room for text
 
     const Session* m_session = nullptr;
@@ -57,6 +67,10 @@ private:
     bool m_chosen = false;  // a head was picked (by the user, or the default on first show)
     float m_cell = 3.0f;    // zoom: pixels per state entry
     char m_search[64] = "";
+    int m_shownRow = -1;  // a row searched for, outlined in white
+    bool m_scrollToRow = false;
+    // Per head (layer * heads + head): its rows' meanings, read once the first search by meaning asks.
+    mutable std::vector<std::vector<std::string>> m_meanings;
 };
 
 }  // namespace qgpu
