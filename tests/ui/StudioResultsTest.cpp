@@ -181,6 +181,39 @@ TEST(StudioVariables, ADebugBuildShowsEachThreadsVariablesInTheirTypes) {
     EXPECT_EQ(vars->valuesOf("nothing"), "");
 }
 
+// Focus as cuda-gdb takes it: by coordinates or indices, the block kept when only the thread is named,
+// and a thread outside the launch refused with its shape.
+TEST(StudioVariables, AThreadIsFocusedByItsBlockAndThreadCoordinates) {
+    QTemporaryDir dir;
+    QString path = kernelFile(dir, "copy2d.cu",
+                              "__global__ void copy2d(const int* a, int* out) {\n"
+                              "    int i = blockIdx.x * 4 + threadIdx.y * 2 + threadIdx.x;\n"
+                              "    out[i] = a[i];\n"
+                              "}\n");
+    MainWindow w;
+    QString launch = R"({"grid": 2, "block": [2, 2], "args": [{"name": "a", "array": [1, 2, 3, 4, 5, 6, 7, 8]},
+                         {"name": "out", "zeros": 8}]})";
+    ASSERT_TRUE(w.openProgram(path, launch)) << w.statusText().toStdString();
+    VariablesView* vars = w.variables();
+    EXPECT_TRUE(vars->focus("block (1,0,0) thread (1,1,0)")) << vars->note().toStdString();
+    EXPECT_EQ(vars->thread(), 7);
+    EXPECT_TRUE(vars->focus("thread (0, 1)"));  // in the same block
+    EXPECT_EQ(vars->thread(), 6);
+    EXPECT_TRUE(vars->focus("block 0 thread 3"));
+    EXPECT_EQ(vars->thread(), 3);
+    EXPECT_TRUE(vars->focus("BLOCK 1"));
+    EXPECT_EQ(vars->thread(), 4);
+    EXPECT_FALSE(vars->focus("block (2,0,0) thread (0,0,0)"));
+    EXPECT_EQ(vars->note(), "Focus: block (2,0,0) is outside the launch's shape (2,1,1).");
+    EXPECT_EQ(vars->thread(), 4);
+    EXPECT_FALSE(vars->focus("thread 4"));
+    EXPECT_TRUE(vars->note().contains("thread 4 is outside 0..3")) << vars->note().toStdString();
+    EXPECT_FALSE(vars->focus("warp 2"));
+    EXPECT_TRUE(vars->note().contains("'warp' is not part of a focus")) << vars->note().toStdString();
+    EXPECT_FALSE(vars->focus("thread (x,1)"));
+    EXPECT_TRUE(vars->note().contains("not a thread index")) << vars->note().toStdString();
+}
+
 TEST(StudioWarps, EachWarpShowsItsLineNextLanesAndStateAndTheEditorMarksDivergedLanes) {
     auto w = windowWithExample("branches.qasm");
     ASSERT_TRUE(w);

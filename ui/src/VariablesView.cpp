@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -48,9 +49,15 @@ VariablesView::VariablesView(DebugController& debugger, QWidget* parent) : QWidg
     m_note->setObjectName("variablesNote");
     m_note->setWordWrap(true);
     m_table = readOnlyTable("variablesTable", {"Name", "Value", "Type"});
+    m_focus = new QLineEdit;
+    m_focus->setObjectName("variablesFocus");
+    m_focus->setPlaceholderText("block (1,0,0) thread (3,0,0)");
+    m_focus->setToolTip("Focus a thread as cuda-gdb's focus command names it; Enter goes there");
+    connect(m_focus, &QLineEdit::returnPressed, this, [this] { focus(m_focus->text()); });
     auto* pick = new QHBoxLayout;
     pick->addWidget(new QLabel("Thread"));
-    pick->addWidget(m_thread, 1);
+    pick->addWidget(m_thread);
+    pick->addWidget(m_focus, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(pick);
@@ -68,6 +75,23 @@ VariablesView::VariablesView(DebugController& debugger, QWidget* parent) : QWidg
 QString VariablesView::note() const { return m_note->text(); }
 int VariablesView::thread() const { return m_thread->value(); }
 void VariablesView::setThread(int t) { m_thread->setValue(t); }
+
+bool VariablesView::focus(const QString& text) {
+    std::shared_ptr<const DebugSnapshot> s = m_debugger.snapshot();
+    if (!s->loaded) return false;
+    const LaunchSpec& launch = s->build->launch;
+    int perBlock = launch.threadsPerBlock();
+    CudaFocus f = parseCudaFocus(text, launch, {thread() / perBlock, thread() % perBlock});
+    if (!f.error.isEmpty()) {
+        m_note->setText("Focus: " + f.error + ".");
+        return false;
+    }
+    int index = f.thread.block * perBlock + f.thread.thread;
+    if (index == thread()) showMoment();  // the note shows the thread again
+    setThread(index);
+    m_picked = true;
+    return true;
+}
 
 void VariablesView::showMoment() {
     std::shared_ptr<const DebugSnapshot> s = m_debugger.snapshot();

@@ -24,4 +24,13 @@ QString cudaThreadName(const Dim3& block, int thread);  // "thread (5,0,0)"
 // As cuda-gdb names a thread: "block (1,0,0) thread (5,0,0)".
 QString cudaThreadName(const LaunchSpec& launch, CudaThread t);
 
+// A thread named as cuda-gdb's focus command takes it: "block (1,0,0) thread (5,0,0)", "block 1 thread 5",
+// "thread (2,1)" (in the block of `current`), "block 3" (its thread 0); coordinates left out are 0. The
+// thread, or `error` saying what is wrong (the launch's shapes when it lies outside them).
+struct CudaFocus {
+    CudaThread thread;
+    QString error;
+};
+CudaFocus parseCudaFocus(const QString& text, const LaunchSpec& launch, CudaThread current);
+
 }  // namespace qgpu

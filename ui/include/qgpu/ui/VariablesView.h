@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 class QTableWidget;
 
@@ -23,6 +24,9 @@ public:
     QString note() const;
     int thread() const;     // the focused thread, by its index in the launch (block * threads per block + thread)
     void setThread(int t);  // focuses a thread: the view no longer follows the warp about to run
+    // Focuses the thread cuda-gdb's focus command names ("block (1,0,0) thread (3,0,0)", "block 1 thread 3",
+    // "thread 5"); false, with the note saying what is wrong, when the text names none of the launch's.
+    bool focus(const QString& text);
     // `name` in every thread of the launch where it is in scope ("thread (1,0,0): 5"), a line each; "" when no
     // variable of the kernel has that name.
     QString valuesOf(const QString& name) const;
@@ -33,6 +37,7 @@ private:
     DebugController& m_debugger;
     QLabel* m_note;
     QSpinBox* m_thread;
+    QLineEdit* m_focus;
     QTableWidget* m_table;
     bool m_picked = false;  // the user chose the thread
 };
