@@ -26,6 +26,7 @@
 #include <QProgressBar>
 
 #include "qgpu/ui/ChatPanel.h"
+#include "qgpu/ui/HistoryView.h"
 #include "qgpu/ui/LayerView.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
@@ -365,6 +366,17 @@ TEST(StudioModel, TheHeatmapGroupsItsHeadsAndOutlinesTheRowsTheTokenWrites) {
     EXPECT_EQ(heat.head().layer, found.front().layer);
     EXPECT_EQ(heat.head().rowLabels[size_t(found.front().row)], "warp 0, lane 2, r1");
     EXPECT_TRUE(heat.rowsMeaning("lane 2 r99").empty());
+    // The History panel says where a followed register and a global word live, with their layers.
+    HistoryView* history = window.history();
+    history->followRegister(2, 1);  // warp 0, lane 2
+    EXPECT_TRUE(history->place().contains("warp 0, lane 2, r1")) << history->place().toStdString();
+    EXPECT_TRUE(history->place().contains("regs_a8 row 1 (layer ")) << history->place().toStdString();
+    history->followGlobalWord(7);
+    EXPECT_TRUE(history->place().contains("global0 row 7 (layer ")) << history->place().toStdString();
+    window.debugger().setBackend("reference");
+    history->followGlobalWord(7);
+    EXPECT_EQ(history->place(), "") << "the interpreter has no recurrent state";
+    window.debugger().setBackend("model");
 
     // A few steps in, the head whose rows the next token writes: the trace's rows, outlined in yellow.
     for (int n = 0; n < 3; ++n) window.debugger().step();

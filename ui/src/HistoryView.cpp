@@ -25,6 +25,10 @@ HistoryView::HistoryView(DebugController& debugger, QWidget* parent) : QWidget(p
     m_subject = new QLabel("Double-click a register or a memory row to see every step that wrote it.");
     m_subject->setObjectName("historySubject");
     m_subject->setWordWrap(true);
+    m_place = new QLabel;
+    m_place->setObjectName("historyPlace");
+    m_place->setWordWrap(true);
+    m_place->hide();
     m_table = readOnlyTable("historyTable", {"Step", "Thread", "Before", "After"});
     m_stop = new QCheckBox("Stop a run when this word changes");
     m_stop->setObjectName("historyStopOnChange");
@@ -37,6 +41,7 @@ HistoryView::HistoryView(DebugController& debugger, QWidget* parent) : QWidget(p
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_subject);
+    layout->addWidget(m_place);
     layout->addWidget(m_stop);
     layout->addWidget(m_table, 1);
     connect(m_table, &QTableWidget::cellClicked, this,
@@ -45,19 +50,49 @@ HistoryView::HistoryView(DebugController& debugger, QWidget* parent) : QWidget(p
     connect(&debugger, &DebugController::built, this, [this] {
         m_slot = m_address = -1;
         m_stop->setEnabled(false);
+        m_rows.clear();
+        showPlace();
     });
 }
 
 QString HistoryView::subject() const { return m_subject->text(); }
+QString HistoryView::place() const { return m_place->text(); }
+
+void HistoryView::showPlace() {
+    std::shared_ptr<const DebugSnapshot> s = m_debugger.snapshot();
+    m_place->clear();
+    m_place->hide();
+    if (!s->loaded || (m_slot < 0 && m_address < 0) || m_debugger.running()) return;
+    int lanes = s->state.lanesPerWarp;
+    std::string meaning = m_slot >= 0 ? "warp " + std::to_string(m_slot / lanes) + ", lane " +
+                                            std::to_string(m_slot % lanes) + ", r" + std::to_string(m_reg)
+                                      : "global word " + std::to_string(m_address);
+    if (m_rows.empty()) m_rows.read(m_debugger.session());
+    std::vector<StateRowIndex::Place> places = m_rows.find([&](const std::string& m) { return m == meaning; }, 8);
+    if (places.empty()) return;
+    QStringList where;
+    for (const StateRowIndex::Place& p : places)
+        where << QString("%1 row %2 (layer %3, head %4)")
+                     .arg(QString::fromStdString(p.memory))
+                     .arg(p.row)
+                     .arg(p.layer)
+                     .arg(p.head);
+    m_place->setText(QString("In the model (%1): %2. A step that writes it writes these rows, each in its "
+                             "layer's mixer (the Layers panel shows the token that does).")
+                         .arg(QString::fromStdString(meaning), where.join(", ")));
+    m_place->show();
+}
 
 void HistoryView::followRegister(int slot, int reg) {
     m_slot = slot, m_reg = reg, m_address = -1;
     m_stop->setEnabled(false);
+    showPlace();
     showMoment();
 }
 
 void HistoryView::followGlobalWord(int address) {
     m_address = address, m_slot = -1;
+    showPlace();
     m_stop->setEnabled(true);
     const QSignalBlocker quiet(m_stop);
     m_stop->setChecked(m_debugger.dataBreakpoint() == address);

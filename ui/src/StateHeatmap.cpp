@@ -69,21 +69,13 @@ std::vector<int> StateHeatmap::headsMatching(const std::string& search) const {
 }
 
 std::vector<StateHeatmap::RowPlace> StateHeatmap::rowsMeaning(const std::string& search, size_t limit) const {
-    std::vector<RowPlace> out;
-    if (!m_session || m_head.rows == 0 || search.empty()) return out;
-    if (m_meanings.size() != m_layout.memories.size()) {
+    if (!m_session || search.empty()) return {};
+    if (m_rows.empty()) {
         std::unique_lock<std::mutex> held;
         if (m_lock) held = m_lock();
-        m_meanings.assign(m_layout.memories.size(), {});
-        for (size_t i = 0; i < m_layout.memories.size(); ++i)
-            for (int r = 0; !m_layout.memories[i].empty() && r < m_head.rows; ++r)
-                m_meanings[i].push_back(m_session->rowMeaning(int(i) / m_layout.heads, int(i) % m_layout.heads, r));
+        m_rows.read(*m_session);
     }
-    for (size_t i = 0; i < m_meanings.size() && out.size() < limit; ++i)
-        for (size_t r = 0; r < m_meanings[i].size() && out.size() < limit; ++r)
-            if (containsWords(m_meanings[i][r], search))
-                out.push_back({int(i) / m_layout.heads, int(i) % m_layout.heads, int(r), m_meanings[i][r]});
-    return out;
+    return m_rows.find([&](const std::string& meaning) { return containsWords(meaning, search); }, limit);
 }
 
 void StateHeatmap::showRow(const RowPlace& place) {
@@ -93,7 +85,7 @@ void StateHeatmap::showRow(const RowPlace& place) {
 }
 
 void StateHeatmap::show(const Session& session, const TokenTrace& trace, Lock lock) {
-    if (&session != m_session) m_meanings.clear();
+    if (&session != m_session) m_rows.clear();
     m_session = &session;
     m_lock = std::move(lock);
     m_layout = session.stateLayout();
@@ -124,7 +116,7 @@ void StateHeatmap::show(const Session& session, const TokenTrace& trace, Lock lo
 
 void StateHeatmap::clear() {
     m_session = nullptr;
-    m_meanings.clear();
+    m_rows.clear();
     m_shownRow = -1;
     m_lock = {};
     m_layout = StateLayout{};

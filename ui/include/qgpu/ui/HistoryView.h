@@ -1,9 +1,12 @@
 // The History panel: every step that wrote one register of one thread, or one word of global memory, with the
 // value before and after, up to the moment shown; a click goes to the end of that step. A double-click on a
-// register or a memory row chooses what it follows.
+// register or a memory row chooses what it follows. On the model backend it also says where that lives in the
+// recurrent state.
 #pragma once
 
 #include <QWidget>
+
+#include "qgpu/ui/StateRowIndex.h"
 
 class QCheckBox;
 class QLabel;
@@ -24,12 +27,18 @@ public:
     QTableWidget* table() const { return m_table; }
     QCheckBox* stopOnChange() const { return m_stop; }  // a data breakpoint on the word followed
     QString subject() const;
+    // On the model backend: the state rows that hold what is followed, each with its layer and head (that
+    // layer's mixer writes it); "" on a backend without a state.
+    QString place() const;
 
 private:
     void showMoment();
     void addRow(int step, const QString& thread, uint32_t before, uint32_t after);
+    void showPlace();
     DebugController& m_debugger;
     QLabel* m_subject;
+    QLabel* m_place;
+    StateRowIndex m_rows;  // the model's state rows, read when a follow first asks
     QCheckBox* m_stop;
     QTableWidget* m_table;
     int m_slot = -1, m_reg = 0, m_address = -1;

@@ -12,6 +12,7 @@
 
 #include "qgpu/core/Session.h"
 #include "qgpu/ui/ImGuiHost.h"
+#include "qgpu/ui/StateRowIndex.h"
 
 namespace qgpu {
 
@@ -39,10 +40,7 @@ public:
     std::vector<int> headsMatching(const std::string& search) const;
     // The rows whose meaning holds every word of `search` ("lane 2 r1": where warp 0's lane 2 keeps r1, in
     // the register file and its copies), in layer and head order, at most `limit`.
-    struct RowPlace {
-        int layer = 0, head = 0, row = 0;
-        std::string meaning;
-    };
+    using RowPlace = StateRowIndex::Place;
     std::vector<RowPlace> rowsMeaning(const std::string& search, size_t limit = 50) const;
     // Shows a row of a head: selects the head, scrolls to the row and outlines it.
     void showRow(const RowPlace& place);
@@ -69,8 +67,7 @@ private:
     char m_search[64] = "";
     int m_shownRow = -1;  // a row searched for, outlined in white
     bool m_scrollToRow = false;
-    // Per head (layer * heads + head): its rows' meanings, read once the first search by meaning asks.
-    mutable std::vector<std::vector<std::string>> m_meanings;
+    mutable StateRowIndex m_rows;  // read once the first search by meaning asks
 };
 
 }  // namespace qgpu
