@@ -11,28 +11,8 @@ using namespace qgpu::test;
 
 namespace {
 
-// Two warps, a barrier, per-lane loop trip counts, atomics, shared memory and a shuffle.
-const char* kKernel = R"(
-.shared 8
-entry:                      ; 0
-    sreg r1, tid.x
-    ld.global r2, [r1 + $in]
-    st.shared [r1], r2
-    bar loop
-loop:                       ; 1
-    add r3, r3, 1
-    atom.global r4, [r0 + $ctr], r3
-    setlt r5, r3, r1        ; max(tid, 1) iterations
-    br r5, loop, fin
-fin:                        ; 2
-    xor r6, r1, 1
-    ld.shared r7, [r6]
-    shfl.bfly r8, r7, 1, 4
-    st.global [r1 + $out], r8
-    exit
-)";
-const char* kLaunch = R"({"block": 8, "args": [{"name":"in","array":[5,6,7,8,9,10,11,12]},
-                                              {"name":"ctr","zeros":1}, {"name":"out","zeros":8}]})";
+const char* const kKernel = kSessionKernel;
+const char* const kLaunch = kSessionLaunch;
 
 std::unique_ptr<Session> loadedSession() {
     auto s = makeReferenceSession();
