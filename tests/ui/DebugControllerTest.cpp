@@ -234,6 +234,8 @@ TEST_F(Debugger, ASavedRunOpensAsABackendAndComparesStepByStep) {
     EXPECT_TRUE(debugger.status().contains("Every expected array matches")) << debugger.status().toStdString();
     debugger.stepBack();
     EXPECT_EQ(debugger.snapshot()->position, end->position - 1);
+    ASSERT_TRUE(debugger.saveRun(path));  // saved again from the recording: still the reference's run
+    EXPECT_EQ(loadRecordedRun(path.toStdString()).backend, "reference");
 
     QSignalSpy comparedSpy(&debugger, &DebugController::compared);
     ASSERT_TRUE(debugger.compareWithRun(run));

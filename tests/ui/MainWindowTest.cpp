@@ -214,10 +214,21 @@ TEST(StudioCuda, UnsupportedCudaIsExplainedAtItsLine) {
     EXPECT_EQ(w.codeViews()->blockView()->count(), 0);
 }
 
+namespace {
+
+// Each test starts from the first-run settings (layout, recent files, breakpoints), also when one process
+// runs them all.
+class FreshSettings : public ::testing::EmptyTestEventListener {
+    void OnTestStart(const ::testing::TestInfo&) override { QSettings("qgpu", "qgpu-studio").clear(); }
+};
+
+}  // namespace
+
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QTemporaryDir settings;  // each test process starts from the first-run layout, and leaves the user's alone
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
     ::testing::InitGoogleTest(&argc, argv);
+    ::testing::UnitTest::GetInstance()->listeners().Append(new FreshSettings);
     return RUN_ALL_TESTS();
 }
