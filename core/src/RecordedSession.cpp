@@ -35,6 +35,7 @@ public:
     explicit RecordedSession(std::shared_ptr<const RecordedRun> run) : m_run(std::move(run)) {}
 
     std::string backendName() const override { return "recorded " + m_run->backend + " run"; }
+    std::string computedBy() const override { return m_run->backend; }
 
     void load(const Program& program, const LaunchSpec& launch) override {
         RecordedRun now;

@@ -272,7 +272,7 @@ QString DebugController::describe(StopReason r) const {
         }
         case StopReason::Breakpoint: return where + ": stopped at a breakpoint.";
         case StopReason::StepLimit:
-            if (m_session->backendName().rfind("recorded ", 0) == 0)
+            if (m_session->computedBy() != m_session->backendName())  // a replay of a recording
                 return where + ": the recording ends here (it was saved before the launch ended).";
             return where + ": stopped after the step limit; the kernel may loop forever.";
         case StopReason::AtStart: return "At the start of the launch.";

@@ -26,11 +26,7 @@ bool DebugController::saveRun(const QString& path) {
     run.cuda = m_source.cuda;
     run.debugBuild = m_source.debugBuild;
     run.launch = m_source.launch.toStdString();
-    run.backend = m_session->backendName();
-    // A recorded run saved again keeps the name of the backend that made it ("recorded model run": model).
-    const std::string recorded = "recorded ", suffix = " run";
-    if (run.backend.rfind(recorded, 0) == 0 && run.backend.ends_with(suffix))
-        run.backend = run.backend.substr(recorded.size(), run.backend.size() - recorded.size() - suffix.size());
+    run.backend = m_session->computedBy();  // a recorded run saved again: the backend that made it
     recordMachine(run, m_built->program, m_built->launch);
     run.steps = m_session->history();
     run.tokens = m_session->tokens();

@@ -9,7 +9,6 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -130,8 +129,7 @@ void MainWindow::createActions() {
             if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
     }));
     m_moveActions.push_back(debug->addAction("Compare with a recorded run...", this, [this] {
-        QString path =
-            QFileDialog::getOpenFileName(this, "Compare with a recorded run", QString(), "qgpu recorded runs (*.qrun)");
+        QString path = askForRun("Compare with a recorded run");
         if (!path.isEmpty() && compareWithRun(path))
             if (auto* dock = findChild<QDockWidget*>("Backend diff")) dock->raise();
     }));

@@ -112,8 +112,7 @@ void MainWindow::createFileMenu() {
     });
     file->addSeparator();
     file->addAction("Open R&un...", this, [this] {
-        QString path = QFileDialog::getOpenFileName(this, "Open a recorded run", userFolder(), kRunFiles);
-        if (!path.isEmpty()) openRun(path);
+        if (QString path = askForRun("Open a recorded run"); !path.isEmpty()) openRun(path);
     });
     file->addAction("Save Ru&n...", this, [this] {
         QString path = QFileDialog::getSaveFileName(this, "Save the run", userFolder() + "/run.qrun", kRunFiles);
@@ -146,6 +145,10 @@ bool MainWindow::openProgram(const QString& path, const QString& launchJson) {
     m_launch->setText(launchJson.isEmpty() ? readText(launchPathOf(path)) : launchJson);
     markClean();  // a launch given with the file (a chat card's) is part of what was opened
     return build();
+}
+
+QString MainWindow::askForRun(const QString& title) {
+    return QFileDialog::getOpenFileName(this, title, userFolder(), kRunFiles);
 }
 
 std::shared_ptr<const RecordedRun> MainWindow::readRun(const QString& path) {

@@ -23,13 +23,16 @@ TableRefill::TableRefill(QTableWidget* table) : m_header(table->horizontalHeader
 
 TableRefill::~TableRefill() { m_header->setSectionResizeMode(QHeaderView::ResizeToContents); }
 
+QTableWidgetItem* setCell(QTableWidget* table, int row, int column, const QString& text) {
+    QTableWidgetItem* item = table->item(row, column);
+    if (!item) table->setItem(row, column, item = new QTableWidgetItem);
+    if (item->text() != text) item->setText(text);
+    return item;
+}
+
 void setRow(QTableWidget* table, int row, const QStringList& cells, bool bold) {
-    // Items are changed in place and only where they differ: every change makes the header measure its
-    // column again, so a view that follows each step must not touch the cells that stayed.
     for (int c = 0; c < int(cells.size()); ++c) {
-        QTableWidgetItem* item = table->item(row, c);
-        if (!item) table->setItem(row, c, item = new QTableWidgetItem);
-        if (item->text() != cells[c]) item->setText(cells[c]);
+        QTableWidgetItem* item = setCell(table, row, c, cells[c]);
         if (item->font().bold() != bold) {
             QFont f = item->font();
             f.setBold(bold);

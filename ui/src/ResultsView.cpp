@@ -7,6 +7,7 @@
 
 #include "qgpu/core/Trace.h"
 #include "qgpu/ui/DebugController.h"
+#include "qgpu/ui/ReadOnlyTable.h"
 
 namespace qgpu {
 
@@ -21,12 +22,9 @@ const std::vector<int64_t>* expectedOf(const LaunchSpec& launch, const std::stri
     return nullptr;
 }
 
-// Changes a cell in place, and only where it differs: the panel follows every step of a run, and most of
-// its cells stay as they were.
-void setCell(QTableWidget* table, int row, int column, const QString& text, bool wrong) {
-    QTableWidgetItem* item = table->item(row, column);
-    if (!item) table->setItem(row, column, item = new QTableWidgetItem);
-    if (item->text() != text) item->setText(text);
+// A cell changed in place (setCell), shaded where the element is not as expected.
+void setResultCell(QTableWidget* table, int row, int column, const QString& text, bool wrong) {
+    QTableWidgetItem* item = setCell(table, row, column, text);
     QBrush background = wrong ? QBrush(kMismatch) : QBrush();
     if (item->background() != background) item->setBackground(background);
 }
@@ -105,9 +103,9 @@ int ResultsView::fillRows(const DebugSnapshot& s) {
     m_table->setRowCount(int(rows.size()));
     for (int r = 0; r < int(rows.size()); ++r) {
         const Row& row = rows[size_t(r)];
-        setCell(m_table, r, Element, row.element, row.wrong);
-        setCell(m_table, r, Value, row.value, row.wrong);
-        setCell(m_table, r, Expected, row.expected, row.wrong);
+        setResultCell(m_table, r, Element, row.element, row.wrong);
+        setResultCell(m_table, r, Value, row.value, row.wrong);
+        setResultCell(m_table, r, Expected, row.expected, row.wrong);
     }
     return compared;
 }

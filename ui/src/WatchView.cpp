@@ -62,7 +62,7 @@ void WatchView::showMoment() {
     }
     m_table->setHorizontalHeaderLabels(headers);
     for (int row = 0; row < int(m_watches.size()); ++row) {
-        m_table->setItem(row, 0, new QTableWidgetItem(m_watches[row]));
+        setCell(m_table, row, 0, m_watches[row]);
         for (int l = 0; shown && l < lanes; ++l) {
             int slot = warp * lanes + l;
             const ThreadState& t = s->state.threads[size_t(slot)];
@@ -72,7 +72,7 @@ void WatchView::showMoment() {
                     m_watches[row].toStdString(), threadNames(s->state, *s->build, slot, s->build->sourceLine(t.pc)));
                 text = r.error.empty() ? QString::number(r.value) : QString::fromStdString(r.error);
             }
-            m_table->setItem(row, 1 + l, new QTableWidgetItem(text));
+            setCell(m_table, row, 1 + l, text);
         }
     }
 }

@@ -55,6 +55,8 @@ class Session {
 public:
     virtual ~Session() = default;
     virtual std::string backendName() const = 0;
+    // The backend that computed the steps: this one, or for a recorded run the one that recorded them.
+    virtual std::string computedBy() const { return backendName(); }
 
     // Links and loads a program; resets to step 0. Throws DiagnosticError on bad input.
     virtual void load(const Program& program, const LaunchSpec& launch) = 0;

@@ -130,8 +130,9 @@ private:
     bool writeDocument(const QString& path, bool withLaunch);
     void markClean();  // just opened or saved
     void updateTitle();
-    void setCudaLexer();                                              // highlighting as the document's language
-    QString askWhereToSave();                                         // a file dialog; "" when the user cancels
+    void setCudaLexer();                      // highlighting as the document's language
+    QString askWhereToSave();                 // a file dialog; "" when the user cancels
+    QString askForRun(const QString& title);  // a file dialog for a recorded run; "" when the user cancels
     std::shared_ptr<const RecordedRun> readRun(const QString& path);  // nullptr: the status says why
     DebugSource document() const;                                     // what a build reads
     void populateExamples(QMenu* menu);

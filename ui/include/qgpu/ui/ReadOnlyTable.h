@@ -6,6 +6,7 @@
 
 class QHeaderView;
 class QTableWidget;
+class QTableWidgetItem;
 
 namespace qgpu {
 
@@ -24,6 +25,8 @@ private:
     QHeaderView* m_header;
 };
 
+// A cell's text, changed in place and only where it differs (each change measures the column again); the item.
+QTableWidgetItem* setCell(QTableWidget* table, int row, int column, const QString& text);
 // From column 0, in order, in bold or not.
 void setRow(QTableWidget* table, int row, const QStringList& cells, bool bold = false);
 
