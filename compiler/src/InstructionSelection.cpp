@@ -674,6 +674,34 @@ void Selector::compare(const ptx::Instruction& in) {
     emit(it->second, vreg(o[0].name), a, b);
 }
 
+// CUDA's warp has 32 lanes, the machine's 4. A shuffle that spans more lanes than the machine's warp, or
+// reaches a lane or offset past it (a constant, or a constant moved into its register), can only have been
+// written for 32-thread warps: here each lane would read its own quad (or keep its own value), a different
+// answer from a GPU's, so it is refused.
+void Selector::refuseWiderThanTheWarp(const std::string& mode, int width, const ptx::Operand& b) const {
+    const int lanes = m_spec.lanesPerWarp;
+    const std::string why = "; CUDA's warp has 32 threads but qgpu's has " + std::to_string(lanes) +
+                            ", so code written for 32-thread warps would give a different answer here. Write "
+                            "the lanes and offsets from warpSize (for (int offset = warpSize / 2; offset > 0; "
+                            "offset /= 2)), and a width of at most " +
+                            std::to_string(lanes) + " (docs/qgpu-cuda.md)";
+    if (width > lanes) fail("this shuffle spans " + std::to_string(width) + " lanes (its width)" + why);
+    // A register operand: the constants moved into it (a loop's first offset, such as 16).
+    std::vector<int64_t> values;
+    if (b.kind == Kind::Imm) values.push_back(b.value);
+    for (const ptx::Instruction& in : m_fn.body)
+        if (b.kind == Kind::Reg && in.parts[0] == "mov" && in.operands.size() == 2 && in.operands[0].name == b.name &&
+            in.operands[1].kind == Kind::Imm)
+            values.push_back(in.operands[1].value);
+    for (int64_t v : values) {
+        if (int(v & 31) < width) continue;
+        const char* what = mode == "idx"    ? "reads lane "
+                           : mode == "bfly" ? "exchanges across lane mask "
+                                            : "has offset ";
+        fail("this shuffle " + std::string(what) + std::to_string(v & 31) + ", past the warp" + why);
+    }
+}
+
 void Selector::shuffle(const ptx::Instruction& in) {
     const auto& o = in.operands;
     if (o.size() < 4 || o[3].kind != Kind::Imm)
@@ -684,7 +712,8 @@ void Selector::shuffle(const ptx::Instruction& in) {
     auto mode = modes.find(in.parts.size() > 2 ? in.parts[2] : "");
     if (mode == modes.end()) fail("unsupported shuffle mode");
     // c = segment mask << 8 | clamp; the width is the number of lanes the segment mask leaves free.
-    int segmask = int((o[3].value >> 8) & 31), width = std::min(((~segmask) & 31) + 1, m_spec.lanesPerWarp);
+    int segmask = int((o[3].value >> 8) & 31), width = ((~segmask) & 31) + 1;
+    refuseWiderThanTheWarp(mode->first, width, o[2]);
     uint8_t log2 = 0;
     while ((2 << log2) <= width) ++log2;
     int a = reg32(o[1]);

@@ -334,14 +334,29 @@ private:
                 m_module.mainFile = n;
                 break;
             }
-        for (Function& f : m_module.functions) {
-            SourceLoc last;
-            for (Instruction& in : f.body) {
-                if (in.locFile == m_module.mainFile && in.cudaLoc.line > 0)  // line 0: code with no single line
-                    last = in.cudaLoc;
-                else
-                    in.cudaLoc = last;
+        for (Function& f : m_module.functions) attributeLines(f);
+    }
+
+    // Code with no line of the main file (the device header's inlined functions, line 0) takes the line
+    // before it; at the start of a basic block, where the line before belongs to another block (a loop's
+    // first value, say), the line after it, which uses what the code computed.
+    void attributeLines(Function& f) const {
+        std::vector<bool> blockStart(f.body.size() + 1, false);  // at a branch's target
+        for (const Instruction& in : f.body)
+            if (in.parts[0] == "bra" && !in.operands.empty() && f.labels.count(in.operands[0].name))
+                blockStart[std::min(f.labels.at(in.operands[0].name), f.body.size())] = true;
+        auto own = [&](const Instruction& in) { return in.locFile == m_module.mainFile && in.cudaLoc.line > 0; };
+        SourceLoc last;
+        for (size_t i = 0; i < f.body.size(); ++i) {
+            if (blockStart[i]) {
+                size_t next = i;
+                while (next < f.body.size() && !own(f.body[next]) && (next == i || !blockStart[next])) ++next;
+                if (next < f.body.size() && own(f.body[next])) last = f.body[next].cudaLoc;
             }
+            if (own(f.body[i]))
+                last = f.body[i].cudaLoc;
+            else
+                f.body[i].cudaLoc = last;
         }
     }
 

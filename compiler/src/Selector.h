@@ -254,6 +254,7 @@ private:
     std::vector<Operand> vectorElements(const Operand& v);
 
     void shuffle(const ptx::Instruction& in);
+    void refuseWiderThanTheWarp(const std::string& mode, int width, const ptx::Operand& b) const;
 
     // ---- floats (SelectionFloat.cpp) ---------------------------------------------------------------
     static bool isFloatOperation(const ptx::Instruction& in);

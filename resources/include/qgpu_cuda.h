@@ -285,6 +285,9 @@ static __device__ __forceinline__ float __exp10f(float x) { return exp10f(x); }
 static __device__ __forceinline__ float __logf(float x) { return logf(x); }
 static __device__ __forceinline__ float __log2f(float x) { return log2f(x); }
 static __device__ __forceinline__ float __log10f(float x) { return log10f(x); }
+static __device__ __forceinline__ float __sinf(float x) { return sinf(x); }
+static __device__ __forceinline__ float __cosf(float x) { return cosf(x); }
+static __device__ __forceinline__ void __sincosf(float x, float* s, float* c) { sincosf(x, s, c); }
 // C++'s float overloads. The double ones CUDA also has are refused where they are called: the machine
 // has no double (an int argument is ambiguous between the two: cast it to float).
 #define QGPU_NO_DOUBLE(name, f) \
@@ -301,6 +304,14 @@ QGPU_FLOAT_OVERLOAD1(log, logf)
 QGPU_FLOAT_OVERLOAD1(log2, log2f)
 QGPU_FLOAT_OVERLOAD1(log10, log10f)
 QGPU_FLOAT_OVERLOAD1(rsqrt, rsqrtf)
+QGPU_FLOAT_OVERLOAD1(sin, sinf)
+QGPU_FLOAT_OVERLOAD1(cos, cosf)
+QGPU_FLOAT_OVERLOAD1(tanh, tanhf)
+QGPU_FLOAT_OVERLOAD1(round, roundf)
+QGPU_FLOAT_OVERLOAD1(logb, logbf)
+QGPU_FLOAT_OVERLOAD2(fmod, fmodf)
+QGPU_FLOAT_OVERLOAD2(fdim, fdimf)
+QGPU_FLOAT_OVERLOAD2(nextafter, nextafterf)
 QGPU_FLOAT_OVERLOAD1(sqrt, sqrtf)
 QGPU_FLOAT_OVERLOAD1(fabs, fabsf)
 QGPU_FLOAT_OVERLOAD1(floor, floorf)
@@ -312,6 +323,22 @@ QGPU_FLOAT_OVERLOAD2(fmax, fmaxf)
 QGPU_FLOAT_OVERLOAD2(copysign, copysignf)
 static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
 __device__ double fma(double, double, double) QGPU_NO_DOUBLE(fma, fmaf);
+static __device__ __forceinline__ void sincos(float x, float* s, float* c) { sincosf(x, s, c); }
+__device__ void sincos(double, double*, double*) QGPU_NO_DOUBLE(sincos, sincosf);
+static __device__ __forceinline__ long lround(float x) { return lroundf(x); }
+__device__ long lround(double) QGPU_NO_DOUBLE(lround, lroundf);
+static __device__ __forceinline__ long long llround(float x) { return llroundf(x); }
+__device__ long long llround(double) QGPU_NO_DOUBLE(llround, llroundf);
+static __device__ __forceinline__ int ilogb(float x) { return ilogbf(x); }
+__device__ int ilogb(double) QGPU_NO_DOUBLE(ilogb, ilogbf);
+static __device__ __forceinline__ float ldexp(float x, int n) { return ldexpf(x, n); }
+__device__ double ldexp(double, int) QGPU_NO_DOUBLE(ldexp, ldexpf);
+static __device__ __forceinline__ float scalbn(float x, int n) { return scalbnf(x, n); }
+__device__ double scalbn(double, int) QGPU_NO_DOUBLE(scalbn, scalbnf);
+static __device__ __forceinline__ float frexp(float x, int* e) { return frexpf(x, e); }
+__device__ double frexp(double, int*) QGPU_NO_DOUBLE(frexp, frexpf);
+static __device__ __forceinline__ float modf(float x, float* whole) { return modff(x, whole); }
+__device__ double modf(double, double*) QGPU_NO_DOUBLE(modf, modff);
 #undef QGPU_FLOAT_OVERLOAD1
 #undef QGPU_FLOAT_OVERLOAD2
 #undef QGPU_NO_DOUBLE

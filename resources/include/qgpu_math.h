@@ -71,9 +71,9 @@ QGPU_MATH_FN float __qgpu_fixed_to_float(unsigned hi, unsigned lo, int fraction)
 
 // ---- exponentials ----------------------------------------------------------------------------------
 
-// 2^(k + f / 2^32), f in [0, 2^32): 2^(f / 2^32) by a degree-7 polynomial in f / 2^32 (a Chebyshev fit,
-// error 2^-34) by Horner's rule in Q1.31, within 2^-28 of the result, then rounded.
-QGPU_MATH_FN float __qgpu_exp2_split(int k, unsigned f) {
+// 2^(f / 2^32) for f in [0, 2^32), in Q1.31: a degree-7 polynomial in f / 2^32 (a Chebyshev fit, error
+// 2^-34) by Horner's rule, within 2^-28 of the result.
+QGPU_MATH_FN unsigned __qgpu_exp2_fraction(unsigned f) {
     unsigned p = 0xb58du;
     p = 0x4afc9u + __qgpu_mulhi_u(p, f);
     p = 0x2c0161u + __qgpu_mulhi_u(p, f);
@@ -81,25 +81,35 @@ QGPU_MATH_FN float __qgpu_exp2_split(int k, unsigned f) {
     p = 0x71acc0du + __qgpu_mulhi_u(p, f);
     p = 0x1ebfbcc3u + __qgpu_mulhi_u(p, f);
     p = 0x58b90c0bu + __qgpu_mulhi_u(p, f);
-    p = 0x80000000u + __umulhi(p, f);  // the last step exact: what it truncates stays in the result
-    return __qgpu_round_pack(0u, k, p, f != 0u);
+    return 0x80000000u + __umulhi(p, f);  // the last step exact: what it truncates stays in the result
 }
 
-// b^x = 2^(x log2 b) for log2 b = (lh:ll) * 2^-62 (below 4): the exact product of x's significand and the
-// 64-bit constant, split into its integer part and 32 bits of fraction.
-QGPU_MATH_FN float __qgpu_exp_base(float x, unsigned lh, unsigned ll) {
-    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu;
-    if (magnitude >= 0x43800000u)  // NaN, or |x| >= 256: infinity or 0
-        return __uint_as_float(magnitude > 0x7f800000u ? 0x7fffffffu : (bits >> 31) ? 0u : 0x7f800000u);
+// 2^(k + f / 2^32), rounded.
+QGPU_MATH_FN float __qgpu_exp2_split(int k, unsigned f) {
+    return __qgpu_round_pack(0u, k, __qgpu_exp2_fraction(f), f != 0u);
+}
+
+// |x| log2 b = whole + f / 2^32 for |x| < 256 (`magnitude`: x's bits without the sign) and log2 b =
+// (lh:ll) * 2^-62 (below 4): the exact product of x's significand and the 64-bit constant, split into its
+// integer part (returned) and 32 bits of fraction.
+QGPU_MATH_FN unsigned __qgpu_times_log2(unsigned magnitude, unsigned lh, unsigned ll, unsigned& f) {
     unsigned field = magnitude >> 23;
     unsigned m = (magnitude & 0x7fffffu) | (field != 0u ? 0x800000u : 0u);
     int e = (field != 0u ? int(field) : 1) - 150;             // |x| = m * 2^e
     unsigned mid = __qgpu_mulhi_u(m, ll), lo = m * lh + mid;  // mid: the low constant word's part, to 2^-60
     unsigned hi = __umulhi(m, lh) + (lo < mid);
-    int n = -2 - e;  // |x| log2 b = hi:lo * 2^-(n + 32), n >= 14: its whole part and 32 bits of fraction
-    unsigned whole = n >= 32 ? 0u : hi >> n;
-    unsigned f = n >= 64 ? 0u : n >= 32 ? hi >> (n - 32) : (lo >> n) | (hi << (32 - n));
-    int k = int(whole);
+    int n = -2 - e;  // |x| log2 b = hi:lo * 2^-(n + 32), n >= 14
+    f = n >= 64 ? 0u : n >= 32 ? hi >> (n - 32) : (lo >> n) | (hi << (32 - n));
+    return n >= 32 ? 0u : hi >> n;
+}
+
+// b^x = 2^(x log2 b) for log2 b = (lh:ll) * 2^-62.
+QGPU_MATH_FN float __qgpu_exp_base(float x, unsigned lh, unsigned ll) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu;
+    if (magnitude >= 0x43800000u)  // NaN, or |x| >= 256: infinity or 0
+        return __uint_as_float(magnitude > 0x7f800000u ? 0x7fffffffu : (bits >> 31) ? 0u : 0x7f800000u);
+    unsigned f;
+    int k = int(__qgpu_times_log2(magnitude, lh, ll, f));
     if (bits >> 31) {  // -(k + f) = -(k + 1) + (1 - f)
         k = f != 0u ? -k - 1 : -k;
         f = 0u - f;
@@ -209,4 +219,285 @@ QGPU_MATH_FN float rsqrtf(float x) {
     // 1/sqrt(x) = y * 2^(-31 - e/2) with y in (2^30, 2^31]
     if (y >= 0x80000000u) return __qgpu_round_pack(0u, -e / 2, y, 0u);
     return __qgpu_round_pack(0u, -e / 2 - 1, y << 1, 1u);
+}
+
+// ---- sine and cosine -------------------------------------------------------------------------------
+
+// The word at bit `shift` (0..31) of hi:lo.
+QGPU_MATH_FN unsigned __qgpu_funnel(unsigned hi, unsigned lo, int shift) {
+    return (hi << shift) | ((lo >> 1) >> (31 - shift));
+}
+
+// Word i (0..8) of the bits of 2/pi after the binary point, behind two words of zeros.
+QGPU_MATH_FN unsigned __qgpu_two_over_pi_word(int i) {
+    return i == 2   ? 0xa2f9836eu
+           : i == 3 ? 0x4e441529u
+           : i == 4 ? 0xfc2757d1u
+           : i == 5 ? 0xf534ddc0u
+           : i == 6 ? 0xdb629599u
+           : i == 7 ? 0x3c439041u
+           : i == 8 ? 0xfe5163abu
+                    : 0u;
+}
+
+// |x| * 2/pi = q + f for a finite |x| >= 2^-12 (its bits `magnitude`): returns q (modulo 4 it is the
+// quadrant) and f in [-1/2, 1/2) as the signed 64-bit fixed-point number fh:fl * 2^-64. Payne and Hanek's
+// reduction: the bits of 2/pi whose products with |x| are multiples of 4 are skipped, and the next 96 bits
+// multiply |x|'s significand exactly, so f keeps 64 bits however large |x| is.
+QGPU_MATH_FN unsigned __qgpu_reduce_half_pi(unsigned magnitude, unsigned& fh, unsigned& fl) {
+    unsigned m = ((magnitude & 0x7fffffu) | 0x800000u) << 8;
+    int j = int(magnitude >> 23) - 88, sh = j & 31;  // the window starts at bit j
+    unsigned z0 = 0u, z1 = 0u, z2 = 0xa2f9836eu, z3 = 0x4e441529u;
+    for (int k = 4; k <= (j >> 5) + 3; ++k) {  // words j / 32 .. j / 32 + 3
+        z0 = z1;
+        z1 = z2;
+        z2 = z3;
+        z3 = __qgpu_two_over_pi_word(k);
+    }
+    unsigned w0 = __qgpu_funnel(z0, z1, sh), w1 = __qgpu_funnel(z1, z2, sh), w2 = __qgpu_funnel(z2, z3, sh);
+    // p3:p2:p1 = the top 96 bits of m * (w0:w1:w2); |x| * 2/pi = p3:p2:p1 * 2^-70 modulo 4
+    unsigned low1 = m * w1, p1 = __qgpu_mulhi_u(m, w2) + low1, c1 = p1 < low1;
+    unsigned low0 = m * w0, p2 = __umulhi(m, w1) + low0, c2 = p2 < low0;
+    p2 += c1;
+    unsigned p3 = __umulhi(m, w0) + c2 + (p2 < c1);
+    fh = (p3 << 26) | (p2 >> 6);
+    fl = (p2 << 26) | (p1 >> 6);
+    return (p3 >> 6) + (fh >> 31);  // rounding f into [-1/2, 1/2) moves q up by one
+}
+
+// sin(pi/2 f) (odd 0) or cos(pi/2 f) (odd 1) for f = fh:fl * 2^-64 in [0, 1/2]: f S(f^2) or C(f^2), with
+// S and C of degree 4 (Chebyshev fits, within 2^-34) by Horner's rule in Q2.30.
+QGPU_MATH_FN float __qgpu_sin_cos_half_pi(unsigned fh, unsigned fl, unsigned odd) {
+    int z = int(__qgpu_mulhi_u(fh, fh));  // f^2 in Q0.32
+    int p = odd ? 0xece17 : 0x29791;
+    p = (odd ? -0x155c579 : -0x4cb2a7) + __qgpu_mulhi_s(p, z);
+    p = (odd ? 0x103c1dc1 : 0x519aeeb) + __qgpu_mulhi_s(p, z);
+    p = (odd ? -0x4ef4f31d : -0x295779cb) + __qgpu_mulhi_s(p, z);
+    p = (odd ? 0x40000000 : 0x6487ed51) + __qgpu_mulhi_s(p, z);  // C(f^2) or S(f^2), times 2^30
+    unsigned hi = fh != 0u ? fh : fl, lo = fh != 0u ? fl : 0u;  // f = hi:lo * 2^-(64 + drop)
+    int drop = fh != 0u ? 0 : 32, lead = __clz((int)hi);
+    unsigned v = odd ? unsigned(p) : __qgpu_mulhi_u(__qgpu_funnel(hi, lo, lead), unsigned(p));
+    return __qgpu_fixed_to_float(0u, v, odd ? 30 : 30 + lead + drop);  // f = funnel * 2^-(32 + lead + drop)
+}
+
+// sin(pi/2 (q + f)) for q + f = |x| 2/pi from the reduction: `quadrant` holds q in bits 0..1 and the sign
+// of f in bit 2. In quadrant q it is +-sin(pi/2 |f|) or +-cos(pi/2 |f|). sin x for a negative x is
+// sin(|x| + pi) (q + 2), and cos x is sin(|x| + pi/2) (q + 1).
+QGPU_MATH_FN float __qgpu_sin_quadrant(unsigned quadrant, unsigned fh, unsigned fl) {
+    if (quadrant & 4u) {  // |f|
+        fl = 0u - fl;
+        fh = ~fh + (fl == 0u);
+    }
+    float v = __qgpu_sin_cos_half_pi(fh, fl, quadrant & 1u);
+    unsigned sign = ((quadrant & 1u) ? 0u : quadrant >> 2) ^ (quadrant >> 1);
+    return __uint_as_float(__float_as_uint(v) ^ (sign << 31));
+}
+
+// The reduction of a finite |x| >= 2^-12 for __qgpu_sin_quadrant: the quadrant word of sin |x|.
+QGPU_MATH_FN unsigned __qgpu_sin_reduce(unsigned magnitude, unsigned& fh, unsigned& fl) {
+    unsigned q = __qgpu_reduce_half_pi(magnitude, fh, fl);
+    return (q & 3u) | ((fh >> 31) << 2);
+}
+
+QGPU_MATH_FN void sincosf(float x, float* sine, float* cosine) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, fh, fl;
+    if (magnitude >= 0x7f800000u) {  // NaN or infinity
+        *sine = *cosine = __uint_as_float(0x7fffffffu);
+    } else if (magnitude < 0x39800000u) {  // |x| < 2^-12: sin x rounds to x, cos x to 1
+        *sine = x;
+        *cosine = 1.0f;
+    } else {
+        unsigned quadrant = __qgpu_sin_reduce(magnitude, fh, fl);
+        unsigned q = quadrant + ((bits >> 31) << 1);  // sin x's, then cos x's = sin(|x| + pi/2)
+#pragma unroll 1
+        for (int c = 0; c < 2; ++c) {  // one copy of the code for both: the ROM is the limit
+            float v = __qgpu_sin_quadrant((q & 3u) | (quadrant & 4u), fh, fl);
+            if (c)
+                *cosine = v;
+            else
+                *sine = v;
+            q = quadrant + 1u;
+        }
+    }
+}
+QGPU_MATH_FN float __qgpu_sin_cos(float x, unsigned cosine) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, fh, fl;
+    if (magnitude >= 0x7f800000u) return __uint_as_float(0x7fffffffu);  // NaN or infinity
+    if (magnitude < 0x39800000u) return cosine ? 1.0f : x;              // |x| < 2^-12
+    unsigned quadrant = __qgpu_sin_reduce(magnitude, fh, fl);
+    unsigned q = quadrant + (cosine ? 1u : (bits >> 31) << 1);
+    return __qgpu_sin_quadrant((q & 3u) | (quadrant & 4u), fh, fl);
+}
+QGPU_MATH_FN float sinf(float x) { return __qgpu_sin_cos(x, 0u); }
+QGPU_MATH_FN float cosf(float x) { return __qgpu_sin_cos(x, 1u); }
+
+// ---- hyperbolic tangent ----------------------------------------------------------------------------
+
+// 2^31 / n in Q1.31 for n = N * 2^-32 in [1/2, 1] (N with its top bit set, or 0 for n = 1): Newton's
+// iteration y <- y (2 - n y) from the first guess 48/17 - 32/17 n (within 1/17), in exact products.
+QGPU_MATH_FN unsigned __qgpu_reciprocal(unsigned N) {
+    unsigned y = __umulhi(0x80000000u - N, 0xf0f0f0f1u);  // 32/17 (3/2 - n), Q1.31
+    for (int i = 0; i < 3; ++i) y = __umulhi(y, 0u - __umulhi(N, y)) << 1;
+    return y;
+}
+
+// tanh x: x T(x^2) below 1/2, with T of degree 6 (a Chebyshev fit, error 2^-37) in Q2.30; from there to 10,
+// 1 - 2 / (e^(2|x|) + 1) in fixed point; beyond, +-1.
+QGPU_MATH_FN float tanhf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, v;
+    int fraction;  // |tanh x| = v * 2^-fraction
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude < 0x39800000u) return x;  // |x| < 2^-12: tanh x rounds to x
+    if (magnitude >= 0x41200000u) return __uint_as_float((bits & 0x80000000u) | 0x3f800000u);
+    if (magnitude < 0x3f000000u) {
+        int e = int(magnitude >> 23) - 150;  // |x| = sig * 2^(e - 8)
+        unsigned sig = ((magnitude & 0x7fffffu) | 0x800000u) << 8, x32 = __qgpu_word_at(0u, sig, -e - 24);
+        int z = int(__qgpu_mulhi_u(x32, x32)), t = 0x29cfee;  // z = x^2 in Q0.32
+        t = -0x8bc0e2 + __qgpu_mulhi_s(t, z);
+        t = 0x16568d9 + __qgpu_mulhi_s(t, z);
+        t = -0x3742379 + __qgpu_mulhi_s(t, z);
+        t = 0x88887b8 + __qgpu_mulhi_s(t, z);
+        t = -0x15555552 + __qgpu_mulhi_s(t, z);
+        t = 0x40000000 + __qgpu_mulhi_s(t, z);  // T(x^2) * 2^30
+        v = __qgpu_mulhi_u(sig, unsigned(t));
+        fraction = 6 - e;
+    } else {
+        unsigned f;
+        int k = int(__qgpu_times_log2(magnitude, 0xb8aa3b29u, 0x5c17f0bcu, f));  // 2|x| log2 e = k + f/2^32
+        // e^(2|x|) + 1 = (p + 2^(31 - k)) * 2^(k - 31) = d * 2^(k - 30), d in [2^30, 2^31 + 2^29)
+        unsigned d = (__qgpu_exp2_fraction(f) >> 1) + (0x40000000u >> k);
+        int c = __clz((int)d);                                  // 0 or 1
+        unsigned y = __qgpu_reciprocal(d << c);                 // 2^63 / (d << c)
+        v = 0u - (y >> (k - c));                                // 1 - 2 / (e^(2|x|) + 1), times 2^32
+        fraction = 32;
+    }
+    float t = __qgpu_fixed_to_float(0u, v, fraction);
+    return __uint_as_float(__float_as_uint(t) | (bits & 0x80000000u));
+}
+
+// ---- exact functions: rounding, exponents, fractions, neighbours, remainders ------------------------
+
+// A finite non-zero |x| (its bits `magnitude`) as sig * 2^(e - 31), sig in [2^31, 2^32): returns e.
+QGPU_MATH_FN int __qgpu_unpack(unsigned magnitude, unsigned& sig) {
+    unsigned field = magnitude >> 23;
+    if (field == 0u) {  // subnormal
+        int lead = __clz((int)magnitude);
+        sig = magnitude << lead;
+        return -118 - lead;
+    }
+    sig = (magnitude << 8) | 0x80000000u;
+    return int(field) - 127;
+}
+
+// x rounded to an integer, halfway cases away from zero.
+QGPU_MATH_FN float roundf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu;
+    int e = int(magnitude >> 23) - 127;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (e >= 23) return x;
+    if (e < -1) return __uint_as_float(bits & 0x80000000u);
+    if (e == -1) return __uint_as_float((bits & 0x80000000u) | 0x3f800000u);
+    unsigned fraction = 0x7fffffu >> e;
+    return __uint_as_float((bits + (0x400000u >> e)) & ~fraction);
+}
+// roundf converted as a GPU converts (PTX's cvt): NaN gives 0, and a value past the range the nearest end.
+QGPU_MATH_FN long long llroundf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu;
+    if (magnitude > 0x7f800000u) return 0;
+    if (magnitude >= 0x5f000000u) return (bits >> 31) ? -9223372036854775807LL - 1 : 9223372036854775807LL;
+    return (long long)roundf(x);
+}
+QGPU_MATH_FN long lroundf(float x) { return (long)llroundf(x); }
+
+// x * 2^n, rounded once.
+QGPU_MATH_FN float ldexpf(float x, int n) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sig;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude == 0u || magnitude == 0x7f800000u) return x;
+    int e = __qgpu_unpack(magnitude, sig);
+    n = n > 300 ? 300 : n < -300 ? -300 : n;
+    return __qgpu_round_pack(bits >> 31, e + n, sig, 0u);
+}
+QGPU_MATH_FN float scalbnf(float x, int n) { return ldexpf(x, n); }
+QGPU_MATH_FN float scalblnf(float x, long n) { return ldexpf(x, n > 300 ? 300 : n < -300 ? -300 : int(n)); }
+
+// x = f * 2^e with |f| in [1/2, 1): returns f and sets e (0 with x for a zero, an infinity or NaN).
+QGPU_MATH_FN float frexpf(float x, int* exponent) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sig;
+    *exponent = 0;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude == 0u || magnitude == 0x7f800000u) return x;
+    *exponent = __qgpu_unpack(magnitude, sig) + 1;
+    return __uint_as_float((bits & 0x80000000u) | 0x3f000000u | ((sig << 1) >> 9));
+}
+
+// The unbiased exponent of x: INT_MIN for 0 and NaN, INT_MAX for an infinity, as CUDA defines them.
+QGPU_MATH_FN int ilogbf(float x) {
+    unsigned magnitude = __float_as_uint(x) & 0x7fffffffu, sig;
+    if (magnitude == 0u || magnitude > 0x7f800000u) return -2147483647 - 1;
+    if (magnitude == 0x7f800000u) return 2147483647;
+    return __qgpu_unpack(magnitude, sig);
+}
+QGPU_MATH_FN float logbf(float x) {
+    unsigned magnitude = __float_as_uint(x) & 0x7fffffffu, sig;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude == 0u) return __uint_as_float(0xff800000u);
+    if (magnitude == 0x7f800000u) return __uint_as_float(0x7f800000u);
+    int e = __qgpu_unpack(magnitude, sig);
+    return __qgpu_fixed_to_float(unsigned(e >> 31), unsigned(e), 0);
+}
+
+// x's fraction, with its integer part in *whole; both carry x's sign.
+QGPU_MATH_FN float modff(float x, float* whole) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sign = bits & 0x80000000u;
+    int e = int(magnitude >> 23) - 127;
+    if (magnitude > 0x7f800000u) {
+        *whole = __uint_as_float(0x7fffffffu);
+        return *whole;
+    }
+    if (e >= 23) {  // an integer, or an infinity
+        *whole = x;
+        return __uint_as_float(sign);
+    }
+    if (e < 0) {
+        *whole = __uint_as_float(sign);
+        return x;
+    }
+    unsigned fraction = 0x7fffffu >> e;
+    *whole = __uint_as_float(bits & ~fraction);
+    float f = __qgpu_fixed_to_float(0u, magnitude & fraction, 23 - e);
+    return __uint_as_float(__float_as_uint(f) | sign);
+}
+
+// The float next to x in the direction of y.
+QGPU_MATH_FN float nextafterf(float x, float y) {
+    unsigned a = __float_as_uint(x), b = __float_as_uint(y);
+    if ((a & 0x7fffffffu) > 0x7f800000u || (b & 0x7fffffffu) > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (a == b || ((a | b) & 0x7fffffffu) == 0u) return y;
+    if ((a & 0x7fffffffu) == 0u) return __uint_as_float((b & 0x80000000u) | 1u);
+    // away from zero when y is further out on x's side, else towards it
+    int away = (a >> 31) == (b >> 31) && (b & 0x7fffffffu) > (a & 0x7fffffffu);
+    return __uint_as_float(away ? a + 1u : a - 1u);
+}
+
+// The positive difference: x - y where x > y, +0 where not, NaN from NaN.
+QGPU_MATH_FN float fdimf(float x, float y) {
+    if (x != x || y != y) return __uint_as_float(0x7fffffffu);
+    return x > y ? x - y : 0.0f;
+}
+
+// x - n y with n = x / y truncated (fmodf), exactly: the significands' long division, a bit at a time.
+QGPU_MATH_FN float fmodf(float x, float y) {
+    unsigned a = __float_as_uint(x) & 0x7fffffffu, b = __float_as_uint(y) & 0x7fffffffu, mx, my;
+    if (a >= 0x7f800000u || b > 0x7f800000u || b == 0u) return __uint_as_float(0x7fffffffu);
+    if (a < b || a == 0u) return x;  // |x| < |y| (an infinite y included)
+    int ex = __qgpu_unpack(a, mx), ey = __qgpu_unpack(b, my);
+    unsigned r = mx >> 8, d = my >> 8;  // 24-bit significands: |x| = r * 2^(ex - 23), |y| = d * 2^(ey - 23)
+    for (int i = ex - ey; i > 0; --i) {
+        r = r >= d ? r - d : r;
+        r <<= 1;
+    }
+    r = r >= d ? r - d : r;
+    float f = __qgpu_fixed_to_float(0u, r, 23 - ey);
+    return __uint_as_float(__float_as_uint(f) | (__float_as_uint(x) & 0x80000000u));
 }

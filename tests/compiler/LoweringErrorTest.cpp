@@ -110,3 +110,24 @@ TEST(LoweringErrors, FencesReadOnlyLoadsAndLaunchBoundsAreAccepted) {
     EXPECT_EQ(k.kernel.program.params[0].name, "a");
     EXPECT_EQ(k.kernel.program.params[1].name, "out");
 }
+
+// Warp code written for CUDA's 32 threads (offsets and lanes past the machine's 4-lane warp, or an explicit
+// width of 32) would run on 4-lane quads and give other answers than a GPU: it is refused at its line.
+TEST(LoweringErrors, ShufflesWrittenForThirtyTwoThreadWarpsAreRefused) {
+    const std::string head = "__global__ void k(int* a, int* out) {\n  int v = a[threadIdx.x];\n";
+    expectError(head +
+                    "  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);\n"
+                    "  if (threadIdx.x % 32 == 0) atomicAdd(out, v);\n}\n",
+                3, "this shuffle has offset 16, past the warp; CUDA's warp has 32 threads but qgpu's has 4");
+    const std::string one = "__global__ void k(int* a, int* out) {\n  out[threadIdx.x] = ";
+    expectError(one + "__shfl_sync(0xffffffff, a[threadIdx.x], 5);\n}\n", 2, "reads lane 5, past the warp");
+    expectError(one + "__shfl_xor_sync(0xffffffff, a[threadIdx.x], 8);\n}\n", 2, "exchanges across lane mask 8");
+    expectError(one + "__shfl_up_sync(0xffffffff, a[threadIdx.x], 1, 32);\n}\n", 2,
+                "this shuffle spans 32 lanes (its width)");
+    // The same reduction written from warpSize compiles.
+    compileKernel(head +
+                      "  for (int offset = warpSize / 2; offset > 0; offset /= 2)\n"
+                      "    v += __shfl_down_sync(0xffffffff, v, offset);\n"
+                      "  if (threadIdx.x % warpSize == 0) atomicAdd(out, v);\n}\n",
+                  "k.cu");
+}

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
+#include <functional>
 #include <random>
 
+#include "KernelRun.h"
 #include "SequenceHarness.h"
 #include "host_cuda.h"
 #include "qgpu/core/Diagnostic.h"
@@ -37,15 +40,22 @@ std::vector<uint32_t> arguments(uint32_t seed, float low, float high) {
     return v;
 }
 
-void expectHostBits(const std::string& call, float (*host)(float), float low, float high) {
+// `call` over x (from `arguments`) and y (random bits, every third one an integer below 300) on the machine
+// gives host(x, y), bit for bit.
+void expectHostBits(const std::string& call, const std::function<uint32_t(float, float)>& host, float low, float high) {
     for (uint32_t seed : {1u, 2u, 3u}) {
-        std::vector<uint32_t> a = arguments(seed, low, high);
-        Outcome r = runCuda(call, "float", a, a);
+        std::vector<uint32_t> a = arguments(seed, low, high), b = arguments(seed + 10, low, high);
+        for (size_t i = 0; i < b.size(); i += 3) b[i] = std::bit_cast<uint32_t>(float(int(b[i] % 601) - 300));
+        Outcome r = runCuda(call, "float", a, b);
         ASSERT_EQ(r.out.size(), a.size());
         for (size_t i = 0; i < a.size(); ++i)
-            EXPECT_EQ(r.out[i], std::bit_cast<uint32_t>(host(std::bit_cast<float>(a[i]))))
-                << std::hex << call << " of 0x" << a[i];
+            EXPECT_EQ(r.out[i], host(std::bit_cast<float>(a[i]), std::bit_cast<float>(b[i])))
+                << std::hex << call << " of 0x" << a[i] << ", 0x" << b[i];
     }
+}
+void expectHostBits(const std::string& call, float (*host)(float), float low, float high) {
+    expectHostBits(
+        call, [host](float x, float) { return std::bit_cast<uint32_t>(host(x)); }, low, high);
 }
 
 }  // namespace
@@ -66,10 +76,108 @@ TEST(MathLibrary, ReciprocalSquareRootGivesTheHostsBits) {
     expectHostBits("rsqrtf(x)", qgpu_cuda::rsqrtf, 1e-30f, 1e30f);
 }
 
+TEST(MathLibrary, SineCosineAndHyperbolicTangentGiveTheHostsBits) {
+    expectHostBits("sinf(x)", qgpu_cuda::sinf, -10.0f, 10.0f);
+    expectHostBits("cosf(x)", qgpu_cuda::cosf, -1e6f, 1e6f);
+    expectHostBits("tanhf(x)", qgpu_cuda::tanhf, -12.0f, 12.0f);
+}
+
+// sincosf computes both in one loop that spills a few words, too many for the harness's 128 threads:
+// one block of 32 threads here, over bit patterns in unsigned arrays.
+TEST(MathLibrary, SincosGivesTheHostsSineAndCosine) {
+    std::vector<uint32_t> x = arguments(4, -1e4f, 1e4f);
+    x.resize(32);
+    std::string values;
+    for (uint32_t v : x) values += (values.empty() ? "" : ", ") + std::to_string(v);
+    auto out = tests::runToEnd(
+        "__global__ void k(const unsigned* x, unsigned* s, unsigned* c) {\n"
+        "  float sine, cosine;\n"
+        "  sincosf(__uint_as_float(x[threadIdx.x]), &sine, &cosine);\n"
+        "  s[threadIdx.x] = __float_as_uint(sine);\n"
+        "  c[threadIdx.x] = __float_as_uint(cosine);\n"
+        "}\n",
+        R"({"grid": 1, "block": 32, "args": [{"name": "x", "type": "u32", "array": [)" + values +
+            R"(]}, {"name": "s", "type": "u32", "zeros": 32}, {"name": "c", "type": "u32", "zeros": 32}]})");
+    for (size_t i = 0; i < x.size(); ++i) {
+        float sine, cosine;
+        qgpu_cuda::sincosf(std::bit_cast<float>(x[i]), &sine, &cosine);
+        EXPECT_EQ(uint32_t(out.at("s")[i]), std::bit_cast<uint32_t>(sine)) << std::hex << "sin of 0x" << x[i];
+        EXPECT_EQ(uint32_t(out.at("c")[i]), std::bit_cast<uint32_t>(cosine)) << std::hex << "cos of 0x" << x[i];
+    }
+}
+
+TEST(MathLibrary, ExactFunctionsGiveTheHostsBits) {
+    auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    expectHostBits("roundf(x)", qgpu_cuda::roundf, -1e7f, 1e7f);
+    expectHostBits(
+        "fmodf(x, y)", [&](float x, float y) { return bits(qgpu_cuda::fmodf(x, y)); }, -1e3f, 1e3f);
+    expectHostBits(
+        "fdimf(x, y)", [&](float x, float y) { return bits(qgpu_cuda::fdimf(x, y)); }, -1e3f, 1e3f);
+    expectHostBits(
+        "nextafterf(x, y)", [&](float x, float y) { return bits(qgpu_cuda::nextafterf(x, y)); }, -1.0f, 1.0f);
+    expectHostBits(
+        "ldexpf(x, __float2int_rz(y))",
+        [&](float x, float y) { return bits(qgpu_cuda::ldexpf(x, qgpu_cuda::__float2int_rz(y))); }, -1e3f, 1e3f);
+    expectHostBits(
+        "__int_as_float(ilogbf(x))", [](float x, float) { return uint32_t(qgpu_cuda::ilogbf(x)); }, -1e3f, 1e3f);
+    expectHostBits("logbf(x)", qgpu_cuda::logbf, -1e-30f, 1e30f);
+    expectHostBits(
+        "({ int e; float f = frexpf(x, &e); __uint_as_float(__float_as_uint(f) + e); })",
+        [&](float x, float) {
+            int e;
+            float f = qgpu_cuda::frexpf(x, &e);
+            return bits(f) + uint32_t(e);
+        },
+        -1e3f, 1e3f);
+    expectHostBits(
+        "({ float w; float f = modff(x, &w); __uint_as_float(__float_as_uint(f) ^ __float_as_uint(w)); })",
+        [&](float x, float) {
+            float w, f = qgpu_cuda::modff(x, &w);
+            return bits(f) ^ bits(w);
+        },
+        -1e8f, 1e8f);
+    expectHostBits(
+        "__int_as_float((int)lroundf(x))", [](float x, float) { return uint32_t(qgpu_cuda::lroundf(x)); }, -1e9f, 1e9f);
+}
+
+// The host's build of the exact functions against the C library's, which are exact too, over 200,000
+// arguments: every exponent, small integers and halves, and the IEEE specials (NaN only as NaN).
+TEST(MathLibrary, ExactFunctionsAreExact) {
+    std::mt19937 rng(7);
+    auto arg = [&rng] {
+        uint32_t u = rng();
+        if (rng() % 4 == 0) u = (u & 0x80000000u) | (u % 0x02000000u);  // tiny and subnormal
+        if (rng() % 5 == 0) return float(int(rng() % 2000) - 1000) * 0.5f;
+        return std::bit_cast<float>(u);
+    };
+    auto same = [](float a, float b) {
+        return (std::isnan(a) && std::isnan(b)) || std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
+    };
+    for (int i = 0; i < 200000; ++i) {
+        float x = arg(), y = arg(), w1, w2;
+        int n = int(rng() % 601) - 300, e1, e2;
+        ASSERT_TRUE(same(qgpu_cuda::roundf(x), std::round(x))) << "roundf " << x;
+        ASSERT_TRUE(same(qgpu_cuda::fmodf(x, y), std::fmod(x, y))) << "fmodf " << x << ", " << y;
+        ASSERT_TRUE(same(qgpu_cuda::fdimf(x, y), std::fdim(x, y))) << "fdimf " << x << ", " << y;
+        ASSERT_TRUE(same(qgpu_cuda::nextafterf(x, y), std::nextafter(x, y))) << "nextafterf " << x << ", " << y;
+        ASSERT_TRUE(same(qgpu_cuda::ldexpf(x, n), std::ldexp(x, n))) << "ldexpf " << x << ", " << n;
+        ASSERT_EQ(qgpu_cuda::ilogbf(x), std::ilogb(x)) << "ilogbf " << x;
+        ASSERT_TRUE(same(qgpu_cuda::logbf(x), std::logb(x))) << "logbf " << x;
+        ASSERT_TRUE(same(qgpu_cuda::frexpf(x, &e1), std::frexp(x, &e2))) << "frexpf " << x;
+        if (std::isfinite(x)) ASSERT_EQ(e1, e2) << "frexpf " << x;
+        ASSERT_TRUE(same(qgpu_cuda::modff(x, &w1), std::modf(x, &w2)) && same(w1, w2)) << "modff " << x;
+    }
+}
+
 TEST(MathLibrary, CppOverloadsAndFastIntrinsicsAreTheFunctions) {
     expectHostBits("exp(x)", qgpu_cuda::expf, -10.0f, 10.0f);
     expectHostBits("__expf(x)", qgpu_cuda::expf, -10.0f, 10.0f);
     expectHostBits("rsqrt(x)", qgpu_cuda::rsqrtf, 0.0f, 10.0f);
+    expectHostBits("sin(x)", qgpu_cuda::sinf, -10.0f, 10.0f);
+    expectHostBits("__cosf(x)", qgpu_cuda::cosf, -10.0f, 10.0f);
+    expectHostBits("tanh(x)", qgpu_cuda::tanhf, -10.0f, 10.0f);
+    expectHostBits(
+        "fmod(x, y)", [](float x, float y) { return std::bit_cast<uint32_t>(qgpu_cuda::fmodf(x, y)); }, -1e3f, 1e3f);
 }
 
 TEST(MathLibrary, TheDoubleOverloadsAreRefusedAtTheCall) {

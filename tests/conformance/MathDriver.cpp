@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
     const std::map<std::string, Function> functions = {{"expf", qgpu_cuda::expf},     {"exp2f", qgpu_cuda::exp2f},
                                                        {"exp10f", qgpu_cuda::exp10f}, {"logf", qgpu_cuda::logf},
                                                        {"log2f", qgpu_cuda::log2f},   {"log10f", qgpu_cuda::log10f},
-                                                       {"rsqrtf", qgpu_cuda::rsqrtf}};
+                                                       {"rsqrtf", qgpu_cuda::rsqrtf}, {"sinf", qgpu_cuda::sinf},
+                                                       {"cosf", qgpu_cuda::cosf},     {"tanhf", qgpu_cuda::tanhf}};
     auto it = argc == 2 ? functions.find(argv[1]) : functions.end();
     if (it == functions.end()) {
         std::fprintf(stderr, "usage: qgpu_conformance_math FUNCTION < BITS > BITS (expf, logf, rsqrtf, ...)\n");

@@ -26,7 +26,11 @@ FUNCTIONS = {
     "log2f": (lambda x: mpmath.log(x, 2), (1e-38, 3e38)),
     "log10f": (lambda x: mpmath.log(x, 10), (1e-38, 3e38)),
     "rsqrtf": (lambda x: 1 / mpmath.sqrt(x), (1e-38, 3e38)),
+    "sinf": (mpmath.sin, (-1e5, 1e5)),
+    "cosf": (mpmath.cos, (-1e5, 1e5)),
+    "tanhf": (mpmath.tanh, (-10.0, 10.0)),
 }
+TRIG = ("sinf", "cosf")
 SPECIALS = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x00000001, 0x80000001,
             0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF]
 
@@ -35,7 +39,12 @@ def inputs(name, count, rng):
     low, high = FUNCTIONS[name][1]
     n = count // 5
     parts = [np.array(SPECIALS, dtype=np.uint32), rng.integers(0, 2**32, n, dtype=np.uint32)]
-    if name == "rsqrtf" or name.startswith("log"):  # every exponent, subnormals, powers of two, x near 1
+    if name in TRIG:  # every exponent, and the floats nearest to multiples of pi/2 (the hard cases)
+        parts.append(rng.integers(0, 0x7F800000, 2 * n, dtype=np.uint32) | (rng.integers(0, 2, 2 * n, dtype=np.uint32) << 31))
+        parts.append(rng.uniform(low, high, n).astype(np.float32).view(np.uint32))
+        near = np.array([float(mpmath.pi / 2 * k) for k in rng.integers(1, 2**24, n)], dtype=np.float32)
+        parts.append(near.view(np.uint32))
+    elif name == "rsqrtf" or name.startswith("log"):  # every exponent, subnormals, powers of two, x near 1
         parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32))
         parts.append(rng.integers(0x3F3504F3, 0x3FB504F3, n, dtype=np.uint32))
         parts.append(np.arange(1, 254, dtype=np.uint32) << 23)
@@ -65,7 +74,12 @@ def special(name, x):
     """IEEE-754's answer where the function is not a smooth value: None elsewhere."""
     if np.isnan(x):
         return np.float32("nan")
-    if name == "rsqrtf" or name.startswith("log"):
+    if name in TRIG:
+        if np.isinf(x):
+            return np.float32("nan")
+        if x == 0:
+            return np.float32(1) if name == "cosf" else x
+    elif name == "rsqrtf" or name.startswith("log"):
         if x == 0:
             return np.float32(-np.inf if name.startswith("log") else np.copysign(np.inf, x))
         if x < 0:
@@ -74,6 +88,11 @@ def special(name, x):
             return np.float32(np.inf if name.startswith("log") else 0)
         if name.startswith("log") and x == 1:
             return np.float32(0)
+    elif name == "tanhf":
+        if np.isinf(x):
+            return np.float32(np.copysign(1, x))
+        if x == 0:
+            return x
     elif np.isinf(x):
         return np.float32(np.inf if x > 0 else 0)
     return None
@@ -105,11 +124,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--driver", required=True)
     parser.add_argument("--count", type=int, default=125000)  # about 100,000 arguments per function
+    parser.add_argument("functions", nargs="*", help="the functions to measure (default: all)")
     args = parser.parse_args()
     rng = np.random.default_rng(20261206)
     failed = False
     print(f"{'function':10} {'inputs':>8} {'max ulp':>8}  {'at x':>16}  correctly rounded")
-    for name in FUNCTIONS:
+    for name in args.functions or FUNCTIONS:
         n, worst, at, rounded, bad = check(name, args.driver, args.count, rng)
         print(f"{name:10} {n:8} {worst:8.3f}  {at!r:>16}  {100.0 * rounded / n:.2f}%")
         for line in bad[:5]:

@@ -301,6 +301,9 @@ inline float __exp10f(float x) { return exp10f(x); }
 inline float __logf(float x) { return logf(x); }
 inline float __log2f(float x) { return log2f(x); }
 inline float __log10f(float x) { return log10f(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline void __sincosf(float x, float* s, float* c) { sincosf(x, s, c); }
 // C++'s float overloads, as the device header has them.
 inline float exp(float x) { return expf(x); }
 inline float exp2(float x) { return exp2f(x); }
@@ -308,6 +311,22 @@ inline float log(float x) { return logf(x); }
 inline float log2(float x) { return log2f(x); }
 inline float log10(float x) { return log10f(x); }
 inline float rsqrt(float x) { return rsqrtf(x); }
+inline float sin(float x) { return sinf(x); }
+inline float cos(float x) { return cosf(x); }
+inline float tanh(float x) { return tanhf(x); }
+inline void sincos(float x, float* s, float* c) { sincosf(x, s, c); }
+inline float round(float x) { return roundf(x); }
+inline float logb(float x) { return logbf(x); }
+inline float fmod(float x, float y) { return fmodf(x, y); }
+inline float fdim(float x, float y) { return fdimf(x, y); }
+inline float nextafter(float x, float y) { return nextafterf(x, y); }
+inline long lround(float x) { return lroundf(x); }
+inline long long llround(float x) { return llroundf(x); }
+inline int ilogb(float x) { return ilogbf(x); }
+inline float ldexp(float x, int n) { return ldexpf(x, n); }
+inline float scalbn(float x, int n) { return scalbnf(x, n); }
+inline float frexp(float x, int* e) { return frexpf(x, e); }
+inline float modf(float x, float* whole) { return modff(x, whole); }
 inline float sqrt(float x) { return sqrtf(x); }
 inline float fabs(float x) { return fabsf(x); }
 inline float floor(float x) { return floorf(x); }
@@ -746,6 +765,42 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::fmax;              \
     using qgpu_cuda::fma;               \
     using qgpu_cuda::copysign;          \
+    using qgpu_cuda::sinf;              \
+    using qgpu_cuda::cosf;              \
+    using qgpu_cuda::sincosf;           \
+    using qgpu_cuda::tanhf;             \
+    using qgpu_cuda::__sinf;            \
+    using qgpu_cuda::__cosf;            \
+    using qgpu_cuda::__sincosf;         \
+    using qgpu_cuda::sin;               \
+    using qgpu_cuda::cos;               \
+    using qgpu_cuda::tanh;              \
+    using qgpu_cuda::sincos;            \
+    using qgpu_cuda::roundf;            \
+    using qgpu_cuda::lroundf;           \
+    using qgpu_cuda::llroundf;          \
+    using qgpu_cuda::ldexpf;            \
+    using qgpu_cuda::scalbnf;           \
+    using qgpu_cuda::scalblnf;          \
+    using qgpu_cuda::frexpf;            \
+    using qgpu_cuda::ilogbf;            \
+    using qgpu_cuda::logbf;             \
+    using qgpu_cuda::modff;             \
+    using qgpu_cuda::nextafterf;        \
+    using qgpu_cuda::fdimf;             \
+    using qgpu_cuda::fmodf;             \
+    using qgpu_cuda::round;             \
+    using qgpu_cuda::logb;              \
+    using qgpu_cuda::fmod;              \
+    using qgpu_cuda::fdim;              \
+    using qgpu_cuda::nextafter;         \
+    using qgpu_cuda::lround;            \
+    using qgpu_cuda::llround;           \
+    using qgpu_cuda::ilogb;             \
+    using qgpu_cuda::ldexp;             \
+    using qgpu_cuda::scalbn;            \
+    using qgpu_cuda::frexp;             \
+    using qgpu_cuda::modf;              \
     using qgpu_cuda::__qgpu_lane;       \
     using qgpu_cuda::__qgpu_block_rank; \
     using qgpu_cuda::__ballot_sync;     \
