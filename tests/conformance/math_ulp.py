@@ -5,7 +5,7 @@ error in units in the last place of the exact result, and how many results are c
 when a function's error passes 1 ulp (CUDA documents 1 for logf and log2f, 2 for the others) or a special
 case differs from IEEE-754's answer. Prints the table docs/qgpu-cuda.md quotes.
 
-Usage: math_ulp.py --driver qgpu_conformance_math [--count N]
+Usage: math_ulp.py --driver qgpu_conformance_math [--count N] [FUNCTION ...]
 """
 import argparse
 import subprocess
