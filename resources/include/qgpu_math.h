@@ -31,6 +31,18 @@ QGPU_MATH_FN int __qgpu_mulhi_s(int a, int b) {
     return ah * bh + ((ah * bl) >> 16) + ((al * bh) >> 16);
 }
 
+// A finite non-zero |x| (its bits `magnitude`) as sig * 2^(e - 31), sig in [2^31, 2^32): returns e.
+QGPU_MATH_FN int __qgpu_unpack(unsigned magnitude, unsigned& sig) {
+    unsigned field = magnitude >> 23;
+    if (field == 0u) {  // subnormal
+        int lead = __clz((int)magnitude);
+        sig = magnitude << lead;
+        return -118 - lead;
+    }
+    sig = (magnitude << 8) | 0x80000000u;
+    return int(field) - 127;
+}
+
 // The float (-1)^negative * sig * 2^(e - 31), sig in [2^31, 2^32), rounded to nearest even; `inexact`
 // says that bits below sig are not all 0. Overflows to infinity, rounds into the subnormals and to zero.
 QGPU_MATH_FN float __qgpu_round_pack(unsigned negative, int e, unsigned sig, unsigned inexact) {
@@ -333,11 +345,12 @@ QGPU_MATH_FN float cosf(float x) { return __qgpu_sin_cos(x, 1u); }
 
 // ---- hyperbolic tangent ----------------------------------------------------------------------------
 
-// 2^31 / n in Q1.31 for n = N * 2^-32 in [1/2, 1] (N with its top bit set, or 0 for n = 1): Newton's
-// iteration y <- y (2 - n y) from the first guess 48/17 - 32/17 n (within 1/17), in exact products.
+// 2^31 / n in Q1.31 for n = N * 2^-32 in (1/2, 1) (N above 2^31), within 2^-29: Newton's iteration
+// y <- y (2 - n y) from the first guess 48/17 - 32/17 n (within 1/17), in a loop (the ROM is the limit).
 QGPU_MATH_FN unsigned __qgpu_reciprocal(unsigned N) {
-    unsigned y = __umulhi(0x80000000u - N, 0xf0f0f0f1u);  // 32/17 (3/2 - n), Q1.31
-    for (int i = 0; i < 3; ++i) y = __umulhi(y, 0u - __umulhi(N, y)) << 1;
+    unsigned y = __qgpu_mulhi_u(0x80000000u - N, 0xf0f0f0f1u);  // 32/17 (3/2 - n), Q1.31
+#pragma unroll 1
+    for (int i = 0; i < 3; ++i) y = __qgpu_mulhi_u(y, 0u - __qgpu_mulhi_u(N, y)) << 1;
     return y;
 }
 
@@ -375,19 +388,65 @@ QGPU_MATH_FN float tanhf(float x) {
     return __uint_as_float(__float_as_uint(t) | (bits & 0x80000000u));
 }
 
-// ---- exact functions: rounding, exponents, fractions, neighbours, remainders ------------------------
+// ---- arc tangents ---------------------------------------------------------------------------------
 
-// A finite non-zero |x| (its bits `magnitude`) as sig * 2^(e - 31), sig in [2^31, 2^32): returns e.
-QGPU_MATH_FN int __qgpu_unpack(unsigned magnitude, unsigned& sig) {
-    unsigned field = magnitude >> 23;
-    if (field == 0u) {  // subnormal
-        int lead = __clz((int)magnitude);
-        sig = magnitude << lead;
-        return -118 - lead;
-    }
-    sig = (magnitude << 8) | 0x80000000u;
-    return int(field) - 127;
+// atan(u) / u in Q2.30 for u = v * 2^-32 in [0, tan(pi/8)]: a polynomial of degree 6 in u^2 (a Chebyshev
+// fit, within 2^-35) by Horner's rule.
+QGPU_MATH_FN int __qgpu_atan_over(unsigned v) {
+    int z = int(__qgpu_mulhi_u(v, v)), p = 0x301f1e0;  // z = u^2 in Q0.32
+    p = -0x568d7c4 + __qgpu_mulhi_s(p, z);
+    p = 0x710c3ae + __qgpu_mulhi_s(p, z);
+    p = -0x923e2fe + __qgpu_mulhi_s(p, z);
+    p = 0xcccc7d9 + __qgpu_mulhi_s(p, z);
+    p = -0x15555548 + __qgpu_mulhi_s(p, z);
+    return 0x40000000 + __qgpu_mulhi_s(p, z);
 }
+
+// n / d in Q0.32 for n <= d, d > 0 (1 - 2^-32 for n = d), by the reciprocal of d.
+QGPU_MATH_FN unsigned __qgpu_quotient(unsigned n, unsigned d) {
+    int shift = __clz((int)d);
+    n <<= shift;
+    d <<= shift;
+    unsigned q = d == 0x80000000u ? n << 1 : __qgpu_mulhi_u(n, __qgpu_reciprocal(d)) << 1;
+    return n >= d ? 0xffffffffu : q;
+}
+
+// base +- atan(u) for u = v * 2^-32 in [0, tan(pi/8)] (flip 1: base - atan), with base in unsigned Q2.30;
+// for base 0, u = sig * 2^(e - 31) (sig with its top bit set) gives the relative accuracy a tiny result needs.
+QGPU_MATH_FN float __qgpu_atan_finish(unsigned v, unsigned base, unsigned flip, unsigned sig, int e, unsigned sign) {
+    unsigned p = unsigned(__qgpu_atan_over(v)), r = __qgpu_mulhi_u(v, p);
+    unsigned value = base == 0u ? __qgpu_mulhi_u(sig, p) : flip ? base - r : base + r;
+    float t = __qgpu_fixed_to_float(0u, value, base == 0u ? 29 - e : 30);
+    return __uint_as_float(__float_as_uint(t) | sign);
+}
+
+// atan(y / x) in [-pi, pi], the angle of (x, y). From the smaller magnitude s and the larger l: atan(s / l), or
+// pi/4 - atan((l - s) / (l + s)) where s / l passes tan(pi/8); then the quadrant: from the x axis, or pi/2
+// from the y axis when |y| > |x| (steep), mirrored for x < 0.
+QGPU_MATH_FN float atan2f(float y, float x) {
+    unsigned by = __float_as_uint(y), bx = __float_as_uint(x), my = by & 0x7fffffffu, mx = bx & 0x7fffffffu;
+    unsigned sign = by & 0x80000000u, west = bx >> 31, sy, sx;
+    if (my > 0x7f800000u || mx > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (my == 0u || mx == 0x7f800000u) {  // along the x axis, or y finite and x infinite
+        if (my == 0x7f800000u) return __uint_as_float(sign | (west ? 0x4016cbe4u : 0x3f490fdbu));  // 3pi/4, pi/4
+        return __uint_as_float(sign | (west ? 0x40490fdbu : 0u));                                  // pi, 0
+    }
+    if (mx == 0u || my == 0x7f800000u) return __uint_as_float(sign | 0x3fc90fdbu);  // pi/2
+    int ey = __qgpu_unpack(my, sy), ex = __qgpu_unpack(mx, sx);
+    unsigned steep = my > mx, s = steep ? sx : sy, l = steep ? sy : sx;
+    int gap = steep ? ey - ex : ex - ey;  // s / l = (s / l) * 2^-gap, gap >= 0
+    unsigned aligned = gap >= 32 ? 0u : s >> gap;
+    unsigned mid = aligned > __qgpu_mulhi_u(l, 0x6a09e667u);  // s / l > tan(pi/8)
+    unsigned n = mid ? (l >> 1) - (aligned >> 1) : s >> 1, d = mid ? (l >> 1) + (aligned >> 1) : l;
+    unsigned v = __qgpu_quotient(n, d);  // below tan(pi/8) s / (2l), and then gap >= 1
+    unsigned u = mid ? v : __qgpu_word_at(0u, v, gap - 1);
+    unsigned base = mid ? (west ? 0x96cbe3f9u : 0x3243f6a9u) : steep ? 0x6487ed51u : west ? 0xc90fdaa2u : 0u;
+    int lead = __clz((int)v);  // pi/4, 3pi/4, pi/2, pi in unsigned Q2.30
+    return __qgpu_atan_finish(u, base, west ^ steep ^ mid, v << lead, -lead - gap, sign);
+}
+QGPU_MATH_FN float atanf(float x) { return atan2f(x, 1.0f); }
+
+// ---- exact functions: rounding, exponents, fractions, neighbours, remainders ------------------------
 
 // x rounded to an integer, halfway cases away from zero.
 QGPU_MATH_FN float roundf(float x) {

@@ -82,6 +82,14 @@ TEST(MathLibrary, SineCosineAndHyperbolicTangentGiveTheHostsBits) {
     expectHostBits("tanhf(x)", qgpu_cuda::tanhf, -12.0f, 12.0f);
 }
 
+TEST(MathLibrary, ArcTangentsGiveTheHostsBits) {
+    expectHostBits("atanf(x)", qgpu_cuda::atanf, -20.0f, 20.0f);
+    expectHostBits(
+        "atan2f(x, y)", [](float y, float x) { return std::bit_cast<uint32_t>(qgpu_cuda::atan2f(y, x)); }, -5.0f, 5.0f);
+    expectHostBits(
+        "atan2(y, x)", [](float y, float x) { return std::bit_cast<uint32_t>(qgpu_cuda::atan2f(x, y)); }, -5.0f, 5.0f);
+}
+
 // sincosf computes both in one loop that spills a few words, too many for the harness's 128 threads:
 // one block of 32 threads here, over bit patterns in unsigned arrays.
 TEST(MathLibrary, SincosGivesTheHostsSineAndCosine) {

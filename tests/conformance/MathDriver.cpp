@@ -11,23 +11,28 @@
 
 int main(int argc, char** argv) {
     using Function = float (*)(float);
-    const std::map<std::string, Function> functions = {{"expf", qgpu_cuda::expf},     {"exp2f", qgpu_cuda::exp2f},
-                                                       {"exp10f", qgpu_cuda::exp10f}, {"logf", qgpu_cuda::logf},
-                                                       {"log2f", qgpu_cuda::log2f},   {"log10f", qgpu_cuda::log10f},
-                                                       {"rsqrtf", qgpu_cuda::rsqrtf}, {"sinf", qgpu_cuda::sinf},
-                                                       {"cosf", qgpu_cuda::cosf},     {"tanhf", qgpu_cuda::tanhf}};
-    auto it = argc == 2 ? functions.find(argv[1]) : functions.end();
-    if (it == functions.end()) {
-        std::fprintf(stderr, "usage: qgpu_conformance_math FUNCTION < BITS > BITS (expf, logf, rsqrtf, ...)\n");
+    using Pair = float (*)(float, float);
+    const std::map<std::string, Function> functions = {
+        {"expf", qgpu_cuda::expf},     {"exp2f", qgpu_cuda::exp2f}, {"exp10f", qgpu_cuda::exp10f},
+        {"logf", qgpu_cuda::logf},     {"log2f", qgpu_cuda::log2f}, {"log10f", qgpu_cuda::log10f},
+        {"rsqrtf", qgpu_cuda::rsqrtf}, {"sinf", qgpu_cuda::sinf},   {"cosf", qgpu_cuda::cosf},
+        {"tanhf", qgpu_cuda::tanhf},   {"atanf", qgpu_cuda::atanf}};
+    const std::map<std::string, Pair> pairs = {{"atan2f", qgpu_cuda::atan2f}};  // two floats in per result
+    auto one = argc == 2 ? functions.find(argv[1]) : functions.end();
+    auto two = argc == 2 ? pairs.find(argv[1]) : pairs.end();
+    if (one == functions.end() && two == pairs.end()) {
+        std::fprintf(stderr, "usage: qgpu_conformance_math FUNCTION < BITS > BITS (expf, logf, atan2f, ...)\n");
         return 2;
     }
-    uint32_t bits;
-    while (std::fread(&bits, sizeof bits, 1, stdin) == 1) {
-        float x, y;
-        std::memcpy(&x, &bits, sizeof x);
-        y = it->second(x);
-        std::memcpy(&bits, &y, sizeof bits);
-        std::fwrite(&bits, sizeof bits, 1, stdout);
+    const size_t arity = one != functions.end() ? 1 : 2;
+    uint32_t bits[2];
+    while (std::fread(bits, sizeof bits[0], arity, stdin) == arity) {
+        float x, y, r;
+        std::memcpy(&x, &bits[0], sizeof x);
+        std::memcpy(&y, &bits[1], sizeof y);
+        r = arity == 1 ? one->second(x) : two->second(x, y);
+        std::memcpy(&bits[0], &r, sizeof r);
+        std::fwrite(&bits[0], sizeof bits[0], 1, stdout);
     }
     return 0;
 }

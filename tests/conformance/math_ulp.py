@@ -29,8 +29,11 @@ FUNCTIONS = {
     "sinf": (mpmath.sin, (-1e5, 1e5)),
     "cosf": (mpmath.cos, (-1e5, 1e5)),
     "tanhf": (mpmath.tanh, (-10.0, 10.0)),
+    "atanf": (mpmath.atan, (-100.0, 100.0)),
 }
 TRIG = ("sinf", "cosf")
+# name: exact function of (y, x); the driver reads two floats per result
+PAIRS = {"atan2f": mpmath.atan2}
 SPECIALS = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x00000001, 0x80000001,
             0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF]
 
@@ -88,9 +91,9 @@ def special(name, x):
             return np.float32(np.inf if name.startswith("log") else 0)
         if name.startswith("log") and x == 1:
             return np.float32(0)
-    elif name == "tanhf":
+    elif name in ("tanhf", "atanf"):
         if np.isinf(x):
-            return np.float32(np.copysign(1, x))
+            return np.float32(np.copysign(1 if name == "tanhf" else np.pi / 2, x))
         if x == 0:
             return x
     elif np.isinf(x):
@@ -98,7 +101,55 @@ def special(name, x):
     return None
 
 
+def pair_inputs(count, rng):
+    """(y, x) pairs: every pair of specials, random bits, ordinary values, nearly equal and very unequal
+    magnitudes."""
+    n = count // 3
+    specials = np.array([(a, b) for a in SPECIALS for b in SPECIALS], dtype=np.uint32)
+    bits = rng.integers(0, 2**32, (n, 2), dtype=np.uint32)
+    values = rng.uniform(-100, 100, (n, 2)).astype(np.float32).view(np.uint32)
+    near = rng.uniform(-100, 100, n // 2).astype(np.float32)
+    equal = np.stack([near, near * rng.choice([-1, 1], n // 2) * rng.uniform(0.999, 1.001, n // 2)], axis=1)
+    tiny = rng.integers(0x00000001, 0x7F800000, (n // 2, 2), dtype=np.uint32)
+    tiny[:, 0] &= 0x3FFFFFFF  # |y| small against |x|, then the other way round
+    tiny[n // 4:] = tiny[n // 4:, ::-1]
+    signs = rng.integers(0, 2, tiny.shape, dtype=np.uint32) << 31
+    return np.concatenate([specials, bits, values, equal.astype(np.float32).view(np.uint32), tiny | signs])
+
+
+def pair_special(y, x):
+    """C99's atan2 where an argument is 0, infinite or NaN (NumPy's, in double, rounded): None elsewhere."""
+    if np.isnan(x) or np.isnan(y):
+        return np.float32("nan")
+    if x == 0 or y == 0 or np.isinf(x) or np.isinf(y):
+        return np.float32(np.arctan2(np.float64(y), np.float64(x)))
+    return None
+
+
+def check_pairs(name, driver, count, rng):
+    pairs = pair_inputs(count, rng)
+    out = subprocess.run([driver, name], input=pairs.tobytes(), capture_output=True, check=True).stdout
+    results = np.frombuffer(out, dtype=np.uint32).view(np.float32)
+    worst, worst_at, rounded, bad = 0.0, None, 0, []
+    for (by, bx), r in zip(pairs, results):
+        y, x = np.uint32(by).view(np.float32), np.uint32(bx).view(np.float32)
+        expected = pair_special(y, x)
+        if expected is not None:
+            same = (np.isnan(expected) and np.isnan(r)) or (expected == r and np.signbit(expected) == np.signbit(r))
+            rounded += same
+            if not same:
+                bad.append(f"{name}({y!r}, {x!r}) = {r!r}, not {expected!r}")
+            continue
+        err = ulp_error(y, r, PAIRS[name](mpmath.mpf(float(y)), mpmath.mpf(float(x))))
+        rounded += err <= 0.5
+        if err > worst:
+            worst, worst_at = err, (y, x)
+    return len(pairs), worst, worst_at, rounded, bad
+
+
 def check(name, driver, count, rng):
+    if name in PAIRS:
+        return check_pairs(name, driver, count, rng)
     xs = inputs(name, count, rng)
     out = subprocess.run([driver, name], input=xs.tobytes(), capture_output=True, check=True).stdout
     ys = np.frombuffer(out, dtype=np.uint32).view(np.float32)
@@ -129,7 +180,7 @@ def main():
     rng = np.random.default_rng(20261206)
     failed = False
     print(f"{'function':10} {'inputs':>8} {'max ulp':>8}  {'at x':>16}  correctly rounded")
-    for name in args.functions or FUNCTIONS:
+    for name in args.functions or [*FUNCTIONS, *PAIRS]:
         n, worst, at, rounded, bad = check(name, args.driver, args.count, rng)
         print(f"{name:10} {n:8} {worst:8.3f}  {at!r:>16}  {100.0 * rounded / n:.2f}%")
         for line in bad[:5]:

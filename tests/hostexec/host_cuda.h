@@ -314,6 +314,8 @@ inline float rsqrt(float x) { return rsqrtf(x); }
 inline float sin(float x) { return sinf(x); }
 inline float cos(float x) { return cosf(x); }
 inline float tanh(float x) { return tanhf(x); }
+inline float atan(float x) { return atanf(x); }
+inline float atan2(float y, float x) { return atan2f(y, x); }
 inline void sincos(float x, float* s, float* c) { sincosf(x, s, c); }
 inline float round(float x) { return roundf(x); }
 inline float logb(float x) { return logbf(x); }
@@ -769,6 +771,10 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::cosf;              \
     using qgpu_cuda::sincosf;           \
     using qgpu_cuda::tanhf;             \
+    using qgpu_cuda::atanf;             \
+    using qgpu_cuda::atan2f;            \
+    using qgpu_cuda::atan;              \
+    using qgpu_cuda::atan2;             \
     using qgpu_cuda::__sinf;            \
     using qgpu_cuda::__cosf;            \
     using qgpu_cuda::__sincosf;         \
