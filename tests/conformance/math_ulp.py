@@ -32,8 +32,6 @@ FUNCTIONS = {
     "atanf": (mpmath.atan, (-100.0, 100.0)),
 }
 TRIG = ("sinf", "cosf")
-# name: exact function of (y, x); the driver reads two floats per result
-PAIRS = {"atan2f": mpmath.atan2}
 SPECIALS = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x00000001, 0x80000001,
             0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF]
 
@@ -101,7 +99,7 @@ def special(name, x):
     return None
 
 
-def pair_inputs(count, rng):
+def atan2_inputs(count, rng):
     """(y, x) pairs: every pair of specials, random bits, ordinary values, nearly equal and very unequal
     magnitudes."""
     n = count // 3
@@ -117,7 +115,7 @@ def pair_inputs(count, rng):
     return np.concatenate([specials, bits, values, equal.astype(np.float32).view(np.uint32), tiny | signs])
 
 
-def pair_special(y, x):
+def atan2_special(y, x):
     """C99's atan2 where an argument is 0, infinite or NaN (NumPy's, in double, rounded): None elsewhere."""
     if np.isnan(x) or np.isnan(y):
         return np.float32("nan")
@@ -126,24 +124,30 @@ def pair_special(y, x):
     return None
 
 
+# Functions of two floats (the driver reads two per result): name -> (the exact function, its arguments, its
+# special cases).
+PAIRS = {"atan2f": (mpmath.atan2, atan2_inputs, atan2_special)}
+
+
 def check_pairs(name, driver, count, rng):
-    pairs = pair_inputs(count, rng)
+    exact, make_inputs, special_case = PAIRS[name]
+    pairs = make_inputs(count, rng)
     out = subprocess.run([driver, name], input=pairs.tobytes(), capture_output=True, check=True).stdout
     results = np.frombuffer(out, dtype=np.uint32).view(np.float32)
     worst, worst_at, rounded, bad = 0.0, None, 0, []
-    for (by, bx), r in zip(pairs, results):
-        y, x = np.uint32(by).view(np.float32), np.uint32(bx).view(np.float32)
-        expected = pair_special(y, x)
+    for (ba, bb), r in zip(pairs, results):  # the function of (a, b)
+        a, b = np.uint32(ba).view(np.float32), np.uint32(bb).view(np.float32)
+        expected = special_case(a, b)
         if expected is not None:
             same = (np.isnan(expected) and np.isnan(r)) or (expected == r and np.signbit(expected) == np.signbit(r))
             rounded += same
             if not same:
-                bad.append(f"{name}({y!r}, {x!r}) = {r!r}, not {expected!r}")
+                bad.append(f"{name}({a!r}, {b!r}) = {r!r}, not {expected!r}")
             continue
-        err = ulp_error(y, r, PAIRS[name](mpmath.mpf(float(y)), mpmath.mpf(float(x))))
+        err = ulp_error(a, r, exact(mpmath.mpf(float(a)), mpmath.mpf(float(b))))
         rounded += err <= 0.5
         if err > worst:
-            worst, worst_at = err, (y, x)
+            worst, worst_at = err, (a, b)
     return len(pairs), worst, worst_at, rounded, bad
 
 
