@@ -548,6 +548,13 @@ private:
                name.find_first_not_of("0123456789", n) == std::string::npos;
     }
 
+    // A register a scope declares without '%' (`.reg .pred p;` in inline asm, `.reg .b32 tmp;` in Clang's
+    // `{ .reg .b32 tmp; mov.b64 {tmp, %r1}, %rd1; }`) as the register %__NAME, which no compiler's own
+    // register names; any other name as it is.
+    std::string scopedRegister(const std::string& name) const {
+        return name[0] != '%' && isDeclaredRegister(name) ? "%__" + name : name;
+    }
+
     // A name declared by `.reg` in the open scopes without '%' (inline asm declares `.reg .pred p;`).
     bool isDeclaredRegister(const std::string& name) const {
         for (const auto& [declared, depth] : m_registers)
@@ -576,10 +583,13 @@ private:
         }
         if (t[0] == '{') {
             if (t.back() != '}') fail("the vector '" + t + "' is not closed with '}'");
-            for (const std::string& e : split(t.substr(1, t.size() - 2) + ",", ','))
+            std::string elements;  // a register a scope declares without '%' gets one, as elsewhere
+            for (const std::string& e : split(t.substr(1, t.size() - 2) + ",", ',')) {
                 if (e != "_" && !isIdentifier(e) && !isNumber(e)) fail("cannot read the vector '" + t + "'");
+                elements += (elements.empty() ? "" : ", ") + scopedRegister(e);
+            }
             o.kind = Operand::Kind::Vector;
-            o.name = t;
+            o.name = "{" + elements + "}";
             return o;
         }
         if (t[0] == '%') {
@@ -616,7 +626,7 @@ private:
         o.kind = t[0] == '$'             ? Operand::Kind::Label
                  : isDeclaredRegister(t) ? Operand::Kind::Reg
                                          : Operand::Kind::Symbol;
-        o.name = t;
+        o.name = scopedRegister(t);
         return o;
     }
 
@@ -666,6 +676,7 @@ private:
             in.guardNegated = g[0] == '!';
             in.guard = in.guardNegated ? g.substr(1) : g;
             if (!isIdentifier(in.guard)) fail("cannot read the guard '@" + g + "': it names a predicate, such as @%p1");
+            in.guard = scopedRegister(in.guard);
             l = trim(l.substr(sp));
         }
         size_t sp = l.find_first_of(" \t");

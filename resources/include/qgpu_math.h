@@ -446,6 +446,55 @@ QGPU_MATH_FN float atan2f(float y, float x) {
 }
 QGPU_MATH_FN float atanf(float x) { return atan2f(x, 1.0f); }
 
+// ---- hypotenuse ------------------------------------------------------------------------------------
+
+// floor(sqrt(h:l / 2^12)) for h:l with its top bit pair not 0 (h >= 2^30), 26 bits, and whether the root of
+// h:l / 2^64 is inexact: a bit pair at a time, in 32-bit words.
+QGPU_MATH_FN unsigned __qgpu_isqrt52(unsigned h, unsigned l, unsigned& inexact) {
+    unsigned r = 0u, q = 0u;
+    inexact = (l & 0xfffu) != 0u;
+#pragma unroll 1
+    for (int i = 0; i < 26; ++i) {
+        r = (r << 2) | (h >> 30);
+        h = (h << 2) | (l >> 30);
+        l <<= 2;
+        unsigned t = (q << 2) | 1u;
+        q <<= 1;
+        if (r >= t) {
+            r -= t;
+            q |= 1u;
+        }
+    }
+    inexact |= r != 0u;
+    return q;
+}
+
+// sqrt(x^2 + y^2), correctly rounded: the significands' squares summed exactly in 64 bits (the smaller one's
+// low bits only as a sticky bit when the exponents are far apart), then an integer square root of 26 bits
+// and whether anything is left below them.
+QGPU_MATH_FN float hypotf(float x, float y) {
+    unsigned a = __float_as_uint(x) & 0x7fffffffu, b = __float_as_uint(y) & 0x7fffffffu, sa, sb, inexact;
+    if (a == 0x7f800000u || b == 0x7f800000u) return __uint_as_float(0x7f800000u);  // even with a NaN
+    if (a > 0x7f800000u || b > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (a < b) {
+        unsigned t = a;
+        a = b;
+        b = t;
+    }
+    if (b == 0u) return __uint_as_float(a);
+    int ea = __qgpu_unpack(a, sa), eb = __qgpu_unpack(b, sb), d = ea - eb;
+    if (d > 13) return __uint_as_float(a);  // y / x < 2^-12: x^2 + y^2 rounds to x^2 and its root to |x|
+    // x^2 + y^2 = s * 2^(2 eb - 46 + drop): ma^2 4^d + mb^2 with the 24-bit significands, in at most 62 bits
+    int drop = d > 7 ? 2 * d - 14 : 0;
+    unsigned long long ma = sa >> 8, mb = sb >> 8, bb = mb * mb;
+    unsigned long long s = ((ma * ma) << (2 * d - drop)) + (bb >> drop);
+    unsigned sticky = (bb & ((1ull << drop) - 1u)) != 0u;
+    int lead = __clzll((long long)s) & ~1;  // an even shift: the root of s << lead has 32 bits, 26 kept
+    s <<= lead;
+    unsigned q = __qgpu_isqrt52(unsigned(s >> 32), unsigned(s), inexact);
+    return __qgpu_round_pack(0u, eb + 8 + drop / 2 - lead / 2, q << 6, inexact | sticky);
+}
+
 // ---- exact functions: rounding, exponents, fractions, neighbours, remainders ------------------------
 
 // x rounded to an integer, halfway cases away from zero.

@@ -241,7 +241,28 @@ TEST(InlinePtx, TheParserLocatesTheMistakesInPtxText) {
     const ptx::Function& f = m.functions.at(0);
     ASSERT_EQ(f.body.size(), 5u);
     EXPECT_EQ(f.labels.at("L1"), 1u);
-    EXPECT_EQ(f.body[2].guard, "p");
+    EXPECT_EQ(f.body[2].guard, "%__p") << "a register a scope declares without '%' is %__NAME";
     EXPECT_EQ(f.body[2].operands.at(0).kind, ptx::Operand::Kind::Label);
     EXPECT_EQ(f.body[3].operands.at(0).kind, ptx::Operand::Kind::Reg) << "t is declared by .reg";
+    EXPECT_EQ(f.body[3].operands.at(0).name, "%__t");
+}
+
+// Clang takes the high word of a 64-bit value as `{ .reg .b32 tmp; mov.b64 {tmp, %r1}, %rd1; }`, once per
+// use: a register of the scope in a vector.
+TEST(InlinePtx, ScopedRegistersInVectorsAreRegisters) {
+    const std::string source =
+        "__global__ void k(const unsigned* a, const unsigned* b, const unsigned* c, unsigned* out) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  unsigned long long v = (unsigned long long)a[i] * a[i] + b[i];\n"
+        "  out[i] = unsigned(v >> 32) + unsigned(v);\n"
+        "}\n";
+    ASSERT_NE(compileCudaToPtx(source, "k.cu").ptx.find(".reg .b32 tmp;"), std::string::npos)
+        << "Clang no longer writes the scope this test is about";
+    std::vector<uint32_t> a = qgpu::testing::operands(3, {0, 1, 0xfff, 0xffffffffu}),
+                          b = qgpu::testing::operands(4, {0, 0xfff00000u, 0x100000u, 0xffffffffu});
+    qgpu::testing::Outcome r = qgpu::testing::run(compileKernel(source, "k.cu").kernel.program, a, b, a);
+    for (size_t i = 0; i < size_t(qgpu::testing::kThreads); ++i) {
+        uint64_t v = uint64_t(a[i]) * a[i] + b[i];
+        EXPECT_EQ(r.out.at(i), uint32_t(v >> 32) + uint32_t(v)) << i;
+    }
 }

@@ -90,6 +90,11 @@ TEST(MathLibrary, ArcTangentsGiveTheHostsBits) {
         "atan2(y, x)", [](float y, float x) { return std::bit_cast<uint32_t>(qgpu_cuda::atan2f(x, y)); }, -5.0f, 5.0f);
 }
 
+TEST(MathLibrary, HypotenuseGivesTheHostsBits) {
+    expectHostBits(
+        "hypotf(x, y)", [](float x, float y) { return std::bit_cast<uint32_t>(qgpu_cuda::hypotf(x, y)); }, -1e3f, 1e3f);
+}
+
 // sincosf computes both in one loop that spills a few words, too many for the harness's 128 threads:
 // one block of 32 threads here, over bit patterns in unsigned arrays.
 TEST(MathLibrary, SincosGivesTheHostsSineAndCosine) {

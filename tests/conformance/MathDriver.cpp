@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
         {"logf", qgpu_cuda::logf},     {"log2f", qgpu_cuda::log2f}, {"log10f", qgpu_cuda::log10f},
         {"rsqrtf", qgpu_cuda::rsqrtf}, {"sinf", qgpu_cuda::sinf},   {"cosf", qgpu_cuda::cosf},
         {"tanhf", qgpu_cuda::tanhf},   {"atanf", qgpu_cuda::atanf}};
-    const std::map<std::string, Pair> pairs = {{"atan2f", qgpu_cuda::atan2f}};  // two floats in per result
+    const std::map<std::string, Pair> pairs = {{"atan2f", qgpu_cuda::atan2f},
+                                               {"hypotf", qgpu_cuda::hypotf}};  // two floats in per result
     auto one = argc == 2 ? functions.find(argv[1]) : functions.end();
     auto two = argc == 2 ? pairs.find(argv[1]) : pairs.end();
     if (one == functions.end() && two == pairs.end()) {

@@ -124,9 +124,34 @@ def atan2_special(y, x):
     return None
 
 
+def hypot_inputs(count, rng):
+    """(x, y) pairs: every pair of specials, random bits, ordinary values, magnitudes 2^0 to 2^-30 apart, and
+    both near the overflow and the underflow threshold."""
+    n = count // 4
+    specials = np.array([(a, b) for a in SPECIALS for b in SPECIALS], dtype=np.uint32)
+    bits = rng.integers(0, 2**32, (n, 2), dtype=np.uint32)
+    values = rng.uniform(-100, 100, (n, 2)).astype(np.float32)
+    apart = rng.uniform(1, 2, (n, 2)) * np.stack([np.ones(n), 2.0 ** -rng.integers(0, 31, n)], axis=1)
+    edges = np.concatenate([rng.uniform(1e38, 3.4e38, (n // 2, 2)), rng.uniform(1e-45, 1e-37, (n // 2, 2))])
+    floats = np.concatenate([values, apart.astype(np.float32), edges.astype(np.float32)])
+    return np.concatenate([specials, bits, floats.view(np.uint32)])
+
+
+def hypot_special(x, y):
+    """C99's hypot with an infinite or NaN argument (an infinity wins over a NaN): None elsewhere."""
+    if np.isinf(x) or np.isinf(y):
+        return np.float32(np.inf)
+    if np.isnan(x) or np.isnan(y):
+        return np.float32("nan")
+    return None
+
+
 # Functions of two floats (the driver reads two per result): name -> (the exact function, its arguments, its
 # special cases).
-PAIRS = {"atan2f": (mpmath.atan2, atan2_inputs, atan2_special)}
+PAIRS = {
+    "atan2f": (mpmath.atan2, atan2_inputs, atan2_special),
+    "hypotf": (mpmath.hypot, hypot_inputs, hypot_special),
+}
 
 
 def check_pairs(name, driver, count, rng):

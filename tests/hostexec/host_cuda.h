@@ -316,6 +316,7 @@ inline float cos(float x) { return cosf(x); }
 inline float tanh(float x) { return tanhf(x); }
 inline float atan(float x) { return atanf(x); }
 inline float atan2(float y, float x) { return atan2f(y, x); }
+inline float hypot(float x, float y) { return hypotf(x, y); }
 inline void sincos(float x, float* s, float* c) { sincosf(x, s, c); }
 inline float round(float x) { return roundf(x); }
 inline float logb(float x) { return logbf(x); }
@@ -771,6 +772,8 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::cosf;              \
     using qgpu_cuda::sincosf;           \
     using qgpu_cuda::tanhf;             \
+    using qgpu_cuda::hypotf;            \
+    using qgpu_cuda::hypot;             \
     using qgpu_cuda::atanf;             \
     using qgpu_cuda::atan2f;            \
     using qgpu_cuda::atan;              \
