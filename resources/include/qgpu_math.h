@@ -343,6 +343,33 @@ QGPU_MATH_FN float __qgpu_sin_cos(float x, unsigned cosine) {
 QGPU_MATH_FN float sinf(float x) { return __qgpu_sin_cos(x, 0u); }
 QGPU_MATH_FN float cosf(float x) { return __qgpu_sin_cos(x, 1u); }
 
+// sin(pi x) (cosine 0) or cos(pi x) = sin(pi (x + 1/2)) (cosine 1): 2|x| = q + f needs no constant, so the
+// reduction is exact: q and f are the bits of x's significand above and below the point. Where f is 0 the
+// result is exact: +-1, or a zero (+0 for cos, and sin(pi n) with n's sign, as IEEE-754's sinPi).
+QGPU_MATH_FN float __qgpu_sin_cos_pi(float x, unsigned cosine) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sign = bits & 0x80000000u, sig;
+    if (magnitude >= 0x7f800000u) return __uint_as_float(0x7fffffffu);  // NaN or infinity
+    int e = __qgpu_unpack(magnitude == 0u ? 1u : magnitude, sig);
+    if (magnitude < 0x38800000u) {  // |x| < 2^-14: cos(pi x) rounds to 1, sin(pi x) to pi x
+        if (cosine) return 1.0f;
+        unsigned hi = __umulhi(sig, 0xc90fdaa2u), lo = sig * 0xc90fdaa2u;  // |x| pi = hi:lo * 2^(e - 61)
+        float t = __qgpu_fixed_to_float(hi >> 1, (lo >> 1) | (hi << 31), 60 - e);
+        return __uint_as_float(magnitude == 0u ? bits : __float_as_uint(t) | sign);
+    }
+    int n = e > 30 ? 64 : 30 - e;  // 2|x| = sig * 2^-n: q the bits above the point, f * 2^64 those below
+    unsigned q = __qgpu_word_at(0u, sig, n), fh = __qgpu_word_at(sig, 0u, n);
+    unsigned fl = n < 32 ? 0u : __qgpu_word_at(sig, 0u, n - 32);
+    if (e > 30) fh = fl = 0u;  // 2|x| is a multiple of 4
+    q += (fh >> 31) + (cosine ? 1u : sign >> 30);  // f in [-1/2, 1/2); sin(-y) = sin(y + pi), cos y = sin(y + pi/2)
+    if ((fh | fl) == 0u) {
+        if (q & 1u) return __uint_as_float(((q & 2u) << 30) | 0x3f800000u);
+        return __uint_as_float(cosine ? 0u : sign);
+    }
+    return __qgpu_sin_quadrant((q & 3u) | ((fh >> 31) << 2), fh, fl);
+}
+QGPU_MATH_FN float sinpif(float x) { return __qgpu_sin_cos_pi(x, 0u); }
+QGPU_MATH_FN float cospif(float x) { return __qgpu_sin_cos_pi(x, 1u); }
+
 // ---- hyperbolic tangent ----------------------------------------------------------------------------
 
 // 2^31 / n in Q1.31 for n = N * 2^-32 in (1/2, 1) (N above 2^31), within 2^-29: Newton's iteration

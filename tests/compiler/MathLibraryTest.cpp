@@ -80,6 +80,8 @@ TEST(MathLibrary, SineCosineAndHyperbolicTangentGiveTheHostsBits) {
     expectHostBits("sinf(x)", qgpu_cuda::sinf, -10.0f, 10.0f);
     expectHostBits("cosf(x)", qgpu_cuda::cosf, -1e6f, 1e6f);
     expectHostBits("tanhf(x)", qgpu_cuda::tanhf, -12.0f, 12.0f);
+    expectHostBits("sinpif(x)", qgpu_cuda::sinpif, -5.0f, 5.0f);
+    expectHostBits("cospif(x)", qgpu_cuda::cospif, -1e6f, 1e6f);
 }
 
 TEST(MathLibrary, ArcTangentsGiveTheHostsBits) {

@@ -13,10 +13,11 @@ int main(int argc, char** argv) {
     using Function = float (*)(float);
     using Pair = float (*)(float, float);
     const std::map<std::string, Function> functions = {
-        {"expf", qgpu_cuda::expf},     {"exp2f", qgpu_cuda::exp2f}, {"exp10f", qgpu_cuda::exp10f},
-        {"logf", qgpu_cuda::logf},     {"log2f", qgpu_cuda::log2f}, {"log10f", qgpu_cuda::log10f},
-        {"rsqrtf", qgpu_cuda::rsqrtf}, {"sinf", qgpu_cuda::sinf},   {"cosf", qgpu_cuda::cosf},
-        {"tanhf", qgpu_cuda::tanhf},   {"atanf", qgpu_cuda::atanf}};
+        {"expf", qgpu_cuda::expf},     {"exp2f", qgpu_cuda::exp2f},   {"exp10f", qgpu_cuda::exp10f},
+        {"logf", qgpu_cuda::logf},     {"log2f", qgpu_cuda::log2f},   {"log10f", qgpu_cuda::log10f},
+        {"rsqrtf", qgpu_cuda::rsqrtf}, {"sinf", qgpu_cuda::sinf},     {"cosf", qgpu_cuda::cosf},
+        {"sinpif", qgpu_cuda::sinpif}, {"cospif", qgpu_cuda::cospif}, {"tanhf", qgpu_cuda::tanhf},
+        {"atanf", qgpu_cuda::atanf}};
     const std::map<std::string, Pair> pairs = {{"atan2f", qgpu_cuda::atan2f},
                                                {"hypotf", qgpu_cuda::hypotf}};  // two floats in per result
     auto one = argc == 2 ? functions.find(argv[1]) : functions.end();

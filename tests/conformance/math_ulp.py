@@ -28,10 +28,13 @@ FUNCTIONS = {
     "rsqrtf": (lambda x: 1 / mpmath.sqrt(x), (1e-38, 3e38)),
     "sinf": (mpmath.sin, (-1e5, 1e5)),
     "cosf": (mpmath.cos, (-1e5, 1e5)),
+    "sinpif": (mpmath.sinpi, (-1e3, 1e3)),
+    "cospif": (mpmath.cospi, (-1e3, 1e3)),
     "tanhf": (mpmath.tanh, (-10.0, 10.0)),
     "atanf": (mpmath.atan, (-100.0, 100.0)),
 }
 TRIG = ("sinf", "cosf")
+PI_TRIG = ("sinpif", "cospif")
 SPECIALS = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x00000001, 0x80000001,
             0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF]
 
@@ -45,6 +48,10 @@ def inputs(name, count, rng):
         parts.append(rng.uniform(low, high, n).astype(np.float32).view(np.uint32))
         near = np.array([float(mpmath.pi / 2 * k) for k in rng.integers(1, 2**24, n)], dtype=np.float32)
         parts.append(near.view(np.uint32))
+    elif name in PI_TRIG:  # every exponent, integers, halves and quarters
+        parts.append(rng.integers(0, 0x7F800000, 2 * n, dtype=np.uint32) | (rng.integers(0, 2, 2 * n, dtype=np.uint32) << 31))
+        parts.append(rng.uniform(low, high, n).astype(np.float32).view(np.uint32))
+        parts.append((rng.integers(-4000, 4000, n) / 4).astype(np.float32).view(np.uint32))
     elif name == "rsqrtf" or name.startswith("log"):  # every exponent, subnormals, powers of two, x near 1
         parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32))
         parts.append(rng.integers(0x3F3504F3, 0x3FB504F3, n, dtype=np.uint32))
@@ -80,6 +87,14 @@ def special(name, x):
             return np.float32("nan")
         if x == 0:
             return np.float32(1) if name == "cosf" else x
+    elif name in PI_TRIG:
+        if np.isinf(x):
+            return np.float32("nan")
+        if x == np.floor(x) or 2 * x == np.floor(2 * x):  # sinPi and cosPi at integers and halves: exact
+            exact = mpmath.sinpi(float(x)) if name == "sinpif" else mpmath.cospi(float(x))
+            if exact == 0:
+                return np.float32(0.0) if name == "cospif" else np.copysign(np.float32(0), x)
+            return np.float32(float(exact))
     elif name == "rsqrtf" or name.startswith("log"):
         if x == 0:
             return np.float32(-np.inf if name.startswith("log") else np.copysign(np.inf, x))

@@ -313,6 +313,8 @@ inline float log10(float x) { return log10f(x); }
 inline float rsqrt(float x) { return rsqrtf(x); }
 inline float sin(float x) { return sinf(x); }
 inline float cos(float x) { return cosf(x); }
+inline float sinpi(float x) { return sinpif(x); }
+inline float cospi(float x) { return cospif(x); }
 inline float tanh(float x) { return tanhf(x); }
 inline float atan(float x) { return atanf(x); }
 inline float atan2(float y, float x) { return atan2f(y, x); }
@@ -772,6 +774,10 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::cosf;              \
     using qgpu_cuda::sincosf;           \
     using qgpu_cuda::tanhf;             \
+    using qgpu_cuda::sinpif;            \
+    using qgpu_cuda::cospif;            \
+    using qgpu_cuda::sinpi;             \
+    using qgpu_cuda::cospi;             \
     using qgpu_cuda::hypotf;            \
     using qgpu_cuda::hypot;             \
     using qgpu_cuda::atanf;             \
