@@ -349,7 +349,7 @@ QGPU_MATH_FN float cosf(float x) { return __qgpu_sin_cos(x, 1u); }
 QGPU_MATH_FN float __qgpu_sin_cos_pi(float x, unsigned cosine) {
     unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sign = bits & 0x80000000u, sig;
     if (magnitude >= 0x7f800000u) return __uint_as_float(0x7fffffffu);  // NaN or infinity
-    int e = __qgpu_unpack(magnitude == 0u ? 1u : magnitude, sig);
+    int e = __qgpu_unpack(magnitude | unsigned(magnitude == 0u), sig);  // (a zero returns below)
     if (magnitude < 0x38800000u) {  // |x| < 2^-14: cos(pi x) rounds to 1, sin(pi x) to pi x
         if (cosine) return 1.0f;
         unsigned hi = __umulhi(sig, 0xc90fdaa2u), lo = sig * 0xc90fdaa2u;  // |x| pi = hi:lo * 2^(e - 61)
