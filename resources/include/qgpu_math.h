@@ -636,3 +636,38 @@ QGPU_MATH_FN float fmodf(float x, float y) {
     float f = __qgpu_fixed_to_float(0u, r, 23 - ey);
     return __uint_as_float(__float_as_uint(f) | (__float_as_uint(x) & 0x80000000u));
 }
+
+// x - n y with n = x / y rounded to the nearest integer, ties to even (remainderf); *quo gets n's three low
+// bits with the sign of x / y (remquof). The significands' long division, then the last step rounds.
+QGPU_MATH_FN float remquof(float x, float y, int* quo) {
+    unsigned bx = __float_as_uint(x), by = __float_as_uint(y), a = bx & 0x7fffffffu, b = by & 0x7fffffffu, mx, my;
+    *quo = 0;
+    if (a >= 0x7f800000u || b > 0x7f800000u || b == 0u) return __uint_as_float(0x7fffffffu);
+    if (b == 0x7f800000u || a == 0u) return x;
+    int ex = __qgpu_unpack(a, mx), ey = __qgpu_unpack(b, my);
+    if (ex < ey - 1) return x;  // |x| < |y| / 2: n = 0
+    unsigned r = mx >> 8, d = my >> 8, q = 0u;  // |x| = r * 2^(ex - 23), |y| = d * 2^(scale - 23)
+    int scale = ey;
+    if (ex < ey) {  // |y| / 2 <= |x| < |y|: |y| on |x|'s scale
+        d <<= 1;
+        scale = ex;
+    }
+#pragma unroll 1
+    for (int i = ex - scale; i > 0; --i) {
+        q = (q << 1) | unsigned(r >= d);
+        r = r >= d ? r - d : r;
+        r <<= 1;
+    }
+    q = (q << 1) | unsigned(r >= d);
+    r = r >= d ? r - d : r;
+    unsigned up = 2u * r > d || (2u * r == d && (q & 1u));  // round n up: the remainder changes sign
+    r = up ? d - r : r;
+    q += up;
+    *quo = (bx ^ by) >> 31 ? -int(q & 7u) : int(q & 7u);
+    float f = __qgpu_fixed_to_float(0u, r, 23 - scale);
+    return __uint_as_float(__float_as_uint(f) | ((bx & 0x80000000u) ^ (up << 31)));
+}
+QGPU_MATH_FN float remainderf(float x, float y) {
+    int quo;
+    return remquof(x, y, &quo);
+}

@@ -127,6 +127,16 @@ TEST(MathLibrary, ExactFunctionsGiveTheHostsBits) {
     expectHostBits(
         "fmodf(x, y)", [&](float x, float y) { return bits(qgpu_cuda::fmodf(x, y)); }, -1e3f, 1e3f);
     expectHostBits(
+        "remainderf(x, y)", [&](float x, float y) { return bits(qgpu_cuda::remainderf(x, y)); }, -1e3f, 1e3f);
+    expectHostBits(
+        "({ int q; float r = remquof(x, y, &q); __uint_as_float(__float_as_uint(r) + q); })",
+        [&](float x, float y) {
+            int q;
+            float r = qgpu_cuda::remquof(x, y, &q);
+            return bits(r) + uint32_t(q);
+        },
+        -1e3f, 1e3f);
+    expectHostBits(
         "fdimf(x, y)", [&](float x, float y) { return bits(qgpu_cuda::fdimf(x, y)); }, -1e3f, 1e3f);
     expectHostBits(
         "nextafterf(x, y)", [&](float x, float y) { return bits(qgpu_cuda::nextafterf(x, y)); }, -1.0f, 1.0f);
@@ -173,6 +183,10 @@ TEST(MathLibrary, ExactFunctionsAreExact) {
         int n = int(rng() % 601) - 300, e1, e2;
         ASSERT_TRUE(same(qgpu_cuda::roundf(x), std::round(x))) << "roundf " << x;
         ASSERT_TRUE(same(qgpu_cuda::fmodf(x, y), std::fmod(x, y))) << "fmodf " << x << ", " << y;
+        int q1, q2;
+        ASSERT_TRUE(same(qgpu_cuda::remquof(x, y, &q1), std::remquo(x, y, &q2))) << "remquof " << x << ", " << y;
+        if (!std::isnan(std::remainder(x, y)))
+            ASSERT_EQ(q1, q2 < 0 ? -(-q2 & 7) : q2 & 7) << "remquof " << x << ", " << y;
         ASSERT_TRUE(same(qgpu_cuda::fdimf(x, y), std::fdim(x, y))) << "fdimf " << x << ", " << y;
         ASSERT_TRUE(same(qgpu_cuda::nextafterf(x, y), std::nextafter(x, y))) << "nextafterf " << x << ", " << y;
         ASSERT_TRUE(same(qgpu_cuda::ldexpf(x, n), std::ldexp(x, n))) << "ldexpf " << x << ", " << n;

@@ -323,6 +323,8 @@ inline void sincos(float x, float* s, float* c) { sincosf(x, s, c); }
 inline float round(float x) { return roundf(x); }
 inline float logb(float x) { return logbf(x); }
 inline float fmod(float x, float y) { return fmodf(x, y); }
+inline float remainder(float x, float y) { return remainderf(x, y); }
+inline float remquo(float x, float y, int* quo) { return remquof(x, y, quo); }
 inline float fdim(float x, float y) { return fdimf(x, y); }
 inline float nextafter(float x, float y) { return nextafterf(x, y); }
 inline long lround(float x) { return lroundf(x); }
@@ -774,6 +776,10 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::cosf;              \
     using qgpu_cuda::sincosf;           \
     using qgpu_cuda::tanhf;             \
+    using qgpu_cuda::remainderf;        \
+    using qgpu_cuda::remquof;           \
+    using qgpu_cuda::remainder;         \
+    using qgpu_cuda::remquo;            \
     using qgpu_cuda::sinpif;            \
     using qgpu_cuda::cospif;            \
     using qgpu_cuda::sinpi;             \
