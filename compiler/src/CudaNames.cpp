@@ -8,7 +8,8 @@ namespace {
 
 constexpr const char* kFloatFunction =
     "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, logf, log2f, "
-    "log10f, sinf, cosf, sincosf, sinpif, cospif, tanhf, atanf, atan2f, hypotf, fmaf, fmodf, remainderf, remquof, "
+    "log10f, sinf, cosf, sincosf, sinpif, cospif, tanhf, atanf, atan2f, hypotf, cbrtf, rcbrtf, fmaf, fmodf, "
+    "remainderf, remquof, "
     "roundf, lroundf, ldexpf, "
     "scalbnf, frexpf, "
     "modff, "
@@ -21,9 +22,9 @@ constexpr const char* kFloatFunction =
 const std::map<std::string_view, std::string>& advice() {
     static const std::map<std::string_view, std::string> table = [] {
         std::map<std::string_view, std::string> t;
-        for (std::string_view f : {"expm1f",  "log1pf",  "powf",   "cbrtf",  "rcbrtf",      "tanf", "asinf", "acosf",
-                                   "sinhf",   "coshf",   "asinhf", "acoshf", "atanhf",      "erff", "erfcf", "erfinvf",
-                                   "lgammaf", "tgammaf", "__powf", "__tanf", "__frsqrt_rn", "pow",  "tan",   "erf"})
+        for (std::string_view f : {"expm1f", "log1pf", "powf",        "tanf", "asinf", "acosf",   "sinhf",   "coshf",
+                                   "asinhf", "acoshf", "atanhf",      "erff", "erfcf", "erfinvf", "lgammaf", "tgammaf",
+                                   "__powf", "__tanf", "__frsqrt_rn", "pow",  "tan",   "erf"})
             t[f] = kFloatFunction;
         t["printf"] = "(device printf) is not available yet: write the values to an output array";
         t["assert"] = "(device assert) is not available yet: test the condition and write a flag to an output array";

@@ -522,6 +522,50 @@ QGPU_MATH_FN float hypotf(float x, float y) {
     return __qgpu_round_pack(0u, eb + 8 + drop / 2 - lead / 2, q << 6, inexact | sticky);
 }
 
+// ---- cube roots -----------------------------------------------------------------------------------
+
+// |x|^(-1/3) (x finite, not 0) as w * 2^(-31 - k) with w in Q1.31, and |x|^(1/3) as y * 2^(k - 28): |x| = a 8^k
+// with a in [1, 8), and Newton's iteration w <- w + w (1 - a w^3) / 3 for w = a^(-1/3) from a linear guess
+// per binade of a (within 2.6%), in fixed point with exact products (truncated ones bias w by 2^-27).
+QGPU_MATH_FN unsigned __qgpu_cube_root(unsigned magnitude, int& k, unsigned& y) {
+    unsigned sig;
+    int e = __qgpu_unpack(magnitude, sig);
+    k = e >= 0 ? e / 3 : -((2 - e) / 3);  // floor(e / 3)
+    int r = e - 3 * k;                    // a = (sig / 2^31) 2^r
+    unsigned A = sig >> (2 - r);          // a * 2^29
+    unsigned t = 0x80000000u - (__qgpu_mulhi_u(sig << 1, 0x34d00ad6u) >> 1);  // 1 - (1 - 2^(-1/3)) (m - 1)
+    unsigned w = r == 0 ? t : __qgpu_mulhi_u(t, r == 1 ? 0xcb2ff52au : 0xa14517ccu);  // times 2^(-r/3)
+#pragma unroll 1
+    for (int i = 0; i < 3; ++i) {
+        unsigned q = __umulhi(__umulhi(w, w) << 1, A);           // a w^2 * 2^28
+        int err = int(0x20000000u - __umulhi(q << 2, w));        // (1 - a w^3) * 2^29
+        int delta = __mulhi(int(w >> 1), err);                   // w (1 - a w^3) * 2^27
+        w += unsigned(__mulhi(delta * 16, 0x55555555));          // ... / 3 * 2^31
+    }
+    y = __umulhi(__umulhi(w, w) << 1, A);  // a^(1/3) = a w^2, * 2^28
+    return w;
+}
+
+QGPU_MATH_FN float cbrtf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, y;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude == 0u || magnitude == 0x7f800000u) return x;
+    int k;
+    __qgpu_cube_root(magnitude, k, y);
+    float r = __qgpu_fixed_to_float(0u, y, 28 - k);
+    return __uint_as_float(__float_as_uint(r) | (bits & 0x80000000u));
+}
+QGPU_MATH_FN float rcbrtf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sign = bits & 0x80000000u, y;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude == 0u) return __uint_as_float(sign | 0x7f800000u);
+    if (magnitude == 0x7f800000u) return __uint_as_float(sign);
+    int k;
+    unsigned w = __qgpu_cube_root(magnitude, k, y);
+    float r = __qgpu_fixed_to_float(0u, w, 31 + k);
+    return __uint_as_float(__float_as_uint(r) | sign);
+}
+
 // ---- exact functions: rounding, exponents, fractions, neighbours, remainders ------------------------
 
 // x rounded to an integer, halfway cases away from zero.

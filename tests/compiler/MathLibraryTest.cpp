@@ -92,6 +92,12 @@ TEST(MathLibrary, ArcTangentsGiveTheHostsBits) {
         "atan2(y, x)", [](float y, float x) { return std::bit_cast<uint32_t>(qgpu_cuda::atan2f(x, y)); }, -5.0f, 5.0f);
 }
 
+TEST(MathLibrary, CubeRootsGiveTheHostsBits) {
+    expectHostBits("cbrtf(x)", qgpu_cuda::cbrtf, -100.0f, 100.0f);
+    expectHostBits("rcbrtf(x)", qgpu_cuda::rcbrtf, -1e-3f, 1e6f);
+    expectHostBits("cbrt(x)", qgpu_cuda::cbrtf, 0.0f, 1e-30f);
+}
+
 TEST(MathLibrary, HypotenuseGivesTheHostsBits) {
     expectHostBits(
         "hypotf(x, y)", [](float x, float y) { return std::bit_cast<uint32_t>(qgpu_cuda::hypotf(x, y)); }, -1e3f, 1e3f);

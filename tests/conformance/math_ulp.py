@@ -31,6 +31,8 @@ FUNCTIONS = {
     "sinpif": (mpmath.sinpi, (-1e3, 1e3)),
     "cospif": (mpmath.cospi, (-1e3, 1e3)),
     "tanhf": (mpmath.tanh, (-10.0, 10.0)),
+    "cbrtf": (lambda x: mpmath.sign(x) * mpmath.cbrt(abs(x)), (-3e38, 3e38)),  # the real root
+    "rcbrtf": (lambda x: mpmath.sign(x) / mpmath.cbrt(abs(x)), (-3e38, 3e38)),
     "atanf": (mpmath.atan, (-100.0, 100.0)),
 }
 TRIG = ("sinf", "cosf")
@@ -52,6 +54,9 @@ def inputs(name, count, rng):
         parts.append(rng.integers(0, 0x7F800000, 2 * n, dtype=np.uint32) | (rng.integers(0, 2, 2 * n, dtype=np.uint32) << 31))
         parts.append(rng.uniform(low, high, n).astype(np.float32).view(np.uint32))
         parts.append((rng.integers(-4000, 4000, n) / 4).astype(np.float32).view(np.uint32))
+    elif name in ("cbrtf", "rcbrtf"):  # every exponent, both signs, exact cubes
+        parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32) | (rng.integers(0, 2, 2 * n, dtype=np.uint32) << 31))
+        parts.append((rng.integers(-400, 400, n).astype(np.float64) ** 3).astype(np.float32).view(np.uint32))
     elif name == "rsqrtf" or name.startswith("log"):  # every exponent, subnormals, powers of two, x near 1
         parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32))
         parts.append(rng.integers(0x3F3504F3, 0x3FB504F3, n, dtype=np.uint32))
@@ -104,6 +109,9 @@ def special(name, x):
             return np.float32(np.inf if name.startswith("log") else 0)
         if name.startswith("log") and x == 1:
             return np.float32(0)
+    elif name in ("cbrtf", "rcbrtf"):
+        if x == 0 or np.isinf(x):
+            return x if name == "cbrtf" else np.float32(np.copysign(0 if np.isinf(x) else np.inf, x))
     elif name in ("tanhf", "atanf"):
         if np.isinf(x):
             return np.float32(np.copysign(1 if name == "tanhf" else np.pi / 2, x))

@@ -316,6 +316,7 @@ inline float cos(float x) { return cosf(x); }
 inline float sinpi(float x) { return sinpif(x); }
 inline float cospi(float x) { return cospif(x); }
 inline float tanh(float x) { return tanhf(x); }
+inline float cbrt(float x) { return cbrtf(x); }
 inline float atan(float x) { return atanf(x); }
 inline float atan2(float y, float x) { return atan2f(y, x); }
 inline float hypot(float x, float y) { return hypotf(x, y); }
@@ -776,6 +777,9 @@ ArrayContents launch(void (*kernel)(P...), const qgpu::LaunchSpec& spec) {
     using qgpu_cuda::cosf;              \
     using qgpu_cuda::sincosf;           \
     using qgpu_cuda::tanhf;             \
+    using qgpu_cuda::cbrtf;             \
+    using qgpu_cuda::rcbrtf;            \
+    using qgpu_cuda::cbrt;              \
     using qgpu_cuda::remainderf;        \
     using qgpu_cuda::remquof;           \
     using qgpu_cuda::remainder;         \
