@@ -71,7 +71,7 @@ def inputs(name, count, rng):
     return np.concatenate(parts)
 
 
-def ulp_error(x, y, exact):
+def ulp_error(y, exact):
     """y's error in ulps of the exact result (a float32's ulp at its binade, 2^-149 below 2^-126)."""
     if mpmath.isinf(exact):
         return 0.0 if y == float(exact) else float("inf")
@@ -177,50 +177,34 @@ PAIRS = {
 }
 
 
-def check_pairs(name, driver, count, rng):
-    exact, make_inputs, special_case = PAIRS[name]
-    pairs = make_inputs(count, rng)
-    out = subprocess.run([driver, name], input=pairs.tobytes(), capture_output=True, check=True).stdout
+def measure(name, driver, args, exact, special_case):
+    """Runs the driver over the rows of `args` (float bits, one column per argument) and measures each result:
+    the largest error in ulps and where, how many results are correctly rounded, and the special cases that
+    differ from IEEE-754's answer."""
+    out = subprocess.run([driver, name], input=args.tobytes(), capture_output=True, check=True).stdout
     results = np.frombuffer(out, dtype=np.uint32).view(np.float32)
     worst, worst_at, rounded, bad = 0.0, None, 0, []
-    for (ba, bb), r in zip(pairs, results):  # the function of (a, b)
-        a, b = np.uint32(ba).view(np.float32), np.uint32(bb).view(np.float32)
-        expected = special_case(a, b)
+    for row, r in zip(args.reshape(len(results), -1), results):
+        xs = tuple(np.uint32(v).view(np.float32) for v in row)
+        expected = special_case(*xs)
         if expected is not None:
             same = (np.isnan(expected) and np.isnan(r)) or (expected == r and np.signbit(expected) == np.signbit(r))
             rounded += same
             if not same:
-                bad.append(f"{name}({a!r}, {b!r}) = {r!r}, not {expected!r}")
+                bad.append(f"{name}({', '.join(map(repr, xs))}) = {r!r}, not {expected!r}")
             continue
-        err = ulp_error(a, r, exact(mpmath.mpf(float(a)), mpmath.mpf(float(b))))
+        err = ulp_error(r, exact(*(mpmath.mpf(float(x)) for x in xs)))
         rounded += err <= 0.5
         if err > worst:
-            worst, worst_at = err, (a, b)
-    return len(pairs), worst, worst_at, rounded, bad
+            worst, worst_at = err, xs if len(xs) > 1 else xs[0]
+    return len(results), worst, worst_at, rounded, bad
 
 
 def check(name, driver, count, rng):
     if name in PAIRS:
-        return check_pairs(name, driver, count, rng)
-    xs = inputs(name, count, rng)
-    out = subprocess.run([driver, name], input=xs.tobytes(), capture_output=True, check=True).stdout
-    ys = np.frombuffer(out, dtype=np.uint32).view(np.float32)
-    f = FUNCTIONS[name][0]
-    worst, worst_x, rounded, bad = 0.0, 0.0, 0, []
-    for bits, y in zip(xs, ys):
-        x = np.uint32(bits).view(np.float32)
-        expected = special(name, x)
-        if expected is not None:
-            same = (np.isnan(expected) and np.isnan(y)) or (expected == y and np.signbit(expected) == np.signbit(y))
-            rounded += same
-            if not same:
-                bad.append(f"{name}({x!r}) = {y!r}, not {expected!r}")
-            continue
-        err = ulp_error(x, y, f(mpmath.mpf(float(x))))
-        rounded += err <= 0.5
-        if err > worst:
-            worst, worst_x = err, x
-    return len(xs), worst, worst_x, rounded, bad
+        exact, make_inputs, special_case = PAIRS[name]
+        return measure(name, driver, make_inputs(count, rng), exact, special_case)
+    return measure(name, driver, inputs(name, count, rng), FUNCTIONS[name][0], lambda x: special(name, x))
 
 
 def main():
