@@ -7,16 +7,11 @@ namespace qgpu {
 namespace {
 
 constexpr const char* kFloatFunction =
-    "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, logf, log2f, "
-    "log10f, sinf, cosf, sincosf, sinpif, cospif, tanhf, atanf, atan2f, hypotf, cbrtf, rcbrtf, fmaf, fmodf, "
-    "remainderf, remquof, "
-    "roundf, lroundf, ldexpf, "
-    "scalbnf, frexpf, "
-    "modff, "
-    "ilogbf, "
-    "logbf, nextafterf, fdimf, fminf, fmaxf, fabsf, floorf, ceilf, truncf, rintf, copysignf and __saturatef besides + "
-    "- * /; "
-    "build the function from them (docs/qgpu-cuda.md)";
+    "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, logf, log2f, log10f, "
+    "sinf, cosf, sincosf, sinpif, cospif, tanhf, atanf, atan2f, hypotf, cbrtf, rcbrtf, fmaf, fmodf, remainderf, "
+    "remquof, roundf, lroundf, ldexpf, scalbnf, frexpf, modff, ilogbf, logbf, nextafterf, fdimf, fminf, fmaxf, "
+    "fabsf, floorf, ceilf, truncf, rintf, copysignf and __saturatef besides + - * /; build the function from them "
+    "(docs/qgpu-cuda.md)";
 
 // name -> what follows "'name' " in the message.
 const std::map<std::string_view, std::string>& advice() {

@@ -345,9 +345,9 @@ __device__ double scalbn(double, int) QGPU_NO_DOUBLE(scalbn, scalbnf);
 static __device__ __forceinline__ float frexp(float x, int* e) { return frexpf(x, e); }
 __device__ double frexp(double, int*) QGPU_NO_DOUBLE(frexp, frexpf);
 static __device__ __forceinline__ float modf(float x, float* whole) { return modff(x, whole); }
+__device__ double modf(double, double*) QGPU_NO_DOUBLE(modf, modff);
 static __device__ __forceinline__ float remquo(float x, float y, int* quo) { return remquof(x, y, quo); }
 __device__ double remquo(double, double, int*) QGPU_NO_DOUBLE(remquo, remquof);
-__device__ double modf(double, double*) QGPU_NO_DOUBLE(modf, modff);
 #undef QGPU_FLOAT_OVERLOAD1
 #undef QGPU_FLOAT_OVERLOAD2
 #undef QGPU_NO_DOUBLE

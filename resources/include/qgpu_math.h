@@ -467,8 +467,9 @@ QGPU_MATH_FN float atan2f(float y, float x) {
     unsigned n = mid ? (l >> 1) - (aligned >> 1) : s >> 1, d = mid ? (l >> 1) + (aligned >> 1) : l;
     unsigned v = __qgpu_quotient(n, d);  // below tan(pi/8) s / (2l), and then gap >= 1
     unsigned u = mid ? v : __qgpu_word_at(0u, v, gap - 1);
+    // pi/4 or 3pi/4, pi/2, pi, in unsigned Q2.30
     unsigned base = mid ? (west ? 0x96cbe3f9u : 0x3243f6a9u) : steep ? 0x6487ed51u : west ? 0xc90fdaa2u : 0u;
-    int lead = __clz((int)v);  // pi/4, 3pi/4, pi/2, pi in unsigned Q2.30
+    int lead = __clz(int(v | 1u));  // v is 0 only above tan(pi/8), where v << lead is not used
     return __qgpu_atan_finish(u, base, west ^ steep ^ mid, v << lead, -lead - gap, sign);
 }
 QGPU_MATH_FN float atanf(float x) { return atan2f(x, 1.0f); }
