@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -65,6 +66,18 @@ struct FlagContext {
 };
 using FlagParser = std::function<void(Args&, const FlagContext&)>;
 
+// -D's NAME or NAME=VALUE, with NAME an identifier.
+std::string macroDefinition(const FlagContext& f) {
+    std::string definition = f.value();
+    std::string name = definition.substr(0, definition.find('='));
+    bool identifier =
+        !name.empty() && !std::isdigit((unsigned char)name[0]) &&
+        std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+    if (!identifier)
+        usageError(&f.command, "-D takes NAME or NAME=VALUE, NAME an identifier, not '" + definition + "'");
+    return definition;
+}
+
 FlagParser text(std::string Args::*field) {
     return [field](Args& a, const FlagContext& f) { a.*field = f.value(); };
 }
@@ -108,6 +121,7 @@ const std::map<std::string_view, FlagParser>& flagParsers() {
         {"--fmad", [](Args& a, const FlagContext& f) { a.compile.fuseMultiplyAdd = f.boolean(); }},
         {"-g", [](Args& a, const FlagContext&) { a.compile.debugInfo = true; }},
         {"--call-depth", [](Args& a, const FlagContext& f) { a.compile.callDepth = f.integer(1, 1024); }},
+        {"-D", [](Args& a, const FlagContext& f) { a.compile.defines.push_back(macroDefinition(f)); }},
         {"--top-k", [](Args& a, const FlagContext& f) { a.sampling.topK = f.integer(0, 1 << 24); }},
         {"--temperature", [](Args& a, const FlagContext& f) { a.sampling.temperature = f.number(0, 100); }},
         {"--top-p", [](Args& a, const FlagContext& f) { a.sampling.topP = f.number(0, 1); }},
@@ -149,10 +163,12 @@ const std::vector<Command> kCommands = {
     {"run",
      R"(  qgpu run KERNEL.cu --launch SPEC.json [--backend reference|model] [--engine sparse|dense] [--gpu DIR]
            [--quiet] [--check] [--max-steps N] [-O0..-O3] [-g] [--fmad true|false] [--compile-seconds S]
-           [--compile-memory MIB] [--max-unroll N] [--call-depth N]
+           [--compile-memory MIB] [--max-unroll N] [--call-depth N] [-D NAME[=VALUE]]...
       Compiles and lowers a CUDA kernel (the compile's flags as `compile`'s), then runs it like `asm`. The
       run's warnings (division by zero, a full call stack) print at their lines; a thread that stopped with
-      its call stack full makes the run fail (exit code 1).
+      its call stack full makes the run fail (exit code 1). What the kernel's printf calls print comes
+      after the run, in the order the calls ran (their records fill a buffer of QGPU_PRINTF_WORDS words,
+      default 256: -D QGPU_PRINTF_WORDS=1000 for a larger one).
       With -O0 -g the reference backend also prints every thread's CUDA variables as the launch ends. --backend model runs it inside the compiled
       GPU model (any launch of at most 32 warps): prints the tokens the model wrote, tokens/s and every
       thread's registers; --check is then the replay check against the interpreter (at a difference it
@@ -163,7 +179,7 @@ const std::vector<Command> kCommands = {
       of the launch writes; a long run reports progress on stderr, and Ctrl-C stops it (exit code 130).
 )",
      {"--launch", "--backend", "--engine", "--gpu", "--quiet", "--check", "--max-steps", "-O", "-g", "--fmad",
-      "--compile-seconds", "--compile-memory", "--max-unroll", "--call-depth"},
+      "--compile-seconds", "--compile-memory", "--max-unroll", "--call-depth", "-D"},
      1},
     {"eval",
      R"(  qgpu eval EXPR [--backend model|reference] [--engine sparse|dense] [--check] [--quiet]
@@ -217,6 +233,7 @@ const std::vector<Command> kCommands = {
     {"compile",
      R"(  qgpu compile KERNEL.cu [--emit ptx|blocks|map|variables] [-O0..-O3] [-g] [--fmad true|false]
              [--compile-seconds S] [--compile-memory MIB] [--max-unroll N] [--call-depth N]
+             [-D NAME[=VALUE]]...
       Compiles CUDA (Clang in a worker process of its own); prints the PTX (default), the machine blocks, the
       line map (block, slot, CUDA line, PTX line), or where each CUDA variable lives (-O0 -g: a place in the
       thread's local-memory frame; optimized builds keep line tables only, as nvcc's -lineinfo). As CUDA compilers do by default, a * b + c becomes one
@@ -226,9 +243,10 @@ const std::vector<Command> kCommands = {
       past a limit, or when Clang crashes, the compile stops with an error at the line it was compiling.
       QGPU_COMPILE_SECONDS, QGPU_COMPILE_MEMORY_MIB and QGPU_MAX_UNROLL set the defaults (also the
       studio's and chat's). Recursive functions run on a call stack of N calls a thread (default 16, at most
-      1024); each level takes a frame of the largest call in every thread's local memory.
+      1024); each level takes a frame of the largest call in every thread's local memory. -D defines a
+      macro, as Clang's -D does (also -DNAME).
 )",
-     {"--emit", "-O", "-g", "--fmad", "--compile-seconds", "--compile-memory", "--max-unroll", "--call-depth"},
+     {"--emit", "-O", "-g", "--fmad", "--compile-seconds", "--compile-memory", "--max-unroll", "--call-depth", "-D"},
      1},
     {"bench-compile",
      R"(  qgpu bench-compile [DIR] [--runs N]
@@ -331,11 +349,14 @@ Args parseArgs(const Command& command, int argc, char** argv, int first) {
             a.positional.push_back(s);
             continue;
         }
-        // --flag=VALUE is --flag VALUE
+        // --flag=VALUE is --flag VALUE, and -DNAME is -D NAME
         std::optional<std::string> attached;
         if (size_t eq = s.find('='); s.rfind("--", 0) == 0 && eq != std::string::npos) {
             attached = s.substr(eq + 1);
             s.resize(eq);
+        } else if (s.size() > 2 && s.rfind("-D", 0) == 0) {
+            attached = s.substr(2);
+            s.resize(2);
         }
         if (!takes(command, s))
             usageError(&command, "qgpu " + name + ": unknown option '" + s + "'; `qgpu " + name +

@@ -17,6 +17,7 @@
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Assembler.h"
+#include "qgpu/core/DevicePrintf.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Files.h"
 #include "qgpu/core/Interpreter.h"
@@ -136,6 +137,15 @@ bool reportWarnings(const Program& program, const std::vector<StepEvent>& histor
     return stackFull;
 }
 
+void reportPrintf(const std::vector<uint32_t>& global, const MemoryMap& map) {
+    DevicePrintfOutput printed = readDevicePrintf(global, map);
+    std::cout << printed.text();
+    if (printed.droppedWords)
+        std::cerr << "warning: printf's buffer (" << printed.bufferWords << " words) was full: " << printed.droppedWords
+                  << " words of later calls' records were dropped; build with -D QGPU_PRINTF_WORDS=N for a larger "
+                     "one\n";
+}
+
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, const std::string& gpuDir, bool quiet,
                bool check, int maxSteps) {
     // The interpreter's run bounds the model's: a launch that cannot end is refused before the model starts,
@@ -165,7 +175,9 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
     }
     MachineState memory;
     memory.global = run.global;
-    std::cout << formatArrays(memory, linkLaunch(linked, launch).map);
+    MemoryMap map = linkLaunch(linked, launch).map;
+    reportPrintf(memory.global, map);
+    std::cout << formatArrays(memory, map);
     if (!run.fault.empty()) std::cerr << "error: " << locatedFault(linked, run.faultBlock, run.fault) << "\n";
     bool stackFull = reportWarnings(linked, ref.warned);
     if (!run.ended)

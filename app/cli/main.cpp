@@ -47,7 +47,7 @@ namespace {
 int checkExpectations(const MachineState& state, const LaunchSpec& launch, const MemoryMap& map) {
     std::vector<std::string> bad = expectationMismatches(state, launch, map);
     for (const std::string& line : bad) std::cerr << "check: " << line << " (\"expect\")\n";
-    if (launch.expect.empty()) std::cerr << "check: the launch spec has no \"expect\"\n";
+    if (!launch.hasExpectations()) std::cerr << "check: the launch spec has no \"expect\"\n";
     std::cout << "check: " << (bad.empty() ? "ok" : "FAILED") << "\n";
     return bad.empty() ? 0 : 1;
 }
@@ -85,7 +85,9 @@ int runProgram(const Program& program, const Args& a) {
         return 1;
     }
     MemoryMap map = linkLaunch(program, launch, spec).map;
-    std::cout << "finished in " << session->position() << " steps\n" << formatArrays(session->snapshot(), map);
+    std::cout << "finished in " << session->position() << " steps\n";
+    cli::reportPrintf(session->snapshot().global, map);
+    std::cout << formatArrays(session->snapshot(), map);
     if (!program.variables.empty()) std::cout << formatThreadVariables(session->snapshot(), map, program, launch, spec);
     if (stackFull) return 1;
     return a.check ? checkExpectations(session->snapshot(), launch, map) : 0;

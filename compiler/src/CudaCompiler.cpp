@@ -42,6 +42,8 @@ constexpr const char* kVirtualInclude = "/qgpu-virtual/include";  // the device 
 constexpr const char* kClangPath = "/usr/lib/llvm-19/bin/clang";
 constexpr const char* kBuiltinVarsHeader = "__clang_cuda_builtin_vars.h";
 constexpr size_t kMaxSourceBytes = size_t(1) << 20;
+// <cstdio> and <stdio.h>: what a kernel uses of them, printf, is the device header's.
+constexpr const char* kStdioHeader = "#pragma once\n// printf is the device header's (qgpu_printf.h).\n";
 
 // Collects Clang's diagnostics as values, with positions mapped back to the user's file name.
 class Collector : public clang::DiagnosticConsumer {
@@ -103,8 +105,8 @@ const std::pair<std::string, std::string>& builtinVarsHeader() {
 }
 
 // The only files a compile can see, all in memory: the kernel's source, the device header, the Clang header
-// it includes, <cooperative_groups.h>, and the integer types and limits under their C and C++ names. No #include in a
-// kernel reaches the host's file system, so code a model wrote cannot read host files.
+// it includes, <cooperative_groups.h>, the integer types and limits under their C and C++ names, and <cstdio>.
+// No #include in a kernel reaches the host's file system, so code a model wrote cannot read host files.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourcePath, const std::string& source,
                                                         const std::string& headerPath, const std::string& header) {
     const auto& builtinVars = builtinVarsHeader();
@@ -120,6 +122,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourc
                    llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsReduceHeader));
     for (const char* name : {"cstdint", "stdint.h", "climits", "limits.h", "cstddef", "stddef.h"})
         memFs->addFile(include + name, 0, llvm::MemoryBuffer::getMemBuffer(kStdTypesHeader));
+    for (const char* name : {"cstdio", "stdio.h"})
+        memFs->addFile(include + name, 0, llvm::MemoryBuffer::getMemBuffer(kStdioHeader));
     return memFs;
 }
 
@@ -169,6 +173,8 @@ std::vector<std::string> driverArguments(const CompileRequest& request) {
                                      options.debugInfo ? "-g" : "-gline-tables-only",
                                      "-fno-unroll-loops",
                                      "-fno-exceptions",
+                                     "-Xclang",
+                                     "-fcuda-allow-variadic-functions",  // printf's format check (qgpu_printf.h)
                                      options.fuseMultiplyAdd ? "-ffp-contract=fast" : "-ffp-contract=off",
                                      "-O" + std::to_string(options.optLevel),
                                      "-isystem",

@@ -1,5 +1,7 @@
 #include "qgpu/core/Launch.h"
 
+#include "qgpu/core/DevicePrintf.h"
+
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <set>
 
+#include "qgpu/core/DevicePrintf.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/JsonDocument.h"
 
@@ -308,9 +311,22 @@ std::vector<KernelArg> parseArgList(const Json& j, const std::string& list, cons
     return out;
 }
 
+void parseExpectPrintf(const Json& texts, LaunchSpec& spec, const std::string& file) {
+    if (!texts.is_array()) failAt(file, "\"expect\".\"printf\" must be an array of the texts printf prints");
+    for (size_t i = 0; i < texts.size(); ++i) {
+        if (!texts[i].is_string())
+            failAt(file, "\"expect\".\"printf\"[" + std::to_string(i) + "] must be a string: one call's text");
+        spec.expectPrintf.push_back(texts[i].get<std::string>());
+    }
+}
+
 void parseExpect(const Json& expect, LaunchSpec& spec, const std::string& file) {
     if (!expect.is_object()) failAt(file, "\"expect\" must map array names to expected contents");
     for (auto it = expect.begin(); it != expect.end(); ++it) {
+        if (it.key() == "printf") {
+            parseExpectPrintf(it.value(), spec, file);
+            continue;
+        }
         const KernelArg* a = spec.arg(it.key());
         if (!a || !a->isArray) a = spec.symbol(it.key());  // a symbol is memory, a scalar one too
         if (!a) failAt(file, "\"expect\" names \"" + it.key() + "\", which is not an array argument or symbol");
@@ -424,12 +440,14 @@ std::string readableLaunch(const LaunchSpec& launch) {
                       (launch.sharedBytes ? ",\n  \"shared_bytes\": " + std::to_string(launch.sharedBytes) : "") +
                       readableList("args", launch.args);
     if (!launch.symbols.empty()) out += readableList("symbols", launch.symbols);
-    if (!launch.expect.empty()) {
+    if (launch.hasExpectations()) {
         out += ",\n  \"expect\": {";
         for (size_t i = 0; i < launch.expect.size(); ++i) {
             const auto& [name, words] = launch.expect[i];
             out += (i ? ", " : "") + Json(name).dump() + ": " + spaced(elementsJson(words, expectType(launch, name)));
         }
+        if (!launch.expectPrintf.empty())
+            out += std::string(launch.expect.empty() ? "" : ", ") + "\"printf\": " + Json(launch.expectPrintf).dump();
         out += "}";
     }
     return out + "\n}\n";
@@ -456,10 +474,11 @@ std::string launchSpecToJson(const LaunchSpec& launch, JsonLayout layout) {
     if (launch.sharedBytes) j["shared_bytes"] = launch.sharedBytes;
     j["args"] = argListJson(launch.args);
     if (!launch.symbols.empty()) j["symbols"] = argListJson(launch.symbols);
-    if (!launch.expect.empty()) {
+    if (launch.hasExpectations()) {
         j["expect"] = Json::object();
         for (const auto& [name, words] : launch.expect)
             j["expect"][name] = elementsJson(words, expectType(launch, name));
+        if (!launch.expectPrintf.empty()) j["expect"]["printf"] = launch.expectPrintf;
     }
     return j.dump();
 }
@@ -590,6 +609,19 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
 
 }  // namespace
 
+namespace {
+
+// What a fit error adds when printf's buffer takes part of global memory.
+std::string printfBufferNote(const Program& program) {
+    for (const auto& g : program.globals)
+        if (g.name == kPrintfBufferName)
+            return " (printf's buffer takes " + std::to_string(g.values.size()) +
+                   " of the words: build with -D QGPU_PRINTF_WORDS=N for a smaller one)";
+    return "";
+}
+
+}  // namespace
+
 void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpec& launch, const MachineSpec& spec) {
     auto fail = [&](const std::string& msg) { throw DiagnosticError(Diagnostic{program.sourceFile, 0, 0, msg}); };
     for (const KernelArg& s : launch.symbols)
@@ -618,7 +650,7 @@ void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpe
         fail("the launch's arrays and the kernel's global variables need " +
              std::to_string(map.usedWords - MemoryMap::kNullWords) + " words of global memory but the machine has " +
              std::to_string(spec.globalWords - MemoryMap::kNullWords) +
-             " for them (word 0 is null); use smaller arrays or tables");
+             " for them (word 0 is null); use smaller arrays or tables" + printfBufferNote(program));
     map.localBase = map.usedWords;
     int slots = launch.grid.count() * launch.warpsPerBlock(spec) * spec.lanesPerWarp;
     if (program.localWords == 0) return;
@@ -628,7 +660,7 @@ void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpe
              "and -O0's variables) needs " + std::to_string(program.localWords * slots) + " words for " +
              std::to_string(slots) + " threads, which with the arrays is more than the machine's " +
              std::to_string(spec.globalWords) + " words of global memory; launch fewer threads, use smaller local " +
-             "arrays, or build with -O1 or higher");
+             "arrays, or build with -O1 or higher" + printfBufferNote(program));
 }
 
 LinkedLaunch linkLaunch(const Program& program, const LaunchSpec& launch, const MachineSpec& spec) {

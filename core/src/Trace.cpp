@@ -1,6 +1,10 @@
 #include "qgpu/core/Trace.h"
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
+
+#include "qgpu/core/DevicePrintf.h"
 
 namespace qgpu {
 
@@ -115,9 +119,20 @@ std::vector<int64_t> readArray(const MachineState& state, const ArrayPlacement& 
     return unpackElements(words, p.type, size_t(p.count));
 }
 
+namespace {
+
+// Memory the compiler placed for itself: printf's buffer (its records print as text) and Clang's string
+// literals.
+bool internalArray(const ArrayPlacement& p) {
+    return p.name == kPrintfBufferName || p.name.rfind("$str", 0) == 0 || p.name.rfind("_$_str", 0) == 0;
+}
+
+}  // namespace
+
 std::string formatArrays(const MachineState& state, const MemoryMap& map) {
     std::string out;
     for (const auto& p : map.arrays) {
+        if (internalArray(p)) continue;
         out += p.name + " = [";
         auto v = readArray(state, p);
         for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + formatElement(v[i], p.type);
@@ -129,6 +144,7 @@ std::string formatArrays(const MachineState& state, const MemoryMap& map) {
 std::string summarizeArrays(const MachineState& state, const MemoryMap& map, size_t values) {
     std::string out;
     for (const auto& p : map.arrays) {
+        if (internalArray(p)) continue;
         auto v = readArray(state, p);
         out += (out.empty() ? "" : "  ") + p.name + " = [";
         for (size_t i = 0; i < v.size() && i < values; ++i) out += (i ? ", " : "") + formatElement(v[i], p.type);
@@ -137,9 +153,39 @@ std::string summarizeArrays(const MachineState& state, const MemoryMap& map, siz
     return out;
 }
 
+namespace {
+
+// A text of `a` that `b` lacks (counting repeats), quoted with C's escapes for a newline and a quote.
+std::optional<std::string> missingText(std::vector<std::string> a, std::vector<std::string> b) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::vector<std::string> extra;
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(extra));
+    if (extra.empty()) return std::nullopt;
+    std::string quoted = "\"";
+    for (char c : extra.front()) quoted += c == '\n' ? "\\n" : c == '"' ? "\\\"" : std::string(1, c);
+    return quoted + "\"";
+}
+
+// How printf's output differs from the launch's "expect"."printf", or empty.
+std::optional<std::string> printfMismatch(const MachineState& state, const LaunchSpec& launch, const MemoryMap& map) {
+    std::vector<std::string> got = readDevicePrintf(state.global, map).sortedTexts();
+    if (auto extra = missingText(got, launch.expectPrintf))
+        return "printf printed " + *extra + ", which \"printf\" does not expect (" + std::to_string(got.size()) +
+               " calls printed, " + std::to_string(launch.expectPrintf.size()) + " expected)";
+    if (auto missing = missingText(launch.expectPrintf, got))
+        return "printf did not print " + *missing + " (" + std::to_string(got.size()) + " calls printed, " +
+               std::to_string(launch.expectPrintf.size()) + " expected)";
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<std::string> expectationMismatches(const MachineState& state, const LaunchSpec& launch,
                                                const MemoryMap& map) {
     std::vector<std::string> out;
+    if (!launch.expectPrintf.empty())
+        if (auto bad = printfMismatch(state, launch, map)) out.push_back(*bad);
     for (const auto& [name, expected] : launch.expect) {
         const ArrayPlacement* p = map.find(name);
         if (!p) {

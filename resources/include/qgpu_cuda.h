@@ -413,3 +413,6 @@ static __device__ __forceinline__ float atomicAdd(float* p, float v) { return __
 #define atomicOr_system atomicOr
 #define atomicXor_block atomicXor
 #define atomicXor_system atomicXor
+
+// Device printf (qgpu_printf.h): records in global memory that the host formats after the launch.
+#include "qgpu_printf.h"

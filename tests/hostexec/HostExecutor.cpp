@@ -9,6 +9,10 @@
 #include "qgpu_host_kernels.inc"
 #undef QGPU_HOST_KERNEL
 
+namespace qgpu_cuda::detail {
+std::vector<std::string> printedTexts();  // HostRuntime.cpp
+}
+
 namespace {
 
 using Runner = std::vector<std::pair<std::string, std::vector<int64_t>>> (*)(const qgpu::LaunchSpec&);
@@ -45,3 +49,5 @@ std::vector<std::pair<std::string, std::vector<int64_t>>> runOnHost(const std::s
         if (name == e.name) return e.run(launch);
     throw std::runtime_error("no host kernel named \"" + name + "\"");
 }
+
+std::vector<std::string> hostPrintedTexts() { return qgpu_cuda::detail::printedTexts(); }

@@ -17,3 +17,6 @@ std::vector<std::string> hostKernelNames();
 // order. Throws std::runtime_error for an unknown name or arguments that do not fit the kernel.
 std::vector<std::pair<std::string, std::vector<int64_t>>> runOnHost(const std::string& name,
                                                                     const qgpu::LaunchSpec& launch);
+
+// The texts of the last runOnHost's printf calls, sorted (the check compares them with "expect"."printf").
+std::vector<std::string> hostPrintedTexts();

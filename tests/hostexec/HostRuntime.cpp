@@ -1,5 +1,7 @@
 // The host executor's threads, barriers and shuffles (see host_cuda.h).
+#include <algorithm>
 #include <barrier>
+#include <cstdarg>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -50,6 +52,9 @@ struct BlockContext {
         if (error.empty()) error = msg;
     }
 };
+
+std::mutex gPrintedMutex;
+std::vector<std::string> gPrinted;
 
 thread_local BlockContext* tBlock = nullptr;
 thread_local WarpContext* tWarp = nullptr;
@@ -135,7 +140,18 @@ void badArgument(const qgpu::KernelArg& arg, size_t index, bool pointerParameter
                                                : "a scalar parameter but the launch gives an array"));
 }
 
+std::vector<std::string> printedTexts() {
+    std::lock_guard<std::mutex> lock(gPrintedMutex);
+    std::vector<std::string> texts = gPrinted;
+    std::sort(texts.begin(), texts.end());
+    return texts;
+}
+
 void runGrid(const qgpu::LaunchSpec& spec, void (*body)(const void*), const void* context) {
+    {
+        std::lock_guard<std::mutex> lock(gPrintedMutex);
+        gPrinted.clear();
+    }
     const qgpu::Dim3 g = spec.grid, b = spec.block;
     if (g.count() < 1 || b.count() < 1) throw std::runtime_error("empty grid or block");
     const int threads = b.count();
@@ -182,4 +198,20 @@ void runGrid(const qgpu::LaunchSpec& spec, void (*body)(const void*), const void
 }
 
 }  // namespace detail
+
+int printf(const char* format, ...) {
+    va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    int n = std::vsnprintf(nullptr, 0, format, args);
+    std::string text(size_t(std::max(n, 0)) + 1, '\0');
+    std::vsnprintf(text.data(), text.size(), format, again);
+    va_end(again);
+    va_end(args);
+    text.resize(size_t(std::max(n, 0)));
+    std::lock_guard<std::mutex> lock(detail::gPrintedMutex);
+    detail::gPrinted.push_back(std::move(text));
+    return n;
+}
+
 }  // namespace qgpu_cuda

@@ -69,6 +69,9 @@ void syncWarp();
 
 // ---- the device header's functions ----
 
+// Device printf: each call's text is kept for the check (printedTexts), not printed. HostRuntime.cpp.
+int printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
 inline void __syncthreads() { detail::syncBlock(); }
 inline void __syncwarp(unsigned /*mask*/ = QGPU_FULL_MASK) { detail::syncWarp(); }
 
@@ -441,6 +444,8 @@ ArrayContents readBack(const qgpu::LaunchSpec& spec, const GlobalMemory& memory)
 // Runs the grid: blocks one after another (x fastest), one std::thread per thread of a block, each calling
 // body(context) with its thread_locals set. Throws std::runtime_error on misuse (bad shuffle width).
 void runGrid(const qgpu::LaunchSpec& spec, void (*body)(const void*), const void* context);
+// The texts of the printf calls of the last runGrid, sorted (CUDA leaves their order across threads open).
+std::vector<std::string> printedTexts();
 
 [[noreturn]] void badArgument(const qgpu::KernelArg& arg, size_t index, bool pointerParameter);
 

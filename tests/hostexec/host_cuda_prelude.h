@@ -10,6 +10,7 @@
     using qgpu_cuda::gridDim;           \
     using qgpu_cuda::warpSize;          \
     using qgpu_cuda::__syncthreads;     \
+    using qgpu_cuda::printf;            \
     using qgpu_cuda::__syncwarp;        \
     using qgpu_cuda::atomicAdd;         \
     using qgpu_cuda::atomicSub;         \

@@ -94,6 +94,7 @@ int writeExpect(const fs::path& dir, const std::vector<std::string>& names) {
             Arrays result = runOnHost(name, spec);
             Json j = Json::parse(text);
             spec.expect.assign(result.begin(), result.end());  // written as the launch format writes values
+            spec.expectPrintf = hostPrintedTexts();
             j["expect"] = Json::parse(qgpu::launchSpecToJson(spec))["expect"];  // replaces in place, or appends
             std::string out = format(j);
             if (out != text) {
@@ -143,6 +144,11 @@ int check(const fs::path& dir, const std::vector<std::string>& names) {
                              ", host " + qgpu::formatElement(got[i], type);
                 problems.push_back(p);
             }
+            std::vector<std::string> expectPrinted = spec.expectPrintf;
+            std::sort(expectPrinted.begin(), expectPrinted.end());
+            if (std::vector<std::string> printed = hostPrintedTexts(); printed != expectPrinted)
+                problems.push_back("printf: the host's calls print " + Json(printed).dump() + "\n    expect " +
+                                   Json(spec.expectPrintf).dump());
             if (problems.empty()) {
                 std::cout << "ok      " << name << "\n";
             } else {

@@ -17,6 +17,7 @@
 #include "qgpu/compiler/gpu/Stream.h"
 #include "qgpu/core/Diagnostic.h"
 #include "qgpu/core/Assembler.h"
+#include "qgpu/core/DevicePrintf.h"
 #include "qgpu/core/Files.h"
 #include "qgpu/runtime/GpuModel.h"
 #include "qgpu/runtime/GpuModelDense.h"
@@ -115,6 +116,9 @@ inline bool expectSuiteKernel(const GpuModel& model, const std::string& name) {
         std::vector<int32_t> words(first, first + placed->size);
         EXPECT_EQ(unpackElements(words, placed->type, size_t(placed->count)), values) << array;
     }
+    std::vector<std::string> printed = launch.expectPrintf;
+    std::sort(printed.begin(), printed.end());
+    EXPECT_EQ(readDevicePrintf(result.global, map).sortedTexts(), printed) << "printf";
     std::printf("%s: %zu tokens fed, %zu written, %.2f s\n", name.c_str(), result.fed.size(), result.written.size(),
                 result.seconds);
     return true;

@@ -10,6 +10,7 @@
 #include "qgpu/core/Files.h"
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Interpreter.h"
+#include "qgpu/core/DevicePrintf.h"
 #include "qgpu/core/Trace.h"
 
 using namespace qgpu;
@@ -57,6 +58,7 @@ TEST_P(Suite, InterpreterMatchesHostExecutor) {
     MachineState state = runToCompletion(interp);
 
     auto host = runOnHost(c.kernel, launch);
+    std::vector<std::string> hostPrinted = hostPrintedTexts();
     ASSERT_EQ(host.size(), map.arrays.size() - k.kernel.program.globals.size());  // the launch's arrays
     for (const auto& [name, expected] : host) {
         std::vector<int64_t> got = readArray(state, *map.find(name));
@@ -67,6 +69,7 @@ TEST_P(Suite, InterpreterMatchesHostExecutor) {
     }
     for (const auto& [name, expected] : launch.expect)
         EXPECT_EQ(readArray(state, *map.find(name)), expected) << "\"expect\" of " << c.kernel << ", array " << name;
+    EXPECT_EQ(readDevicePrintf(state.global, map).sortedTexts(), hostPrinted) << c.kernel << "'s printf";
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, Suite, ::testing::ValuesIn(cases()), [](const auto& info) {

@@ -1,5 +1,5 @@
-// The Results, Problems, Variables, Watch, Warps, Breakpoints and History panels and the token stream's words, in
-// the window.
+// The Results, Problems, Output, Variables, Watch, Warps, Breakpoints and History panels and the token stream's words,
+// in the window.
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -16,6 +16,7 @@
 #include "qgpu/ui/BreakpointsView.h"
 #include "qgpu/ui/HistoryView.h"
 #include "qgpu/ui/StateViews.h"
+#include "qgpu/ui/OutputView.h"
 #include "qgpu/ui/ProblemsView.h"
 #include "qgpu/ui/ResultsView.h"
 #include "qgpu/ui/VariablesView.h"
@@ -138,6 +139,44 @@ TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
     w.editor()->getCursorPosition(&line, &column);
     EXPECT_EQ(line, 3);
     // Back before that step, the problem has not happened yet.
+    w.debugger().reset();
+    EXPECT_EQ(t->rowCount(), 0);
+}
+
+TEST(StudioOutput, PrintfTextsShowWithTheirStepThreadAndLineAndAClickGoesThere) {
+    QTemporaryDir dir;
+    QString path = kernelFile(dir, "trace.cu",
+                              "__global__ void trace(const int* a, int* out) {\n"
+                              "    int i = threadIdx.x;\n"
+                              "    if (i % 2) printf(\"thread %d: a = %d\\n\", i, a[i]);\n"
+                              "    out[i] = a[i];\n"
+                              "}\n");
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    ASSERT_TRUE(w.openProgram(path, R"({"block": 4, "args": [{"name": "a", "array": [8, 9, 10, 11]},
+                                       {"name": "out", "zeros": 4}]})"))
+        << w.statusText().toStdString();
+    OutputView* output = w.output();
+    QTableWidget* t = output->table();
+    EXPECT_EQ(t->rowCount(), 0);
+    w.debugger().run();
+    w.debugger().waitIdle();
+    ASSERT_EQ(t->rowCount(), 2) << output->summary().toStdString();
+    EXPECT_EQ(t->item(0, OutputView::Text)->text(), "thread 1: a = 9");
+    EXPECT_EQ(t->item(1, OutputView::Text)->text(), "thread 3: a = 11");
+    EXPECT_EQ(t->item(1, OutputView::Thread)->text(), "block (0,0,0) thread (3,0,0)");
+    EXPECT_EQ(t->item(1, OutputView::Line)->text(), "3");
+    EXPECT_TRUE(output->summary().startsWith("2 printf calls")) << output->summary().toStdString();
+    // A click goes to the step that printed, and the editor to its line.
+    int step = t->item(1, OutputView::Step)->text().toInt();
+    emit t->cellClicked(1, OutputView::Text);
+    w.debugger().waitIdle();
+    EXPECT_EQ(w.debugger().snapshot()->position, step + 1);
+    int line, column;
+    w.editor()->getCursorPosition(&line, &column);
+    EXPECT_EQ(line, 2);
+    // Back at the start, nothing has been printed yet.
     w.debugger().reset();
     EXPECT_EQ(t->rowCount(), 0);
 }

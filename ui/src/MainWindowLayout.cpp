@@ -23,6 +23,7 @@
 #include "qgpu/ui/HistoryView.h"
 #include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/LayerView.h"
+#include "qgpu/ui/OutputView.h"
 #include "qgpu/ui/ProblemsView.h"
 #include "qgpu/ui/ResultsView.h"
 #include "qgpu/ui/RomView.h"
@@ -39,14 +40,14 @@ namespace qgpu {
 namespace {
 
 // saveState's version: a layout saved by a build with other panels is not restored.
-constexpr int kLayoutVersion = 4;
+constexpr int kLayoutVersion = 5;
 
 // The default layout's groups of tabbed panels: the program beside the editor, the machine below it, and
 // the launch's history and the model's views along the bottom.
 const QStringList kProgramPanels = {"Launch", "PTX", "Machine blocks"};
 const QStringList kMachinePanels = {"Registers", "Variables", "Watch", "Memory", "Shared memory", "Chat"};
-const QStringList kHistoryPanels = {"Steps",   "Results",      "Problems",    "Breakpoints",
-                                    "History", "Token stream", "Backend diff"};
+const QStringList kHistoryPanels = {"Steps",       "Results", "Problems",     "Output",
+                                    "Breakpoints", "History", "Token stream", "Backend diff"};
 const QStringList kModelPanels = {"Warp divergence", "Warps", "ROM", "Recurrent state", "Layers"};
 
 }  // namespace
@@ -85,6 +86,8 @@ void MainWindow::createDocks() {
     m_resultsDock = addDock("Results", m_results = new ResultsView(d));
     addDock("Problems", m_problems = new ProblemsView(d));
     connect(m_problems, &ProblemsView::sourceLineRequested, this, &MainWindow::showSourceLine);
+    addDock("Output", m_output = new OutputView(d));
+    connect(m_output, &OutputView::sourceLineRequested, this, &MainWindow::showSourceLine);
     addDock("Breakpoints", m_breakpoints = new BreakpointsView(d));
     addDock("History", m_history = new HistoryView(d));
     connect(m_registers, &RegisterView::registerChosen, m_history, &HistoryView::followRegister);

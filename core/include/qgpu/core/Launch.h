@@ -84,6 +84,9 @@ struct LaunchSpec {
     // Optional expected final contents of array arguments and symbols, as elements (checked by tests and
     // `--check`).
     std::vector<std::pair<std::string, std::vector<int64_t>>> expect;
+    // "expect": {"printf": [...]}: the texts device printf's calls should print, in any order (CUDA leaves
+    // the order across threads open); empty when not given.
+    std::vector<std::string> expectPrintf;
     std::string file;  // the spec's file name, for diagnostics ("" when made in code)
 
     const KernelArg* arg(const std::string& name) const;
@@ -91,6 +94,7 @@ struct LaunchSpec {
     int threadsPerBlock() const { return block.count(); }
     int totalThreads() const { return grid.count() * block.count(); }
     int warpsPerBlock(const MachineSpec& spec) const;
+    bool hasExpectations() const { return !expect.empty() || !expectPrintf.empty(); }
 };
 
 // Arrays are placed one after another from word 0, in argument order (an array of 64-bit elements on an even

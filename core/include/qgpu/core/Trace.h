@@ -31,7 +31,8 @@ std::string locatedAt(const Program& program, int block, int instruction, const 
 std::vector<std::string> locatedWarnings(const Program& program, const std::vector<StepEvent>& history);
 // Some thread found its call stack full: its results are incomplete.
 bool callStackFilled(const std::vector<StepEvent>& history);
-// "name = [v0, v1, ...]" for every array of the launch.
+// "name = [v0, v1, ...]" for every array of the launch and variable of the program, less printf's buffer and
+// the string literals.
 std::string formatArrays(const MachineState& state, const MemoryMap& map);
 // The same in one short line: at most `values` elements of each array, then "... (N values)".
 std::string summarizeArrays(const MachineState& state, const MemoryMap& map, size_t values = 6);

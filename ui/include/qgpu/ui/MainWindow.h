@@ -36,6 +36,7 @@ class StateHeatmap;
 class ImGuiHost;
 class ResultsView;
 class ProblemsView;
+class OutputView;
 class VariablesView;
 class WarpsView;
 class WatchView;
@@ -97,6 +98,7 @@ public:
     BackendDiffView* diffView() const { return m_diffView; }
     ResultsView* results() const { return m_results; }
     ProblemsView* problems() const { return m_problems; }
+    OutputView* output() const { return m_output; }
     VariablesView* variables() const { return m_variables; }
     WarpsView* warps() const { return m_warps; }
     WatchView* watch() const { return m_watch; }
@@ -169,6 +171,7 @@ private:
     TokenStreamView* m_tokens;
     ResultsView* m_results;
     ProblemsView* m_problems;
+    OutputView* m_output;
     VariablesView* m_variables;
     WarpsView* m_warps;
     WatchView* m_watch;
