@@ -137,13 +137,18 @@ bool reportWarnings(const Program& program, const std::vector<StepEvent>& histor
     return stackFull;
 }
 
-void reportPrintf(const std::vector<uint32_t>& global, const MemoryMap& map) {
+bool reportPrintf(const std::vector<uint32_t>& global, const MemoryMap& map) {
     DevicePrintfOutput printed = readDevicePrintf(global, map);
-    std::cout << printed.text();
+    for (const PrintedRecord& r : printed.records) (r.failedAssertion ? std::cerr : std::cout) << r.text;
+    std::cout.flush();
     if (printed.droppedWords)
         std::cerr << "warning: printf's buffer (" << printed.bufferWords << " words) was full: " << printed.droppedWords
                   << " words of later calls' records were dropped; build with -D QGPU_PRINTF_WORDS=N for a larger "
                      "one\n";
+    if (!printed.failedAssertion()) return false;
+    std::cerr << "error: a device assertion failed (above), so the launch failed, as CUDA's does with "
+                 "cudaErrorAssert\n";
+    return true;
 }
 
 int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, const std::string& gpuDir, bool quiet,
@@ -176,10 +181,10 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
     MachineState memory;
     memory.global = run.global;
     MemoryMap map = linkLaunch(linked, launch).map;
-    reportPrintf(memory.global, map);
+    bool assertionFailed = reportPrintf(memory.global, map);
     std::cout << formatArrays(memory, map);
     if (!run.fault.empty()) std::cerr << "error: " << locatedFault(linked, run.faultBlock, run.fault) << "\n";
-    bool stackFull = reportWarnings(linked, ref.warned);
+    bool stackFull = reportWarnings(linked, ref.warned) || assertionFailed;
     if (!run.ended)
         std::cerr << "error: the model did not write END within the " << run.written.size()
                   << " records after which the interpreter's launch ends: its weights do not compute this machine"

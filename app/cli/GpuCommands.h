@@ -37,9 +37,10 @@ int runOnModel(const Program& linked, const LaunchSpec& launch, Engine engine, c
 // Prints a run's located warnings on stderr; when one says a thread stopped with its call stack full, also
 // that the results are incomplete, and returns true (the run fails).
 bool reportWarnings(const Program& program, const std::vector<StepEvent>& history);
-// Prints what the launch's printf calls printed (from its final global memory), and on stderr how many words
-// of records did not fit the buffer.
-void reportPrintf(const std::vector<uint32_t>& global, const MemoryMap& map);
+// Prints what the launch's printf calls printed (from its final global memory), and on stderr a failed device
+// assertion's message and how many words of records did not fit the buffer. True when an assertion failed
+// (the run fails).
+bool reportPrintf(const std::vector<uint32_t>& global, const MemoryMap& map);
 // `qgpu build-gpu --out DIR`: writes the compiled GPU as a stock checkpoint with its layout file.
 int buildGpu(const std::string& out, DType dtype);
 // `qgpu bench`: the model-backend examples on the sparse engine (median of `runs`) and, for the short ones,

@@ -86,10 +86,10 @@ int runProgram(const Program& program, const Args& a) {
     }
     MemoryMap map = linkLaunch(program, launch, spec).map;
     std::cout << "finished in " << session->position() << " steps\n";
-    cli::reportPrintf(session->snapshot().global, map);
+    bool assertionFailed = cli::reportPrintf(session->snapshot().global, map);
     std::cout << formatArrays(session->snapshot(), map);
     if (!program.variables.empty()) std::cout << formatThreadVariables(session->snapshot(), map, program, launch, spec);
-    if (stackFull) return 1;
+    if (stackFull || assertionFailed) return 1;
     return a.check ? checkExpectations(session->snapshot(), launch, map) : 0;
 }
 

@@ -26,6 +26,7 @@
 #include <mutex>
 
 #include "ContainedCompile.h"
+#include "AssertHeader.h"
 #include "CudaNames.h"
 #include "CooperativeGroupsHeader.h"
 #include "CooperativeGroupsReduceHeader.h"
@@ -105,7 +106,8 @@ const std::pair<std::string, std::string>& builtinVarsHeader() {
 }
 
 // The only files a compile can see, all in memory: the kernel's source, the device header, the Clang header
-// it includes, <cooperative_groups.h>, the integer types and limits under their C and C++ names, and <cstdio>.
+// it includes, <cooperative_groups.h>, the integer types and limits under their C and C++ names, <cstdio> and
+// <cassert>.
 // No #include in a kernel reaches the host's file system, so code a model wrote cannot read host files.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourcePath, const std::string& source,
                                                         const std::string& headerPath, const std::string& header) {
@@ -124,6 +126,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourc
         memFs->addFile(include + name, 0, llvm::MemoryBuffer::getMemBuffer(kStdTypesHeader));
     for (const char* name : {"cstdio", "stdio.h"})
         memFs->addFile(include + name, 0, llvm::MemoryBuffer::getMemBuffer(kStdioHeader));
+    for (const char* name : {"cassert", "assert.h"})
+        memFs->addFile(include + name, 0, llvm::MemoryBuffer::getMemBuffer(kAssertHeader));
     return memFs;
 }
 

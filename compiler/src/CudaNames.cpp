@@ -21,7 +21,6 @@ const std::map<std::string_view, std::string>& advice() {
                                    "asinhf", "acoshf", "atanhf",      "erff", "erfcf", "erfinvf", "lgammaf", "tgammaf",
                                    "__powf", "__tanf", "__frsqrt_rn", "pow",  "tan",   "erf"})
             t[f] = kFloatFunction;
-        t["assert"] = "(device assert) is not available yet: test the condition and write a flag to an output array";
         t["clock"] = t["clock64"] =
             "is not available yet: the machine has no clock; count steps in the studio or with "
             "`qgpu run`";

@@ -122,16 +122,19 @@ bool takeStars(Conversion& c, const std::vector<PrintfArgument>& arguments, size
 
 int argumentWords(int kind) { return kind == 1 || kind == 3 ? 1 : 2; }
 
-// The record at word `at` of the buffer that ends before word `end`: its text and its length in words (0 when
-// the words there are not a record: the rest of the buffer, or words a kernel wrote over).
-int readRecord(const std::vector<uint32_t>& global, size_t at, size_t end, std::string& text) {
+constexpr uint32_t kMoreKinds = 1u << 31, kFailedAssertion = 1u << 30;
+
+// The record at word `at` of the buffer that ends before word `end`, and its length in words (0 when the
+// words there are not a record: the rest of the buffer, or words a kernel wrote over).
+int readRecord(const std::vector<uint32_t>& global, size_t at, size_t end, PrintedRecord& record) {
     uint32_t format = global[at];
     if (!format) return 0;
     size_t k = at + 1;
     std::vector<PrintfArgument> arguments;
+    record = {int(at), {}, at + 1 < end && (global[at + 1] & kFailedAssertion)};
     for (bool more = true; more && k < end; ++k) {
         uint32_t kinds = global[k];
-        more = kinds >> 31;
+        more = kinds & kMoreKinds;
         for (int i = 0; i < 9 && (kinds >> (3 * i)) & 7; ++i) arguments.push_back({int((kinds >> (3 * i)) & 7), 0});
     }
     for (PrintfArgument& a : arguments) {
@@ -140,7 +143,7 @@ int readRecord(const std::vector<uint32_t>& global, size_t at, size_t end, std::
         k += size_t(argumentWords(a.kind));
     }
     if (k > end) return 0;
-    text = formatDevicePrintf(readGlobalString(global, format), arguments, global);
+    record.text = formatDevicePrintf(readGlobalString(global, format), arguments, global);
     return int(k - at);
 }
 
@@ -185,10 +188,10 @@ DevicePrintfOutput readDevicePrintf(const std::vector<uint32_t>& global, const M
     uint32_t asked = global[size_t(buffer->base)];
     size_t start = size_t(buffer->base) + 1, end = start + std::min<size_t>(asked, size_t(out.bufferWords));
     size_t at = start;
-    for (std::string text; at < end;) {
-        int words = readRecord(global, at, end, text);
+    for (PrintedRecord record; at < end;) {
+        int words = readRecord(global, at, end, record);
         if (!words) break;
-        out.records.push_back({int(at), text});
+        out.records.push_back(record);
         at += size_t(words);
     }
     uint64_t written = at - start;
@@ -200,6 +203,12 @@ std::string DevicePrintfOutput::text() const {
     std::string out;
     for (const auto& r : records) out += r.text;
     return out;
+}
+
+const PrintedRecord* DevicePrintfOutput::failedAssertion() const& {
+    for (const auto& r : records)
+        if (r.failedAssertion) return &r;
+    return nullptr;
 }
 
 std::vector<std::string> DevicePrintfOutput::sortedTexts() const {

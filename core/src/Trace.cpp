@@ -119,20 +119,17 @@ std::vector<int64_t> readArray(const MachineState& state, const ArrayPlacement& 
     return unpackElements(words, p.type, size_t(p.count));
 }
 
-namespace {
-
-// Memory the compiler placed for itself: printf's buffer (its records print as text) and Clang's string
-// literals.
-bool internalArray(const ArrayPlacement& p) {
-    return p.name == kPrintfBufferName || p.name.rfind("$str", 0) == 0 || p.name.rfind("_$_str", 0) == 0;
+bool isInternalArray(const ArrayPlacement& p) {
+    if (p.name == kPrintfBufferName) return true;
+    for (const char* prefix : {"$str", "_$_str", "__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
+        if (p.name.rfind(prefix, 0) == 0) return true;
+    return false;
 }
-
-}  // namespace
 
 std::string formatArrays(const MachineState& state, const MemoryMap& map) {
     std::string out;
     for (const auto& p : map.arrays) {
-        if (internalArray(p)) continue;
+        if (isInternalArray(p)) continue;
         out += p.name + " = [";
         auto v = readArray(state, p);
         for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + formatElement(v[i], p.type);
@@ -144,7 +141,7 @@ std::string formatArrays(const MachineState& state, const MemoryMap& map) {
 std::string summarizeArrays(const MachineState& state, const MemoryMap& map, size_t values) {
     std::string out;
     for (const auto& p : map.arrays) {
-        if (internalArray(p)) continue;
+        if (isInternalArray(p)) continue;
         auto v = readArray(state, p);
         out += (out.empty() ? "" : "  ") + p.name + " = [";
         for (size_t i = 0; i < v.size() && i < values; ++i) out += (i ? ", " : "") + formatElement(v[i], p.type);

@@ -414,5 +414,7 @@ static __device__ __forceinline__ float atomicAdd(float* p, float v) { return __
 #define atomicXor_block atomicXor
 #define atomicXor_system atomicXor
 
-// Device printf (qgpu_printf.h): records in global memory that the host formats after the launch.
+// Device printf (qgpu_printf.h): records in global memory that the host formats after the launch; assert
+// (qgpu_assert.h, also <cassert>) prints CUDA's message through it when it fails.
 #include "qgpu_printf.h"
+#include "qgpu_assert.h"

@@ -1,4 +1,4 @@
-// Device printf, as CUDA implements it: each call appends a record to a buffer in global memory (the model
+// Device printf and assert, as CUDA implements them: each call appends a record to a buffer in global memory (the model
 // writes it with the launch's other stores), and the host formats the records in buffer order once the launch
 // has ended (core's DevicePrintf; docs/qgpu-cuda.md).
 #pragma once
@@ -12,7 +12,7 @@
 // reads a 0 there as the end of the records), one or more kind
 // words, then each argument's words (low word first). A kind word holds the kinds of up to nine arguments,
 // 3 bits each with the first lowest (1 a 32-bit integer, 2 a 64-bit integer, 3 a float, 4 a double, 5 a
-// pointer); its bit 31 says that another kind word follows.
+// pointer); its bit 31 says that another kind word follows, and bit 30 of the first marks a failed assertion.
 static __device__ unsigned __qgpu_printf_buffer[QGPU_PRINTF_WORDS + 1] __asm__("__qgpu_printf_buffer");
 
 template <unsigned Kind, unsigned Words>
@@ -66,8 +66,9 @@ static __device__ __forceinline__ void __qgpu_printf_put(unsigned* record, unsig
     if (Words == 2) record[at++] = v.high;
 }
 
+// A record with `mark` in its first kind word: 0, or 1 << 30 for a failed assertion's message.
 template <class... A>
-static __device__ __forceinline__ int __qgpu_printf(const char* format, A... args) {
+static __device__ __forceinline__ int __qgpu_printf_marked(unsigned mark, const char* format, A... args) {
     constexpr unsigned kindWords = sizeof...(A) ? (sizeof...(A) + 8) / 9 : 1;
     constexpr unsigned words = 1 + kindWords + (0u + ... + decltype(__qgpu_print(args))::words);
     constexpr auto kinds = __qgpu_printf_kinds<kindWords, decltype(__qgpu_print(args))...>();
@@ -76,11 +77,27 @@ static __device__ __forceinline__ int __qgpu_printf(const char* format, A... arg
     if (at + words <= QGPU_PRINTF_WORDS + 1) {
         unsigned* record = &__qgpu_printf_buffer[at];
         record[0] = (unsigned)(unsigned long long)format;
-        for (unsigned w = 0; w < kindWords; ++w) record[1 + w] = kinds.word[w];
+        for (unsigned w = 0; w < kindWords; ++w) record[1 + w] = kinds.word[w] | (w ? 0 : mark);
         unsigned next = 1 + kindWords;
         (__qgpu_printf_put(record, next, __qgpu_print(args)), ...);
     }
     return (int)sizeof...(A);
+}
+
+template <class... A>
+static __device__ __forceinline__ int __qgpu_printf(const char* format, A... args) {
+    return __qgpu_printf_marked(0, format, args...);
+}
+
+// A failed device assert: CUDA's message as a marked record, then the thread exits. The host reports the
+// launch as failed (CUDA's cudaErrorAssert). A GPU also stops the launch's other threads; here they run to
+// their end (the memory they write is what CUDA does not give back after a failed assertion).
+static __device__ __forceinline__ void __qgpu_assert_fail(const char* expression, const char* file, unsigned line,
+                                                         const char* function) {
+    __qgpu_printf_marked(1u << 30, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
+                         line, function, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
+                         expression);
+    asm volatile("exit;");
 }
 
 // Clang checks every call's format against its arguments as for C's printf; a mismatch is an error, since

@@ -1,5 +1,5 @@
-// Device printf end to end on the reference interpreter: Clang's format check, the records the kernel writes
-// into its buffer, and the text the host makes of them.
+// Device printf and assert end to end on the reference interpreter: Clang's format check, the records the
+// kernel writes into its buffer, and the text the host makes of them.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -95,4 +95,26 @@ TEST(DevicePrintf, ProgramsWithoutPrintfHaveNoBuffer) {
     tests::FinishedRun run = tests::runKernel("__global__ void k(int* out) { out[0] = 1; }\n", kOneThread, {});
     EXPECT_EQ(run.map.find(kPrintfBufferName), nullptr);
     EXPECT_EQ(readDevicePrintf(run.state.global, run.map).bufferWords, 0);
+}
+
+TEST(DeviceAssert, AFailedAssertionLeavesCudasMessageAndItsThreadExits) {
+    const char* source =
+        "#include <cassert>\n__global__ void check(const int* a, int* out) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  assert(a[i] > 0);\n  out[i] = 2 * a[i];\n}\n";
+    const char* launch = R"({"grid": 2, "block": 2, "args": [{"name": "a", "array": [1, 2, -3, 4]},
+                                                    {"name": "out", "zeros": 4}]})";
+    CudaCompileOptions options;
+    tests::FinishedRun run = tests::runKernel(source, launch, options);
+    DevicePrintfOutput out = readDevicePrintf(run.state.global, run.map);
+    ASSERT_NE(out.failedAssertion(), nullptr);
+    EXPECT_EQ(out.failedAssertion()->text,
+              "k.cu:4: void check(const int *, int *): block: [1,0,0], thread: [0,0,0] Assertion `a[i] > 0` failed.\n");
+    EXPECT_EQ(readArray(run.state, *run.map.find("out")), (std::vector<int64_t>{2, 4, 0, 8}));
+    // NDEBUG turns it off, from the command line or defined before <cassert>.
+    options.defines = {"NDEBUG"};
+    run = tests::runKernel(source, launch, options);
+    EXPECT_EQ(readDevicePrintf(run.state.global, run.map).bufferWords, 0);
+    EXPECT_EQ(readArray(run.state, *run.map.find("out")), (std::vector<int64_t>{2, 4, -6, 8}));
+    run = tests::runKernel(std::string("#define NDEBUG\n") + source, launch, {});
+    EXPECT_EQ(readArray(run.state, *run.map.find("out")), (std::vector<int64_t>{2, 4, -6, 8}));
 }

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -175,8 +176,48 @@ TEST(Cli, BadFlagsAreRefusedByNameWithWhatTheyTake) {
         {"compile examples/dot_product.cu --fmad no", "--fmad takes true or false, not 'no'"},
         {"bench --runs=0", "--runs takes a whole number from 1 to 10000, not '0'"},
         {"run examples/dot_product.cu --quiet=yes", "--quiet takes no value, not 'yes'"},
+        {"run examples/dot_product.cu -D 3x", "-D takes NAME or NAME=VALUE, NAME an identifier, not '3x'"},
+        {"compile examples/dot_product.cu -D=x", "-D takes NAME or NAME=VALUE, NAME an identifier, not '=x'"},
     };
     expectUsageErrors(cases);
+}
+
+TEST(Cli, RunPrintsWhatPrintfPrintedAndAFailedAssertionFailsTheRun) {
+    if (!fs::exists(QGPU_CLI_PATH)) GTEST_SKIP() << "qgpu is not built";
+    Result r = runQgpu("run kernels/printf_trace.cu --launch kernels/printf_trace.json --quiet --check");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("finished in"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nlaunch: 2 blocks of 4 threads, n = 7\n[0,0] x[ 0] =    0.500  squared 0.25"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("__qgpu_printf_buffer"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("check: ok"), std::string::npos) << r.out;
+
+    fs::path dir = fs::temp_directory_path() / ("qgpu-assert-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::FILE* f = std::fopen((dir / "k.cu").c_str(), "w");
+    std::fputs(
+        "#include <assert.h>\n__global__ void k(int* a) {\n    assert(a[threadIdx.x] != 2);\n"
+        "    a[threadIdx.x] = 7;\n}\n",
+        f);
+    std::fclose(f);
+    f = std::fopen((dir / "k.json").c_str(), "w");
+    std::fputs(R"({"block": 4, "args": [{"name": "a", "array": [1, 2, 3, 4]}]})", f);
+    std::fclose(f);
+    std::string run = "run " + (dir / "k.cu").string() + " --launch " + (dir / "k.json").string() + " --quiet";
+    for (const std::string& backend : {"", " --backend model"}) {
+        Result failed = runQgpu(run + backend);
+        EXPECT_EQ(failed.status, 1) << backend;
+        EXPECT_NE(failed.err.find("k.cu:3: void k(int *): block: [0,0,0], thread: [1,0,0] Assertion `a[threadIdx.x] "
+                                  "!= 2` failed.\nerror: a device assertion failed (above)"),
+                  std::string::npos)
+            << backend << ": " << failed.err;
+        EXPECT_NE(failed.out.find("a = [7, 2, 7, 7]"), std::string::npos) << failed.out;
+    }
+    Result disabled = runQgpu(run + " -DNDEBUG");
+    EXPECT_EQ(disabled.status, 0) << disabled.err;
+    EXPECT_NE(disabled.out.find("a = [7, 7, 7, 7]"), std::string::npos) << disabled.out;
+    fs::remove_all(dir);
 }
 
 TEST(Cli, EveryCommandPrintsItsOwnUsageOnHelp) {

@@ -181,6 +181,36 @@ TEST(StudioOutput, PrintfTextsShowWithTheirStepThreadAndLineAndAClickGoesThere) 
     EXPECT_EQ(t->rowCount(), 0);
 }
 
+TEST(StudioOutput, AFailedAssertionIsMarkedAndTheVerdictSaysTheLaunchFails) {
+    QTemporaryDir dir;
+    QString path = kernelFile(dir, "positive.cu",
+                              "__global__ void positive(const int* a, int* out) {\n"
+                              "    assert(a[threadIdx.x] > 0);\n"
+                              "    out[threadIdx.x] = a[threadIdx.x];\n"
+                              "}\n");
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    ASSERT_TRUE(w.openProgram(path, R"({"block": 4, "args": [{"name": "a", "array": [8, -9, 10, 11]},
+                                       {"name": "out", "zeros": 4}]})"))
+        << w.statusText().toStdString();
+    w.debugger().run();
+    w.debugger().waitIdle();
+    QTableWidget* t = w.output()->table();
+    ASSERT_EQ(t->rowCount(), 1) << w.output()->summary().toStdString();
+    EXPECT_TRUE(t->item(0, OutputView::Text)->text().endsWith("thread: [1,0,0] Assertion `a[threadIdx.x] > 0` failed."))
+        << t->item(0, OutputView::Text)->text().toStdString();
+    EXPECT_NE(t->item(0, OutputView::Text)->background(), QBrush());
+    EXPECT_TRUE(w.output()->summary().startsWith("A device assertion failed")) << w.output()->summary().toStdString();
+    EXPECT_TRUE(w.results()->verdict().contains("A DEVICE ASSERTION FAILED")) << w.results()->verdict().toStdString();
+    EXPECT_TRUE(w.statusText().contains("A DEVICE ASSERTION FAILED")) << w.statusText().toStdString();
+    // The compiler's own arrays (printf's buffer, the message's strings) are not results.
+    for (int r = 0; r < w.results()->table()->rowCount(); ++r)
+        EXPECT_TRUE(w.results()->table()->item(r, 0)->text().startsWith("a[") ||
+                    w.results()->table()->item(r, 0)->text().startsWith("out["))
+            << w.results()->table()->item(r, 0)->text().toStdString();
+}
+
 TEST(StudioVariables, ADebugBuildShowsEachThreadsVariablesInTheirTypes) {
     QTemporaryDir dir;
     QString path = kernelFile(dir, "scale.cu",

@@ -7,6 +7,7 @@
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Encoding.h"
+#include "qgpu/core/DevicePrintf.h"
 #include "qgpu/core/Trace.h"
 #include "qgpu/ui/EngineThread.h"
 
@@ -258,10 +259,13 @@ QString DebugController::describe(StopReason r) const {
             // The arrays in short (the Results panel has them whole), then the verdict on "expect".
             const BuiltProgram& b = *s.build;
             std::vector<std::string> bad = expectationMismatches(s.state, b.launch, b.map);
-            QString verdict = b.launch.expect.empty() ? QString()
-                              : bad.empty()           ? QString(" Every expected array matches.")
-                                                      : " NOT AS EXPECTED: " + QString::fromStdString(bad.front()) +
+            QString verdict = !b.launch.hasExpectations() ? QString()
+                              : bad.empty()               ? QString(" Every expected array matches.")
+                                                          : " NOT AS EXPECTED: " + QString::fromStdString(bad.front()) +
                                                   (bad.size() > 1 ? QString(" (and %1 more)").arg(bad.size() - 1) : "");
+            DevicePrintfOutput printed = readDevicePrintf(s.state.global, b.map);
+            if (const PrintedRecord* failed = printed.failedAssertion())
+                verdict = " A DEVICE ASSERTION FAILED: " + QString::fromStdString(failed->text).trimmed() + verdict;
             return where + ": the launch finished. " + QString::fromStdString(summarizeArrays(s.state, b.map)) +
                    verdict;
         }

@@ -1,5 +1,6 @@
 #include "qgpu/ui/OutputView.h"
 
+#include <QColor>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -73,11 +74,15 @@ void OutputView::showMoment(const DebugSnapshot& s) {
                 line > 0 ? QString::number(line) : QString("?"), oneLine(r.text)});
         m_table->item(row, Step)->setData(Qt::UserRole, ev.step);
         m_table->item(row, Line)->setData(Qt::UserRole, line);
+        if (r.failedAssertion)
+            for (int c = Step; c <= Text; ++c) m_table->item(row, c)->setBackground(QColor(255, 170, 170));
     }
     QString text = QString("%1 printf call%2 in the %3 steps run so far; click one to go to its step.")
                        .arg(m_table->rowCount())
                        .arg(m_table->rowCount() == 1 ? "" : "s")
                        .arg(s.position);
+    if (printed.failedAssertion())
+        text = "A device assertion failed (marked), so the launch fails, as CUDA's does. " + text;
     if (printed.droppedWords)
         text += QString(
                     " The buffer (%1 words) is full: %2 words of later calls were dropped (build with "

@@ -5,6 +5,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "qgpu/core/DevicePrintf.h"
 #include "qgpu/core/Trace.h"
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/ReadOnlyTable.h"
@@ -61,11 +62,18 @@ void ResultsView::showMoment(const DebugSnapshot& s) {
     }
     int compared = fillRows(s);
     const LaunchSpec& launch = s.build->launch;
-    QString check = launch.expect.empty() ? QString("The launch spec has no \"expect\" to check the arrays against.")
-                    : m_mismatches == 0   ? QString("Every expected array matches (%1 values).").arg(compared)
-                                          : QString("NOT AS EXPECTED: %1 of %2 expected values differ, marked below.")
+    QString check = !launch.hasExpectations()
+                        ? QString("The launch spec has no \"expect\" to check the arrays against.")
+                    : m_mismatches == 0 ? QString("Every expected array matches (%1 values).").arg(compared)
+                                        : QString("NOT AS EXPECTED: %1 of %2 expected values differ, marked below.")
                                               .arg(m_mismatches)
                                               .arg(compared);
+    DevicePrintfOutput printed = readDevicePrintf(s.state.global, s.build->map);
+    if (const PrintedRecord* failed = printed.failedAssertion())
+        check = "A DEVICE ASSERTION FAILED, so the launch fails (CUDA's cudaErrorAssert): " +
+                QString::fromStdString(failed->text).trimmed() + " " + check;
+    for (const std::string& bad : expectationMismatches(s.state, launch, s.build->map))
+        if (bad.rfind("printf ", 0) == 0) check += " NOT AS EXPECTED: " + QString::fromStdString(bad) + ".";
     if (s.state.run == RunState::Finished) return m_verdict->setText("The launch finished. " + check);
     if (s.state.run == RunState::Faulted)
         return m_verdict->setText("The launch ended in a machine fault: " + QString::fromStdString(s.state.fault) +
@@ -86,6 +94,7 @@ int ResultsView::fillRows(const DebugSnapshot& s) {
     const BuiltProgram& b = *s.build;
     int compared = 0;
     for (const ArrayPlacement& a : b.map.arrays) {
+        if (isInternalArray(a)) continue;
         std::vector<int64_t> got = readArray(s.state, a);
         const std::vector<int64_t>* expected = expectedOf(b.launch, a.name);
         for (size_t i = 0; i < got.size(); ++i) {

@@ -13,10 +13,12 @@ namespace qgpu {
 // The global variable that holds the buffer: a word counting the words asked for, then the records.
 inline constexpr const char* kPrintfBufferName = "__qgpu_printf_buffer";
 
-// One printf call: the global word its record starts at, and its text (one line, several, or none).
+// One printf call: the global word its record starts at, and its text (one line, several, or none). A failed
+// device assert leaves CUDA's message as a record too.
 struct PrintedRecord {
     int word = 0;
     std::string text;
+    bool failedAssertion = false;
 };
 
 struct DevicePrintfOutput {
@@ -24,6 +26,9 @@ struct DevicePrintfOutput {
     int bufferWords = 0;                 // 0 when the program never calls printf
     int droppedWords = 0;                // words of the calls whose records did not fit the buffer
     std::string text() const;            // every record's text, in order
+    // The first failed assertion's record, or null (not of a temporary: the record lives in this object).
+    const PrintedRecord* failedAssertion() const&;
+    const PrintedRecord* failedAssertion() const&& = delete;
     // The records' texts sorted: what a check compares, since CUDA leaves the order across threads open.
     std::vector<std::string> sortedTexts() const;
 };

@@ -31,8 +31,10 @@ std::string locatedAt(const Program& program, int block, int instruction, const 
 std::vector<std::string> locatedWarnings(const Program& program, const std::vector<StepEvent>& history);
 // Some thread found its call stack full: its results are incomplete.
 bool callStackFilled(const std::vector<StepEvent>& history);
-// "name = [v0, v1, ...]" for every array of the launch and variable of the program, less printf's buffer and
-// the string literals.
+// Memory the compiler placed for itself, which the listings of arrays leave out: printf's buffer (its records
+// print as text), Clang's string literals and function names (__func__, __PRETTY_FUNCTION__: assert's message).
+bool isInternalArray(const ArrayPlacement& placement);
+// "name = [v0, v1, ...]" for every array of the launch and variable of the program but the internal ones.
 std::string formatArrays(const MachineState& state, const MemoryMap& map);
 // The same in one short line: at most `values` elements of each array, then "... (N values)".
 std::string summarizeArrays(const MachineState& state, const MemoryMap& map, size_t values = 6);

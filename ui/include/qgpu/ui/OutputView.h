@@ -1,6 +1,6 @@
 // The Output panel: what the kernel's printf calls have printed by the current step, in the order they ran,
-// each with the step that wrote its record, its thread and its source line. A click goes to that step and
-// shows the line in the editor.
+// each with the step that wrote its record, its thread and its source line; a failed device assert's message
+// is marked. A click goes to that step and shows the line in the editor.
 #pragma once
 
 #include <QWidget>
