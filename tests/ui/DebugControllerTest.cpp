@@ -258,3 +258,24 @@ TEST_F(Debugger, ASavedRunOpensAsABackendAndComparesStepByStep) {
     debugger.step();
     EXPECT_TRUE(debugger.status().contains("not those the run was recorded with")) << debugger.status().toStdString();
 }
+
+TEST_F(Debugger, ATraceIsMadeOnTheEngineThreadWithoutARunAndABuildForgetsIt) {
+    QSignalSpy tracedSpy(&debugger, &DebugController::traced);
+    debugger.step();
+    debugger.requestTrace();
+    EXPECT_FALSE(debugger.running()) << "a trace is not a run: moves and runs may start";
+    EXPECT_EQ(runSpy.count(), 0);
+    debugger.waitIdle();
+    ASSERT_EQ(tracedSpy.count(), 1);
+    ASSERT_TRUE(debugger.trace());
+    EXPECT_TRUE(debugger.trace()->layers.empty()) << "the interpreter runs no model";
+    // A move right after the request stops the trace or waits for it, and then takes its step.
+    debugger.requestTrace();
+    debugger.step();
+    debugger.waitIdle();
+    EXPECT_EQ(debugger.snapshot()->position, 2);
+    // A new build forgets the trace of the old program.
+    source.text += "\n";
+    ASSERT_TRUE(debugger.build());
+    EXPECT_FALSE(debugger.trace());
+}

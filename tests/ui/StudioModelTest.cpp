@@ -266,6 +266,7 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
     }
     ASSERT_GE(store, 0);
     window.debugger().stepBack();
+    window.debugger().waitIdle();  // the Layers panel's trace comes from the engine thread
     const QString wanted = QString("(global word %1)").arg(store);
     bool seen = false;
     int position = window.debugger().session().position();
@@ -286,6 +287,7 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
                 t->item(r, LayerView::Value)->text().contains(wanted))
                 seen = true;
         window.debugger().stepToken();
+        window.debugger().waitIdle();
     }
     EXPECT_TRUE(seen) << "no layer wrote " << wanted.toStdString();
     // A field's dims: one row per bit, with the residual before the layer, after its mixer and after it.
@@ -299,6 +301,7 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
     EXPECT_EQ(layers->dimTable()->item(0, 1)->text(), "alu.0");
     // The next token keeps the same field selected.
     window.debugger().stepToken();
+    window.debugger().waitIdle();
     ASSERT_GE(t->currentRow(), 0);
     EXPECT_EQ(t->item(t->currentRow(), LayerView::Name)->text(), "alu");
     EXPECT_EQ(layers->dimTable()->rowCount(), 32);
@@ -344,6 +347,7 @@ TEST(StudioModel, TheHeatmapGroupsItsHeadsAndOutlinesTheRowsTheTokenWrites) {
     ASSERT_FALSE(::testing::Test::HasFailure());
     MainWindow& window = studio.window;
     QApplication::processEvents();
+    window.debugger().waitIdle();  // the trace the heatmap draws comes from the engine thread
     StateHeatmap& heat = *window.heatmap();
     ASSERT_GT(heat.layout().layers, 0);
     // Grouped: the ROM's heads first, the register files next; a search keeps the heads that match.
@@ -384,7 +388,8 @@ TEST(StudioModel, TheHeatmapGroupsItsHeadsAndOutlinesTheRowsTheTokenWrites) {
     int layer = -1, head = -1;
     for (int token = 0; token < 12 && layer < 0; ++token) {  // a VAL writes a register
         if (token > 0) window.debugger().stepToken();
-        trace = window.debugger().session().tokenTrace();
+        window.debugger().waitIdle();  // the heatmap's trace comes from the engine thread
+        trace = *window.debugger().trace();
         for (int l = 0; l < int(trace.layers.size()) && layer < 0; ++l)
             for (int h = 0; h < heat.layout().heads && layer < 0; ++h)
                 if (!trace.layers[size_t(l)].rowsWritten[size_t(h)].empty() &&

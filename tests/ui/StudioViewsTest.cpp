@@ -24,6 +24,7 @@
 #include "qgpu/ui/MainWindow.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateViews.h"
+#include "qgpu/ui/StepListView.h"
 
 using namespace qgpu;
 using namespace qgpu::testing;
@@ -378,4 +379,37 @@ TEST(StudioMemory, EachArrayShowsItsElementsInItsType) {
     EXPECT_EQ(text(6, 1), "1.5");
     view.setFormat(NumberFormat::Unsigned);
     EXPECT_EQ(text(3, 1), "65534");
+}
+
+TEST(ReachedRowsTest, OnlyTheRowsThatChangeSideAreRestyledAndARefilledListStartsOver) {
+    QListWidget list;
+    auto fill = [&](int n) {
+        for (int i = 0; i < n; ++i) {
+            auto* row = new QListWidgetItem(QString::number(i));
+            if (i == 1) row->setForeground(QColor(120, 120, 120));  // a fed token's grey
+            list.addItem(row);
+        }
+    };
+    auto italics = [&] {
+        QString out;
+        for (int i = 0; i < list.count(); ++i) out += list.item(i)->font().italic() ? "i" : ".";
+        return out;
+    };
+    fill(6);
+    ReachedRows reached;
+    reached.show(&list, 6);
+    EXPECT_EQ(italics(), "......");
+    reached.show(&list, 1);
+    EXPECT_EQ(italics(), ".iiiii");
+    EXPECT_EQ(list.item(1)->foreground().color(), QColor(175, 175, 175));
+    reached.show(&list, 4);
+    EXPECT_EQ(italics(), "....ii");
+    EXPECT_EQ(list.item(1)->foreground().color(), QColor(120, 120, 120)) << "its own colour back";
+    fill(2);  // rows added ahead of the moment
+    reached.show(&list, 4);
+    EXPECT_EQ(italics(), "....iiii");
+    list.clear();  // refilled with as many rows: none styled yet
+    fill(8);
+    reached.show(&list, 7);
+    EXPECT_EQ(italics(), ".......i");
 }

@@ -2,7 +2,10 @@
 // status every move ends with. The moves themselves are in DebugControllerMoves.cpp.
 #include "qgpu/ui/DebugController.h"
 
+#include <QEventLoop>
 #include <QStringList>
+#include <exception>
+#include <thread>
 
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Assembler.h"
@@ -47,6 +50,25 @@ void compileSource(const DebugSource& source, BuiltProgram& out) {
     out.program = std::move(k.kernel.program);
     out.lineMap = std::move(k.kernel.lineMap);
     for (SharedPlacement& a : k.kernel.shared) out.shared.push_back({sourceName(a.name), a.base, a.words});
+}
+
+// Runs `work` on a thread of its own while the window goes on drawing (a compile and a load into the model take a
+// tenth of a second or more). The window's input waits until the work is done, so nothing the user does runs
+// in between; what the work threw is thrown here.
+void runWhileWindowDraws(const std::function<void()>& work) {
+    std::exception_ptr failure;
+    QEventLoop loop;
+    std::thread worker([&] {
+        try {
+            work();
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
+    });
+    loop.exec(QEventLoop::ExcludeUserInputEvents);
+    worker.join();
+    if (failure) std::rethrow_exception(failure);
 }
 
 // What a failed build still shows: a kernel that compiled but could not be lowered keeps its PTX, which the
@@ -143,6 +165,7 @@ bool DebugController::setBackend(const QString& name) {
 
 bool DebugController::build() {
     pause();
+    m_trace.reset();  // of the program built before
     if (!m_document) return false;
     m_source = m_document();
     if (!load(m_source)) {
@@ -161,16 +184,20 @@ bool DebugController::build() {
 bool DebugController::load(const DebugSource& source) {
     auto b = std::make_shared<BuiltProgram>();
     try {
-        compileSource(source, *b);
-        if (!source.launchProblem.isEmpty())
-            throw DiagnosticError(Diagnostic{"launch", 0, 0, source.launchProblem.toStdString()});
-        b->launch = parseLaunchSpec(source.launch.toStdString(), "launch spec");
-        LinkedLaunch linked = linkLaunch(b->program, b->launch);
-        // On the engine thread, like every call that changes the session (a backend may keep per-thread
-        // state); only a successful load replaces what the views show.
-        m_engine->call([&] {
-            m_session->load(b->program, b->launch);
-            b->rom = m_session->rom();
+        LinkedLaunch linked;
+        pause();  // the engine is idle while the window waits for the build
+        runWhileWindowDraws([&] {
+            compileSource(source, *b);
+            if (!source.launchProblem.isEmpty())
+                throw DiagnosticError(Diagnostic{"launch", 0, 0, source.launchProblem.toStdString()});
+            b->launch = parseLaunchSpec(source.launch.toStdString(), "launch spec");
+            linked = linkLaunch(b->program, b->launch);
+            // On the engine thread, like every call that changes the session (a backend may keep per-thread
+            // state); only a successful load replaces what the views show.
+            m_engine->call([&] {
+                m_session->load(b->program, b->launch);
+                b->rom = m_session->rom();
+            });
         });
         for (const Block& blk : linked.program.blocks)
             b->compiledRom.push_back(encodeBlock(blk, MachineSpec::standard().slotsPerBlock));

@@ -256,10 +256,28 @@ void DebugController::finishRun(StopReason reason, bool paused, const QString& e
 }
 
 void DebugController::pause() {
-    if (running()) m_engine->stop();  // the job's `done` shows where it stopped
+    if (m_engine->busy()) m_engine->stop();  // a run's `done` shows where it stopped; a trace is dropped
 }
 
-bool DebugController::running() const { return m_engine->busy(); }
+bool DebugController::running() const { return m_engine->busy() && !m_tracing; }
+
+void DebugController::requestTrace() {
+    if (!m_session->loaded() || running()) return;
+    auto trace = std::make_shared<TokenTrace>();
+    EngineThread::Job job;
+    job.step = [this, trace] {
+        *trace = m_session->tokenTrace();
+        return true;
+    };
+    job.done = [this, trace](bool stopped, const QString& error) {
+        m_tracing = false;
+        if (stopped || !error.isEmpty()) return;  // a move or a run came first: the trace is of another moment
+        m_trace = trace;
+        emit traced();
+    };
+    m_engine->start(std::move(job));
+    m_tracing = true;
+}
 
 void DebugController::waitIdle() { m_engine->waitIdle(); }
 

@@ -62,6 +62,7 @@ void MainWindow::followDebugger() {
     connect(d, &DebugController::statusChanged, this, [this](const QString& text) { setStatus(text); });
     connect(d, &DebugController::built, this, [this](bool ok) { showBuild(ok); });
     connect(d, &DebugController::moved, this, [this] { showMoment(); });
+    connect(d, &DebugController::traced, this, &MainWindow::showTrace);
     connect(d, &DebugController::breakpointsChanged, this, [this] {
         showBreakpoints();
         saveBreakpoints();
@@ -139,16 +140,19 @@ void MainWindow::showMoment() {
 
 void MainWindow::showModelViews(const DebugSnapshot& s) {
     // The token going in, run through the model once for the panels on screen that show it (not during a
-    // run: a trace costs a model step).
+    // run: a trace costs a model step). The engine thread makes it; showTrace draws it.
     bool heatmap = m_heatmapHost->isVisible(), layers = m_layers->isVisible();
-    if (!s.loaded || !(heatmap || layers) || m_debugger->running()) return;
-    const Session& session = m_debugger->session();
-    TokenTrace trace = session.tokenTrace();
-    if (heatmap) {
-        m_heatmap->show(session, trace, [this] { return m_debugger->lock(); });
+    if (s.loaded && (heatmap || layers) && !m_debugger->running()) m_debugger->requestTrace();
+}
+
+void MainWindow::showTrace() {
+    std::shared_ptr<const TokenTrace> trace = m_debugger->trace();
+    if (!trace || m_debugger->running()) return;
+    if (m_heatmapHost->isVisible()) {
+        m_heatmap->show(m_debugger->session(), *trace, [this] { return m_debugger->lock(); });
         m_heatmapHost->update();
     }
-    if (layers) showLayers(trace);
+    if (m_layers->isVisible()) showLayers(*trace);
 }
 
 void MainWindow::showLayers(const TokenTrace& trace) {

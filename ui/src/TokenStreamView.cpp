@@ -166,7 +166,7 @@ void TokenStreamView::showMoment() {
     }
     int current = int(ts.fed.size() + ts.writtenNow) - 1;  // the last token of the current moment
     setCurrentRow(current);
-    showReached(this, current + 1);
+    m_reached.show(this, current + 1);
     if (current >= 0) scrollToItem(item(current));
 }
 

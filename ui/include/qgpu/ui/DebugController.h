@@ -155,6 +155,13 @@ public:
     int dataBreakpoint() const { return m_dataBreakpoint; }
 
     std::shared_ptr<const DebugSnapshot> snapshot() const { return m_snapshot; }
+    // The token going in at the snapshot's moment, run through the model layer by layer (the Layers panel and
+    // the heatmap). requestTrace() computes it on the engine thread, off the window's thread (it costs a model
+    // step), and traced() says when trace() has it; a move or a run started meanwhile drops it (or waits for
+    // it, when it is about done). The trace of the moment before stays until then; null when none has been
+    // made for this build.
+    void requestTrace();
+    std::shared_ptr<const TokenTrace> trace() const { return m_trace; }
     QString status() const { return m_status; }
     // For reading the session itself (the model's views) while no run is in flight; lock() during one.
     const Session& session() const { return *m_session; }
@@ -165,6 +172,7 @@ signals:
     void backendChanged();
     void built(bool ok);  // lastBuild() holds the program, or the diagnostics
     void moved();         // snapshot() is new
+    void traced();        // trace() is new
     void runStateChanged(bool running);
     void breakpointsChanged();
     void compared(const BackendComparison& comparison);
@@ -218,6 +226,8 @@ private:
         size_t tokens = 0;
     } m_jobFrom;             // where it began
     int m_launchSteps = -1;  // the launch's steps to its end (0: not counted; -1: not yet)
+    std::shared_ptr<const TokenTrace> m_trace;
+    bool m_tracing = false;  // the engine's job is a trace: not a run (running() is false)
     // Last, so that it goes first: its jobs use the session.
     std::unique_ptr<EngineThread> m_engine;
 };

@@ -35,7 +35,8 @@ public:
     void start(Job job);  // stops the job in flight first
     // Runs `fn` on the engine thread with the session locked and waits for it; its exception comes back
     // here. For the calls that take one step (or load a program): the GUI waits that long, no longer. Never
-    // call it holding lock().
+    // call it holding lock(). Another thread may call it while no job is in flight (the build's thread, while
+    // the window draws).
     void call(const std::function<void()>& fn);
     // Asks the job in flight to end, waits for its current step (the engine checks between steps), then
     // runs its `done` here. Nothing when idle.

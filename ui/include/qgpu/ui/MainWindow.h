@@ -139,9 +139,10 @@ private:
     DebugSource document() const;                                     // what a build reads
     void populateExamples(QMenu* menu);
     void showBuild(bool ok);
-    void showMoment();  // the editor's current line and the ImGui viewers
-    void showModelViews(const DebugSnapshot& s);
-    void showLayers(const TokenTrace& trace);  // the session lock held; an empty trace says why there is none
+    void showMoment();                            // the editor's current line and the ImGui viewers
+    void showModelViews(const DebugSnapshot& s);  // asks for the trace the heatmap and Layers show
+    void showTrace();                             // draws it there when it comes
+    void showLayers(const TokenTrace& trace);     // the session lock held; an empty trace says why there is none
     void showBreakpoints();
     void showSourceLine(int line);                     // 1-based: the editor's cursor goes there
     void showVariableTip(int position, int x, int y);  // the variable under the mouse, in every thread

@@ -5,6 +5,8 @@
 
 #include <QListWidget>
 
+#include "qgpu/ui/StepListView.h"
+
 namespace qgpu {
 
 class DebugController;
@@ -21,6 +23,7 @@ private:
     void showMoment();
     void moveToRow(int row);
     DebugController& m_debugger;
+    ReachedRows m_reached;
     int m_fed = 0;   // the rows before the first written token
     QString m_find;  // what Ctrl+F last looked for
 };
