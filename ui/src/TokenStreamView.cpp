@@ -95,6 +95,29 @@ QString tokenMeaning(const QString& token) {
     return host.isEmpty() ? modelMeaning(*t) : host;
 }
 
+namespace {
+
+// A token's row: its meaning, the tooltip, is worked out when asked for (a launch writes thousands of rows).
+class TokenRow : public QListWidgetItem {
+public:
+    TokenRow(int index, bool fed, const QString& token)
+        : QListWidgetItem(QString("%1 %2  %3").arg(index, 6).arg(fed ? "fed    " : "written", token)),
+          m_index(index),
+          m_fed(fed),
+          m_token(token) {}
+    QVariant data(int role) const override {
+        if (role != Qt::ToolTipRole) return QListWidgetItem::data(role);
+        return QString("token %1, %2: %3").arg(m_index).arg(m_fed ? "fed" : "written").arg(tokenMeaning(m_token));
+    }
+
+private:
+    int m_index;
+    bool m_fed;
+    QString m_token;
+};
+
+}  // namespace
+
 TokenStreamView::TokenStreamView(DebugController& debugger, QWidget* parent)
     : QListWidget(parent), m_debugger(debugger) {
     setObjectName("tokenList");
@@ -159,8 +182,7 @@ void TokenStreamView::showMoment() {
     for (size_t i = size_t(count()); i < total; ++i) {
         bool fed = i < ts.fed.size();
         QString text = QString::fromStdString(fed ? ts.fed[i] : ts.written[i - ts.fed.size()]);
-        auto* row = new QListWidgetItem(QString("%1 %2  %3").arg(i, 6).arg(fed ? "fed    " : "written", text));
-        row->setToolTip(QString("token %1, %2: %3").arg(i).arg(fed ? "fed" : "written").arg(tokenMeaning(text)));
+        auto* row = new TokenRow(int(i), fed, text);
         if (fed) row->setForeground(QColor(120, 120, 120));
         addItem(row);
     }
