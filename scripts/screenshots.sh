@@ -6,7 +6,8 @@
 #   studio-layers.png   tree_reduce.cu in the model, 12 steps in: the layer view of the token going in;
 #   studio-heatmap.png  the same moment: a head of the recurrent state as a heatmap;
 #   studio-rom.png      the same launch: the ROM decoded from the model beside the machine blocks;
-#   studio-results.png  tree_reduce.cu run to its end: the Results panel's verdict and the Warps panel.
+#   studio-results.png  tree_reduce.cu run to its end: the Results panel's verdict and the Warps panel;
+#   studio-output.png   printf_trace.cu run to its end: what its printf calls printed, in the Output panel.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/docs/screenshots"
@@ -31,3 +32,4 @@ shot studio-layers.png "$tree" 12 model 12 "Steps,Layers"
 shot studio-heatmap.png "$tree" 12 model 12 "Token stream,Recurrent state"
 shot studio-rom.png "$tree" 12 model 12 "Steps,ROM,Machine blocks"
 shot studio-results.png "$tree" 400 reference 4 "Results,Warps"
+shot studio-output.png "$root/resources/kernels/printf_trace.cu" 400 reference 4 "Output,Warps"

@@ -1,6 +1,7 @@
 #include "qgpu/ui/OutputView.h"
 
 #include <QColor>
+#include <QFont>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -38,6 +39,7 @@ OutputView::OutputView(DebugController& debugger, QWidget* parent) : QWidget(par
     m_summary->setObjectName("outputSummary");
     m_summary->setWordWrap(true);
     m_table = readOnlyTable("outputTable", {"Step", "Thread", "Line", "Printed"});
+    m_table->setWordWrap(false);  // a printed line stays one line, scrolled sideways if it must
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
@@ -74,6 +76,8 @@ void OutputView::showMoment(const DebugSnapshot& s) {
                 line > 0 ? QString::number(line) : QString("?"), oneLine(r.text)});
         m_table->item(row, Step)->setData(Qt::UserRole, ev.step);
         m_table->item(row, Line)->setData(Qt::UserRole, line);
+        m_table->item(row, Text)->setFont(QFont("Monospace", 9));  // as a terminal shows it: widths line up
+        m_table->item(row, Text)->setToolTip(QString::fromStdString(r.text));
         if (r.failedAssertion)
             for (int c = Step; c <= Text; ++c) m_table->item(row, c)->setBackground(QColor(255, 170, 170));
     }
