@@ -128,11 +128,11 @@ TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
     ASSERT_EQ(t->rowCount(), 1) << problems->summary().toStdString();
     EXPECT_EQ(t->item(0, ProblemsView::Thread)->text(), "block (0,0,0) thread (1,0,0)");
     EXPECT_EQ(t->item(0, ProblemsView::Line)->text(), "4");
-    EXPECT_TRUE(t->item(0, ProblemsView::What)->text().contains("division by zero"))
-        << t->item(0, ProblemsView::What)->text().toStdString();
+    EXPECT_TRUE(t->item(0, ProblemsView::Text)->text().contains("division by zero"))
+        << t->item(0, ProblemsView::Text)->text().toStdString();
     // A click goes to the step that warned, and the editor to its line.
     int step = t->item(0, ProblemsView::Step)->text().toInt();
-    emit t->cellClicked(0, ProblemsView::What);
+    emit t->cellClicked(0, ProblemsView::Text);
     w.debugger().waitIdle();
     EXPECT_EQ(w.debugger().snapshot()->position, step + 1);
     int line, column;

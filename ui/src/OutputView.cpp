@@ -2,9 +2,8 @@
 
 #include <QColor>
 #include <QFont>
-#include <QLabel>
 #include <QTableWidget>
-#include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 
 #include "qgpu/core/DevicePrintf.h"
@@ -34,34 +33,18 @@ QString oneLine(const std::string& text) {
 
 }  // namespace
 
-OutputView::OutputView(DebugController& debugger, QWidget* parent) : QWidget(parent), m_debugger(debugger) {
-    m_summary = new QLabel;
-    m_summary->setObjectName("outputSummary");
-    m_summary->setWordWrap(true);
-    m_table = readOnlyTable("outputTable", {"Step", "Thread", "Line", "Printed"});
-    m_table->setWordWrap(false);  // a printed line stays one line, scrolled sideways if it must
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_table, 1);
-    m_summary->setText("Build a kernel (Ctrl+B): what its printf calls print is listed here.");
-    connect(m_table, &QTableWidget::cellActivated, this, [this](int row, int) {
-        int line = m_table->item(row, Line)->data(Qt::UserRole).toInt();
-        if (line > 0) emit sourceLineRequested(line);
-        m_debugger.moveTo(m_table->item(row, Step)->data(Qt::UserRole).toInt() + 1);
-    });
-    connect(m_table, &QTableWidget::cellClicked, m_table, &QTableWidget::cellActivated);
-    connect(&debugger, &DebugController::moved, this, [this] { showMoment(*m_debugger.snapshot()); });
+OutputView::OutputView(DebugController& debugger, QWidget* parent)
+    : StepRowsView(debugger, "output", "Printed", parent) {
+    table()->setWordWrap(false);  // a printed line stays one line, scrolled sideways if it must
+    setSummary("Build a kernel (Ctrl+B): what its printf calls print is listed here.");
 }
 
-QString OutputView::summary() const { return m_summary->text(); }
-
 void OutputView::showMoment(const DebugSnapshot& s) {
-    TableRefill refill(m_table);
-    m_table->setRowCount(0);
-    if (!s.loaded) return m_summary->setText("Nothing is loaded: build the kernel (Ctrl+B).");
+    TableRefill refill(table());
+    table()->setRowCount(0);
+    if (!s.loaded) return setSummary("Nothing is loaded: build the kernel (Ctrl+B).");
     DevicePrintfOutput printed = readDevicePrintf(s.state.global, s.build->map);
-    if (printed.bufferWords == 0) return m_summary->setText("The kernel does not call printf.");
+    if (printed.bufferWords == 0) return setSummary("The kernel does not call printf.");
     std::map<int, const StepEvent*> wrote = writers(s);
     for (const PrintedRecord& r : printed.records) {
         auto it = wrote.find(r.word);
@@ -69,21 +52,18 @@ void OutputView::showMoment(const DebugSnapshot& s) {
         const StepEvent& ev = *it->second;
         const MemWrite& w = *std::find_if(ev.memWrites.begin(), ev.memWrites.end(),
                                           [&](const MemWrite& m) { return m.addr == r.word; });
-        int row = m_table->rowCount(), line = s.build->sourceLine(ev.block);
-        m_table->setRowCount(row + 1);
-        setRow(m_table, row,
-               {QString::number(ev.step), cudaThreadName(s.build->launch, cudaThreadOf(s.state, w.thread)),
-                line > 0 ? QString::number(line) : QString("?"), oneLine(r.text)});
-        m_table->item(row, Step)->setData(Qt::UserRole, ev.step);
-        m_table->item(row, Line)->setData(Qt::UserRole, line);
-        m_table->item(row, Text)->setFont(QFont("Monospace", 9));  // as a terminal shows it: widths line up
-        m_table->item(row, Text)->setToolTip(QString::fromStdString(r.text));
+        int line = s.build->sourceLine(ev.block);
+        int row =
+            addRow(ev.step, cudaThreadName(s.build->launch, cudaThreadOf(s.state, w.thread)), line, oneLine(r.text));
+        QTableWidgetItem* printedText = table()->item(row, Text);
+        printedText->setFont(QFont("Monospace", 9));  // as a terminal shows it: widths line up
+        printedText->setToolTip(QString::fromStdString(r.text));
         if (r.failedAssertion)
-            for (int c = Step; c <= Text; ++c) m_table->item(row, c)->setBackground(QColor(255, 170, 170));
+            for (int c = Step; c <= Text; ++c) table()->item(row, c)->setBackground(QColor(255, 170, 170));
     }
     QString text = QString("%1 printf call%2 in the %3 steps run so far; click one to go to its step.")
-                       .arg(m_table->rowCount())
-                       .arg(m_table->rowCount() == 1 ? "" : "s")
+                       .arg(table()->rowCount())
+                       .arg(table()->rowCount() == 1 ? "" : "s")
                        .arg(s.position);
     if (printed.failedAssertion())
         text = "A device assertion failed (marked), so the launch fails, as CUDA's does. " + text;
@@ -93,7 +73,7 @@ void OutputView::showMoment(const DebugSnapshot& s) {
                     "-D QGPU_PRINTF_WORDS=N for a larger one).")
                     .arg(printed.bufferWords)
                     .arg(printed.droppedWords);
-    m_summary->setText(text);
+    setSummary(text);
 }
 
 }  // namespace qgpu

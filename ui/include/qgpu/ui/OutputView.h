@@ -3,32 +3,17 @@
 // is marked. A click goes to that step and shows the line in the editor.
 #pragma once
 
-#include <QWidget>
-
-class QLabel;
-class QTableWidget;
+#include "qgpu/ui/StepRowsView.h"
 
 namespace qgpu {
 
-class DebugController;
-struct DebugSnapshot;
-
-class OutputView : public QWidget {
+class OutputView : public StepRowsView {
     Q_OBJECT
 public:
-    enum Column { Step, Thread, Line, Text };
     explicit OutputView(DebugController& debugger, QWidget* parent = nullptr);
-    QTableWidget* table() const { return m_table; }
-    QString summary() const;
-
-signals:
-    void sourceLineRequested(int line);
 
 private:
-    void showMoment(const DebugSnapshot& s);
-    DebugController& m_debugger;
-    QLabel* m_summary;
-    QTableWidget* m_table;
+    void showMoment(const DebugSnapshot& s) override;
 };
 
 }  // namespace qgpu

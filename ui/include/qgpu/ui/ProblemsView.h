@@ -3,33 +3,17 @@
 // its step, thread and source line. A click goes to that step and shows the line in the editor.
 #pragma once
 
-#include <QWidget>
-
-class QLabel;
-class QTableWidget;
+#include "qgpu/ui/StepRowsView.h"
 
 namespace qgpu {
 
-class DebugController;
-struct DebugSnapshot;
-
-class ProblemsView : public QWidget {
+class ProblemsView : public StepRowsView {
     Q_OBJECT
 public:
-    enum Column { Step, Thread, Line, What };
     explicit ProblemsView(DebugController& debugger, QWidget* parent = nullptr);
-    QTableWidget* table() const { return m_table; }
-    QString summary() const;
-
-signals:
-    void sourceLineRequested(int line);
 
 private:
-    void showMoment(const DebugSnapshot& s);
-    void addRow(int step, const QString& thread, int line, const QString& what);
-    DebugController& m_debugger;
-    QLabel* m_summary;
-    QTableWidget* m_table;
+    void showMoment(const DebugSnapshot& s) override;
 };
 
 }  // namespace qgpu
