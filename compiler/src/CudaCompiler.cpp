@@ -107,8 +107,8 @@ const std::pair<std::string, std::string>& builtinVarsHeader() {
 
 // The only files a compile can see, all in memory: the kernel's source, the device header, the Clang header
 // it includes, <cooperative_groups.h>, the integer types and limits under their C and C++ names, <cstdio> and
-// <cassert>.
-// No #include in a kernel reaches the host's file system, so code a model wrote cannot read host files.
+// <cassert>. No #include in a kernel reaches the host's file system, so code a model wrote cannot read host
+// files.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sandbox(const std::string& sourcePath, const std::string& source,
                                                         const std::string& headerPath, const std::string& header) {
     const auto& builtinVars = builtinVarsHeader();

@@ -1,6 +1,6 @@
-// Device printf and assert, as CUDA implements them: each call appends a record to a buffer in global memory (the model
-// writes it with the launch's other stores), and the host formats the records in buffer order once the launch
-// has ended (core's DevicePrintf; docs/qgpu-cuda.md).
+// Device printf and assert, as CUDA implements them: each call appends a record to a buffer in global
+// memory (the model writes it with the launch's other stores), and the host formats the records in buffer
+// order once the launch has ended (core's DevicePrintf; docs/qgpu-cuda.md).
 #pragma once
 
 #ifndef QGPU_PRINTF_WORDS
@@ -9,10 +9,10 @@
 
 // Word 0 counts the words every call asked for; the records follow. A record that does not fit is dropped
 // whole, and the host reports the words dropped. A record is the format string's address (never 0: the host
-// reads a 0 there as the end of the records), one or more kind
-// words, then each argument's words (low word first). A kind word holds the kinds of up to nine arguments,
-// 3 bits each with the first lowest (1 a 32-bit integer, 2 a 64-bit integer, 3 a float, 4 a double, 5 a
-// pointer); its bit 31 says that another kind word follows, and bit 30 of the first marks a failed assertion.
+// reads a 0 there as the end of the records), one or more kind words, then each argument's words (low word
+// first). A kind word holds the kinds of up to nine arguments, 3 bits each with the first lowest (1 a 32-bit
+// integer, 2 a 64-bit integer, 3 a float, 4 a double, 5 a pointer); its bit 31 says that another kind word
+// follows, and bit 30 of the first marks a failed assertion.
 static __device__ unsigned __qgpu_printf_buffer[QGPU_PRINTF_WORDS + 1] __asm__("__qgpu_printf_buffer");
 
 template <unsigned Kind, unsigned Words>
@@ -100,8 +100,9 @@ static __device__ __forceinline__ void __qgpu_assert_fail(const char* expression
     asm volatile("exit;");
 }
 
-// Clang checks every call's format against its arguments as for C's printf; a mismatch is an error, since
-// the host would format the argument's words as another type.
+// Clang checks every call's format against its arguments as for C's printf (a C variadic declaration, so that
+// its checks see the arguments promoted as C promotes them); a mismatch is an error, since the host would
+// format the argument's words as another type. printf is a macro: `::printf(...)` does not compile.
 __device__ int __qgpu_printf_format(const char* format, ...) __attribute__((format(printf, 1, 2)));
 #pragma clang diagnostic error "-Wformat"
 #define printf(...) ((void)sizeof(__qgpu_printf_format(__VA_ARGS__)), __qgpu_printf(__VA_ARGS__))
