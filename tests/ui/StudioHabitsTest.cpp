@@ -315,6 +315,18 @@ TEST(StudioShortcuts, CtrlDComparesBackendsAndTheEditorKeepsItsText) {
     EXPECT_TRUE(w->statusText().contains("nothing to compare")) << w->statusText().toStdString();
 }
 
+TEST(StudioShortcuts, TabIndentsInTheEditorAndCtrlTabLeavesIt) {
+    auto w = windowAt(1280, 800);
+    QString before = w->editor()->text();
+    ASSERT_TRUE(pressInEditor(*w, Qt::Key_Tab));
+    EXPECT_NE(w->editor()->text(), before) << "Tab did not indent";
+    EXPECT_TRUE(w->editor()->hasFocus());
+    QTest::keyClick(w->editor(), Qt::Key_Tab, Qt::ControlModifier);
+    EXPECT_FALSE(w->editor()->hasFocus()) << "Ctrl+Tab kept the focus in the editor";
+    ASSERT_TRUE(pressInEditor(*w, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier));
+    EXPECT_FALSE(w->editor()->hasFocus()) << "Ctrl+Shift+Tab kept the focus in the editor";
+}
+
 TEST(StudioShortcuts, ToolbarTooltipsNameTheirShortcuts) {
     auto w = windowAt(1280, 800);
     auto* bar = w->findChild<QToolBar*>("debugToolbar");

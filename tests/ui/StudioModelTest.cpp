@@ -15,6 +15,7 @@
 #include <fstream>
 
 #include <QApplication>
+#include <QTest>
 #include <QOpenGLWidget>
 #include <QDockWidget>
 #include <QSettings>
@@ -70,7 +71,18 @@ TEST(StudioModel, SteppingTheModelShowsTheInterpretersStateAndTheTokensItWrote) 
         << window.tokens()->currentItem()->text().toStdString();
     EXPECT_EQ(window.debugger().session().position(), 0);
     EXPECT_EQ(window.registers()->table()->item(1, 2)->text(), "1");  // lane 1, r1
-    window.debugger().stepBack();                                     // back before the step's tokens
+    // The arrow keys go to the token they reach, as a click does: the highlight and the machine agree.
+    window.tokens()->setFocus();
+    QTest::keyClick(window.tokens(), Qt::Key_Up);
+    window.debugger().waitIdle();
+    EXPECT_EQ(window.tokens()->currentRow(), fed + 1);
+    EXPECT_EQ(window.debugger().session().tokens().writtenNow, 2u);
+    EXPECT_EQ(window.registers()->table()->item(1, 2)->text(), "0");
+    QTest::keyClick(window.tokens(), Qt::Key_Down);
+    window.debugger().waitIdle();
+    EXPECT_EQ(window.debugger().session().tokens().writtenNow, 3u);
+    EXPECT_EQ(window.registers()->table()->item(1, 2)->text(), "1");
+    window.debugger().stepBack();  // back before the step's tokens
     EXPECT_EQ(window.registers()->table()->item(1, 2)->text(), "0");
     for (int n = 1; n <= 2; ++n) {
         window.debugger().step();

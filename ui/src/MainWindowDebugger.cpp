@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
+#include <QShortcut>
 #include <QToolTip>
 #include <map>
 
@@ -54,6 +55,13 @@ void MainWindow::createEditor() {
     m_editor->SendScintilla(QsciScintillaBase::SCI_SETMOUSEDWELLTIME, 400);
     connect(m_editor, &QsciScintillaBase::SCN_DWELLSTART, this, &MainWindow::showVariableTip);
     connect(m_editor, &QsciScintillaBase::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
+    // Tab indents, as in any editor; Ctrl+Tab and Ctrl+Shift+Tab leave the editor for the next or the previous
+    // panel, as Qt's text editors do.
+    for (bool forward : {true, false}) {
+        QKeySequence keys(forward ? Qt::CTRL | Qt::Key_Tab : Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab);
+        auto* leave = new QShortcut(keys, m_editor, nullptr, nullptr, Qt::WidgetShortcut);
+        connect(leave, &QShortcut::activated, this, [this, forward] { focusNextPrevChild(forward); });
+    }
     setCentralWidget(m_editor);
 }
 

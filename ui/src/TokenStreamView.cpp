@@ -1,5 +1,7 @@
 #include "qgpu/ui/TokenStreamView.h"
 
+#include <QKeyEvent>
+
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QRegularExpression>
@@ -158,6 +160,12 @@ int TokenStreamView::findNext(const QString& text) {
     return -1;
 }
 
+void TokenStreamView::keyPressEvent(QKeyEvent* event) {
+    int before = currentRow();
+    QListWidget::keyPressEvent(event);
+    if (currentRow() != before && currentRow() >= 0) moveToRow(currentRow());
+}
+
 void TokenStreamView::moveToRow(int row) {
     if (m_fed == 0) return;  // the line saying this backend writes no tokens
     if (row < m_fed)
@@ -187,7 +195,10 @@ void TokenStreamView::showMoment() {
         addItem(row);
     }
     int current = int(ts.fed.size() + ts.writtenNow) - 1;  // the last token of the current moment
-    setCurrentRow(current);
+    {
+        const QSignalBlocker quiet(this);  // showing the moment is not choosing a token
+        setCurrentRow(current);
+    }
     m_reached.show(this, current + 1);
     if (current >= 0) scrollToItem(item(current));
 }

@@ -1,6 +1,7 @@
 // The Token stream panel: the tokens the host fed (the program and the launch, grey) and those the model wrote,
 // numbered in one sequence, each with its meaning in a tooltip; the tokens ahead of the debugger in grey
-// italics. A click moves the debugger to the moment the model wrote that token (a fed one: the start).
+// italics. A click, or the keys that move the highlight, move the debugger to the moment the model wrote that
+// token (a fed one: the start).
 #pragma once
 
 #include <QListWidget>
@@ -18,6 +19,11 @@ public:
     // Selects the next row after the current one whose text or meaning holds `text` (any case), from the top
     // again after the last; its row, or -1 when none does. Ctrl+F asks for the text, F3 finds the next.
     int findNext(const QString& text);
+
+protected:
+    // The arrow and page keys go to the token they reach, as a click does, so that the highlighted token and
+    // the machine shown never disagree.
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     void showMoment();
