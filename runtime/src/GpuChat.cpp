@@ -5,6 +5,7 @@
 #include "QgpuCudaReference.h"  // generated from docs/qgpu-cuda.md: kQgpuCudaReference
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/core/Diagnostic.h"
+#include "qgpu/core/DevicePrintf.h"
 #include "qgpu/core/Trace.h"
 #include "qgpu/runtime/ModelKernelRunner.h"
 
@@ -63,6 +64,13 @@ void runExpression(ToolRun& run, ProgramRunner& runner) {
     run.ok = true;
 }
 
+// What the kernel's printf calls printed, after the arrays, and a failed assertion (the launch failed).
+std::string printedText(const DevicePrintfOutput& printed) {
+    std::string out = printed.records.empty() ? "" : "\nprintf printed:\n" + printed.text();
+    if (printed.failedAssertion()) out += "error: a device assertion failed (above), so the launch failed";
+    return out;
+}
+
 void runKernel(ToolRun& run, ProgramRunner& runner) {
     const Json* source =
         argument(run.call, "source", Json::value_t::string, run, "\"__global__ void k(int* out) {...}\"");
@@ -91,10 +99,12 @@ void runKernel(ToolRun& run, ProgramRunner& runner) {
     MachineState end;
     end.global = outcome.global;
     Json arrays = Json::object();
-    for (const ArrayPlacement& a : linked.map.arrays) arrays[a.name] = readArray(end, a);
+    for (const ArrayPlacement& a : linked.map.arrays)
+        if (!isInternalArray(a)) arrays[a.name] = readArray(end, a);
     run.launches.push_back({"kernel", expr::KernelLaunch{"kernel", launch, ""}, std::move(outcome), {}});
-    run.response = arrays.dump();
-    run.ok = true;
+    DevicePrintfOutput printed = readDevicePrintf(end.global, linked.map);
+    run.response = arrays.dump() + printedText(printed);
+    run.ok = printed.failedAssertion() == nullptr;
 }
 
 }  // namespace

@@ -204,6 +204,22 @@ TEST(GpuChat, AKernelThatRunsAwayInTheCompilerIsAnErrorForQwenAndTheChatGoesOn) 
     EXPECT_EQ(turn.replies.back().text, "The answer is 32.");
 }
 
+TEST(GpuChat, WhatQwensKernelPrintsGoesBackWithItsArraysAndAFailedAssertionFailsTheCall) {
+    ReferenceKernelRunner runner(library());
+    std::string printing =
+        "__global__ void dot(const int* a, const int* b, int* out, int n) {\n    int t = threadIdx.x;\n"
+        "    if (t >= n) return;\n    printf(\"t%d: %d\\n\", t, a[t] * b[t]);\n    assert(t < 2);\n"
+        "    atomicAdd(out, a[t] * b[t]);\n}";
+    ScriptedChat s(runner, ChatMode::Advanced, {kernelCall(printing, kDotLaunch), "It failed."});
+    GpuChatTurn turn = s.chat->send("Run my kernel.");
+    ASSERT_EQ(turn.tools.size(), 1u);
+    EXPECT_FALSE(turn.tools[0].ok);
+    EXPECT_EQ(turn.tools[0].response,
+              "{\"a\":[1,2,3],\"b\":[4,5,6],\"out\":[14]}\nprintf printed:\nt0: 4\nt1: 10\nt2: 18\n"
+              "kernel.cu:5: void dot(const int *, const int *, int *, int): block: [0,0,0], thread: [2,0,0] "
+              "Assertion `t < 2` failed.\nerror: a device assertion failed (above), so the launch failed");
+}
+
 TEST(GpuChat, AKernelWhoseBarrierPartOfAWarpReachesIsAnErrorAtItsLine) {
     // The model itself ends the launch with FAULT; the tool's answer is the error at the barrier's line.
     ModelKernelRunner runner(qgpu::testing::gpuModel(Engine::Sparse), library());
