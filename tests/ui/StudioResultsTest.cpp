@@ -104,6 +104,20 @@ QString kernelFile(const QTemporaryDir& dir, const QString& name, const char* so
     return path;
 }
 
+// A click on row `row` of a panel of step rows goes to its step, and the editor to the (0-based) line; back at
+// the start, nothing has happened yet.
+void expectAClickGoesToItsStepAndLine(MainWindow& w, QTableWidget* t, int row, int editorLine) {
+    int step = t->item(row, StepRowsView::Step)->text().toInt();
+    emit t->cellClicked(row, StepRowsView::Text);
+    w.debugger().waitIdle();
+    EXPECT_EQ(w.debugger().snapshot()->position, step + 1);
+    int line, column;
+    w.editor()->getCursorPosition(&line, &column);
+    EXPECT_EQ(line, editorLine);
+    w.debugger().reset();
+    EXPECT_EQ(t->rowCount(), 0);
+}
+
 }  // namespace
 
 TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
@@ -130,17 +144,7 @@ TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
     EXPECT_EQ(t->item(0, ProblemsView::Line)->text(), "4");
     EXPECT_TRUE(t->item(0, ProblemsView::Text)->text().contains("division by zero"))
         << t->item(0, ProblemsView::Text)->text().toStdString();
-    // A click goes to the step that warned, and the editor to its line.
-    int step = t->item(0, ProblemsView::Step)->text().toInt();
-    emit t->cellClicked(0, ProblemsView::Text);
-    w.debugger().waitIdle();
-    EXPECT_EQ(w.debugger().snapshot()->position, step + 1);
-    int line, column;
-    w.editor()->getCursorPosition(&line, &column);
-    EXPECT_EQ(line, 3);
-    // Back before that step, the problem has not happened yet.
-    w.debugger().reset();
-    EXPECT_EQ(t->rowCount(), 0);
+    expectAClickGoesToItsStepAndLine(w, t, 0, 3);  // the step that warned
 }
 
 TEST(StudioOutput, PrintfTextsShowWithTheirStepThreadAndLineAndAClickGoesThere) {
@@ -168,17 +172,7 @@ TEST(StudioOutput, PrintfTextsShowWithTheirStepThreadAndLineAndAClickGoesThere) 
     EXPECT_EQ(t->item(1, OutputView::Thread)->text(), "block (0,0,0) thread (3,0,0)");
     EXPECT_EQ(t->item(1, OutputView::Line)->text(), "3");
     EXPECT_TRUE(output->summary().startsWith("2 printf calls")) << output->summary().toStdString();
-    // A click goes to the step that printed, and the editor to its line.
-    int step = t->item(1, OutputView::Step)->text().toInt();
-    emit t->cellClicked(1, OutputView::Text);
-    w.debugger().waitIdle();
-    EXPECT_EQ(w.debugger().snapshot()->position, step + 1);
-    int line, column;
-    w.editor()->getCursorPosition(&line, &column);
-    EXPECT_EQ(line, 2);
-    // Back at the start, nothing has been printed yet.
-    w.debugger().reset();
-    EXPECT_EQ(t->rowCount(), 0);
+    expectAClickGoesToItsStepAndLine(w, t, 1, 2);  // the step that printed
 }
 
 TEST(StudioOutput, AFailedAssertionIsMarkedAndTheVerdictSaysTheLaunchFails) {
