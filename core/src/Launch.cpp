@@ -1,7 +1,5 @@
 #include "qgpu/core/Launch.h"
 
-#include "qgpu/core/DevicePrintf.h"
-
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -606,10 +604,6 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
     if (!diags.empty()) throw DiagnosticError(diags);
     return out;
 }
-
-}  // namespace
-
-namespace {
 
 // What a fit error adds when printf's buffer takes part of global memory.
 std::string printfBufferNote(const Program& program) {

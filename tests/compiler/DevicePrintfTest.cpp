@@ -118,3 +118,20 @@ TEST(DeviceAssert, AFailedAssertionLeavesCudasMessageAndItsThreadExits) {
     run = tests::runKernel(std::string("#define NDEBUG\n") + source, launch, {});
     EXPECT_EQ(readArray(run.state, *run.map.find("out")), (std::vector<int64_t>{2, 4, -6, 8}));
 }
+
+TEST(DevicePrintf, TheCheckComparesTheTextsWithExpectInAnyOrder) {
+    tests::FinishedRun run = tests::runKernel("__global__ void k(int* out) { printf(\"t%d\\n\", threadIdx.x); }\n",
+                                              R"({"block": 2, "args": [{"name": "out", "zeros": 1}]})", {});
+    auto mismatches = [&](std::vector<std::string> texts) {
+        LaunchSpec launch;
+        launch.expectPrintf = std::move(texts);
+        return expectationMismatches(run.state, launch, run.map);
+    };
+    EXPECT_TRUE(mismatches({"t1\n", "t0\n"}).empty());
+    std::vector<std::string> extra = mismatches({"t0\n"});
+    ASSERT_EQ(extra.size(), 1u);
+    EXPECT_EQ(extra[0], "printf printed \"t1\\n\", which \"printf\" does not expect (2 calls printed, 1 expected)");
+    std::vector<std::string> missing = mismatches({"t0\n", "t1\n", "t1\n"});
+    ASSERT_EQ(missing.size(), 1u);
+    EXPECT_EQ(missing[0], "printf did not print \"t1\\n\" (2 calls printed, 3 expected)");
+}

@@ -83,6 +83,23 @@ TEST(Launch, JsonRoundTrip) {
     EXPECT_EQ(again.expect, l.expect);
 }
 
+TEST(Launch, ExpectedPrintfTextsAreReadAndWrittenBack) {
+    LaunchSpec l = parseLaunchSpec(R"({"block": 2, "args": [{"name":"a","zeros":1}],
+        "expect": {"a": [0], "printf": ["t1: \"x\"\n", "t0\n"]}})");
+    EXPECT_EQ(l.expectPrintf, (std::vector<std::string>{"t1: \"x\"\n", "t0\n"}));
+    for (JsonLayout layout : {JsonLayout::Compact, JsonLayout::Readable}) {
+        LaunchSpec again = parseLaunchSpec(launchSpecToJson(l, layout));
+        EXPECT_EQ(again.expectPrintf, l.expectPrintf);
+        EXPECT_EQ(again.expect, l.expect);
+    }
+    LaunchSpec printfOnly = parseLaunchSpec(R"({"block": 1, "expect": {"printf": ["hi\n"]}})");
+    EXPECT_TRUE(printfOnly.hasExpectations());
+    EXPECT_EQ(parseLaunchSpec(launchSpecToJson(printfOnly, JsonLayout::Readable)).expectPrintf,
+              printfOnly.expectPrintf);
+    expectParseError(R"({"block": 1, "expect": {"printf": "hi"}})", "\"expect\".\"printf\" must be an array");
+    expectParseError(R"({"block": 1, "expect": {"printf": ["a", 3]}})", "\"printf\"[1] must be a string");
+}
+
 TEST(Launch, MalformedJson) {
     expectParseError(R"({"block": 4,)", "malformed JSON");
     expectParseError("", "malformed JSON");
