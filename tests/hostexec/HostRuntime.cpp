@@ -1,9 +1,9 @@
 // The host executor's threads, barriers and shuffles (see host_cuda.h).
 #include <algorithm>
 #include <barrier>
-#include <cstdarg>
 #include <chrono>
 #include <condition_variable>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>

@@ -1,8 +1,7 @@
 #include "qgpu/ui/TokenStreamView.h"
 
-#include <QKeyEvent>
-
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QShortcut>
