@@ -164,8 +164,11 @@ std::optional<std::string> missingText(std::vector<std::string> a, std::vector<s
     return quoted + "\"";
 }
 
-// How printf's output differs from the launch's "expect"."printf", or empty.
-std::optional<std::string> printfMismatch(const MachineState& state, const LaunchSpec& launch, const MemoryMap& map) {
+}  // namespace
+
+std::optional<std::string> printfExpectationMismatch(const MachineState& state, const LaunchSpec& launch,
+                                                     const MemoryMap& map) {
+    if (launch.expectPrintf.empty()) return std::nullopt;
     std::vector<std::string> got = readDevicePrintf(state.global, map).sortedTexts();
     if (auto extra = missingText(got, launch.expectPrintf))
         return "printf printed " + *extra + ", which \"printf\" does not expect (" + std::to_string(got.size()) +
@@ -176,13 +179,10 @@ std::optional<std::string> printfMismatch(const MachineState& state, const Launc
     return std::nullopt;
 }
 
-}  // namespace
-
 std::vector<std::string> expectationMismatches(const MachineState& state, const LaunchSpec& launch,
                                                const MemoryMap& map) {
     std::vector<std::string> out;
-    if (!launch.expectPrintf.empty())
-        if (auto bad = printfMismatch(state, launch, map)) out.push_back(*bad);
+    if (auto bad = printfExpectationMismatch(state, launch, map)) out.push_back(*bad);
     for (const auto& [name, expected] : launch.expect) {
         const ArrayPlacement* p = map.find(name);
         if (!p) {

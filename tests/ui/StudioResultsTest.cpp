@@ -104,6 +104,16 @@ QString kernelFile(const QTemporaryDir& dir, const QString& name, const char* so
     return path;
 }
 
+// Shows `w` at 1280x800 and opens the test's kernel `name` over one block of four threads: `a` holds the
+// array `a` (JSON) and `out` four zeros. False (the status says why) when it does not build.
+bool openFourThreads(MainWindow& w, const QTemporaryDir& dir, const QString& name, const char* source, const char* a) {
+    w.resize(1280, 800);
+    w.show();
+    return w.openProgram(
+        kernelFile(dir, name, source),
+        QString(R"({"block": 4, "args": [{"name": "a", "array": %1}, {"name": "out", "zeros": 4}]})").arg(a));
+}
+
 // A click on row `row` of a panel of step rows goes to its step, and the editor to the (0-based) line; back at
 // the start, nothing has happened yet.
 void expectAClickGoesToItsStepAndLine(MainWindow& w, QTableWidget* t, int row, int editorLine) {
@@ -122,17 +132,14 @@ void expectAClickGoesToItsStepAndLine(MainWindow& w, QTableWidget* t, int row, i
 
 TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
     QTemporaryDir dir;
-    QString path = kernelFile(dir, "divide.cu",
-                              "// Thread 1 divides by zero.\n"
-                              "__global__ void divide(const int* a, int* out) {\n"
-                              "    int i = threadIdx.x;\n"
-                              "    out[i] = a[i] / (i - 1);\n"
-                              "}\n");
     MainWindow w;
-    w.resize(1280, 800);
-    w.show();
-    ASSERT_TRUE(w.openProgram(path, R"({"block": 4, "args": [{"name": "a", "array": [8, 9, 10, 11]},
-                                       {"name": "out", "zeros": 4}]})"))
+    ASSERT_TRUE(openFourThreads(w, dir, "divide.cu",
+                                "// Thread 1 divides by zero.\n"
+                                "__global__ void divide(const int* a, int* out) {\n"
+                                "    int i = threadIdx.x;\n"
+                                "    out[i] = a[i] / (i - 1);\n"
+                                "}\n",
+                                "[8, 9, 10, 11]"))
         << w.statusText().toStdString();
     ProblemsView* problems = w.problems();
     EXPECT_EQ(problems->summary(), "No problems in the 0 steps run so far.");
@@ -149,17 +156,14 @@ TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
 
 TEST(StudioOutput, PrintfTextsShowWithTheirStepThreadAndLineAndAClickGoesThere) {
     QTemporaryDir dir;
-    QString path = kernelFile(dir, "trace.cu",
-                              "__global__ void trace(const int* a, int* out) {\n"
-                              "    int i = threadIdx.x;\n"
-                              "    if (i % 2) printf(\"thread %d: a = %d\\n\", i, a[i]);\n"
-                              "    out[i] = a[i];\n"
-                              "}\n");
     MainWindow w;
-    w.resize(1280, 800);
-    w.show();
-    ASSERT_TRUE(w.openProgram(path, R"({"block": 4, "args": [{"name": "a", "array": [8, 9, 10, 11]},
-                                       {"name": "out", "zeros": 4}]})"))
+    ASSERT_TRUE(openFourThreads(w, dir, "trace.cu",
+                                "__global__ void trace(const int* a, int* out) {\n"
+                                "    int i = threadIdx.x;\n"
+                                "    if (i % 2) printf(\"thread %d: a = %d\\n\", i, a[i]);\n"
+                                "    out[i] = a[i];\n"
+                                "}\n",
+                                "[8, 9, 10, 11]"))
         << w.statusText().toStdString();
     OutputView* output = w.output();
     QTableWidget* t = output->table();
@@ -177,16 +181,13 @@ TEST(StudioOutput, PrintfTextsShowWithTheirStepThreadAndLineAndAClickGoesThere) 
 
 TEST(StudioOutput, AFailedAssertionIsMarkedAndTheVerdictSaysTheLaunchFails) {
     QTemporaryDir dir;
-    QString path = kernelFile(dir, "positive.cu",
-                              "__global__ void positive(const int* a, int* out) {\n"
-                              "    assert(a[threadIdx.x] > 0);\n"
-                              "    out[threadIdx.x] = a[threadIdx.x];\n"
-                              "}\n");
     MainWindow w;
-    w.resize(1280, 800);
-    w.show();
-    ASSERT_TRUE(w.openProgram(path, R"({"block": 4, "args": [{"name": "a", "array": [8, -9, 10, 11]},
-                                       {"name": "out", "zeros": 4}]})"))
+    ASSERT_TRUE(openFourThreads(w, dir, "positive.cu",
+                                "__global__ void positive(const int* a, int* out) {\n"
+                                "    assert(a[threadIdx.x] > 0);\n"
+                                "    out[threadIdx.x] = a[threadIdx.x];\n"
+                                "}\n",
+                                "[8, -9, 10, 11]"))
         << w.statusText().toStdString();
     w.debugger().run();
     w.debugger().waitIdle();

@@ -185,8 +185,7 @@ bool DebugController::load(const DebugSource& source) {
     auto b = std::make_shared<BuiltProgram>();
     try {
         LinkedLaunch linked;
-        pause();  // the engine is idle while the window waits for the build
-        runWhileWindowDraws([&] {
+        runWhileWindowDraws([&] {  // the engine is idle: build() paused it
             compileSource(source, *b);
             if (!source.launchProblem.isEmpty())
                 throw DiagnosticError(Diagnostic{"launch", 0, 0, source.launchProblem.toStdString()});

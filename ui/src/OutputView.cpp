@@ -3,7 +3,6 @@
 #include <QColor>
 #include <QFont>
 #include <QTableWidget>
-#include <algorithm>
 #include <map>
 
 #include "qgpu/core/DevicePrintf.h"
@@ -15,12 +14,18 @@ namespace qgpu {
 
 namespace {
 
-// The step of the run so far that last wrote each global word (a record's first word: the step that printed).
-std::map<int, const StepEvent*> writers(const DebugSnapshot& s) {
-    std::map<int, const StepEvent*> out;
+// The step of the run so far that last wrote each word of printf's buffer, and that write (a record's first
+// word: the call that printed it).
+struct Writer {
+    const StepEvent* step;
+    const MemWrite* write;
+};
+std::map<int, Writer> bufferWriters(const DebugSnapshot& s, const ArrayPlacement& buffer) {
+    std::map<int, Writer> out;
     for (int i = 0; i < s.position; ++i)
         for (const MemWrite& w : (*s.history)[size_t(i)].memWrites)
-            if (w.space == MemSpace::Global) out[w.addr] = &(*s.history)[size_t(i)];
+            if (w.space == MemSpace::Global && w.addr >= buffer.base && w.addr < buffer.base + buffer.size)
+                out[w.addr] = {&(*s.history)[size_t(i)], &w};
     return out;
 }
 
@@ -45,16 +50,14 @@ void OutputView::showMoment(const DebugSnapshot& s) {
     if (!s.loaded) return setSummary("Nothing is loaded: build the kernel (Ctrl+B).");
     DevicePrintfOutput printed = readDevicePrintf(s.state.global, s.build->map);
     if (printed.bufferWords == 0) return setSummary("The kernel does not call printf.");
-    std::map<int, const StepEvent*> wrote = writers(s);
+    std::map<int, Writer> wrote = bufferWriters(s, *s.build->map.find(kPrintfBufferName));
     for (const PrintedRecord& r : printed.records) {
         auto it = wrote.find(r.word);
         if (it == wrote.end()) continue;  // not written by a step of this run
-        const StepEvent& ev = *it->second;
-        const MemWrite& w = *std::find_if(ev.memWrites.begin(), ev.memWrites.end(),
-                                          [&](const MemWrite& m) { return m.addr == r.word; });
+        const StepEvent& ev = *it->second.step;
         int line = s.build->sourceLine(ev.block);
-        int row =
-            addRow(ev.step, cudaThreadName(s.build->launch, cudaThreadOf(s.state, w.thread)), line, oneLine(r.text));
+        QString thread = cudaThreadName(s.build->launch, cudaThreadOf(s.state, it->second.write->thread));
+        int row = addRow(ev.step, thread, line, oneLine(r.text));
         QTableWidgetItem* printedText = table()->item(row, Text);
         printedText->setFont(QFont("Monospace", 9));  // as a terminal shows it: widths line up
         printedText->setToolTip(QString::fromStdString(r.text));

@@ -72,8 +72,8 @@ void ResultsView::showMoment(const DebugSnapshot& s) {
     if (const PrintedRecord* failed = printed.failedAssertion())
         check = "A DEVICE ASSERTION FAILED, so the launch fails (CUDA's cudaErrorAssert): " +
                 QString::fromStdString(failed->text).trimmed() + " " + check;
-    for (const std::string& bad : expectationMismatches(s.state, launch, s.build->map))
-        if (bad.rfind("printf ", 0) == 0) check += " NOT AS EXPECTED: " + QString::fromStdString(bad) + ".";
+    if (auto bad = printfExpectationMismatch(s.state, launch, s.build->map))
+        check += " NOT AS EXPECTED: " + QString::fromStdString(*bad) + ".";
     if (s.state.run == RunState::Finished) return m_verdict->setText("The launch finished. " + check);
     if (s.state.run == RunState::Faulted)
         return m_verdict->setText("The launch ended in a machine fault: " + QString::fromStdString(s.state.fault) +

@@ -1,6 +1,7 @@
 // Text renderings of step events and memory, shared by the CLI, tests and logs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,9 @@ std::string summarizeArrays(const MachineState& state, const MemoryMap& map, siz
 // each array), or "out holds 3 values, expected 4"; empty when every expected array matches.
 std::vector<std::string> expectationMismatches(const MachineState& state, const LaunchSpec& launch,
                                                const MemoryMap& map);
+// The part of them about printf: how its texts differ from "expect"."printf" (in any order), or nothing when
+// they match or none are expected.
+std::optional<std::string> printfExpectationMismatch(const MachineState& state, const LaunchSpec& launch,
+                                                     const MemoryMap& map);
 
 }  // namespace qgpu
