@@ -21,9 +21,6 @@ const std::map<std::string_view, std::string>& advice() {
                                    "asinhf", "acoshf", "atanhf",      "erff", "erfcf", "erfinvf", "lgammaf", "tgammaf",
                                    "__powf", "__tanf", "__frsqrt_rn", "pow",  "tan",   "erf"})
             t[f] = kFloatFunction;
-        t["clock"] = t["clock64"] =
-            "is not available yet: the machine has no clock; count steps in the studio or with "
-            "`qgpu run`";
         t["cooperative_groups"] = "is declared by <cooperative_groups.h>: include it first";
         t["__half"] = t["half"] = t["__nv_bfloat16"] =
             "is not supported: the machine computes in 32-bit float; use float";

@@ -480,6 +480,12 @@ void Selector::placeGlobals() {
         m_out.globals.push_back(
             {globalName(g.name), element, unpackElements(words, element, g.bytes.size() / size_t(bytes))});
     }
+    for (const auto& in : m_fn.body)
+        for (const auto& o : in.operands)
+            if (o.kind == Kind::Special && isClockRegister(o.name) && !isGlobalSymbol(kClockCounterName)) {
+                m_out.globals.push_back({kClockCounterName, ElementType::I32, {0}});
+                return;
+            }
 }
 
 bool Selector::isLocalSymbol(const std::string& name) const { return m_out.localOffsets.count(name) > 0; }
@@ -519,6 +525,7 @@ void Selector::select(const ptx::Instruction& in) {
     if (op == "ld" || op == "st" || op == "atom" || op == "red") return memory(in);
     if (op == "shfl") return shuffle(in);
     if (op == "mov" && (o.at(0).kind == Kind::Vector || o.at(1).kind == Kind::Vector)) return packedMove(in);
+    if (op == "mov" && o.at(1).kind == Kind::Special && isClockRegister(o[1].name)) return readClock(o[0]);
     if (isFloatOperation(in)) return floatOperation(in);
     if (op == "membar" || op == "fence" || (op == "bar" && in.has("warp"))) return;  // lanes run in lockstep
     if (!o.empty() && isPair(o[0])) return pairOperation(in);
@@ -631,6 +638,23 @@ void Selector::packedMove(const ptx::Instruction& in) {
         packed = lowering::op(*this, Opcode::Or, packed, reg(placed));
     }
     emit(Opcode::Mov, vreg(o[0].name), kZeroReg, reg(packed));
+}
+
+bool Selector::isClockRegister(const std::string& name) {
+    return name == "%clock" || name == "%clock64" || name == "%globaltimer";
+}
+
+// The machine's clock: an atomic add of 1 to its counter, which placeGlobals puts in global memory. The count
+// fits a 64-bit destination's low word.
+void Selector::readClock(const Operand& destination) {
+    bool pair = isPair(destination);
+    int rd = pair ? pairRegs(destination.name).lo : vreg(destination.name);
+    int counter = temp(), one = lowering::mov(*this, imm(1));
+    emitSymbol(counter, kClockCounterName);
+    VInst v = located(Opcode::AtomGlobal);
+    v.rd = rd, v.rs1 = counter, v.imm = 0, v.rs2 = one;
+    block().body.push_back(v);
+    if (pair) emit(Opcode::Mov, pairRegs(destination.name).hi, kZeroReg, imm(0));
 }
 
 // %lanemask_eq/lt/le/gt/ge: the lanes of a 32-lane view at, below, up to, above or from the calling lane.

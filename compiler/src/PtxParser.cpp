@@ -593,8 +593,8 @@ private:
             return o;
         }
         if (t[0] == '%') {
-            static const char* specials[] = {"%tid",    "%ntid",    "%ctaid", "%nctaid", "%laneid",
-                                             "%warpid", "%nwarpid", "%clock", "%smid",   "%lanemask"};
+            static const char* specials[] = {"%tid",     "%ntid",  "%ctaid", "%nctaid",   "%laneid",     "%warpid",
+                                             "%nwarpid", "%clock", "%smid",  "%lanemask", "%globaltimer"};
             o.kind = Operand::Kind::Reg;
             for (const char* s : specials)
                 if (startsWith(t, s)) o.kind = Operand::Kind::Special;

@@ -214,6 +214,8 @@ private:
 
     void compare(const ptx::Instruction& in);
     void laneMask(int rd, const std::string& which);
+    static bool isClockRegister(const std::string& name);
+    void readClock(const Operand& destination);
 
     // Address arithmetic on 64-bit registers, in words or bytes (see Rep).
     void wide(const ptx::Instruction& in);

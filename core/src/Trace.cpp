@@ -120,7 +120,7 @@ std::vector<int64_t> readArray(const MachineState& state, const ArrayPlacement& 
 }
 
 bool isInternalArray(const ArrayPlacement& p) {
-    if (p.name == kPrintfBufferName) return true;
+    if (p.name == kPrintfBufferName || p.name == kClockCounterName) return true;
     for (const char* prefix : {"$str", "_$_str", "__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
         if (p.name.rfind(prefix, 0) == 0) return true;
     return false;

@@ -37,6 +37,12 @@ template <class T>
 static __device__ __forceinline__ T __ldg(const T* p) {
     return *p;
 }
+// The machine has no cycle counter. clock(), clock64() and %globaltimer read its clock instead: a launch-wide
+// count that every read advances by one (an atomic add the model writes), so each thread reads strictly
+// increasing values, the same on every run and on both backends. It counts reads, not time.
+typedef long clock_t;
+static __device__ __forceinline__ clock_t clock() { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
+static __device__ __forceinline__ long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
 static __device__ __forceinline__ void __syncwarp(unsigned mask = QGPU_FULL_MASK) { __nvvm_bar_warp_sync(mask); }
 
 static __device__ __forceinline__ int atomicAdd(int* p, int v) { return __nvvm_atom_add_gen_i(p, v); }

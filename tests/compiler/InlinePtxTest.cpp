@@ -3,8 +3,10 @@
 // at the asm statement's line of the .cu file -- never a crash, an internal error or a kernel that runs wrong.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
+#include "KernelRun.h"
 #include "SequenceHarness.h"
 #include "qgpu/compiler/Frontend.h"
 #include "qgpu/compiler/Ptx.h"
@@ -265,4 +267,34 @@ TEST(InlinePtx, ScopedRegistersInVectorsAreRegisters) {
         uint64_t v = uint64_t(a[i]) * a[i] + b[i];
         EXPECT_EQ(r.out.at(i), uint32_t(v >> 32) + uint32_t(v)) << i;
     }
+}
+
+// %clock, %clock64 and %globaltimer (inline, or through clock() and clock64()) read the machine's clock: every
+// read advances it by one, so a thread's reads increase and the launch's 24 reads are 0..23, each once.
+TEST(InlinePtx, TheClockRegistersReadTheMachinesCounter) {
+    const std::string source =
+        "__global__ void k(int* first, int* second, int* third, int* fourth) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  unsigned c;\n"
+        "  unsigned long long t, g;\n"
+        "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(c));\n"
+        "  asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t));\n"
+        "  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g));\n"
+        "  long long last = clock64();\n"
+        "  first[i] = c; second[i] = (int)t; third[i] = (int)(g >> 32) * 1000 + (int)g; fourth[i] = (int)last;\n"
+        "}\n";
+    auto out = tests::runToEnd(source,
+                               R"({"grid": 2, "block": 3, "args": [{"name": "first", "zeros": 6},
+                                   {"name": "second", "zeros": 6}, {"name": "third", "zeros": 6},
+                                   {"name": "fourth", "zeros": 6}]})");
+    std::set<int64_t> seen;
+    for (size_t i = 0; i < 6; ++i) {
+        std::vector<int64_t> reads = {out["first"][i], out["second"][i], out["third"][i], out["fourth"][i]};
+        for (size_t r = 1; r < reads.size(); ++r) EXPECT_LT(reads[r - 1], reads[r]) << "thread " << i;
+        seen.insert(reads.begin(), reads.end());
+    }
+    EXPECT_EQ(seen.size(), 24u);
+    EXPECT_EQ(*seen.begin(), 0);
+    EXPECT_EQ(*seen.rbegin(), 23);
+    EXPECT_EQ(out[kClockCounterName], std::vector<int64_t>{24});
 }

@@ -72,6 +72,13 @@ void syncWarp();
 // Device printf: each call's text is kept for the check (printedTexts), not printed. HostRuntime.cpp.
 int printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
+// The machine's clock (qgpu_cuda.h): a count that every read advances, so each thread reads increasing values.
+namespace detail {
+inline std::atomic<unsigned> clockCount{0};
+}
+inline long clock() { return long(detail::clockCount.fetch_add(1)); }
+inline long long clock64() { return detail::clockCount.fetch_add(1); }
+
 inline void __syncthreads() { detail::syncBlock(); }
 inline void __syncwarp(unsigned /*mask*/ = QGPU_FULL_MASK) { detail::syncWarp(); }
 

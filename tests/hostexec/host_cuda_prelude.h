@@ -12,6 +12,8 @@
     using qgpu_cuda::__syncthreads;     \
     using qgpu_cuda::printf;            \
     using qgpu_cuda::__syncwarp;        \
+    using qgpu_cuda::clock;             \
+    using qgpu_cuda::clock64;           \
     using qgpu_cuda::atomicAdd;         \
     using qgpu_cuda::atomicSub;         \
     using qgpu_cuda::atomicExch;        \

@@ -179,6 +179,10 @@ struct ProgramGlobal {
     std::vector<int64_t> values;
 };
 
+// The machine's clock (CUDA's clock(), clock64() and %globaltimer): a global word that every read advances by
+// one with an atomic add, so each thread reads a strictly increasing count, the same on every run.
+inline constexpr const char* kClockCounterName = "__qgpu_clock";
+
 // A CUDA variable or parameter of the kernel or of a device function it calls, from a -g build: its type,
 // the lines where it is in scope, and where it lives there. At -O0 every variable lives in the thread's frame in local
 // memory; an optimized build's PTX carries line tables only (as nvcc's -lineinfo), so a -g build at -O1..-O3 lists no
