@@ -133,28 +133,59 @@ QGPU_MATH_FN float expf(float x) { return __qgpu_exp_base(x, 0x5c551d94u, 0xae0b
 QGPU_MATH_FN float exp2f(float x) { return __qgpu_exp_base(x, 0x40000000u, 0u); }
 QGPU_MATH_FN float exp10f(float x) { return __qgpu_exp_base(x, 0xd49a784bu, 0xcd1b8afeu); }
 
+// |x| log2 e = k + f / 2^32 for |x| < 256, from its bits without the sign.
+QGPU_MATH_FN int __qgpu_times_log2e(unsigned magnitude, unsigned& f) {
+    return int(__qgpu_times_log2(magnitude, 0x5c551d94u, 0xae0bf85eu, f));
+}
+
+// e^x - 1. Below 0.34375 in magnitude, x Q(x) with Q(x) = (e^x - 1) / x of degree 8 (Taylor's, error 2^-35) in
+// Q2.30 and x's whole significand: no cancellation. Elsewhere e^x = p 2^(k - 31) as expf has it, less 1 on p's
+// scale (at least 30 bits remain; past 2^31 the 1 is below p's last bit); below -17.3 it rounds to -1.
+QGPU_MATH_FN float expm1f(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, negative = bits >> 31, sig, f, hi, lo;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude < 0x33000000u) return x;  // |x| < 2^-25: rounds to x
+    if (magnitude >= 0x43800000u) return negative ? -1.0f : __uint_as_float(0x7f800000u);
+    int fraction;  // e^x - 1 = hi:lo * 2^-fraction
+    if (magnitude < 0x3eb00000u) {
+        int e = __qgpu_unpack(magnitude, sig), v = int(__qgpu_word_at(0u, sig, -e - 1));  // |x| * 2^32
+        v = negative ? -v : v;
+        int q = 0xb8f;
+        q = 0x6807 + __qgpu_mulhi_s(q, v);
+        q = 0x34034 + __qgpu_mulhi_s(q, v);
+        q = 0x16c16c + __qgpu_mulhi_s(q, v);
+        q = 0x888889 + __qgpu_mulhi_s(q, v);
+        q = 0x2aaaaab + __qgpu_mulhi_s(q, v);
+        q = 0xaaaaaab + __qgpu_mulhi_s(q, v);
+        q = 0x20000000 + __qgpu_mulhi_s(q, v);
+        q = 0x40000000 + __qgpu_mulhi_s(q, v);  // Q(x) * 2^30
+        hi = __umulhi(sig, unsigned(q));
+        lo = sig * unsigned(q);
+        if (negative) {
+            lo = 0u - lo;
+            hi = ~hi + (lo == 0u);
+        }
+        fraction = 61 - e;
+    } else {
+        int k = __qgpu_times_log2e(magnitude, f);
+        if (negative) {  // -(k + f) = -(k + 1) + (1 - f)
+            k = f != 0u ? -k - 1 : -k;
+            f = 0u - f;
+        }
+        if (k < -25) return -1.0f;
+        unsigned p = __qgpu_exp2_fraction(f);  // e^x = p * 2^(k - 31): e^x - 1 = lo * 2^-(31 - max(k, 0))
+        lo = k >= 0 ? p - (k < 32 ? 0x80000000u >> k : 0u) : (p >> -k) - 0x80000000u;
+        hi = k >= 0 ? 0u : 0xffffffffu;
+        fraction = k >= 0 ? 31 - k : 31;
+    }
+    return __qgpu_fixed_to_float(hi, lo, fraction);
+}
+
 // ---- logarithms ------------------------------------------------------------------------------------
 
-// log2 x for a positive finite x, as the signed 64-bit fixed-point number hi:lo * 2^-54: x = 2^e (1 + u)
-// with 1 + u in [sqrt(1/2), sqrt(2)), and log2(1 + u) = u H(u) with H of degree 11 (a Chebyshev fit, error
-// 2^-32) by Horner's rule in Q1.30: log2 of an x near 1 keeps its relative accuracy.
-QGPU_MATH_FN void __qgpu_log2_fixed(unsigned bits, unsigned& hi, unsigned& lo) {
-    unsigned field = bits >> 23, m = bits & 0x7fffffu;
-    int e = int(field) - 127;
-    if (field == 0u) {  // subnormal: normalise the significand
-        int shift = __clz((int)m) - 8;
-        m <<= shift;
-        e = -126 - shift;
-    }
-    m |= 0x800000u;  // 1 + u = m * 2^-23
-    int u;           // u * 2^24
-    if (m > 0xb504f3u) {
-        u = int(m) - 0x1000000;
-        e += 1;
-    } else {
-        u = 2 * (int(m) - 0x800000);
-    }
-    int v = u * 256;  // u * 2^32
+// H(u) = log2(1 + u) / u in Q2.30 for v = u * 2^32, u in [sqrt(1/2) - 1, sqrt(2) - 1): degree 11 (a Chebyshev
+// fit, error 2^-32) by Horner's rule.
+QGPU_MATH_FN int __qgpu_log2_over(int v) {
     int h = -0x565bf83;
     h = 0x9d22bfc + __qgpu_mulhi_s(h, v);
     h = -0xa0fffdd + __qgpu_mulhi_s(h, v);
@@ -166,39 +197,96 @@ QGPU_MATH_FN void __qgpu_log2_fixed(unsigned bits, unsigned& hi, unsigned& lo) {
     h = -0x1715438f + __qgpu_mulhi_s(h, v);
     h = 0x1ec709b6 + __qgpu_mulhi_s(h, v);
     h = -0x2e2a8ecf + __qgpu_mulhi_s(h, v);
-    h = 0x5c551d95 + __qgpu_mulhi_s(h, v);  // H(u) * 2^30
-    lo = unsigned(u) * unsigned(h);         // u H(u) * 2^54 exactly, then e * 2^54 added to the high word
-    hi = unsigned(__mulhi(u, h)) + (unsigned(e) << 22);
+    return 0x5c551d95 + __qgpu_mulhi_s(h, v);
+}
+
+// u * 2^32 for sig * 2^(e - 31) = 2^e (1 + u) with 1 + u in [sqrt(1/2), sqrt(2)) (e moves up by one where sig
+// is above sqrt(2) * 2^31), exactly.
+QGPU_MATH_FN int __qgpu_log2_argument(unsigned sig, int& e) {
+    if (sig > 0xb504f333u) {
+        e += 1;
+        return int(sig);  // sig - 2^32
+    }
+    return int((sig - 0x80000000u) << 1);
+}
+
+// e + u H(u) = log2 of 2^e (1 + u) as the signed 64-bit fixed-point number hi:lo * 2^-54, from v = u * 2^32 and
+// h = H(u) * 2^30. log2 of an x near 1 keeps its relative accuracy.
+QGPU_MATH_FN void __qgpu_log2_sum(int e, int v, int h, unsigned& hi, unsigned& lo) {
+    unsigned high = unsigned(__mulhi(v, h));  // u H(u) * 2^62
+    lo = ((unsigned(v) * unsigned(h)) >> 8) | (high << 24);
+    hi = unsigned(int(high) >> 8) + (unsigned(e) << 22);
+}
+
+// The signed 64-bit fixed-point number hi:lo times c in Q0.32 (the top 64 bits of the 96-bit product of its
+// magnitude), keeping its fraction bits.
+QGPU_MATH_FN void __qgpu_times_fraction(unsigned& hi, unsigned& lo, unsigned c) {
+    unsigned negative = hi >> 31;
+    if (negative) {
+        lo = 0u - lo;
+        hi = ~hi + (lo == 0u);
+    }
+    unsigned carry = __qgpu_mulhi_u(lo, c);
+    lo = hi * c + carry;
+    hi = __umulhi(hi, c) + (lo < carry);
+    if (negative) {
+        lo = 0u - lo;
+        hi = ~hi + (lo == 0u);
+    }
 }
 
 // log_b x = log2 x * c for c = log_b 2 in Q0.32 (0: base 2), after the IEEE cases.
 QGPU_MATH_FN float __qgpu_log_base(float x, unsigned c) {
-    unsigned bits = __float_as_uint(x);
+    unsigned bits = __float_as_uint(x), sig, hi, lo;
     if (bits > 0x7f800000u && bits != 0x80000000u) return __uint_as_float(0x7fffffffu);  // NaN, x < 0
     if ((bits & 0x7fffffffu) == 0u) return __uint_as_float(0xff800000u);                 // -inf at +-0
     if (bits == 0x7f800000u) return x;
-    unsigned hi, lo;
-    __qgpu_log2_fixed(bits, hi, lo);
-    if (c != 0u) {  // the magnitude times c, the top 64 bits of 96
-        unsigned negative = hi >> 31;
-        if (negative) {
-            lo = 0u - lo;
-            hi = ~hi + (lo == 0u);
-        }
-        unsigned carry = __qgpu_mulhi_u(lo, c);
-        lo = hi * c + carry;
-        hi = __umulhi(hi, c) + (lo < carry);
-        if (negative) {
-            lo = 0u - lo;
-            hi = ~hi + (lo == 0u);
-        }
-    }
+    int e = __qgpu_unpack(bits, sig);
+    int v = __qgpu_log2_argument(sig, e);
+    __qgpu_log2_sum(e, v, __qgpu_log2_over(v), hi, lo);
+    if (c != 0u) __qgpu_times_fraction(hi, lo, c);
     return __qgpu_fixed_to_float(hi, lo, 54);
 }
 
 QGPU_MATH_FN float log2f(float x) { return __qgpu_log_base(x, 0u); }
 QGPU_MATH_FN float logf(float x) { return __qgpu_log_base(x, 0xb17217f8u); }
 QGPU_MATH_FN float log10f(float x) { return __qgpu_log_base(x, 0x4d104d42u); }
+
+// log(1 + x). Where |x| < 0.28125, 1 + x is 1 + u for the polynomial itself: x H(x) from x's whole significand
+// keeps the relative accuracy of a tiny result. Elsewhere 1 + x is summed in a word and goes to log2.
+QGPU_MATH_FN float log1pf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sig, hi, lo;
+    if (magnitude > 0x7f800000u || bits > 0xbf800000u) return __uint_as_float(0x7fffffffu);  // NaN, x < -1
+    if (bits == 0xbf800000u) return __uint_as_float(0xff800000u);
+    if (magnitude < 0x33000000u || bits == 0x7f800000u) return x;  // |x| < 2^-25 rounds to x; +inf
+    int e = __qgpu_unpack(magnitude, sig), v, fraction = 54;
+    unsigned small = magnitude < 0x3e900000u, negative = bits >> 31;
+    if (small) {
+        v = int(__qgpu_word_at(0u, sig, -e - 1));  // |x| * 2^32
+        v = negative ? -v : v;
+    } else {
+        // 1 + x = sum * 2^(e - 29), exactly: sig's two low bits are 0, and past 2^30 the 1 is below them
+        unsigned sum = (e < 30 ? 1u << (29 - e) : 0u) + (negative ? 0u - (sig >> 2) : sig >> 2);
+        int lead = __clz(int(sum));
+        sig = sum << lead;
+        e += 2 - lead;
+        v = __qgpu_log2_argument(sig, e);
+    }
+    int h = __qgpu_log2_over(v);
+    if (small) {  // |x| H(x) * 2^(61 - e), with x's sign
+        lo = sig * unsigned(h);
+        hi = __umulhi(sig, unsigned(h));
+        if (negative) {
+            lo = 0u - lo;
+            hi = ~hi + (lo == 0u);
+        }
+        fraction = 61 - e;
+    } else {
+        __qgpu_log2_sum(e, v, h, hi, lo);
+    }
+    __qgpu_times_fraction(hi, lo, 0xb17217f8u);
+    return __qgpu_fixed_to_float(hi, lo, fraction);
+}
 
 // ---- reciprocal square root ------------------------------------------------------------------------
 
@@ -414,6 +502,41 @@ QGPU_MATH_FN float tanhf(float x) {
     float t = __qgpu_fixed_to_float(0u, v, fraction);
     return __uint_as_float(__float_as_uint(t) | (bits & 0x80000000u));
 }
+
+// cosh x (odd 0) or sinh x (odd 1): (e^|x| +- e^-|x|) / 2 in fixed point, e^|x| = p 2^(k - 31) as expf has it
+// and e^-|x| its Newton reciprocal (left out from 2^15 up, below 2^-30 of the sum). sinh x below 1/2 is
+// x S(x^2) instead, with S = sinh(x) / x of degree 4 (Taylor's, error 2^-35) in Q2.30: no cancellation.
+QGPU_MATH_FN float __qgpu_cosh_sinh(float x, unsigned odd) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sign = odd ? bits & 0x80000000u : 0u;
+    unsigned f, hi, lo;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude >= 0x43800000u) return __uint_as_float(sign | 0x7f800000u);
+    if (magnitude < 0x39800000u) return odd ? x : 1.0f;  // |x| < 2^-12: x, or 1
+    int fraction;  // the magnitude is hi:lo * 2^-fraction
+    if (odd && magnitude < 0x3f000000u) {
+        unsigned sig;
+        int e = __qgpu_unpack(magnitude, sig), z = int(__qgpu_mulhi_u(sig, sig) >> (-2 * e - 2));  // x^2 * 2^32
+        int q = 0xb8f;
+        q = 0x34034 + __qgpu_mulhi_s(q, z);
+        q = 0x888889 + __qgpu_mulhi_s(q, z);
+        q = 0xaaaaaab + __qgpu_mulhi_s(q, z);
+        q = 0x40000000 + __qgpu_mulhi_s(q, z);  // S(x^2) * 2^30
+        hi = __umulhi(sig, unsigned(q));
+        lo = sig * unsigned(q);
+        fraction = 61 - e;
+    } else {
+        int k = __qgpu_times_log2e(magnitude, f);
+        unsigned p = __qgpu_exp2_fraction(f), b = 0u;  // e^-|x| at fraction 30 - k, e^|x| there being p / 2
+        if (k < 15) b = (p == 0x80000000u ? 0xffffffffu : __qgpu_reciprocal(p)) >> (2 * k + 2);  // 2^63 / p
+        hi = 0u;
+        lo = odd ? (p >> 1) - b : (p >> 1) + b;
+        fraction = 31 - k;
+    }
+    float r = __qgpu_fixed_to_float(hi, lo, fraction);
+    return __uint_as_float(__float_as_uint(r) | sign);
+}
+QGPU_MATH_FN float coshf(float x) { return __qgpu_cosh_sinh(x, 0u); }
+QGPU_MATH_FN float sinhf(float x) { return __qgpu_cosh_sinh(x, 1u); }
 
 // ---- arc tangents ---------------------------------------------------------------------------------
 

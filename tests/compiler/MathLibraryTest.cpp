@@ -66,7 +66,18 @@ TEST(MathLibrary, ExponentialsGiveTheHostsBits) {
     expectHostBits("exp10f(x)", qgpu_cuda::exp10f, -46.0f, 39.0f);
 }
 
+TEST(MathLibrary, ExponentialLessOneAndHyperbolicFunctionsGiveTheHostsBits) {
+    expectHostBits("expm1f(x)", qgpu_cuda::expm1f, -1.0f, 1.0f);
+    expectHostBits("expm1(x)", qgpu_cuda::expm1f, -20.0f, 90.0f);
+    expectHostBits("sinhf(x)", qgpu_cuda::sinhf, -1.0f, 1.0f);
+    expectHostBits("sinh(x)", qgpu_cuda::sinhf, -90.0f, 90.0f);
+    expectHostBits("coshf(x)", qgpu_cuda::coshf, -12.0f, 12.0f);
+    expectHostBits("cosh(x)", qgpu_cuda::coshf, -90.0f, 90.0f);
+}
+
 TEST(MathLibrary, LogarithmsGiveTheHostsBits) {
+    expectHostBits("log1pf(x)", qgpu_cuda::log1pf, -0.5f, 0.5f);
+    expectHostBits("log1p(x)", qgpu_cuda::log1pf, -1.0f, 1e6f);
     expectHostBits("logf(x)", qgpu_cuda::logf, 0.5f, 2.0f);
     expectHostBits("log2f(x)", qgpu_cuda::log2f, 1e-30f, 1e30f);
     expectHostBits("log10f(x)", qgpu_cuda::log10f, 0.0f, 1e6f);

@@ -17,7 +17,9 @@ int main(int argc, char** argv) {
         {"logf", qgpu_cuda::logf},     {"log2f", qgpu_cuda::log2f},   {"log10f", qgpu_cuda::log10f},
         {"rsqrtf", qgpu_cuda::rsqrtf}, {"sinf", qgpu_cuda::sinf},     {"cosf", qgpu_cuda::cosf},
         {"sinpif", qgpu_cuda::sinpif}, {"cospif", qgpu_cuda::cospif}, {"tanhf", qgpu_cuda::tanhf},
-        {"cbrtf", qgpu_cuda::cbrtf},   {"rcbrtf", qgpu_cuda::rcbrtf}, {"atanf", qgpu_cuda::atanf}};
+        {"cbrtf", qgpu_cuda::cbrtf},   {"rcbrtf", qgpu_cuda::rcbrtf}, {"atanf", qgpu_cuda::atanf},
+        {"expm1f", qgpu_cuda::expm1f}, {"log1pf", qgpu_cuda::log1pf}, {"sinhf", qgpu_cuda::sinhf},
+        {"coshf", qgpu_cuda::coshf}};
     const std::map<std::string, Pair> pairs = {{"atan2f", qgpu_cuda::atan2f},
                                                {"hypotf", qgpu_cuda::hypotf}};  // two floats in per result
     auto one = argc == 2 ? functions.find(argv[1]) : functions.end();

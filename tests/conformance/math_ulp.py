@@ -34,7 +34,12 @@ FUNCTIONS = {
     "cbrtf": (lambda x: mpmath.sign(x) * mpmath.cbrt(abs(x)), (-3e38, 3e38)),  # the real root
     "rcbrtf": (lambda x: mpmath.sign(x) / mpmath.cbrt(abs(x)), (-3e38, 3e38)),
     "atanf": (mpmath.atan, (-100.0, 100.0)),
+    "expm1f": (mpmath.expm1, (-17.5, 88.72)),
+    "log1pf": (mpmath.log1p, (-0.999, 3e38)),
+    "sinhf": (mpmath.sinh, (-89.41, 89.41)),
+    "coshf": (mpmath.cosh, (-89.41, 89.41)),
 }
+LOGS = ("logf", "log2f", "log10f")
 TRIG = ("sinf", "cosf")
 PI_TRIG = ("sinpif", "cospif")
 SPECIALS = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x00000001, 0x80000001,
@@ -57,10 +62,16 @@ def inputs(name, count, rng):
     elif name in ("cbrtf", "rcbrtf"):  # every exponent, both signs, exact cubes
         parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32) | (rng.integers(0, 2, 2 * n, dtype=np.uint32) << 31))
         parts.append((rng.integers(-400, 400, n).astype(np.float64) ** 3).astype(np.float32).view(np.uint32))
-    elif name == "rsqrtf" or name.startswith("log"):  # every exponent, subnormals, powers of two, x near 1
+    elif name == "rsqrtf" or name in LOGS:  # every exponent, subnormals, powers of two, x near 1
         parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32))
         parts.append(rng.integers(0x3F3504F3, 0x3FB504F3, n, dtype=np.uint32))
         parts.append(np.arange(1, 254, dtype=np.uint32) << 23)
+    elif name == "log1pf":  # every exponent of a positive x, x in (-1, 1), x near -1
+        parts.append(rng.integers(1, 0x7F800000, n, dtype=np.uint32))
+        parts.append(rng.uniform(-1, 1, n).astype(np.float32).view(np.uint32))
+        parts.append((rng.integers(1, 2**20, n // 2) * np.float32(2**-24) - 1).astype(np.float32).view(np.uint32))
+        tiny = rng.integers(0x2D000000, 0x3F000000, n // 2, dtype=np.uint32)
+        parts.append(tiny | (rng.integers(0, 2, n // 2, dtype=np.uint32) << 31))
     else:
         parts.append(rng.uniform(low, high, 2 * n).astype(np.float32).view(np.uint32))
         tiny = rng.integers(0x2D000000, 0x3F000000, n // 2, dtype=np.uint32)  # |x| from 2^-37 to 0.5
@@ -100,15 +111,22 @@ def special(name, x):
             if exact == 0:
                 return np.float32(0.0) if name == "cospif" else np.copysign(np.float32(0), x)
             return np.float32(float(exact))
-    elif name == "rsqrtf" or name.startswith("log"):
+    elif name == "rsqrtf" or name in LOGS:
         if x == 0:
-            return np.float32(-np.inf if name.startswith("log") else np.copysign(np.inf, x))
+            return np.float32(-np.inf if name in LOGS else np.copysign(np.inf, x))
         if x < 0:
             return np.float32("nan")
         if np.isinf(x):
-            return np.float32(np.inf if name.startswith("log") else 0)
-        if name.startswith("log") and x == 1:
+            return np.float32(np.inf if name in LOGS else 0)
+        if name in LOGS and x == 1:
             return np.float32(0)
+    elif name in ("expm1f", "log1pf", "sinhf", "coshf"):
+        if x == 0:
+            return np.float32(1) if name == "coshf" else x
+        if name == "log1pf" and x <= -1:
+            return np.float32(-np.inf if x == -1 else "nan")
+        if np.isinf(x):
+            return np.float32(-1 if name == "expm1f" and x < 0 else np.inf if name == "coshf" else x)
     elif name in ("cbrtf", "rcbrtf"):
         if x == 0 or np.isinf(x):
             return x if name == "cbrtf" else np.float32(np.copysign(0 if np.isinf(x) else np.inf, x))

@@ -246,6 +246,10 @@
     using qgpu_cuda::cosf;              \
     using qgpu_cuda::sincosf;           \
     using qgpu_cuda::tanhf;             \
+    using qgpu_cuda::expm1f;            \
+    using qgpu_cuda::log1pf;            \
+    using qgpu_cuda::sinhf;             \
+    using qgpu_cuda::coshf;             \
     using qgpu_cuda::cbrtf;             \
     using qgpu_cuda::rcbrtf;            \
     using qgpu_cuda::cbrt;              \
