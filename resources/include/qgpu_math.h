@@ -599,13 +599,13 @@ QGPU_MATH_FN float atanf(float x) { return atan2f(x, 1.0f); }
 
 // ---- hypotenuse ------------------------------------------------------------------------------------
 
-// floor(sqrt(h:l / 2^12)) for h:l with its top bit pair not 0 (h >= 2^30), 26 bits, and whether the root of
-// h:l / 2^64 is inexact: a bit pair at a time, in 32-bit words.
-QGPU_MATH_FN unsigned __qgpu_isqrt52(unsigned h, unsigned l, unsigned& inexact) {
+// floor(sqrt(h:l / 2^(64 - 2 bits))) for h:l with its top bit pair not 0 (h >= 2^30), `bits` bits (12 to 29),
+// and whether the root of h:l / 2^64 is inexact: a bit pair at a time, in 32-bit words.
+QGPU_MATH_FN unsigned __qgpu_isqrt(unsigned h, unsigned l, int bits, unsigned& inexact) {
     unsigned r = 0u, q = 0u;
-    inexact = (l & 0xfffu) != 0u;
+    inexact = (l << (2 * bits - 32)) != 0u;
 #pragma unroll 1
-    for (int i = 0; i < 26; ++i) {
+    for (int i = 0; i < bits; ++i) {
         r = (r << 2) | (h >> 30);
         h = (h << 2) | (l >> 30);
         l <<= 2;
@@ -642,9 +642,65 @@ QGPU_MATH_FN float hypotf(float x, float y) {
     unsigned sticky = (bb & ((1ull << drop) - 1u)) != 0u;
     int lead = __clzll((long long)s) & ~1;  // an even shift: the root of s << lead has 32 bits, 26 kept
     s <<= lead;
-    unsigned q = __qgpu_isqrt52(unsigned(s >> 32), unsigned(s), inexact);
+    unsigned q = __qgpu_isqrt(unsigned(s >> 32), unsigned(s), 26, inexact);
     return __qgpu_round_pack(0u, eb + 8 + drop / 2 - lead / 2, q << 6, inexact | sticky);
 }
+
+// ---- arc sines and cosines -------------------------------------------------------------------------
+
+// asin(u) / u in Q2.30 for z = u^2 * 2^32, u in [0, 1/2]: degree 7 in u^2 (a least-squares fit, within 2^-35)
+// by Horner's rule.
+QGPU_MATH_FN unsigned __qgpu_asin_over(unsigned z) {
+    int a = 0x23b5eda, v = int(z);
+    a = 0x777861 + __qgpu_mulhi_s(a, v);
+    a = 0x1947dbb + __qgpu_mulhi_s(a, v);
+    a = 0x1ed188d + __qgpu_mulhi_s(a, v);
+    a = 0x2dbbcb3 + __qgpu_mulhi_s(a, v);
+    a = 0x4ccca45 + __qgpu_mulhi_s(a, v);
+    a = 0xaaaaab3 + __qgpu_mulhi_s(a, v);
+    return unsigned(0x40000000 + __qgpu_mulhi_s(a, v));
+}
+
+// asin x (cosine 0) or acos x = pi/2 - asin x (cosine 1). Up to |x| = 1/2, asin |x| = |x| A(x^2); above it,
+// asin |x| = pi/2 - 2 asin(s) for s = sqrt((1 - |x|) / 2), and 2 asin(s) = sqrt(2) t A(t^2 / 2) with t = sqrt(1 - |x|):
+// 1 - |x| is exact in a word, and t its integer square root (29 bits). A result near a constant (pi/2, pi) is
+// summed in Q2.30; the others keep their relative accuracy.
+QGPU_MATH_FN float __qgpu_asin_acos(float x, unsigned cosine) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, negative = bits >> 31, sig, z, m, hi, lo;
+    if (magnitude > 0x3f800000u) return __uint_as_float(0x7fffffffu);  // NaN, |x| > 1
+    if (!cosine && magnitude < 0x39800000u) return x;                   // |x| < 2^-12: asin x rounds to x
+    int e = __qgpu_unpack(magnitude | unsigned(magnitude == 0u), sig), fraction;  // (0 as the least subnormal)
+    unsigned far = magnitude > 0x3f000000u;
+    if (far) {  // t * 2^(29 + lead / 2) = m, and t^2 / 2 = z * 2^-32
+        unsigned w = magnitude == 0x3f800000u ? 0u : 0u - sig, inexact;  // (1 - |x|) * 2^32
+        int lead = __clz(int(w | 1u)) & ~1;
+        m = __qgpu_isqrt(w << lead, 0u, 29, inexact);
+        z = w >> 1;
+        fraction = 59 + lead / 2;
+    } else {
+        m = sig;
+        z = __qgpu_word_at(0u, __qgpu_mulhi_u(sig, sig), -2 * e - 2);  // x^2 * 2^32
+        fraction = 61 - e;
+    }
+    unsigned a = __qgpu_asin_over(z);
+    hi = __umulhi(m, a);
+    lo = m * a;  // |x| A or t A, times 2^fraction
+    if (far) {  // times sqrt(2)
+        __qgpu_times_fraction(hi, lo, 0xb504f334u);
+        fraction -= 1;
+    }
+    unsigned constant = cosine ? !far || negative : far;
+    if (constant) {  // pi/2 - v, pi/2 + v or pi - v in Q2.30
+        unsigned v = __qgpu_word_at(hi, lo, fraction - 30), base = cosine && far ? 0xc90fdaa2u : 0x6487ed51u;
+        lo = cosine && !far && negative ? base + v : base - v;
+        hi = 0u;
+        fraction = 30;
+    }
+    float r = __qgpu_fixed_to_float(hi, lo, fraction);
+    return __uint_as_float(__float_as_uint(r) | (cosine ? 0u : negative << 31));
+}
+QGPU_MATH_FN float asinf(float x) { return __qgpu_asin_acos(x, 0u); }
+QGPU_MATH_FN float acosf(float x) { return __qgpu_asin_acos(x, 1u); }
 
 // ---- cube roots -----------------------------------------------------------------------------------
 

@@ -103,6 +103,13 @@ TEST(MathLibrary, ArcTangentsGiveTheHostsBits) {
         "atan2(y, x)", [](float y, float x) { return std::bit_cast<uint32_t>(qgpu_cuda::atan2f(x, y)); }, -5.0f, 5.0f);
 }
 
+TEST(MathLibrary, ArcSinesAndCosinesGiveTheHostsBits) {
+    expectHostBits("asinf(x)", qgpu_cuda::asinf, -1.0f, 1.0f);
+    expectHostBits("asin(x)", qgpu_cuda::asinf, 0.5f, 1.0f);
+    expectHostBits("acosf(x)", qgpu_cuda::acosf, -1.0f, 1.0f);
+    expectHostBits("acos(x)", qgpu_cuda::acosf, -1.0f, -0.5f);
+}
+
 TEST(MathLibrary, CubeRootsGiveTheHostsBits) {
     expectHostBits("cbrtf(x)", qgpu_cuda::cbrtf, -100.0f, 100.0f);
     expectHostBits("rcbrtf(x)", qgpu_cuda::rcbrtf, -1e-3f, 1e6f);

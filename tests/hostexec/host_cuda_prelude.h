@@ -250,6 +250,8 @@
     using qgpu_cuda::log1pf;            \
     using qgpu_cuda::sinhf;             \
     using qgpu_cuda::coshf;             \
+    using qgpu_cuda::asinf;             \
+    using qgpu_cuda::acosf;             \
     using qgpu_cuda::cbrtf;             \
     using qgpu_cuda::rcbrtf;            \
     using qgpu_cuda::cbrt;              \
