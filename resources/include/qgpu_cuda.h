@@ -283,8 +283,10 @@ static __device__ __forceinline__ float __uint_as_float(unsigned a) { return __b
 
 // The float math library (qgpu_math.h): integer code, the same bits on the machine as on a host.
 #define QGPU_MATH_FN static __device__ __forceinline__
+#define QGPU_MATH_TABLE static __device__ const
 #include "qgpu_math.h"
 #undef QGPU_MATH_FN
+#undef QGPU_MATH_TABLE
 // CUDA's fast intrinsics, here as accurate as the functions they stand for.
 static __device__ __forceinline__ float __expf(float x) { return expf(x); }
 static __device__ __forceinline__ float __exp10f(float x) { return exp10f(x); }
@@ -321,6 +323,9 @@ QGPU_FLOAT_OVERLOAD1(sinh, sinhf)
 QGPU_FLOAT_OVERLOAD1(cosh, coshf)
 QGPU_FLOAT_OVERLOAD1(asin, asinf)
 QGPU_FLOAT_OVERLOAD1(acos, acosf)
+QGPU_FLOAT_OVERLOAD1(asinh, asinhf)
+QGPU_FLOAT_OVERLOAD1(acosh, acoshf)
+QGPU_FLOAT_OVERLOAD1(atanh, atanhf)
 QGPU_FLOAT_OVERLOAD1(cbrt, cbrtf)
 QGPU_FLOAT_OVERLOAD1(atan, atanf)
 QGPU_FLOAT_OVERLOAD2(atan2, atan2f)

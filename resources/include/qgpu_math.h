@@ -4,7 +4,8 @@
 // registers; its cost is ROM. docs/qgpu-cuda.md has the measured accuracy (within 0.56 ulp, most results
 // correctly rounded) and the ROM each function takes.
 //
-// The includer defines QGPU_MATH_FN (the qualifiers of every function here) and, before this file,
+// The includer defines QGPU_MATH_FN (the qualifiers of every function here), QGPU_MATH_TABLE (those of the
+// coefficient tables) and, before this file,
 // __umulhi, __mulhi, __clz, __float_as_uint and __uint_as_float. Helper names start with __qgpu_.
 
 // ---- fixed-point helpers -------------------------------------------------------------------------
@@ -29,6 +30,22 @@ QGPU_MATH_FN unsigned __qgpu_mulhi_u(unsigned a, unsigned b) {
 QGPU_MATH_FN int __qgpu_mulhi_s(int a, int b) {
     int ah = a >> 16, al = a & 0xffff, bh = b >> 16, bl = b & 0xffff;
     return ah * bh + ((ah * bl) >> 16) + ((al * bh) >> 16);
+}
+
+// Horner's rule over n fixed-point coefficients, highest degree first, at v = u * 2^32 (each step adds the next
+// coefficient to the high word of the product): a loop over a table in global memory, so that a polynomial takes
+// the ROM of one step (polynomials were the bulk of these functions' code). Signed, and unsigned for u in [0, 1).
+QGPU_MATH_FN int __qgpu_horner(const int* c, int n, int v) {
+    int p = c[0];
+#pragma unroll 1
+    for (int i = 1; i < n; ++i) p = c[i] + __qgpu_mulhi_s(p, v);
+    return p;
+}
+QGPU_MATH_FN unsigned __qgpu_horner_u(const unsigned* c, int n, unsigned v) {
+    unsigned p = c[0];
+#pragma unroll 1
+    for (int i = 1; i < n; ++i) p = c[i] + __qgpu_mulhi_u(p, v);
+    return p;
 }
 
 // A finite non-zero |x| (its bits `magnitude`) as sig * 2^(e - 31), sig in [2^31, 2^32): returns e.
@@ -85,15 +102,11 @@ QGPU_MATH_FN float __qgpu_fixed_to_float(unsigned hi, unsigned lo, int fraction)
 
 // 2^(f / 2^32) for f in [0, 2^32), in Q1.31: a degree-7 polynomial in f / 2^32 (a Chebyshev fit, error
 // 2^-34) by Horner's rule, within 2^-28 of the result.
+QGPU_MATH_TABLE unsigned __qgpu_exp2_coefficients[7] = {0xb58du,    0x4afc9u,    0x2c0161u,  0x13b046eu,
+                                                        0x71acc0du, 0x1ebfbcc3u, 0x58b90c0bu};
 QGPU_MATH_FN unsigned __qgpu_exp2_fraction(unsigned f) {
-    unsigned p = 0xb58du;
-    p = 0x4afc9u + __qgpu_mulhi_u(p, f);
-    p = 0x2c0161u + __qgpu_mulhi_u(p, f);
-    p = 0x13b046eu + __qgpu_mulhi_u(p, f);
-    p = 0x71acc0du + __qgpu_mulhi_u(p, f);
-    p = 0x1ebfbcc3u + __qgpu_mulhi_u(p, f);
-    p = 0x58b90c0bu + __qgpu_mulhi_u(p, f);
-    return 0x80000000u + __umulhi(p, f);  // the last step exact: what it truncates stays in the result
+    // the last step exact: what it truncates stays in the result
+    return 0x80000000u + __umulhi(__qgpu_horner_u(__qgpu_exp2_coefficients, 7, f), f);
 }
 
 // 2^(k + f / 2^32), rounded.
@@ -141,6 +154,8 @@ QGPU_MATH_FN int __qgpu_times_log2e(unsigned magnitude, unsigned& f) {
 // e^x - 1. Below 0.34375 in magnitude, x Q(x) with Q(x) = (e^x - 1) / x of degree 8 (Taylor's, error 2^-35) in
 // Q2.30 and x's whole significand: no cancellation. Elsewhere e^x = p 2^(k - 31) as expf has it, less 1 on p's
 // scale (at least 30 bits remain; past 2^31 the 1 is below p's last bit); below -17.3 it rounds to -1.
+QGPU_MATH_TABLE int __qgpu_expm1_over_coefficients[9] = {0xb8f,    0x6807,    0x34034,    0x16c16c,  0x888889,
+                                                         0x2aaaaab, 0xaaaaaab, 0x20000000, 0x40000000};
 QGPU_MATH_FN float expm1f(float x) {
     unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, negative = bits >> 31, sig, f, hi, lo;
     if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
@@ -150,15 +165,7 @@ QGPU_MATH_FN float expm1f(float x) {
     if (magnitude < 0x3eb00000u) {
         int e = __qgpu_unpack(magnitude, sig), v = int(__qgpu_word_at(0u, sig, -e - 1));  // |x| * 2^32
         v = negative ? -v : v;
-        int q = 0xb8f;
-        q = 0x6807 + __qgpu_mulhi_s(q, v);
-        q = 0x34034 + __qgpu_mulhi_s(q, v);
-        q = 0x16c16c + __qgpu_mulhi_s(q, v);
-        q = 0x888889 + __qgpu_mulhi_s(q, v);
-        q = 0x2aaaaab + __qgpu_mulhi_s(q, v);
-        q = 0xaaaaaab + __qgpu_mulhi_s(q, v);
-        q = 0x20000000 + __qgpu_mulhi_s(q, v);
-        q = 0x40000000 + __qgpu_mulhi_s(q, v);  // Q(x) * 2^30
+        int q = __qgpu_horner(__qgpu_expm1_over_coefficients, 9, v);  // Q(x) * 2^30
         hi = __umulhi(sig, unsigned(q));
         lo = sig * unsigned(q);
         if (negative) {
@@ -183,22 +190,11 @@ QGPU_MATH_FN float expm1f(float x) {
 
 // ---- logarithms ------------------------------------------------------------------------------------
 
-// H(u) = log2(1 + u) / u in Q2.30 for v = u * 2^32, u in [sqrt(1/2) - 1, sqrt(2) - 1): degree 11 (a Chebyshev
-// fit, error 2^-32) by Horner's rule.
-QGPU_MATH_FN int __qgpu_log2_over(int v) {
-    int h = -0x565bf83;
-    h = 0x9d22bfc + __qgpu_mulhi_s(h, v);
-    h = -0xa0fffdd + __qgpu_mulhi_s(h, v);
-    h = 0xa322f2d + __qgpu_mulhi_s(h, v);
-    h = -0xb75934c + __qgpu_mulhi_s(h, v);
-    h = 0xd304727 + __qgpu_mulhi_s(h, v);
-    h = -0xf6465d9 + __qgpu_mulhi_s(h, v);
-    h = 0x12777695 + __qgpu_mulhi_s(h, v);
-    h = -0x1715438f + __qgpu_mulhi_s(h, v);
-    h = 0x1ec709b6 + __qgpu_mulhi_s(h, v);
-    h = -0x2e2a8ecf + __qgpu_mulhi_s(h, v);
-    return 0x5c551d95 + __qgpu_mulhi_s(h, v);
-}
+// H(u) = log2(1 + u) / u for u in [sqrt(1/2) - 1, sqrt(2) - 1): degree 11 (a Chebyshev fit, error 2^-32).
+QGPU_MATH_TABLE int __qgpu_log2_over_coefficients[12] = {
+    -0x565bf83, 0x9d22bfc,   -0xa0fffdd, 0xa322f2d,   -0xb75934c,  0xd304727,
+    -0xf6465d9, 0x12777695, -0x1715438f, 0x1ec709b6, -0x2e2a8ecf, 0x5c551d95};
+QGPU_MATH_FN int __qgpu_log2_over(int v) { return __qgpu_horner(__qgpu_log2_over_coefficients, 12, v); }
 
 // u * 2^32 for sig * 2^(e - 31) = 2^e (1 + u) with 1 + u in [sqrt(1/2), sqrt(2)) (e moves up by one where sig
 // is above sqrt(2) * 2^31), exactly.
@@ -252,40 +248,51 @@ QGPU_MATH_FN float log2f(float x) { return __qgpu_log_base(x, 0u); }
 QGPU_MATH_FN float logf(float x) { return __qgpu_log_base(x, 0xb17217f8u); }
 QGPU_MATH_FN float log10f(float x) { return __qgpu_log_base(x, 0x4d104d42u); }
 
-// log(1 + x). Where |x| < 0.28125, 1 + x is 1 + u for the polynomial itself: x H(x) from x's whole significand
-// keeps the relative accuracy of a tiny result. Elsewhere 1 + x is summed in a word and goes to log2.
-QGPU_MATH_FN float log1pf(float x) {
-    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sig, hi, lo;
-    if (magnitude > 0x7f800000u || bits > 0xbf800000u) return __uint_as_float(0x7fffffffu);  // NaN, x < -1
-    if (bits == 0xbf800000u) return __uint_as_float(0xff800000u);
-    if (magnitude < 0x33000000u || bits == 0x7f800000u) return x;  // |x| < 2^-25 rounds to x; +inf
-    int e = __qgpu_unpack(magnitude, sig), v, fraction = 54;
-    unsigned small = magnitude < 0x3e900000u, negative = bits >> 31;
+// log2(one + u) for u = (-1)^negative * sig * 2^(e - 31) (one: 0 or 1) as hi:lo * 2^-fraction (returned). Where
+// |u| < 0.28125 and one is 1, 1 + u is 1 + u for the polynomial itself: u H(u) from u's whole significand keeps
+// the relative accuracy of a tiny result. Elsewhere one + u is summed in a word (exactly: sig's two low bits
+// are 0, or below its last bit past 2^30) and goes to log2.
+QGPU_MATH_FN int __qgpu_log2_1p(unsigned sig, int e, unsigned negative, unsigned one, unsigned& hi, unsigned& lo) {
+    unsigned small = one && (e < -2 || (e == -2 && sig < 0x90000000u));
+    int v;
     if (small) {
-        v = int(__qgpu_word_at(0u, sig, -e - 1));  // |x| * 2^32
+        v = int(__qgpu_word_at(0u, sig, -e - 1));  // |u| * 2^32
         v = negative ? -v : v;
-    } else {
-        // 1 + x = sum * 2^(e - 29), exactly: sig's two low bits are 0, and past 2^30 the 1 is below them
-        unsigned sum = (e < 30 ? 1u << (29 - e) : 0u) + (negative ? 0u - (sig >> 2) : sig >> 2);
+    } else {  // one + u = sum * 2^(e - 29)
+        unsigned sum = (one && e < 30 ? 1u << (29 - e) : 0u) + (negative ? 0u - (sig >> 2) : sig >> 2);
         int lead = __clz(int(sum));
         sig = sum << lead;
         e += 2 - lead;
         v = __qgpu_log2_argument(sig, e);
     }
     int h = __qgpu_log2_over(v);
-    if (small) {  // |x| H(x) * 2^(61 - e), with x's sign
-        lo = sig * unsigned(h);
-        hi = __umulhi(sig, unsigned(h));
-        if (negative) {
-            lo = 0u - lo;
-            hi = ~hi + (lo == 0u);
-        }
-        fraction = 61 - e;
-    } else {
+    if (!small) {
         __qgpu_log2_sum(e, v, h, hi, lo);
+        return 54;
     }
+    lo = sig * unsigned(h);  // |u| H(u) * 2^(61 - e), with u's sign
+    hi = __umulhi(sig, unsigned(h));
+    if (negative) {
+        lo = 0u - lo;
+        hi = ~hi + (lo == 0u);
+    }
+    return 61 - e;
+}
+
+// A log2 as a natural logarithm (times ln 2), rounded.
+QGPU_MATH_FN float __qgpu_ln_of_log2(unsigned hi, unsigned lo, int fraction) {
     __qgpu_times_fraction(hi, lo, 0xb17217f8u);
     return __qgpu_fixed_to_float(hi, lo, fraction);
+}
+
+QGPU_MATH_FN float log1pf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sig, hi, lo;
+    if (magnitude > 0x7f800000u || bits > 0xbf800000u) return __uint_as_float(0x7fffffffu);  // NaN, x < -1
+    if (bits == 0xbf800000u) return __uint_as_float(0xff800000u);
+    if (magnitude < 0x33000000u || bits == 0x7f800000u) return x;  // |x| < 2^-25 rounds to x; +inf
+    int e = __qgpu_unpack(magnitude, sig);
+    int fraction = __qgpu_log2_1p(sig, e, bits >> 31, 1u, hi, lo);
+    return __qgpu_ln_of_log2(hi, lo, fraction);
 }
 
 // ---- reciprocal square root ------------------------------------------------------------------------
@@ -369,7 +376,7 @@ QGPU_MATH_FN unsigned __qgpu_reduce_half_pi(unsigned magnitude, unsigned& fh, un
 // S and C of degree 4 (Chebyshev fits, within 2^-34) by Horner's rule in Q2.30.
 QGPU_MATH_FN float __qgpu_sin_cos_half_pi(unsigned fh, unsigned fl, unsigned odd) {
     int z = int(__qgpu_mulhi_u(fh, fh));  // f^2 in Q0.32
-    int p = odd ? 0xece17 : 0x29791;
+    int p = odd ? 0xece17 : 0x29791;  // unrolled: a loop here needs registers the reduction keeps
     p = (odd ? -0x155c579 : -0x4cb2a7) + __qgpu_mulhi_s(p, z);
     p = (odd ? 0x103c1dc1 : 0x519aeeb) + __qgpu_mulhi_s(p, z);
     p = (odd ? -0x4ef4f31d : -0x295779cb) + __qgpu_mulhi_s(p, z);
@@ -471,6 +478,8 @@ QGPU_MATH_FN unsigned __qgpu_reciprocal(unsigned N) {
 
 // tanh x: x T(x^2) below 1/2, with T of degree 6 (a Chebyshev fit, error 2^-37) in Q2.30; from there to 10,
 // 1 - 2 / (e^(2|x|) + 1) in fixed point; beyond, +-1.
+QGPU_MATH_TABLE int __qgpu_tanh_over_coefficients[7] = {0x29cfee,  -0x8bc0e2,   0x16568d9, -0x3742379,
+                                                        0x88887b8, -0x15555552, 0x40000000};
 QGPU_MATH_FN float tanhf(float x) {
     unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, v;
     int fraction;  // |tanh x| = v * 2^-fraction
@@ -480,13 +489,8 @@ QGPU_MATH_FN float tanhf(float x) {
     if (magnitude < 0x3f000000u) {
         int e = int(magnitude >> 23) - 150;  // |x| = sig * 2^(e - 8)
         unsigned sig = ((magnitude & 0x7fffffu) | 0x800000u) << 8, x32 = __qgpu_word_at(0u, sig, -e - 24);
-        int z = int(__qgpu_mulhi_u(x32, x32)), t = 0x29cfee;  // z = x^2 in Q0.32
-        t = -0x8bc0e2 + __qgpu_mulhi_s(t, z);
-        t = 0x16568d9 + __qgpu_mulhi_s(t, z);
-        t = -0x3742379 + __qgpu_mulhi_s(t, z);
-        t = 0x88887b8 + __qgpu_mulhi_s(t, z);
-        t = -0x15555552 + __qgpu_mulhi_s(t, z);
-        t = 0x40000000 + __qgpu_mulhi_s(t, z);  // T(x^2) * 2^30
+        int z = int(__qgpu_mulhi_u(x32, x32));                  // z = x^2 in Q0.32
+        int t = __qgpu_horner(__qgpu_tanh_over_coefficients, 7, z);  // T(x^2) * 2^30
         v = __qgpu_mulhi_u(sig, unsigned(t));
         fraction = 6 - e;
     } else {
@@ -506,6 +510,7 @@ QGPU_MATH_FN float tanhf(float x) {
 // cosh x (odd 0) or sinh x (odd 1): (e^|x| +- e^-|x|) / 2 in fixed point, e^|x| = p 2^(k - 31) as expf has it
 // and e^-|x| its Newton reciprocal (left out from 2^15 up, below 2^-30 of the sum). sinh x below 1/2 is
 // x S(x^2) instead, with S = sinh(x) / x of degree 4 (Taylor's, error 2^-35) in Q2.30: no cancellation.
+QGPU_MATH_TABLE int __qgpu_sinh_over_coefficients[5] = {0xb8f, 0x34034, 0x888889, 0xaaaaaab, 0x40000000};
 QGPU_MATH_FN float __qgpu_cosh_sinh(float x, unsigned odd) {
     unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sign = odd ? bits & 0x80000000u : 0u;
     unsigned f, hi, lo;
@@ -516,11 +521,7 @@ QGPU_MATH_FN float __qgpu_cosh_sinh(float x, unsigned odd) {
     if (odd && magnitude < 0x3f000000u) {
         unsigned sig;
         int e = __qgpu_unpack(magnitude, sig), z = int(__qgpu_mulhi_u(sig, sig) >> (-2 * e - 2));  // x^2 * 2^32
-        int q = 0xb8f;
-        q = 0x34034 + __qgpu_mulhi_s(q, z);
-        q = 0x888889 + __qgpu_mulhi_s(q, z);
-        q = 0xaaaaaab + __qgpu_mulhi_s(q, z);
-        q = 0x40000000 + __qgpu_mulhi_s(q, z);  // S(x^2) * 2^30
+        int q = __qgpu_horner(__qgpu_sinh_over_coefficients, 5, z);  // S(x^2) * 2^30
         hi = __umulhi(sig, unsigned(q));
         lo = sig * unsigned(q);
         fraction = 61 - e;
@@ -538,11 +539,31 @@ QGPU_MATH_FN float __qgpu_cosh_sinh(float x, unsigned odd) {
 QGPU_MATH_FN float coshf(float x) { return __qgpu_cosh_sinh(x, 0u); }
 QGPU_MATH_FN float sinhf(float x) { return __qgpu_cosh_sinh(x, 1u); }
 
+// atanh x = log1p(2 |x| / (1 - |x|)) / 2 with x's sign: 1 - |x| to 32 bits, its Newton reciprocal, and the
+// quotient to 32 bits of relative accuracy, so that log1p's polynomial keeps that of a tiny x.
+QGPU_MATH_FN float atanhf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sig, hi, lo;
+    if (magnitude > 0x3f800000u) return __uint_as_float(0x7fffffffu);  // NaN, |x| > 1
+    if (magnitude == 0x3f800000u) return __uint_as_float((bits & 0x80000000u) | 0x7f800000u);
+    if (magnitude < 0x39800000u) return x;  // |x| < 2^-12: rounds to x
+    int e = __qgpu_unpack(magnitude, sig);
+    unsigned d = 0u - __qgpu_word_at(0u, sig, -e - 1);  // (1 - |x|) * 2^32, in (0, 2^32)
+    int lead = __clz(int(d));
+    d <<= lead;                                                          // 1 / (1 - |x|) = y * 2^(lead - 31)
+    unsigned y = d == 0x80000000u ? 0xffffffffu : __qgpu_reciprocal(d);  // 2^63 / d
+    unsigned u = __umulhi(sig, y);  // 2 |x| / (1 - |x|) = u * 2^(e + lead - 29), u in [2^30, 2^32)
+    int top = u < 0x80000000u;
+    int fraction = __qgpu_log2_1p(u << top, e + lead + 2 - top, 0u, 1u, hi, lo);
+    __qgpu_times_fraction(hi, lo, 0xb17217f8u);
+    float r = __qgpu_fixed_to_float(hi, lo, fraction + 1);
+    return __uint_as_float(__float_as_uint(r) | (bits & 0x80000000u));
+}
+
 // ---- arc tangents ---------------------------------------------------------------------------------
 
 // atan(u) / u in Q2.30 for u = v * 2^-32 in [0, tan(pi/8)]: a polynomial of degree 6 in u^2 (a Chebyshev
 // fit, within 2^-35) by Horner's rule.
-QGPU_MATH_FN int __qgpu_atan_over(unsigned v) {
+QGPU_MATH_FN int __qgpu_atan_over(unsigned v) {  // unrolled: a loop here needs registers atan2f keeps
     int z = int(__qgpu_mulhi_u(v, v)), p = 0x301f1e0;  // z = u^2 in Q0.32
     p = -0x568d7c4 + __qgpu_mulhi_s(p, z);
     p = 0x710c3ae + __qgpu_mulhi_s(p, z);
@@ -650,15 +671,10 @@ QGPU_MATH_FN float hypotf(float x, float y) {
 
 // asin(u) / u in Q2.30 for z = u^2 * 2^32, u in [0, 1/2]: degree 7 in u^2 (a least-squares fit, within 2^-35)
 // by Horner's rule.
+QGPU_MATH_TABLE int __qgpu_asin_over_coefficients[8] = {0x23b5eda, 0x777861,  0x1947dbb, 0x1ed188d,
+                                                        0x2dbbcb3, 0x4ccca45, 0xaaaaab3, 0x40000000};
 QGPU_MATH_FN unsigned __qgpu_asin_over(unsigned z) {
-    int a = 0x23b5eda, v = int(z);
-    a = 0x777861 + __qgpu_mulhi_s(a, v);
-    a = 0x1947dbb + __qgpu_mulhi_s(a, v);
-    a = 0x1ed188d + __qgpu_mulhi_s(a, v);
-    a = 0x2dbbcb3 + __qgpu_mulhi_s(a, v);
-    a = 0x4ccca45 + __qgpu_mulhi_s(a, v);
-    a = 0xaaaaab3 + __qgpu_mulhi_s(a, v);
-    return unsigned(0x40000000 + __qgpu_mulhi_s(a, v));
+    return unsigned(__qgpu_horner(__qgpu_asin_over_coefficients, 8, int(z)));
 }
 
 // asin x (cosine 0) or acos x = pi/2 - asin x (cosine 1). Up to |x| = 1/2, asin |x| = |x| A(x^2); above it,
@@ -701,6 +717,77 @@ QGPU_MATH_FN float __qgpu_asin_acos(float x, unsigned cosine) {
 }
 QGPU_MATH_FN float asinf(float x) { return __qgpu_asin_acos(x, 0u); }
 QGPU_MATH_FN float acosf(float x) { return __qgpu_asin_acos(x, 1u); }
+
+// ---- inverse hyperbolic sine and cosine -------------------------------------------------------------
+
+// asinh x = log(|x| + sqrt(x^2 + 1)) with x's sign. Below 1/2, x S(x^2) with S = asinh(u) / u of degree 6 in u^2 (a
+// least-squares fit, within 2^-34) in Q2.30: no cancellation. Up to 2^12, x^2 + 1 summed exactly in 64 bits, its
+// 29-bit integer square root added to |x| in a word, and log2 of the sum. Beyond, log(2 |x|): 1 / (4 x^2) is
+// below the rounding.
+QGPU_MATH_TABLE int __qgpu_asinh_over_coefficients[7] = {0x94c871,  -0x146375b, 0x1eb626f, -0x2dae48a,
+                                                         0x4ccc73e, -0xaaaaa95,  0x40000000};
+QGPU_MATH_FN float asinhf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sig, hi, lo;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude < 0x39800000u || magnitude == 0x7f800000u) return x;  // |x| < 2^-12 rounds to x; +-inf
+    int e = __qgpu_unpack(magnitude, sig), fraction;
+    if (magnitude < 0x3f000000u) {
+        int z = int(__qgpu_word_at(0u, __qgpu_mulhi_u(sig, sig), -2 * e - 2));  // x^2 * 2^32
+        int a = __qgpu_horner(__qgpu_asinh_over_coefficients, 7, z);            // S(x^2) * 2^30
+        hi = __umulhi(sig, unsigned(a));
+        lo = sig * unsigned(a);
+        fraction = 61 - e;
+    } else {
+        if (e < 12) {  // (x^2 + 1) * 2^(60 - 2e) = rh:rl, with its top bit pair made non-zero
+            unsigned sh = __umulhi(sig, sig), rh = (sh >> 2) + (1u << (28 - 2 * e)), rl = (sh << 30) | ((sig * sig) >> 2);
+            unsigned inexact;
+            int lead = __clz(int(rh)) & ~1;
+            unsigned q = __qgpu_isqrt(__qgpu_funnel(rh, rl, lead), rl << lead, 29, inexact);  // root * 2^(27 - e + lead/2)
+            sig = (sig >> 2) + (q << (2 - lead / 2));  // |x| + the root, times 2^(29 - e)
+            e += 2;
+        } else {
+            e += 1;
+        }
+        fraction = __qgpu_log2_1p(sig, e, 0u, 0u, hi, lo);
+        __qgpu_times_fraction(hi, lo, 0xb17217f8u);
+    }
+    float r = __qgpu_fixed_to_float(hi, lo, fraction);
+    return __uint_as_float(__float_as_uint(r) | (bits & 0x80000000u));
+}
+
+// acosh x = log(x + sqrt(x^2 - 1)) = log1p(d + sqrt(d (d + 2))) for d = x - 1, which is exact in a word, as is
+// d (d + 2) in 64 bits; its 29-bit integer square root and d are summed on the root's scale, and log1p's
+// polynomial keeps the relative accuracy near x = 1. From 2^12, log(2 x).
+QGPU_MATH_FN float acoshf(float x) {
+    unsigned bits = __float_as_uint(x), sig, hi, lo, one = 0u;
+    if (bits > 0x7f800000u || bits < 0x3f800000u) return __uint_as_float(0x7fffffffu);  // NaN, x < 1
+    if (bits == 0x3f800000u) return 0.0f;
+    if (bits == 0x7f800000u) return x;
+    int e = __qgpu_unpack(bits, sig) + 1;  // log(2 x) from 2^12
+    if (e <= 12) {
+        e -= 1;
+        unsigned d = (sig - (0x80000000u >> e)) >> 1;  // d * 2^(30 - e)
+        unsigned rl = d * d, low = d << (31 - e), rh = __umulhi(d, d) + (d >> (1 + e));  // d (d + 2) * 2^(60 - 2e)
+        rl += low;
+        rh += rl < low;
+        int lead = __clz(int(rh != 0u ? rh : rl)) & ~1;  // the root's precision needs the top bit pair
+        if (rh == 0u) {
+            rh = rl;
+            rl = 0u;
+            lead += 32;
+        }
+        unsigned inexact, q = __qgpu_isqrt(__qgpu_funnel(rh, rl, lead & 31), rl << (lead & 31), 29, inexact);
+        // The root is q * 2^(e - 27 - lead / 2), in [2^28, 2^29]; on its scale, d (whose 7 low bits are 0) is below
+        // 2^29, and their sum u is in [2^28, 2^30).
+        sig = ((d >> 3) << (lead / 2)) + q;
+        int top = 1 + (sig < 0x40000000u) + (sig < 0x20000000u);
+        sig <<= top;
+        e += 4 - lead / 2 - top;
+        one = 1u;
+    }
+    int fraction = __qgpu_log2_1p(sig, e, 0u, one, hi, lo);
+    return __qgpu_ln_of_log2(hi, lo, fraction);
+}
 
 // ---- cube roots -----------------------------------------------------------------------------------
 

@@ -110,6 +110,15 @@ TEST(MathLibrary, ArcSinesAndCosinesGiveTheHostsBits) {
     expectHostBits("acos(x)", qgpu_cuda::acosf, -1.0f, -0.5f);
 }
 
+TEST(MathLibrary, InverseHyperbolicFunctionsGiveTheHostsBits) {
+    expectHostBits("asinhf(x)", qgpu_cuda::asinhf, -1.0f, 1.0f);
+    expectHostBits("asinh(x)", qgpu_cuda::asinhf, -1e5f, 1e5f);
+    expectHostBits("acoshf(x)", qgpu_cuda::acoshf, 1.0f, 1.01f);
+    expectHostBits("acosh(x)", qgpu_cuda::acoshf, 1.0f, 1e5f);
+    expectHostBits("atanhf(x)", qgpu_cuda::atanhf, -1.0f, 1.0f);
+    expectHostBits("atanh(x)", qgpu_cuda::atanhf, -0.01f, 0.01f);
+}
+
 TEST(MathLibrary, CubeRootsGiveTheHostsBits) {
     expectHostBits("cbrtf(x)", qgpu_cuda::cbrtf, -100.0f, 100.0f);
     expectHostBits("rcbrtf(x)", qgpu_cuda::rcbrtf, -1e-3f, 1e6f);

@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
         {"sinpif", qgpu_cuda::sinpif}, {"cospif", qgpu_cuda::cospif}, {"tanhf", qgpu_cuda::tanhf},
         {"cbrtf", qgpu_cuda::cbrtf},   {"rcbrtf", qgpu_cuda::rcbrtf}, {"atanf", qgpu_cuda::atanf},
         {"expm1f", qgpu_cuda::expm1f}, {"log1pf", qgpu_cuda::log1pf}, {"sinhf", qgpu_cuda::sinhf},
-        {"coshf", qgpu_cuda::coshf},   {"asinf", qgpu_cuda::asinf},   {"acosf", qgpu_cuda::acosf}};
+        {"coshf", qgpu_cuda::coshf},   {"asinf", qgpu_cuda::asinf},   {"acosf", qgpu_cuda::acosf},
+        {"atanhf", qgpu_cuda::atanhf}, {"asinhf", qgpu_cuda::asinhf}, {"acoshf", qgpu_cuda::acoshf}};
     const std::map<std::string, Pair> pairs = {{"atan2f", qgpu_cuda::atan2f},
                                                {"hypotf", qgpu_cuda::hypotf}};  // two floats in per result
     auto one = argc == 2 ? functions.find(argv[1]) : functions.end();

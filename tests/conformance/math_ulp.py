@@ -40,6 +40,9 @@ FUNCTIONS = {
     "coshf": (mpmath.cosh, (-89.41, 89.41)),
     "asinf": (mpmath.asin, (-1.0, 1.0)),
     "acosf": (mpmath.acos, (-1.0, 1.0)),
+    "atanhf": (mpmath.atanh, (-1.0, 1.0)),
+    "asinhf": (mpmath.asinh, (-3e38, 3e38)),
+    "acoshf": (mpmath.acosh, (1.0, 3e38)),
 }
 LOGS = ("logf", "log2f", "log10f")
 TRIG = ("sinf", "cosf")
@@ -68,12 +71,18 @@ def inputs(name, count, rng):
         parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32))
         parts.append(rng.integers(0x3F3504F3, 0x3FB504F3, n, dtype=np.uint32))
         parts.append(np.arange(1, 254, dtype=np.uint32) << 23)
-    elif name in ("asinf", "acosf"):  # x in [-1, 1], every exponent below 1, x near +-1 and +-1/2
+    elif name in ("asinf", "acosf", "atanhf"):  # x in [-1, 1], every exponent below 1, x near +-1 and +-1/2
         parts.append(rng.uniform(-1, 1, 2 * n).astype(np.float32).view(np.uint32))
         parts.append(rng.integers(1, 0x3F800000, n, dtype=np.uint32) | (rng.integers(0, 2, n, dtype=np.uint32) << 31))
         near = 1 - rng.integers(1, 2**16, n // 2) * np.float32(2**-24)
         half = 0.5 + rng.integers(-2**12, 2**12, n // 2) * np.float32(2**-25)
         parts.append((np.concatenate([near, half]) * rng.choice([-1, 1], n)).astype(np.float32).view(np.uint32))
+    elif name in ("asinhf", "acoshf"):  # every exponent of both signs, x near 1, x in [-20, 20]
+        parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32) | (rng.integers(0, 2, 2 * n, dtype=np.uint32) << 31))
+        parts.append((1 + rng.integers(0, 2**20, n // 2) * np.float32(2**-23)).astype(np.float32).view(np.uint32))
+        parts.append(rng.uniform(-20, 20, n).astype(np.float32).view(np.uint32))
+        tiny = rng.integers(0x2D000000, 0x3F000000, n // 2, dtype=np.uint32)
+        parts.append(tiny | (rng.integers(0, 2, n // 2, dtype=np.uint32) << 31))
     elif name == "log1pf":  # every exponent of a positive x, x in (-1, 1), x near -1
         parts.append(rng.integers(1, 0x7F800000, n, dtype=np.uint32))
         parts.append(rng.uniform(-1, 1, n).astype(np.float32).view(np.uint32))
@@ -128,6 +137,16 @@ def special(name, x):
             return np.float32(np.inf if name in LOGS else 0)
         if name in LOGS and x == 1:
             return np.float32(0)
+    elif name == "atanhf":
+        if abs(x) >= 1:
+            return np.float32(np.copysign(np.inf, x) if abs(x) == 1 else "nan")
+        if x == 0:
+            return x
+    elif name in ("asinhf", "acoshf"):
+        if name == "acoshf" and x <= 1:
+            return np.float32(0 if x == 1 else "nan")
+        if x == 0 or np.isinf(x):
+            return x
     elif name in ("asinf", "acosf"):
         if abs(x) > 1 or np.isinf(x):
             return np.float32("nan")

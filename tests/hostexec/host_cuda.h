@@ -304,8 +304,10 @@ inline float __int_as_float(int a) { return std::bit_cast<float>(a); }
 inline float __uint_as_float(unsigned a) { return std::bit_cast<float>(a); }
 // The machine's float math library, the same source as the device's (integer code: the same bits).
 #define QGPU_MATH_FN inline
+#define QGPU_MATH_TABLE inline constexpr
 #include "../../resources/include/qgpu_math.h"
 #undef QGPU_MATH_FN
+#undef QGPU_MATH_TABLE
 inline float __expf(float x) { return expf(x); }
 inline float __exp10f(float x) { return exp10f(x); }
 inline float __logf(float x) { return logf(x); }

@@ -252,6 +252,9 @@
     using qgpu_cuda::coshf;             \
     using qgpu_cuda::asinf;             \
     using qgpu_cuda::acosf;             \
+    using qgpu_cuda::asinhf;            \
+    using qgpu_cuda::acoshf;            \
+    using qgpu_cuda::atanhf;            \
     using qgpu_cuda::cbrtf;             \
     using qgpu_cuda::rcbrtf;            \
     using qgpu_cuda::cbrt;              \

@@ -32,8 +32,9 @@ std::string locatedAt(const Program& program, int block, int instruction, const 
 std::vector<std::string> locatedWarnings(const Program& program, const std::vector<StepEvent>& history);
 // Some thread found its call stack full: its results are incomplete.
 bool callStackFilled(const std::vector<StepEvent>& history);
-// Memory the compiler placed for itself, which the listings of arrays leave out: printf's buffer (its records
-// print as text), Clang's string literals and function names (__func__, __PRETTY_FUNCTION__: assert's message).
+// Memory the compiler placed for itself, which the listings of arrays leave out: the device header's variables
+// (printf's buffer, whose records print as text; the clock; the math library's coefficient tables), Clang's
+// string literals and function names (__func__, __PRETTY_FUNCTION__: assert's message).
 bool isInternalArray(const ArrayPlacement& placement);
 // "name = [v0, v1, ...]" for every array of the launch and variable of the program but the internal ones.
 std::string formatArrays(const MachineState& state, const MemoryMap& map);
