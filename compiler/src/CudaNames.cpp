@@ -8,7 +8,8 @@ namespace {
 
 constexpr const char* kFloatFunction =
     "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, expm1f, logf, log2f, "
-    "log10f, log1pf, sinf, cosf, sincosf, sinpif, cospif, sinhf, coshf, tanhf, asinf, acosf, atanf, asinhf, acoshf, "
+    "log10f, log1pf, powf, sinf, cosf, tanf, sincosf, sinpif, cospif, sinhf, coshf, tanhf, asinf, acosf, atanf, "
+    "asinhf, acoshf, "
     "atanhf, atan2f, hypotf, "
     "cbrtf, rcbrtf, "
     "fmaf, fmodf, remainderf, "
@@ -20,12 +21,10 @@ constexpr const char* kFloatFunction =
 const std::map<std::string_view, std::string>& advice() {
     static const std::map<std::string_view, std::string> table = [] {
         std::map<std::string_view, std::string> t;
-        for (std::string_view f : {"powf", "tanf", "erff", "erfcf", "erfinvf", "lgammaf", "tgammaf", "__powf", "__tanf",
-                                   "__frsqrt_rn", "pow", "tan", "erf"})
+        for (std::string_view f : {"erff", "erfcf", "erfinvf", "lgammaf", "tgammaf", "__frsqrt_rn", "erf"})
             t[f] = kFloatFunction;
         t["cooperative_groups"] = "is declared by <cooperative_groups.h>: include it first";
-        t["__half"] = t["half"] = t["__nv_bfloat16"] =
-            "is not supported: the machine computes in 32-bit float; use float";
+        t["half"] = "is not supported: the machine computes in 32-bit float; use float";
         return t;
     }();
     return table;

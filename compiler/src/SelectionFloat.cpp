@@ -2,6 +2,8 @@
 // routines, emitted once per kernel after its own code and entered from every use: the caller copies the
 // arguments, sets the routine's return index and jumps; the routine ends in a chain of compares that jumps
 // back to the block after the caller's jump.
+#include <map>
+
 #include "FloatSequences.h"
 #include "SequenceHelpers.h"
 #include "Selector.h"
@@ -43,12 +45,15 @@ void Selector::floatOperation(const ptx::Instruction& in) {
     if (op == "setp") return floatCompare(in);
     if (op == "cvt") return floatConvert(in);
     if (op == "testp") return floatTest(in);
-    if (op == "ex2" || op == "lg2" || op == "sin" || op == "cos" || op == "rsqrt" || op == "tanh" ||
-        (in.has("approx") && op != "div" && op != "rcp"))
-        fail(
-            "approximate float instructions (-ffast-math, __expf, __sinf, ...) are not supported: the machine "
-            "computes float results exactly rounded; use +, -, *, /, sqrtf, fmaf and the functions in "
-            "docs/qgpu-cuda.md");
+    static const std::map<std::string, std::string> approximations = {
+        {"ex2", "exp2f"}, {"lg2", "log2f"}, {"sin", "sinf"}, {"cos", "cosf"}, {"rsqrt", "rsqrtf"}, {"tanh", "tanhf"}};
+    if (auto it = approximations.find(op); it != approximations.end())
+        fail("the approximate float instruction '" + in.opcode + "' is not supported: call " + it->second +
+             "(), which the machine computes within CUDA's bound for it (docs/qgpu-cuda.md)");
+    if (in.has("approx") && op != "div" && op != "rcp" && op != "sqrt")
+        fail("the approximate float instruction '" + in.opcode +
+             "' is not supported: the machine computes float "
+             "results rounded; use +, -, *, /, sqrtf, fmaf and the functions in docs/qgpu-cuda.md");
     bool flush = in.has("ftz");
     if (o.empty()) fail("expected operands");
     int rd = vreg(o[0].name);
@@ -83,8 +88,8 @@ void Selector::floatArithmetic(const ptx::Instruction& in, int rd) {
     if (op == "rcp") args.insert(args.begin(), lowering::mov(*this, imm(0x3f800000u)));       // 1 / a, rounded as asked
     if (op == "sub") args[1] = lowering::op(*this, Opcode::Xor, args[1], imm(0x80000000u));   // a + (-b), exactly
     std::string kind = op == "sub" ? "add" : op == "rcp" ? "div" : op == "mad" ? "fma" : op;  // mad.rn is fma.rn
-    // div.full and div.approx (and rcp.approx) promise at most 2 ulp: the machine gives the correctly
-    // rounded quotient, except that div.approx gives 0 for a divisor of magnitude 2^126 or more, as
+    // div.full and div.approx (and rcp.approx, sqrt.approx) promise at most 2 ulp: the machine gives the
+    // correctly rounded result, except that div.approx gives 0 for a divisor of magnitude 2^126 or more, as
     // the PTX ISA defines it.
     if (in.has("approx") || in.has("full")) mode.rounding = Rounding::Nearest;
     if (op == "div" && in.has("approx")) args[0] = zeroForHugeDivisor(args[0], args[1]);

@@ -281,6 +281,15 @@ static __device__ __forceinline__ unsigned __float_as_uint(float a) { return __b
 static __device__ __forceinline__ float __int_as_float(int a) { return __builtin_bit_cast(float, a); }
 static __device__ __forceinline__ float __uint_as_float(unsigned a) { return __builtin_bit_cast(float, a); }
 
+// CUDA's 16-bit float types, declared so that a use is one located error.
+struct __qgpu_no_16_bit_float {};
+#define QGPU_NO_16_BIT_FLOAT __attribute__((unavailable("the machine computes in 32-bit float; use float")))
+typedef __qgpu_no_16_bit_float __half QGPU_NO_16_BIT_FLOAT;
+typedef __qgpu_no_16_bit_float __half2 QGPU_NO_16_BIT_FLOAT;
+typedef __qgpu_no_16_bit_float __nv_bfloat16 QGPU_NO_16_BIT_FLOAT;
+typedef __qgpu_no_16_bit_float __nv_bfloat162 QGPU_NO_16_BIT_FLOAT;
+#undef QGPU_NO_16_BIT_FLOAT
+
 // The float math library (qgpu_math.h): integer code, the same bits on the machine as on a host.
 #define QGPU_MATH_FN static __device__ __forceinline__
 #define QGPU_MATH_TABLE static __device__ const
@@ -296,6 +305,8 @@ static __device__ __forceinline__ float __log10f(float x) { return log10f(x); }
 static __device__ __forceinline__ float __sinf(float x) { return sinf(x); }
 static __device__ __forceinline__ float __cosf(float x) { return cosf(x); }
 static __device__ __forceinline__ void __sincosf(float x, float* s, float* c) { sincosf(x, s, c); }
+static __device__ __forceinline__ float __tanf(float x) { return tanf(x); }
+static __device__ __forceinline__ float __powf(float x, float y) { return powf(x, y); }
 // C++'s float overloads. The double ones CUDA also has are refused where they are called: the machine
 // has no double (an int argument is ambiguous between the two: cast it to float).
 #define QGPU_NO_DOUBLE(name, f) \
@@ -326,6 +337,8 @@ QGPU_FLOAT_OVERLOAD1(acos, acosf)
 QGPU_FLOAT_OVERLOAD1(asinh, asinhf)
 QGPU_FLOAT_OVERLOAD1(acosh, acoshf)
 QGPU_FLOAT_OVERLOAD1(atanh, atanhf)
+QGPU_FLOAT_OVERLOAD1(tan, tanf)
+QGPU_FLOAT_OVERLOAD2(pow, powf)
 QGPU_FLOAT_OVERLOAD1(cbrt, cbrtf)
 QGPU_FLOAT_OVERLOAD1(atan, atanf)
 QGPU_FLOAT_OVERLOAD2(atan2, atan2f)

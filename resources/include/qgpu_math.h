@@ -19,6 +19,11 @@ QGPU_MATH_FN unsigned __qgpu_word_at(unsigned hi, unsigned lo, int n) {
     return (lo >> n) | (hi << (32 - n));
 }
 
+// The word at bit `shift` (0..31) of hi:lo.
+QGPU_MATH_FN unsigned __qgpu_funnel(unsigned hi, unsigned lo, int shift) {
+    return (hi << shift) | ((lo >> 1) >> (31 - shift));
+}
+
 // High words of 32 x 32-bit products for polynomials: three products of 16-bit halves (the machine
 // multiplies 32 bits exactly but has no high-word multiply), at most 2 below the exact high word. A
 // polynomial's steps damp what an earlier one truncated, so Horner's rule keeps its accuracy at half the
@@ -33,12 +38,13 @@ QGPU_MATH_FN int __qgpu_mulhi_s(int a, int b) {
 }
 
 // Horner's rule over n fixed-point coefficients, highest degree first, at v = u * 2^32 (each step adds the next
-// coefficient to the high word of the product): a loop over a table in global memory, so that a polynomial takes
-// the ROM of one step (polynomials were the bulk of these functions' code). Signed, and unsigned for u in [0, 1).
-QGPU_MATH_FN int __qgpu_horner(const int* c, int n, int v) {
+// coefficient to the high word of the product, `exact` or within 2 below it): a loop over a table in global memory,
+// so that a polynomial takes the ROM of one step (polynomials were the bulk of these functions' code). Signed, and
+// unsigned for u in [0, 1).
+QGPU_MATH_FN int __qgpu_horner(const int* c, int n, int v, unsigned exact = 0u) {
     int p = c[0];
 #pragma unroll 1
-    for (int i = 1; i < n; ++i) p = c[i] + __qgpu_mulhi_s(p, v);
+    for (int i = 1; i < n; ++i) p = c[i] + (exact ? __mulhi(p, v) : __qgpu_mulhi_s(p, v));
     return p;
 }
 QGPU_MATH_FN unsigned __qgpu_horner_u(const unsigned* c, int n, unsigned v) {
@@ -96,6 +102,15 @@ QGPU_MATH_FN float __qgpu_fixed_to_float(unsigned hi, unsigned lo, int fraction)
     unsigned sig = __qgpu_word_at(hi, lo, 32 - lead);
     unsigned below = lead < 32 ? __qgpu_word_at(hi, lo, -lead) : 0u;  // the bits after sig
     return __qgpu_round_pack(negative, 63 - lead - fraction, sig, below != 0u);
+}
+
+// 2^31 / n in Q1.31 for n = N * 2^-32 in (1/2, 1) (N above 2^31), within 2^-29: Newton's iteration
+// y <- y (2 - n y) from the first guess 48/17 - 32/17 n (within 1/17), in a loop (the ROM is the limit).
+QGPU_MATH_FN unsigned __qgpu_reciprocal(unsigned N) {
+    unsigned y = __qgpu_mulhi_u(0x80000000u - N, 0xf0f0f0f1u);  // 32/17 (3/2 - n), Q1.31
+#pragma unroll 1
+    for (int i = 0; i < 3; ++i) y = __qgpu_mulhi_u(y, 0u - __qgpu_mulhi_u(N, y)) << 1;
+    return y;
 }
 
 // ---- exponentials ----------------------------------------------------------------------------------
@@ -295,6 +310,79 @@ QGPU_MATH_FN float log1pf(float x) {
     return __qgpu_ln_of_log2(hi, lo, fraction);
 }
 
+// ---- powers ----------------------------------------------------------------------------------------
+
+// Whether y (its bits without the sign, finite and not 0) is an integer (1 odd, 2 even) or not (0).
+QGPU_MATH_FN unsigned __qgpu_integer_kind(unsigned magnitude) {
+    int e = int(magnitude >> 23) - 127;
+    if (e > 23) return 2u;
+    if (e < 0 || (magnitude & (0x7fffffu >> e)) != 0u) return 0u;
+    return 2u - (((magnitude | 0x800000u) >> (23 - e)) & 1u);
+}
+
+// x^y = 2^(y log2 |x|) with the sign (-1)^y where x < 0 and y is an integer, and C99's special cases. log2 |x|
+// is logf's made more accurate (a large y multiplies its error), its top 32 bits times y's significand exactly,
+// and the product's integer part and 32 bits of fraction go to exp2f's polynomial.
+QGPU_MATH_FN float powf(float x, float y) {
+    unsigned bx = __float_as_uint(x), by = __float_as_uint(y), mx = bx & 0x7fffffffu, my = by & 0x7fffffffu;
+    if (my == 0u || bx == 0x3f800000u) return 1.0f;  // x^0 and 1^y, even for a NaN
+    if (mx > 0x7f800000u || my > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    unsigned kind = my == 0x7f800000u ? 2u : __qgpu_integer_kind(my), negative = by >> 31, sig, hi, lo, f;
+    unsigned sign = (bx >> 31) && kind == 1u ? 0x80000000u : 0u;
+    if (my == 0x7f800000u) {  // |x| = 1 gives 1; else 0 or infinity as |x| and y take it
+        if (mx == 0x3f800000u) return 1.0f;
+        return __uint_as_float((mx > 0x3f800000u) != negative ? 0x7f800000u : 0u);
+    }
+    if (mx == 0u || mx == 0x7f800000u) return __uint_as_float(sign | ((mx == 0u) == negative ? 0x7f800000u : 0u));
+    if ((bx >> 31) && kind == 0u) return __uint_as_float(0x7fffffffu);  // a negative x to a fraction
+    if (my < 0x00800000u) return 1.0f;                                   // |y log2 |x|| < 2^-118
+    // log2 |x| = e + u H(u) = hi:lo * 2^-54 with H(u) = log2(e) + u P(u): P with exact products, u P(u) and log2(e)
+    // to 64 bits (their high words in the sum, u times their low words added after it)
+    int e = __qgpu_unpack(mx, sig), v = __qgpu_log2_argument(sig, e);
+    int p = __qgpu_horner(__qgpu_log2_over_coefficients, 11, v, 1u), w = __mulhi(p, v);  // u P(u) * 2^30
+    unsigned rest = unsigned(p) * unsigned(v);                                           // and below it
+    __qgpu_log2_sum(e, v, 0x5c551d94 + w, hi, lo);
+    int low = __qgpu_mulhi_s(v, int((0xae0bf85eu >> 2) + (rest >> 2))) >> 6;
+    unsigned long long sum = ((unsigned long long)hi << 32 | lo) + (long long)low;
+    hi = unsigned(sum >> 32);
+    lo = unsigned(sum);
+    unsigned down = hi >> 31;  // |x| < 1
+    if (down) {
+        lo = 0u - lo;
+        hi = ~hi + (lo == 0u);
+    }
+    if ((hi | lo) == 0u) return __uint_as_float(sign | 0x3f800000u);  // x = -1
+    int lead = 0;
+    if (hi == 0u) {
+        hi = lo;
+        lo = 0u;
+        lead = 32;
+    }
+    int shift = __clz(int(hi));
+    unsigned top = __qgpu_funnel(hi, lo, shift), m = (my & 0x7fffffu) | 0x800000u;
+    top += ((lo << shift) >> 31) & (top != 0xffffffffu);  // rounded
+    lead += shift;
+    // |log2 |x|| = top * 2^(-22 - lead) and |y| = m * 2^(ey - 23): |y log2 |x|| = m top * 2^-(32 + n), at least
+    // 2^(22 - n)
+    int n = 140 + lead - int(my >> 23);
+    unsigned below = down ^ negative;  // y log2 |x| < 0
+    if (n <= 13) return __uint_as_float(sign | (below ? 0u : 0x7f800000u));  // past 2^9: 0 or infinity
+    unsigned ph = __umulhi(m, top), pl = m * top;
+    int k = 0;  // |y log2 |x|| = k + f / 2^32
+    if (n >= 32) {
+        f = n < 64 ? ph >> (n - 32) : 0u;
+    } else {
+        f = __qgpu_funnel(ph, pl, 32 - n);
+        k = int(ph >> n);
+    }
+    if (below) {  // -(k + f) = -(k + 1) + (1 - f)
+        k = f != 0u ? -k - 1 : -k;
+        f = 0u - f;
+    }
+    float r = __qgpu_exp2_split(k, f);
+    return __uint_as_float(__float_as_uint(r) | sign);
+}
+
 // ---- reciprocal square root ------------------------------------------------------------------------
 
 // 1 / sqrt(x): x = a * 2^(2n) with a in [1, 4), then Newton's iteration y <- y (3 - a y^2) / 2 from a
@@ -330,10 +418,6 @@ QGPU_MATH_FN float rsqrtf(float x) {
 
 // ---- sine and cosine -------------------------------------------------------------------------------
 
-// The word at bit `shift` (0..31) of hi:lo.
-QGPU_MATH_FN unsigned __qgpu_funnel(unsigned hi, unsigned lo, int shift) {
-    return (hi << shift) | ((lo >> 1) >> (31 - shift));
-}
 
 // Word i (0..8) of the bits of 2/pi after the binary point, behind two words of zeros.
 QGPU_MATH_FN unsigned __qgpu_two_over_pi_word(int i) {
@@ -438,6 +522,35 @@ QGPU_MATH_FN float __qgpu_sin_cos(float x, unsigned cosine) {
 QGPU_MATH_FN float sinf(float x) { return __qgpu_sin_cos(x, 0u); }
 QGPU_MATH_FN float cosf(float x) { return __qgpu_sin_cos(x, 1u); }
 
+// tan x = tan(pi/2 (q + f)) for |x| 2/pi = q + f from sinf's reduction: tan(pi/2 |f|) = |f| T(f^2) where q is
+// even, with T of degree 8 (a least-squares fit, within 2^-32) in Q4.28; where q is odd, -cot(pi/2 f), its Newton
+// reciprocal (within 2^-29).
+QGPU_MATH_TABLE int __qgpu_tan_over_coefficients[9] = {0x4755967b, -0x93ca4bf, 0x1cb36fd3, 0x130fdf14, 0x147d9d63,
+                                                       0x145e79af, 0x1466c623, 0x14abbcce, 0x1921fb54};
+QGPU_MATH_FN float tanf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, fh, fl;
+    if (magnitude >= 0x7f800000u) return __uint_as_float(0x7fffffffu);  // NaN or infinity
+    if (magnitude < 0x39800000u) return x;                               // |x| < 2^-12: rounds to x
+    unsigned quadrant = __qgpu_sin_reduce(magnitude, fh, fl), odd = quadrant & 1u;
+    if (quadrant & 4u) {  // |f|
+        fl = 0u - fl;
+        fh = ~fh + (fl == 0u);
+    }
+    int t = __qgpu_horner(__qgpu_tan_over_coefficients, 9, int(__qgpu_mulhi_u(fh, fh)));  // T(f^2) * 2^28
+    unsigned hi = fh != 0u ? fh : fl, lo = fh != 0u ? fl : 0u;                          // |f| = hi:lo * 2^-(64 + drop)
+    int drop = fh != 0u ? 0 : 32, lead = __clz((int)hi), fraction = 28 + lead + drop;
+    unsigned v = __umulhi(__qgpu_funnel(hi, lo, lead), unsigned(t));  // tan(pi/2 |f|) = v * 2^-fraction
+    if (odd) {  // 1 / v = y * 2^(-31 - top) with y = 2^63 / (v << top)
+        int top = __clz(int(v));
+        v <<= top;
+        v = v == 0x80000000u ? 0xffffffffu : __qgpu_reciprocal(v);
+        fraction = 63 - fraction - top;
+    }
+    float r = __qgpu_fixed_to_float(0u, v, fraction);
+    unsigned sign = (bits >> 31) ^ (quadrant >> 2) ^ odd;
+    return __uint_as_float(__float_as_uint(r) | (sign << 31));
+}
+
 // sin(pi x) (cosine 0) or cos(pi x) = sin(pi (x + 1/2)) (cosine 1): 2|x| = q + f needs no constant, so the
 // reduction is exact: q and f are the bits of x's significand above and below the point. Where f is 0 the
 // result is exact: +-1, or a zero (+0 for cos, and sin(pi n) with n's sign, as IEEE-754's sinPi).
@@ -467,14 +580,6 @@ QGPU_MATH_FN float cospif(float x) { return __qgpu_sin_cos_pi(x, 1u); }
 
 // ---- hyperbolic tangent ----------------------------------------------------------------------------
 
-// 2^31 / n in Q1.31 for n = N * 2^-32 in (1/2, 1) (N above 2^31), within 2^-29: Newton's iteration
-// y <- y (2 - n y) from the first guess 48/17 - 32/17 n (within 1/17), in a loop (the ROM is the limit).
-QGPU_MATH_FN unsigned __qgpu_reciprocal(unsigned N) {
-    unsigned y = __qgpu_mulhi_u(0x80000000u - N, 0xf0f0f0f1u);  // 32/17 (3/2 - n), Q1.31
-#pragma unroll 1
-    for (int i = 0; i < 3; ++i) y = __qgpu_mulhi_u(y, 0u - __qgpu_mulhi_u(N, y)) << 1;
-    return y;
-}
 
 // tanh x: x T(x^2) below 1/2, with T of degree 6 (a Chebyshev fit, error 2^-37) in Q2.30; from there to 10,
 // 1 - 2 / (e^(2|x|) + 1) in fixed point; beyond, +-1.

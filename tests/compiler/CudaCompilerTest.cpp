@@ -88,17 +88,17 @@ TEST(CudaCompiler, CudaNamesTheMachineLacksSayWhatToWriteInsteadAllInOneBuild) {
         "__global__ void k(float* a, int* b) {\n"
         "    a[0] = erff(a[1]);\n"
         "    a[1] = sqrt(2.0);\n"
-        "    b[0] = (int)powf(b[1], 2.0f);\n"
-        "    a[2] = tanf(a[3]);\n"
+        "    b[0] = (int)lgammaf(b[1]);\n"
+        "    a[2] = tgammaf(a[3]);\n"
         "    b[3] = atan2(1.0, 2.0);\n"
-        "    __half h;\n"
+        "    __nv_bfloat16 h;\n"
         "}\n";
     CudaCompileResult r = compileCudaToPtx(src, "k.cu");
     EXPECT_FALSE(r.ok);
     std::vector<std::pair<int, std::string>> expected = {
-        {2, "'erff' is not in qgpu's CUDA yet"}, {3, "the machine has no double: give sqrt a float"},
-        {4, "'powf' is not in qgpu's CUDA yet"}, {5, "'tanf' is not in qgpu's CUDA yet"},
-        {6, "the machine has no double"},        {7, "use float"}};
+        {2, "'erff' is not in qgpu's CUDA yet"},    {3, "the machine has no double: give sqrt a float"},
+        {4, "'lgammaf' is not in qgpu's CUDA yet"}, {5, "'tgammaf' is not in qgpu's CUDA yet"},
+        {6, "the machine has no double"},           {7, "use float"}};
     ASSERT_EQ(r.diagnostics.size(), expected.size()) << formatAll(r.diagnostics);
     for (size_t i = 0; i < expected.size(); ++i) {
         EXPECT_EQ(r.diagnostics[i].line, expected[i].first) << r.diagnostics[i].format();

@@ -295,6 +295,11 @@ TEST(FloatSequences, SaturationReciprocalAndTheApproximateDivisions) {
             [&](uint32_t x, uint32_t) { return host([](float p, float) { return 1.0f / p; }, x, 0, mode, false); },
             text);
     }
+    Outcome root = run(ptxKernel("sqrt.approx.f32 %r4, %r1"), a, b, a);  // within its bound: rounded
+    expectEach(
+        root, a, b,
+        [&](uint32_t x, uint32_t) { return host([](float p, float) { return std::sqrt(p); }, x, 0, 0, false); },
+        "sqrt.approx");
     Outcome full = run(ptxKernel("div.full.f32 %r4, %r1, %r2"), a, b, a);
     expectEach(
         full, a, b, [&](uint32_t x, uint32_t y) { return host(std::divides<float>(), x, y, 0, false); }, "div.full");

@@ -32,8 +32,8 @@ TEST(LoweringErrors, FloatsOtherThanSinglePrecisionAndApproximateOnes) {
     expectError("__global__ void k(double* a) {\n  a[0] = a[1] * 1.5;\n}\n", 2, "double and half precision");
     expectError("__global__ void k(float* a) {\n  double d = a[1];\n  a[0] = d * d * d;\n}\n", 2,
                 "double and half precision");
-    expectError("__global__ void k(float* a) {\n  a[0] = __nvvm_sin_approx_f(a[1]);\n}\n", 2, "approximate");
-    expectError("__global__ void k(float* a) {\n  a[0] = __nvvm_ex2_approx_f(a[1]);\n}\n", 2, "approximate");
+    expectError("__global__ void k(float* a) {\n  a[0] = __nvvm_sin_approx_f(a[1]);\n}\n", 2, "call sinf()");
+    expectError("__global__ void k(float* a) {\n  a[0] = __nvvm_ex2_approx_f(a[1]);\n}\n", 2, "call exp2f()");
 }
 
 TEST(LoweringErrors, SixtyFourBitOperationsBeyondTheMachine) {

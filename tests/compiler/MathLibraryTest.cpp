@@ -119,6 +119,16 @@ TEST(MathLibrary, InverseHyperbolicFunctionsGiveTheHostsBits) {
     expectHostBits("atanh(x)", qgpu_cuda::atanhf, -0.01f, 0.01f);
 }
 
+TEST(MathLibrary, TangentAndPowerGiveTheHostsBits) {
+    expectHostBits("tanf(x)", qgpu_cuda::tanf, -10.0f, 10.0f);
+    expectHostBits("tan(x)", qgpu_cuda::tanf, -1e6f, 1e6f);
+    expectHostBits("__tanf(x)", qgpu_cuda::tanf, -2.0f, 2.0f);
+    auto power = [](float x, float y) { return std::bit_cast<uint32_t>(qgpu_cuda::powf(x, y)); };
+    expectHostBits("powf(x, y)", power, -5.0f, 5.0f);
+    expectHostBits("pow(x, y)", power, 0.0f, 1e3f);
+    expectHostBits("__powf(x, y)", power, 0.99f, 1.01f);
+}
+
 TEST(MathLibrary, CubeRootsGiveTheHostsBits) {
     expectHostBits("cbrtf(x)", qgpu_cuda::cbrtf, -100.0f, 100.0f);
     expectHostBits("rcbrtf(x)", qgpu_cuda::rcbrtf, -1e-3f, 1e6f);

@@ -20,9 +20,11 @@ int main(int argc, char** argv) {
         {"cbrtf", qgpu_cuda::cbrtf},   {"rcbrtf", qgpu_cuda::rcbrtf}, {"atanf", qgpu_cuda::atanf},
         {"expm1f", qgpu_cuda::expm1f}, {"log1pf", qgpu_cuda::log1pf}, {"sinhf", qgpu_cuda::sinhf},
         {"coshf", qgpu_cuda::coshf},   {"asinf", qgpu_cuda::asinf},   {"acosf", qgpu_cuda::acosf},
-        {"atanhf", qgpu_cuda::atanhf}, {"asinhf", qgpu_cuda::asinhf}, {"acoshf", qgpu_cuda::acoshf}};
+        {"atanhf", qgpu_cuda::atanhf}, {"asinhf", qgpu_cuda::asinhf}, {"acoshf", qgpu_cuda::acoshf},
+        {"tanf", qgpu_cuda::tanf}};
     const std::map<std::string, Pair> pairs = {{"atan2f", qgpu_cuda::atan2f},
-                                               {"hypotf", qgpu_cuda::hypotf}};  // two floats in per result
+                                               {"hypotf", qgpu_cuda::hypotf},
+                                               {"powf", qgpu_cuda::powf}};  // two floats in per result
     auto one = argc == 2 ? functions.find(argv[1]) : functions.end();
     auto two = argc == 2 ? pairs.find(argv[1]) : pairs.end();
     if (one == functions.end() && two == pairs.end()) {

@@ -43,9 +43,10 @@ FUNCTIONS = {
     "atanhf": (mpmath.atanh, (-1.0, 1.0)),
     "asinhf": (mpmath.asinh, (-3e38, 3e38)),
     "acoshf": (mpmath.acosh, (1.0, 3e38)),
+    "tanf": (mpmath.tan, (-1e5, 1e5)),
 }
 LOGS = ("logf", "log2f", "log10f")
-TRIG = ("sinf", "cosf")
+TRIG = ("sinf", "cosf", "tanf")
 PI_TRIG = ("sinpif", "cospif")
 SPECIALS = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x00000001, 0x80000001,
             0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF]
@@ -219,11 +220,41 @@ def hypot_special(x, y):
     return None
 
 
+def pow_inputs(count, rng):
+    """(x, y) pairs: every pair of specials, random bits, ordinary powers, x near 1 with large |y|, negative x with
+    integer y, and results near the overflow and underflow thresholds."""
+    n = count // 5
+    specials = np.array([(a, b) for a in SPECIALS for b in SPECIALS], dtype=np.uint32)
+    bits = rng.integers(0, 2**32, (n, 2), dtype=np.uint32)
+    ordinary = np.stack([rng.uniform(0, 10, n), rng.uniform(-30, 30, n)], axis=1)
+    near = np.stack([1 + rng.uniform(-2**-8, 2**-8, n), rng.uniform(-3e4, 3e4, n)], axis=1)
+    whole = np.stack([-rng.uniform(0, 4, n), rng.integers(-60, 60, n)], axis=1)
+    base = rng.uniform(1.01, 100, n)
+    edges = np.stack([base, rng.choice([-1, 1], n) * (np.log(2.0) * rng.uniform(125, 152, n)) / np.log(base)], axis=1)
+    floats = np.concatenate([ordinary, near, whole, edges]).astype(np.float32)
+    return np.concatenate([specials, bits, floats.view(np.uint32)])
+
+
+def pow_exact(x, y):
+    """x^y for a positive x, or a negative x and an integer y."""
+    return mpmath.power(x, y) if x > 0 else (-1) ** int(y) * mpmath.power(-x, y)
+
+
+def pow_special(x, y):
+    """C99's pow where x or y is 0, infinite or NaN, x is 1 or x < 0 with y not an integer (NumPy's, in double,
+    which follows C): None elsewhere."""
+    if y == 0 or x == 1 or np.isnan(x) or np.isnan(y) or x == 0 or np.isinf(x) or np.isinf(y) or (x < 0 and y != np.floor(y)):
+        with np.errstate(all="ignore"):
+            return np.float32(np.power(np.float64(x), np.float64(y)))
+    return None
+
+
 # Functions of two floats (the driver reads two per result): name -> (the exact function, its arguments, its
 # special cases).
 PAIRS = {
     "atan2f": (mpmath.atan2, atan2_inputs, atan2_special),
     "hypotf": (mpmath.hypot, hypot_inputs, hypot_special),
+    "powf": (pow_exact, pow_inputs, pow_special),
 }
 
 

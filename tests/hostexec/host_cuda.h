@@ -316,6 +316,8 @@ inline float __log10f(float x) { return log10f(x); }
 inline float __sinf(float x) { return sinf(x); }
 inline float __cosf(float x) { return cosf(x); }
 inline void __sincosf(float x, float* s, float* c) { sincosf(x, s, c); }
+inline float __tanf(float x) { return tanf(x); }
+inline float __powf(float x, float y) { return powf(x, y); }
 // C++'s float overloads, as the device header has them.
 inline float exp(float x) { return expf(x); }
 inline float exp2(float x) { return exp2f(x); }
@@ -332,6 +334,17 @@ inline float cbrt(float x) { return cbrtf(x); }
 inline float atan(float x) { return atanf(x); }
 inline float atan2(float y, float x) { return atan2f(y, x); }
 inline float hypot(float x, float y) { return hypotf(x, y); }
+inline float expm1(float x) { return expm1f(x); }
+inline float log1p(float x) { return log1pf(x); }
+inline float pow(float x, float y) { return powf(x, y); }
+inline float tan(float x) { return tanf(x); }
+inline float sinh(float x) { return sinhf(x); }
+inline float cosh(float x) { return coshf(x); }
+inline float asin(float x) { return asinf(x); }
+inline float acos(float x) { return acosf(x); }
+inline float asinh(float x) { return asinhf(x); }
+inline float acosh(float x) { return acoshf(x); }
+inline float atanh(float x) { return atanhf(x); }
 inline void sincos(float x, float* s, float* c) { sincosf(x, s, c); }
 inline float round(float x) { return roundf(x); }
 inline float logb(float x) { return logbf(x); }

@@ -268,6 +268,17 @@
     using qgpu_cuda::cospi;             \
     using qgpu_cuda::hypotf;            \
     using qgpu_cuda::hypot;             \
+    using qgpu_cuda::expm1;             \
+    using qgpu_cuda::log1p;             \
+    using qgpu_cuda::pow;               \
+    using qgpu_cuda::tan;               \
+    using qgpu_cuda::sinh;              \
+    using qgpu_cuda::cosh;              \
+    using qgpu_cuda::asin;              \
+    using qgpu_cuda::acos;              \
+    using qgpu_cuda::asinh;             \
+    using qgpu_cuda::acosh;             \
+    using qgpu_cuda::atanh;             \
     using qgpu_cuda::atanf;             \
     using qgpu_cuda::atan2f;            \
     using qgpu_cuda::atan;              \
@@ -275,6 +286,10 @@
     using qgpu_cuda::__sinf;            \
     using qgpu_cuda::__cosf;            \
     using qgpu_cuda::__sincosf;         \
+    using qgpu_cuda::__tanf;            \
+    using qgpu_cuda::__powf;            \
+    using qgpu_cuda::tanf;              \
+    using qgpu_cuda::powf;              \
     using qgpu_cuda::sin;               \
     using qgpu_cuda::cos;               \
     using qgpu_cuda::tanh;              \
