@@ -10,7 +10,7 @@ constexpr const char* kFloatFunction =
     "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, expm1f, logf, log2f, "
     "log10f, log1pf, powf, sinf, cosf, tanf, sincosf, sinpif, cospif, sinhf, coshf, tanhf, asinf, acosf, atanf, "
     "asinhf, acoshf, "
-    "atanhf, atan2f, hypotf, "
+    "atanhf, atan2f, hypotf, erff, "
     "cbrtf, rcbrtf, "
     "fmaf, fmodf, remainderf, "
     "remquof, roundf, lroundf, ldexpf, scalbnf, frexpf, modff, ilogbf, logbf, nextafterf, fdimf, fminf, fmaxf, "
@@ -21,7 +21,7 @@ constexpr const char* kFloatFunction =
 const std::map<std::string_view, std::string>& advice() {
     static const std::map<std::string_view, std::string> table = [] {
         std::map<std::string_view, std::string> t;
-        for (std::string_view f : {"erff", "erfcf", "erfinvf", "lgammaf", "tgammaf", "__frsqrt_rn", "erf"})
+        for (std::string_view f : {"erfcf", "erfinvf", "erfcinvf", "erfcxf", "lgammaf", "tgammaf", "__frsqrt_rn"})
             t[f] = kFloatFunction;
         t["cooperative_groups"] = "is declared by <cooperative_groups.h>: include it first";
         t["half"] = "is not supported: the machine computes in 32-bit float; use float";

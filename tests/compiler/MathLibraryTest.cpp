@@ -129,6 +129,11 @@ TEST(MathLibrary, TangentAndPowerGiveTheHostsBits) {
     expectHostBits("__powf(x, y)", power, 0.99f, 1.01f);
 }
 
+TEST(MathLibrary, ErrorFunctionGivesTheHostsBits) {
+    expectHostBits("erff(x)", qgpu_cuda::erff, -1.0f, 1.0f);
+    expectHostBits("erf(x)", qgpu_cuda::erff, -4.5f, 4.5f);
+}
+
 TEST(MathLibrary, CubeRootsGiveTheHostsBits) {
     expectHostBits("cbrtf(x)", qgpu_cuda::cbrtf, -100.0f, 100.0f);
     expectHostBits("rcbrtf(x)", qgpu_cuda::rcbrtf, -1e-3f, 1e6f);

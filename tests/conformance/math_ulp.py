@@ -44,6 +44,7 @@ FUNCTIONS = {
     "asinhf": (mpmath.asinh, (-3e38, 3e38)),
     "acoshf": (mpmath.acosh, (1.0, 3e38)),
     "tanf": (mpmath.tan, (-1e5, 1e5)),
+    "erff": (mpmath.erf, (-4.5, 4.5)),
 }
 LOGS = ("logf", "log2f", "log10f")
 TRIG = ("sinf", "cosf", "tanf")
@@ -138,6 +139,9 @@ def special(name, x):
             return np.float32(np.inf if name in LOGS else 0)
         if name in LOGS and x == 1:
             return np.float32(0)
+    elif name == "erff":
+        if x == 0 or np.isinf(x):
+            return x if x == 0 else np.float32(np.copysign(1, x))
     elif name == "atanhf":
         if abs(x) >= 1:
             return np.float32(np.copysign(np.inf, x) if abs(x) == 1 else "nan")

@@ -279,6 +279,8 @@
     using qgpu_cuda::asinh;             \
     using qgpu_cuda::acosh;             \
     using qgpu_cuda::atanh;             \
+    using qgpu_cuda::erf;               \
+    using qgpu_cuda::erff;              \
     using qgpu_cuda::atanf;             \
     using qgpu_cuda::atan2f;            \
     using qgpu_cuda::atan;              \
