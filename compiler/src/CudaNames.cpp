@@ -7,15 +7,12 @@ namespace qgpu {
 namespace {
 
 constexpr const char* kFloatFunction =
-    "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, expm1f, logf, log2f, "
-    "log10f, log1pf, powf, sinf, cosf, tanf, sincosf, sinpif, cospif, sinhf, coshf, tanhf, asinf, acosf, atanf, "
-    "asinhf, acoshf, "
-    "atanhf, atan2f, hypotf, erff, "
-    "cbrtf, rcbrtf, "
-    "fmaf, fmodf, remainderf, "
+    "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, expm1f, logf, "
+    "log2f, log10f, log1pf, powf, sinf, cosf, tanf, sincosf, sinpif, cospif, sinhf, coshf, tanhf, asinf, "
+    "acosf, atanf, atan2f, asinhf, acoshf, atanhf, erff, hypotf, cbrtf, rcbrtf, fmaf, fmodf, remainderf, "
     "remquof, roundf, lroundf, ldexpf, scalbnf, frexpf, modff, ilogbf, logbf, nextafterf, fdimf, fminf, fmaxf, "
-    "fabsf, floorf, ceilf, truncf, rintf, copysignf and __saturatef besides + - * /; build the function from them "
-    "(docs/qgpu-cuda.md)";
+    "fabsf, floorf, ceilf, truncf, rintf, copysignf and __saturatef besides + - * /; build the function from "
+    "them (docs/qgpu-cuda.md)";
 
 // name -> what follows "'name' " in the message.
 const std::map<std::string_view, std::string>& advice() {

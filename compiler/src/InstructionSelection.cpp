@@ -480,12 +480,15 @@ void Selector::placeGlobals() {
         m_out.globals.push_back(
             {globalName(g.name), element, unpackElements(words, element, g.bytes.size() / size_t(bytes))});
     }
-    for (const auto& in : m_fn.body)
-        for (const auto& o : in.operands)
-            if (o.kind == Kind::Special && isClockRegister(o.name) && !isGlobalSymbol(kClockCounterName)) {
-                m_out.globals.push_back({kClockCounterName, ElementType::I32, {0}});
-                return;
-            }
+    if (readsClock() && !isGlobalSymbol(kClockCounterName))
+        m_out.globals.push_back({kClockCounterName, ElementType::I32, {0}});
+}
+
+bool Selector::readsClock() const {
+    return std::any_of(m_fn.body.begin(), m_fn.body.end(), [](const ptx::Instruction& in) {
+        return std::any_of(in.operands.begin(), in.operands.end(),
+                           [](const Operand& o) { return o.kind == Kind::Special && isClockRegister(o.name); });
+    });
 }
 
 bool Selector::isLocalSymbol(const std::string& name) const { return m_out.localOffsets.count(name) > 0; }

@@ -52,8 +52,7 @@ void Selector::floatOperation(const ptx::Instruction& in) {
              "(), which the machine computes within CUDA's bound for it (docs/qgpu-cuda.md)");
     if (in.has("approx") && op != "div" && op != "rcp" && op != "sqrt")
         fail("the approximate float instruction '" + in.opcode +
-             "' is not supported: the machine computes float "
-             "results rounded; use +, -, *, /, sqrtf, fmaf and the functions in docs/qgpu-cuda.md");
+             "' is not supported: use +, -, *, /, sqrtf, fmaf and the functions in docs/qgpu-cuda.md");
     bool flush = in.has("ftz");
     if (o.empty()) fail("expected operands");
     int rd = vreg(o[0].name);

@@ -215,6 +215,7 @@ private:
     void compare(const ptx::Instruction& in);
     void laneMask(int rd, const std::string& which);
     static bool isClockRegister(const std::string& name);
+    bool readsClock() const;
     void readClock(const Operand& destination);
 
     // Address arithmetic on 64-bit registers, in words or bytes (see Rep).

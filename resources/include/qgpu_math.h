@@ -1,8 +1,8 @@
-// qgpu's float math library: exponentials, logarithms and the reciprocal square root, written in 32-bit
-// integer arithmetic (fixed point), so that the same source gives the same bits compiled for the machine and
-// for a host, whatever either compiler contracts or reorders. Integer code needs no float routine and few
-// registers; its cost is ROM. docs/qgpu-cuda.md has the measured accuracy (within 0.56 ulp, most results
-// correctly rounded) and the ROM each function takes.
+// qgpu's float math library: exponentials, logarithms, powers, roots, trigonometric, hyperbolic and error
+// functions, written in 32-bit integer arithmetic (fixed point), so that the same source gives the same bits
+// compiled for the machine and for a host, whatever either compiler contracts or reorders. Integer code needs
+// no float routine and few registers; its cost is ROM. docs/math.md has the measured accuracy (within 0.72 ulp,
+// most results correctly rounded) and the ROM each function takes.
 //
 // The includer defines QGPU_MATH_FN (the qualifiers of every function here), QGPU_MATH_TABLE (those of the
 // coefficient tables) and, before this file,
