@@ -1,7 +1,7 @@
 // qgpu's float math library: exponentials, logarithms, powers, roots, trigonometric, hyperbolic and error
 // functions, written in 32-bit integer arithmetic (fixed point), so that the same source gives the same bits
 // compiled for the machine and for a host, whatever either compiler contracts or reorders. Integer code needs
-// no float routine and few registers; its cost is ROM. docs/math.md has the measured accuracy (within 0.72 ulp,
+// no float routine and few registers; its cost is ROM. docs/math.md has the measured accuracy (within 0.8 ulp,
 // most results correctly rounded) and the ROM each function takes.
 //
 // The includer defines QGPU_MATH_FN (the qualifiers of every function here), QGPU_MATH_TABLE (those of the
@@ -320,14 +320,29 @@ QGPU_MATH_FN unsigned __qgpu_integer_kind(unsigned magnitude) {
     return 2u - (((magnitude | 0x800000u) >> (23 - e)) & 1u);
 }
 
-// x^y = 2^(y log2 |x|) with the sign (-1)^y where x < 0 and y is an integer, and C99's special cases. log2 |x|
-// is logf's made more accurate (a large y multiplies its error), its top 32 bits times y's significand exactly,
-// and the product's integer part and 32 bits of fraction go to exp2f's polynomial.
+// log2 x for a positive finite x (its bits) as the signed hi:lo * 2^-54, to about 2^-33 of relative accuracy (where
+// a large power multiplies its error): e + u H(u) with H(u) = log2(e) + u P(u), P with exact products, u P(u)
+// and log2(e) to 64 bits (their high words in the sum, u times their low words added after it).
+QGPU_MATH_FN void __qgpu_log2_accurate(unsigned bits, unsigned& hi, unsigned& lo) {
+    unsigned sig;
+    int e = __qgpu_unpack(bits, sig), v = __qgpu_log2_argument(sig, e);
+    int p = __qgpu_horner(__qgpu_log2_over_coefficients, 11, v, 1u), w = __mulhi(p, v);  // u P(u) * 2^30
+    unsigned rest = unsigned(p) * unsigned(v);                                           // and below it
+    __qgpu_log2_sum(e, v, 0x5c551d94 + w, hi, lo);
+    int low = __qgpu_mulhi_s(v, int((0xae0bf85eu >> 2) + (rest >> 2))) >> 6;
+    unsigned long long sum = ((unsigned long long)hi << 32 | lo) + (long long)low;
+    hi = unsigned(sum >> 32);
+    lo = unsigned(sum);
+}
+
+// x^y = 2^(y log2 |x|) with the sign (-1)^y where x < 0 and y is an integer, and C99's special cases: the top 32
+// bits of log2 |x| times y's significand exactly, and the product's integer part and 32 bits of fraction to
+// exp2f's polynomial.
 QGPU_MATH_FN float powf(float x, float y) {
     unsigned bx = __float_as_uint(x), by = __float_as_uint(y), mx = bx & 0x7fffffffu, my = by & 0x7fffffffu;
     if (my == 0u || bx == 0x3f800000u) return 1.0f;  // x^0 and 1^y, even for a NaN
     if (mx > 0x7f800000u || my > 0x7f800000u) return __uint_as_float(0x7fffffffu);
-    unsigned kind = my == 0x7f800000u ? 2u : __qgpu_integer_kind(my), negative = by >> 31, sig, hi, lo, f;
+    unsigned kind = my == 0x7f800000u ? 2u : __qgpu_integer_kind(my), negative = by >> 31, hi, lo, f;
     unsigned sign = (bx >> 31) && kind == 1u ? 0x80000000u : 0u;
     if (my == 0x7f800000u) {  // |x| = 1 gives 1; else 0 or infinity as |x| and y take it
         if (mx == 0x3f800000u) return 1.0f;
@@ -336,16 +351,7 @@ QGPU_MATH_FN float powf(float x, float y) {
     if (mx == 0u || mx == 0x7f800000u) return __uint_as_float(sign | ((mx == 0u) == negative ? 0x7f800000u : 0u));
     if ((bx >> 31) && kind == 0u) return __uint_as_float(0x7fffffffu);  // a negative x to a fraction
     if (my < 0x00800000u) return 1.0f;                                   // |y log2 |x|| < 2^-118
-    // log2 |x| = e + u H(u) = hi:lo * 2^-54 with H(u) = log2(e) + u P(u): P with exact products, u P(u) and log2(e)
-    // to 64 bits (their high words in the sum, u times their low words added after it)
-    int e = __qgpu_unpack(mx, sig), v = __qgpu_log2_argument(sig, e);
-    int p = __qgpu_horner(__qgpu_log2_over_coefficients, 11, v, 1u), w = __mulhi(p, v);  // u P(u) * 2^30
-    unsigned rest = unsigned(p) * unsigned(v);                                           // and below it
-    __qgpu_log2_sum(e, v, 0x5c551d94 + w, hi, lo);
-    int low = __qgpu_mulhi_s(v, int((0xae0bf85eu >> 2) + (rest >> 2))) >> 6;
-    unsigned long long sum = ((unsigned long long)hi << 32 | lo) + (long long)low;
-    hi = unsigned(sum >> 32);
-    lo = unsigned(sum);
+    __qgpu_log2_accurate(mx, hi, lo);
     unsigned down = hi >> 31;  // |x| < 1
     if (down) {
         lo = 0u - lo;
@@ -905,28 +911,73 @@ QGPU_MATH_TABLE int __qgpu_erfc_coefficients[30] = {
     0x40543,   -0x504c4, -0x8dd71, 0x2e027f,   -0x643aa8, 0x8d4145, -0x88cec9,  0x593914,  -0x23b063,  0x6aae1,
     -0x4132,   0x9b59,   -0xf3e3,  0x14393,    -0x15871,  0x11c40,  -0xb166,    0x4f42,    -0x16a6,    0x31e};
 
-// erf x, with x's sign: below 1, x E(x^2) with x's whole significand (a tiny result keeps its relative accuracy);
-// from 1 to 4, 1 - erfc |x| with erfc a polynomial on each unit interval (2^-30 against a result above 0.84);
-// beyond, 1.
-QGPU_MATH_FN float erff(float x) {
-    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, sig, hi, lo;
-    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
-    if (magnitude >= 0x40800000u) return __uint_as_float((bits & 0x80000000u) | 0x3f800000u);  // |x| >= 4
-    if (magnitude == 0u) return x;
-    int e = __qgpu_unpack(magnitude, sig), fraction = 30;
-    if (e < 0) {  // z - 1/2 = (x^2 - 1/2) * 2^32
-        int w = int(__qgpu_word_at(0u, __qgpu_mulhi_u(sig, sig), -2 * e - 2) - 0x80000000u);
-        unsigned q = unsigned(__qgpu_horner(__qgpu_erf_over_coefficients, 8, w));  // E(x^2) * 2^30
-        hi = __umulhi(sig, q);
-        lo = sig * q;
-        fraction = 61 - e;
-    } else {  // |x| = a + 1/2 + w, a the bits above the point
+// erf |x| for 0 < |x| < 4 (its bits `magnitude`) as hi:lo * 2^-fraction (returned): below 1, |x| E(x^2) with |x|'s
+// whole significand (a tiny result keeps its relative accuracy); from 1 to 4, 1 - erfc |x| with erfc a polynomial
+// on each unit interval (2^-30 against a result above 0.84).
+QGPU_MATH_FN int __qgpu_erf_fixed(unsigned magnitude, unsigned& hi, unsigned& lo) {
+    unsigned sig;
+    int e = __qgpu_unpack(magnitude, sig);
+    if (e >= 0) {  // |x| = a + 1/2 + w, a the bits above the point
         unsigned a = sig >> (31 - e), w = (sig << (e + 1)) - 0x80000000u;
         hi = 0u;
         lo = 0x40000000u - unsigned(__qgpu_horner(__qgpu_erfc_coefficients + 10 * (a - 1u), 10, int(w)));
+        return 30;
     }
+    int w = int(__qgpu_word_at(0u, __qgpu_mulhi_u(sig, sig), -2 * e - 2) - 0x80000000u);  // (x^2 - 1/2) * 2^32
+    unsigned q = unsigned(__qgpu_horner(__qgpu_erf_over_coefficients, 8, w));             // E(x^2) * 2^30
+    hi = __umulhi(sig, q);
+    lo = sig * q;
+    return 61 - e;
+}
+
+// erf x, with x's sign; 1 from 4 on.
+QGPU_MATH_FN float erff(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, hi, lo;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude >= 0x40800000u) return __uint_as_float((bits & 0x80000000u) | 0x3f800000u);  // |x| >= 4
+    if (magnitude == 0u) return x;
+    int fraction = __qgpu_erf_fixed(magnitude, hi, lo);
     float r = __qgpu_fixed_to_float(hi, lo, fraction);
     return __uint_as_float(__float_as_uint(r) | (bits & 0x80000000u));
+}
+
+// e^(x^2) erfc(x), times 1, 1, 2 and 4, on [0, 1), [1, 2), [2, 4) and [4, 10.1) at u = x - 1/2, x - 3/2,
+// (x - 3) / 2 and (x - 8) / 8: degree 13 (least-squares fits, within 2^-41, 2^-47, 2^-40 and 2^-29.7) in Q2.30.
+QGPU_MATH_TABLE int __qgpu_erfc_scaled_coefficients[56] = {
+    -0xd04a,     0x25475,     -0x5c8c3,    0xf6e29,     -0x27be69,   0x616f9c,    -0xe387e4,  0x1f77400,
+    -0x4181652,  0x7f26819,   -0xe356bd3,  0x16ff8615,  -0x20cfe4c8, 0x27677879,  -0x2b0,     0x94f,
+    -0x1d2f,     0x5fad,      -0x130c4,    0x3a8ab,     -0xad856,    0x1ee705,    -0x544fb6,  0xdb2ca3,
+    -0x21b8a3a,  0x4dfa89c,   -0xa78cc42,  0x1494db00,  -0x10f7f,    0x26229,     -0x464e8,   0x992e1,
+    -0x14b492,   0x2b31c3,    -0x5808ed,   0xaf3945,    -0x153dece,  0x281398b,   -0x4964187, 0x821ff0d,
+    -0xdeb5727,  0x16e9827d,  -0x4a6f76af, -0x2b53863a, -0xcfdcfe4,  0x1518fb36,  -0x9f38943, 0xc6256fb,
+    -0xe169b5c,  0xeb72be2,   -0xf7300cc,  0x10253f9c,  -0x10bfe5c0, 0x114108f5,  -0x11a58815, 0x11ea8c40};
+
+// erfc x = e^(-x^2) times the fitted e^(x^2) erfc(x) for x >= 0, with x^2 log2 e to 2^-32 (x to 27 fraction bits,
+// exact from 1/16 up, squared in 64 bits and times log2 e's 64 bits), so that the result keeps its relative
+// accuracy down to the subnormals; 0 from 10.1 on. For x < 0, 2 - erfc |x| in Q2.30; 2 from -4 on.
+QGPU_MATH_FN float erfcf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, negative = bits >> 31;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (magnitude >= (negative ? 0x40800000u : 0x4121999au)) return negative ? 2.0f : 0.0f;  // -4, 10.1
+    int i = magnitude < 0x3f800000u ? 0 : int(magnitude >> 23) - 126;                      // [0, 1) .. [4, 10.1)
+    i = i > 3 ? 3 : i;
+    unsigned xf = (magnitude | 0x800000u) << 8;  // |x| * 2^27 (0 below 2^-27)
+    int shift = 4 - (int(magnitude >> 23) - 127);
+    xf = magnitude < 0x00800000u || shift > 31 ? 0u : xf >> shift;
+    int u = int((xf << (i == 3 ? 2 : i == 2 ? 4 : 5)) - (i < 3 ? 0x80000000u : 0u));  // u * 2^32
+    unsigned r = unsigned(__qgpu_horner(__qgpu_erfc_scaled_coefficients + 14 * i, 14, u));
+    unsigned long long square = (unsigned long long)xf * xf, xh = square >> 32, xl = unsigned(square);
+    unsigned long long t = ((xh * 0x5c551d94u) >> 20) + ((xh * 0xae0bf85eu + xl * 0x5c551d94u) >> 52);
+    unsigned f = unsigned(t);  // x^2 log2 e = t * 2^-32, and e^(-x^2) = p * 2^(k - 31)
+    int k = f != 0u ? -int(t >> 32) - 1 : -int(t >> 32);
+    unsigned p = f != 0u ? __qgpu_exp2_fraction(0u - f) : 0x80000000u, hi = __umulhi(p, r), lo = p * r;
+    int fraction = 61 + (i > 0 ? i - 1 : 0) - k;
+    if (negative) {  // 2 - erfc |x|
+        lo = 0x80000000u - __qgpu_word_at(hi, lo, fraction - 30);
+        hi = 0u;
+        fraction = 30;
+    }
+    return __qgpu_fixed_to_float(hi, lo, fraction);
 }
 
 // ---- cube roots -----------------------------------------------------------------------------------

@@ -129,9 +129,11 @@ TEST(MathLibrary, TangentAndPowerGiveTheHostsBits) {
     expectHostBits("__powf(x, y)", power, 0.99f, 1.01f);
 }
 
-TEST(MathLibrary, ErrorFunctionGivesTheHostsBits) {
+TEST(MathLibrary, ErrorFunctionsGiveTheHostsBits) {
     expectHostBits("erff(x)", qgpu_cuda::erff, -1.0f, 1.0f);
     expectHostBits("erf(x)", qgpu_cuda::erff, -4.5f, 4.5f);
+    expectHostBits("erfcf(x)", qgpu_cuda::erfcf, -5.0f, 11.0f);
+    expectHostBits("erfc(x)", qgpu_cuda::erfcf, -1.0f, 1.0f);
 }
 
 TEST(MathLibrary, CubeRootsGiveTheHostsBits) {

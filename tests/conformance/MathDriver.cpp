@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
         {"expm1f", qgpu_cuda::expm1f}, {"log1pf", qgpu_cuda::log1pf}, {"sinhf", qgpu_cuda::sinhf},
         {"coshf", qgpu_cuda::coshf},   {"asinf", qgpu_cuda::asinf},   {"acosf", qgpu_cuda::acosf},
         {"atanhf", qgpu_cuda::atanhf}, {"asinhf", qgpu_cuda::asinhf}, {"acoshf", qgpu_cuda::acoshf},
-        {"tanf", qgpu_cuda::tanf},     {"erff", qgpu_cuda::erff}};
+        {"tanf", qgpu_cuda::tanf},     {"erff", qgpu_cuda::erff},     {"erfcf", qgpu_cuda::erfcf}};
     const std::map<std::string, Pair> pairs = {{"atan2f", qgpu_cuda::atan2f},
                                                {"hypotf", qgpu_cuda::hypotf},
                                                {"powf", qgpu_cuda::powf}};  // two floats in per result

@@ -45,6 +45,7 @@ FUNCTIONS = {
     "acoshf": (mpmath.acosh, (1.0, 3e38)),
     "tanf": (mpmath.tan, (-1e5, 1e5)),
     "erff": (mpmath.erf, (-4.5, 4.5)),
+    "erfcf": (mpmath.erfc, (-4.5, 10.06)),
 }
 LOGS = ("logf", "log2f", "log10f")
 TRIG = ("sinf", "cosf", "tanf")
@@ -142,6 +143,9 @@ def special(name, x):
     elif name == "erff":
         if x == 0 or np.isinf(x):
             return x if x == 0 else np.float32(np.copysign(1, x))
+    elif name == "erfcf":
+        if np.isinf(x):
+            return np.float32(2 if x < 0 else 0)
     elif name == "atanhf":
         if abs(x) >= 1:
             return np.float32(np.copysign(np.inf, x) if abs(x) == 1 else "nan")

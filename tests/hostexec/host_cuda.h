@@ -346,6 +346,7 @@ inline float asinh(float x) { return asinhf(x); }
 inline float acosh(float x) { return acoshf(x); }
 inline float atanh(float x) { return atanhf(x); }
 inline float erf(float x) { return erff(x); }
+inline float erfc(float x) { return erfcf(x); }
 inline void sincos(float x, float* s, float* c) { sincosf(x, s, c); }
 inline float round(float x) { return roundf(x); }
 inline float logb(float x) { return logbf(x); }

@@ -281,6 +281,8 @@
     using qgpu_cuda::atanh;             \
     using qgpu_cuda::erf;               \
     using qgpu_cuda::erff;              \
+    using qgpu_cuda::erfc;              \
+    using qgpu_cuda::erfcf;             \
     using qgpu_cuda::atanf;             \
     using qgpu_cuda::atan2f;            \
     using qgpu_cuda::atan;              \
