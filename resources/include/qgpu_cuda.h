@@ -294,6 +294,9 @@ typedef __qgpu_no_16_bit_float __nv_bfloat162 QGPU_NO_16_BIT_FLOAT;
 #define QGPU_MATH_FN static __device__ __forceinline__
 #define QGPU_MATH_TABLE static __device__ const
 #include "qgpu_math.h"
+#include "qgpu_math_trig.h"
+#include "qgpu_math_hyperbolic.h"
+#include "qgpu_math_exact.h"
 #undef QGPU_MATH_FN
 #undef QGPU_MATH_TABLE
 // CUDA's fast intrinsics, here as accurate as the functions they stand for.

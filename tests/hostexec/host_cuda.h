@@ -306,6 +306,9 @@ inline float __uint_as_float(unsigned a) { return std::bit_cast<float>(a); }
 #define QGPU_MATH_FN inline
 #define QGPU_MATH_TABLE inline constexpr
 #include "../../resources/include/qgpu_math.h"
+#include "../../resources/include/qgpu_math_trig.h"
+#include "../../resources/include/qgpu_math_hyperbolic.h"
+#include "../../resources/include/qgpu_math_exact.h"
 #undef QGPU_MATH_FN
 #undef QGPU_MATH_TABLE
 inline float __expf(float x) { return expf(x); }
