@@ -37,10 +37,22 @@ std::string divergentBarrierFault(int warp, int cta, int block, uint8_t arrived,
            " did not; every thread of a block must reach the barrier (or return before it)";
 }
 
+namespace {
+
+MemoryMap placedMemory(const Program& program, const LaunchSpec& launch, const MachineSpec& spec) {
+    MemoryMap map = validateLaunch(launch, spec);
+    placeProgramGlobals(map, program, launch, spec);
+    return map;
+}
+
+}  // namespace
+
 Interpreter::Interpreter(Program program, LaunchSpec launch, MachineSpec spec)
-    : m_program(std::move(program)), m_launch(std::move(launch)), m_spec(spec) {
-    m_map = validateLaunch(m_launch, m_spec);
-    placeProgramGlobals(m_map, m_program, m_launch, m_spec);
+    : m_program(std::move(program)),
+      m_launch(std::move(launch)),
+      m_spec(spec),
+      m_map(placedMemory(m_program, m_launch, m_spec)),
+      m_bounds(m_program, m_map, size_t(m_launch.grid.count() * m_launch.warpsPerBlock(m_spec) * m_spec.lanesPerWarp)) {
     int wpb = m_launch.warpsPerBlock(m_spec);
     int lanes = m_spec.lanesPerWarp;
     m_state.lanesPerWarp = lanes;
@@ -132,6 +144,12 @@ int Interpreter::wordIndex(MemSpace space, uint32_t addr, Exec& x, int lane, int
     return int(addr % size);
 }
 
+void Interpreter::checkBounds(Exec& x, const Instruction& in, int instr, int lane, uint32_t address) {
+    bool global = in.op == Opcode::LdGlobal || in.op == Opcode::StGlobal || in.op == Opcode::AtomGlobal;
+    std::string text = global ? m_bounds.check(x.firstSlot() + lane, x.ev.block, instr, in, address) : "";
+    if (!text.empty()) x.ev.warnings.push_back({StepWarning::Kind::OutOfBounds, {}, instr, lane, std::move(text)});
+}
+
 void Interpreter::storeWord(Exec& x, MemSpace space, int index, uint32_t value, int thread) {
     uint32_t& w = memory(space, x.ev.cta)[size_t(index)];
     x.ev.memWrites.push_back({space, x.ev.cta, index, w, value, thread});
@@ -157,14 +175,17 @@ void Interpreter::execute(Exec& x, const Instruction& in, int instr) {
                 break;
             case Opcode::LdShared: space = MemSpace::Shared; [[fallthrough]];
             case Opcode::LdGlobal:
+                checkBounds(x, in, instr, l, a + in.imm);
                 result = memory(space, x.ev.cta)[size_t(wordIndex(space, a + in.imm, x, l, instr))];
                 break;
             case Opcode::StShared: space = MemSpace::Shared; [[fallthrough]];
             case Opcode::StGlobal:
+                checkBounds(x, in, instr, l, a + in.imm);
                 storeWord(x, space, wordIndex(space, a + in.imm, x, l, instr), t.regs[in.rs2], thread);
                 break;
             case Opcode::AtomShared: space = MemSpace::Shared; [[fallthrough]];
             case Opcode::AtomGlobal: {
+                checkBounds(x, in, instr, l, a + in.imm);
                 int index = wordIndex(space, a + in.imm, x, l, instr);
                 result = memory(space, x.ev.cta)[size_t(index)];
                 storeWord(x, space, index, *result + t.regs[in.rs2], thread);
@@ -173,6 +194,7 @@ void Interpreter::execute(Exec& x, const Instruction& in, int instr) {
             default: result = aluResult(in.op, a, b); break;
         }
         if (result && in.rd != 0) {
+            m_bounds.follow(thread, x.ev.block, instr, in, t.regs[in.rc]);
             x.ev.regWrites.push_back({thread, in.rd, t.regs[in.rd], *result});
             t.regs[in.rd] = *result;
         }
@@ -215,6 +237,7 @@ void Interpreter::executeShuffle(Exec& x, const Instruction& in, int instr) {
             j = l;
         }
         if (in.rd != 0) {
+            m_bounds.follow(x.firstSlot() + l, x.ev.block, instr, in, 0);
             x.ev.regWrites.push_back({x.firstSlot() + l, in.rd, t.regs[in.rd], src[size_t(j)]});
             t.regs[in.rd] = src[size_t(j)];
         }

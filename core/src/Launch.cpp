@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <utility>
 
 #include "qgpu/core/DevicePrintf.h"
 #include "qgpu/core/Diagnostic.h"
@@ -553,15 +554,18 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
                              std::to_string(spec.registers - 1) + ")");
     };
     if (!program.params.empty()) checkArguments(program.params, launch, diags);
-    auto resolve = [&](Instruction& in, SourceLoc loc) {
-        if (in.immSymbol.empty()) return;
+    // Resolves in's symbol; returns the name of the placed array or variable whose base it now holds, if any.
+    auto resolve = [&](Instruction& in, SourceLoc loc) -> std::string {
+        if (in.immSymbol.empty()) return {};
         bool high = in.immSymbol.size() > 3 && in.immSymbol.ends_with(kHighWordSuffix);
         if (high) in.immSymbol.resize(in.immSymbol.size() - 3);
         if (in.immSymbol[0] == '#') {  // positional: the kernel's i-th parameter
             size_t i = std::stoul(in.immSymbol.substr(1));
-            if (i >= launch.args.size())
-                return err(loc, "the kernel uses parameter " + std::to_string(i) + " but the launch gives " +
-                                    std::to_string(launch.args.size()) + " arguments");
+            if (i >= launch.args.size()) {
+                err(loc, "the kernel uses parameter " + std::to_string(i) + " but the launch gives " +
+                             std::to_string(launch.args.size()) + " arguments");
+                return {};
+            }
             in.immSymbol = launch.args[i].name;
         }
         if (in.immSymbol == kLocalMemorySymbol)
@@ -570,13 +574,16 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
             in.imm += uint32_t(launch.warpsPerBlock(spec));
         else if (in.immSymbol == kFrameWordsSymbol)
             in.imm += uint32_t(program.localWords);
-        else if (const ArrayPlacement* p = map.find(in.immSymbol))
+        else if (const ArrayPlacement* p = map.find(in.immSymbol)) {
             in.imm += uint32_t(p->base);
-        else if (const KernelArg* a = launch.arg(in.immSymbol))
+            std::string name = std::exchange(in.immSymbol, {});
+            return high ? std::string() : name;
+        } else if (const KernelArg* a = launch.arg(in.immSymbol))
             in.imm += uint32_t(uint64_t(a->values.at(0)) >> (high ? 32 : 0));
         else
-            return err(loc, "the program uses $" + in.immSymbol + " but the launch has no argument of that name");
+            err(loc, "the program uses $" + in.immSymbol + " but the launch has no argument of that name");
         in.immSymbol.clear();
+        return {};
     };
     for (auto& b : out.blocks) {
         if (int(b.body.size()) > spec.slotsPerBlock)
@@ -585,7 +592,11 @@ Program linkProgram(const Program& program, const LaunchSpec& launch, const Memo
         for (size_t i = 0; i < b.body.size(); ++i) {
             const Instruction& in = b.body[i];
             SourceLoc loc = i < b.bodyLocs.size() ? b.bodyLocs[i] : SourceLoc{};
-            resolve(b.body[i], loc);
+            std::string base = resolve(b.body[i], loc);
+            if (!base.empty()) {
+                b.bodySymbols.resize(b.body.size());
+                b.bodySymbols[i] = std::move(base);
+            }
             if (in.op >= Opcode::Count_ || opcodeInfo(in.op).terminator)
                 err(loc, "block '" + b.label + "' has a terminator or invalid opcode among its body instructions");
             else if (in.op == Opcode::Sreg && in.imm >= uint32_t(SpecialReg::Count_))

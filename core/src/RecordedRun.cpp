@@ -121,7 +121,7 @@ void readWarnings(const Reader& r, const Json& v, const std::string& path, StepE
         const Json& w = r.array(warnings[i], p, 5);
         StepWarning out;
         int kind = r.get<int>(w[0], p), code = r.get<int>(w[1], p);
-        if (kind < 0 || kind > int(StepWarning::Kind::Machine) || code < 0 || code > 255)
+        if (kind < 0 || kind > int(StepWarning::Kind::OutOfBounds) || code < 0 || code > 255)
             failAt(r.file(), "\"" + p + "\" is not a warning qgpu records");
         out.kind = StepWarning::Kind(kind);
         out.code = MachineWarning(code);

@@ -154,6 +154,27 @@ TEST(StudioProblems, EveryWarningIsListedWithItsStepThreadAndLine) {
     expectAClickGoesToItsStepAndLine(w, t, 0, 3);  // the step that warned
 }
 
+TEST(StudioProblems, AReadPastAnArraysEndIntoTheNextArrayIsListed) {
+    // a holds four ints and out follows it in global memory: thread 3 reads a[4], which is out[0].
+    QTemporaryDir dir;
+    MainWindow w;
+    ASSERT_TRUE(openFourThreads(w, dir, "neighbour.cu",
+                                "__global__ void neighbour(const int* a, int* out) {\n"
+                                "    int i = threadIdx.x;\n"
+                                "    out[i] = a[i] + a[i + 1];\n"
+                                "}\n",
+                                "[8, 9, 10, 11]"))
+        << w.statusText().toStdString();
+    w.debugger().run();
+    w.debugger().waitIdle();
+    QTableWidget* t = w.problems()->table();
+    ASSERT_EQ(t->rowCount(), 1) << w.problems()->summary().toStdString();
+    EXPECT_EQ(t->item(0, ProblemsView::Thread)->text(), "block (0,0,0) thread (3,0,0)");
+    EXPECT_EQ(t->item(0, ProblemsView::Line)->text(), "3");
+    EXPECT_EQ(t->item(0, ProblemsView::Text)->text(),
+              "out-of-bounds read of a[4]: a has 4 elements, and word 5 is out[0]");
+}
+
 TEST(StudioOutput, PrintfTextsShowWithTheirStepThreadAndLineAndAClickGoesThere) {
     QTemporaryDir dir;
     MainWindow w;

@@ -1,6 +1,7 @@
 // The reference SIMT interpreter: the definition of the machine that every other backend must match.
 #pragma once
 
+#include "qgpu/core/ArrayBounds.h"
 #include "qgpu/core/Isa.h"
 #include "qgpu/core/Launch.h"
 #include "qgpu/core/MachineSpec.h"
@@ -47,6 +48,8 @@ private:
     uint8_t maskOf(int warp) const;
     std::vector<uint32_t>& memory(MemSpace space, int cta);
     int wordIndex(MemSpace space, uint32_t addr, Exec& x, int lane, int instr);  // wraps, with a warning
+    // A global access that leaves the array its address points into gets an out-of-bounds warning.
+    void checkBounds(Exec& x, const Instruction& in, int instr, int lane, uint32_t address);
     void storeWord(Exec& x, MemSpace space, int index, uint32_t value, int thread);
 
     Program m_program;
@@ -54,6 +57,7 @@ private:
     MachineSpec m_spec;
     MemoryMap m_map;
     MachineState m_state;
+    ArrayBounds m_bounds;  // the out-of-bounds warnings (followed as steps run; a step undone keeps them)
 };
 
 // The fault of a barrier reached by the lanes `arrived` of a warp while its other live lanes are elsewhere:

@@ -147,6 +147,9 @@ struct Block {
     std::vector<SourceLoc> bodyLocs;  // parallel to body (may be empty)
     SourceLoc terminatorLoc;
     uint16_t floatRegisters = 0;  // bit r: register r holds a float (PTX .f32) as the block begins; from CUDA only
+    // Once linked, parallel to body (or empty): the array or variable whose base address the linker added to
+    // the immediate, "" for none; the debugger's bounds check (ArrayBounds.h) starts from them.
+    std::vector<std::string> bodySymbols;
 };
 
 // The type of an array's elements or of a scalar, as launch specs name it. Memory packs elements narrower than

@@ -66,8 +66,10 @@ struct LaneChange {
 // A lane's instruction did what CUDA leaves undefined or the machine cannot do, and the machine did its
 // documented thing instead (docs/isa.md): an address outside memory wrapped, a shuffle from an inactive lane
 // (the reader keeps its own value), or a `warn` instruction's check (a division by zero, a full call stack).
+// The interpreter also reports a global access that leaves the array its address points into
+// (OutOfBounds, ArrayBounds.h), which the machine carries out like any other.
 struct StepWarning {
-    enum class Kind : uint8_t { AddressWrapped, InactiveLane, Machine };
+    enum class Kind : uint8_t { AddressWrapped, InactiveLane, Machine, OutOfBounds };
     Kind kind = Kind::Machine;
     MachineWarning code{};  // Kind::Machine: which check
     int instruction = 0;    // the body slot of the step's block
