@@ -25,6 +25,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
+#include <QTableWidget>
 
 #include "qgpu/ui/ChatPanel.h"
 #include "qgpu/ui/HistoryView.h"
@@ -354,6 +355,44 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
 
 // The heatmap: heads grouped by meaning and found by a search; the rows the token going in writes are the
 // trace's and are drawn outlined; rows are labelled with what the layout keeps there.
+// The History panel's token column: the VAL record that carries each value, numbered as the Token stream
+// numbers it; a click on it goes to the moment the model wrote it.
+TEST(StudioModel, TheHistoryGivesTheTokenEachValueWasWrittenWith) {
+    ModelStudio studio("branches.qasm");
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    MainWindow& window = studio.window;
+    window.debugger().run();
+    window.debugger().waitIdle();
+    HistoryView* history = window.history();
+    QTableWidget* t = history->table();
+    auto tokenAt = [&](int row) {
+        std::shared_ptr<const DebugSnapshot> s = window.debugger().snapshot();
+        size_t index = t->item(row, HistoryView::Token)->text().toULongLong();
+        EXPECT_GE(index, s->tokens.fed.size());
+        return QString::fromStdString(s->tokens.written.at(index - s->tokens.fed.size()));
+    };
+    history->followRegister(3, 4);  // thread 3's loop sum r4: 3, 5, 6 (slot 0 of the loop block)
+    ASSERT_EQ(t->rowCount(), 3) << history->subject().toStdString();
+    EXPECT_EQ(tokenAt(0), "VAL(s0,l3,k0,0x03.)");
+    EXPECT_EQ(tokenAt(2), "VAL(s0,l3,k0,0x06.)");
+    history->followGlobalWord(4);  // out[3] = 77, stored by slot 1 of `stop`
+    ASSERT_EQ(t->rowCount(), 1);
+    EXPECT_EQ(tokenAt(0), "VAL(s1,l3,k0,0x4d.)");
+    size_t index = t->item(0, HistoryView::Token)->text().toULongLong();
+    emit t->cellClicked(0, HistoryView::Token);
+    window.debugger().waitIdle();
+    std::shared_ptr<const DebugSnapshot> s = window.debugger().snapshot();
+    EXPECT_EQ(s->tokens.fed.size() + s->tokens.writtenNow, index + 1) << "the moment that token was written";
+    window.debugger().setBackend("reference");
+    history->followGlobalWord(4);
+    ASSERT_EQ(t->rowCount(), 0) << "at the start again";
+    window.debugger().run();
+    window.debugger().waitIdle();
+    ASSERT_EQ(t->rowCount(), 1);
+    EXPECT_EQ(t->item(0, HistoryView::Token)->text(), "") << "the interpreter writes no tokens";
+    window.debugger().setBackend("model");
+}
+
 TEST(StudioModel, TheHeatmapGroupsItsHeadsAndOutlinesTheRowsTheTokenWrites) {
     ModelStudio studio("branches.qasm");
     ASSERT_FALSE(::testing::Test::HasFailure());

@@ -6,10 +6,12 @@
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <optional>
 
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/ReadOnlyTable.h"
 #include "qgpu/ui/CudaThreads.h"
+#include "qgpu/ui/TokenText.h"
 
 namespace qgpu {
 
@@ -17,6 +19,31 @@ namespace {
 
 QString threadOf(const DebugSnapshot& s, int slot) {
     return cudaThreadName(s.build->launch, cudaThreadOf(s.state, slot));
+}
+
+// The written token that carries a register write: the last byte of the value that the block's last writer of
+// the register produced in the thread's lane. None on a backend that writes no tokens.
+std::optional<size_t> registerToken(const DebugSnapshot& s, const StepEvent& ev, const RegWrite& w) {
+    const Block& b = s.build->program.blocks.at(size_t(ev.block));
+    int slot = -1;
+    for (size_t i = 0; i < b.body.size(); ++i)
+        if (b.body[i].rd == w.reg) slot = int(i);
+    int lane = w.thread % s.state.lanesPerWarp;
+    for (const ValueRecord& r : valueRecords(s.tokens, ev.step))
+        if (r.slot == slot && r.lane == lane) return r.token;
+    return std::nullopt;
+}
+
+// The written token that carries a global word's write: the last store record of the step that wrote the
+// word's new value, or the step's last atomic record (whose value is the word it read).
+std::optional<size_t> memoryToken(const DebugSnapshot& s, const StepEvent& ev, const MemWrite& w) {
+    const Block& b = s.build->program.blocks.at(size_t(ev.block));
+    std::optional<size_t> found;
+    for (const ValueRecord& r : valueRecords(s.tokens, ev.step)) {
+        Opcode op = size_t(r.slot) < b.body.size() ? b.body[size_t(r.slot)].op : Opcode::Exit;
+        if ((op == Opcode::StGlobal && r.value == w.after) || op == Opcode::AtomGlobal) found = r.token;
+    }
+    return found;
 }
 
 }  // namespace
@@ -29,7 +56,10 @@ HistoryView::HistoryView(DebugController& debugger, QWidget* parent) : QWidget(p
     m_place->setObjectName("historyPlace");
     m_place->setWordWrap(true);
     m_place->hide();
-    m_table = readOnlyTable("historyTable", {"Step", "Thread", "Before", "After"});
+    m_table = readOnlyTable("historyTable", {"Step", "Token", "Thread", "Before", "After"});
+    m_table->horizontalHeaderItem(Token)->setToolTip(
+        "On the model backend: the token the model wrote the value with (its number in the Token stream); "
+        "a click on it goes to the moment the model wrote it");
     m_stop = new QCheckBox("Stop a run when this word changes");
     m_stop->setObjectName("historyStopOnChange");
     m_stop->setEnabled(false);
@@ -44,8 +74,13 @@ HistoryView::HistoryView(DebugController& debugger, QWidget* parent) : QWidget(p
     layout->addWidget(m_place);
     layout->addWidget(m_stop);
     layout->addWidget(m_table, 1);
-    connect(m_table, &QTableWidget::cellClicked, this,
-            [this](int row, int) { m_debugger.moveTo(m_table->item(row, Step)->text().toInt() + 1); });
+    connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int column) {
+        QVariant written = m_table->item(row, Token)->data(Qt::UserRole);
+        if (column == Token && written.isValid())
+            m_debugger.moveToToken(written.toULongLong() + 1);
+        else
+            m_debugger.moveTo(m_table->item(row, Step)->text().toInt() + 1);
+    });
     connect(&debugger, &DebugController::moved, this, &HistoryView::showMoment);
     connect(&debugger, &DebugController::built, this, [this] {
         m_slot = m_address = -1;
@@ -99,11 +134,14 @@ void HistoryView::followGlobalWord(int address) {
     showMoment();
 }
 
-void HistoryView::addRow(int step, const QString& thread, uint32_t before, uint32_t after) {
+void HistoryView::addRow(const DebugSnapshot& s, int step, std::optional<size_t> written, const QString& thread,
+                         uint32_t before, uint32_t after) {
     int row = m_table->rowCount();
     m_table->setRowCount(row + 1);
+    QString token = written ? QString::number(s.tokens.fed.size() + *written) : QString();
     setRow(m_table, row,
-           {QString::number(step), thread, QString::number(int32_t(before)), QString::number(int32_t(after))});
+           {QString::number(step), token, thread, QString::number(int32_t(before)), QString::number(int32_t(after))});
+    if (written) m_table->item(row, Token)->setData(Qt::UserRole, qulonglong(*written));
 }
 
 void HistoryView::showMoment() {
@@ -114,10 +152,11 @@ void HistoryView::showMoment() {
     for (int i = 0; i < s->position; ++i) {
         const StepEvent& ev = (*s->history)[size_t(i)];
         for (const RegWrite& w : ev.regWrites)
-            if (w.thread == m_slot && w.reg == m_reg) addRow(ev.step, threadOf(*s, w.thread), w.before, w.after);
+            if (w.thread == m_slot && w.reg == m_reg)
+                addRow(*s, ev.step, registerToken(*s, ev, w), threadOf(*s, w.thread), w.before, w.after);
         for (const MemWrite& w : ev.memWrites)
             if (m_address >= 0 && w.space == MemSpace::Global && w.addr == m_address)
-                addRow(ev.step, threadOf(*s, w.thread), w.before, w.after);
+                addRow(*s, ev.step, memoryToken(*s, ev, w), threadOf(*s, w.thread), w.before, w.after);
     }
     QString what = m_slot >= 0 ? QString("r%1 of %2").arg(m_reg).arg(threadOf(*s, m_slot))
                                : QString("global word %1").arg(m_address);

@@ -3,7 +3,6 @@
 #include <QInputDialog>
 #include <QKeyEvent>
 #include <QLineEdit>
-#include <QRegularExpression>
 #include <QShortcut>
 #include <QSignalBlocker>
 #include <algorithm>
@@ -11,6 +10,7 @@
 
 #include "qgpu/ui/DebugController.h"
 #include "qgpu/ui/StepListView.h"
+#include "qgpu/ui/TokenText.h"
 
 namespace qgpu {
 
@@ -24,33 +24,6 @@ QString withDecimal(const QString& v) {
 }
 
 QString lanes(const QString& set) { return set == "{}" ? QString("no lanes") : "lanes " + set; }
-
-// A token's text taken apart: "VAL(s1,l2,k0,0x12.)" is VAL with fields 1, 2, 0, 0x12 and its last byte.
-struct TokenFields {
-    QString kind;
-    QStringList fields;  // each without its letter ("s3" is 3)
-    QString lanes;       // a lane set, "{0,2}", where the token has one
-    bool last = false;   // the dot: a word's last byte
-};
-
-std::optional<TokenFields> tokenFields(const QString& token) {
-    static const QRegularExpression form(R"(^([A-Z]+)(?:\((.*)\))?$)");
-    QRegularExpressionMatch m = form.match(token);
-    if (!m.hasMatch()) return std::nullopt;
-    TokenFields t;
-    t.kind = m.captured(1);
-    QString inside = m.captured(2);
-    t.last = inside.endsWith('.');
-    if (t.last) inside.chop(1);
-    if (int brace = inside.indexOf('{'); brace >= 0) {  // a lane set holds commas of its own
-        t.lanes = inside.mid(brace);
-        inside = inside.left(brace);
-    }
-    t.fields = inside.split(',', Qt::SkipEmptyParts);
-    static const QRegularExpression letter("^[a-z]+(?=\\d)");
-    for (QString& field : t.fields) field.remove(letter);
-    return t;
-}
 
 // What the host feeds: the program image and the launch.
 QString hostMeaning(const TokenFields& t) {

@@ -1,10 +1,13 @@
 // The History panel: every step that wrote one register of one thread, or one word of global memory, with the
 // value before and after, up to the moment shown; a click goes to the end of that step. A double-click on a
-// register or a memory row chooses what it follows. On the model backend it also says where that lives in the
+// register or a memory row chooses what it follows. On the model backend it also gives the token the model
+// wrote each value with (a click on it goes to that token) and says where the register or word lives in the
 // recurrent state.
 #pragma once
 
 #include <QWidget>
+#include <cstdint>
+#include <optional>
 
 #include "qgpu/ui/StateRowIndex.h"
 
@@ -20,7 +23,7 @@ struct DebugSnapshot;
 class HistoryView : public QWidget {
     Q_OBJECT
 public:
-    enum Column { Step, Thread, Before, After };
+    enum Column { Step, Token, Thread, Before, After };
     explicit HistoryView(DebugController& debugger, QWidget* parent = nullptr);
     void followRegister(int slot, int reg);  // a thread by its machine slot
     void followGlobalWord(int address);
@@ -33,7 +36,8 @@ public:
 
 private:
     void showMoment();
-    void addRow(int step, const QString& thread, uint32_t before, uint32_t after);
+    void addRow(const DebugSnapshot& s, int step, std::optional<size_t> written, const QString& thread, uint32_t before,
+                uint32_t after);
     void showPlace();
     DebugController& m_debugger;
     QLabel* m_subject;
