@@ -327,6 +327,23 @@ TEST(StudioShortcuts, TabIndentsInTheEditorAndCtrlTabLeavesIt) {
     EXPECT_FALSE(w->editor()->hasFocus()) << "Ctrl+Shift+Tab kept the focus in the editor";
 }
 
+TEST(StudioShortcuts, ThePanelWithTheFocusHasItsTitleBarHighlighted) {
+    auto w = windowAt(1280, 800);
+    ASSERT_TRUE(pressInEditor(*w, Qt::Key_End));
+    EXPECT_EQ(w->focusedPanel(), "") << "the editor is no panel";
+    QTest::keyClick(w->editor(), Qt::Key_Tab, Qt::ControlModifier);
+    QString first = w->focusedPanel();
+    ASSERT_NE(first, "") << "Ctrl+Tab left the editor for no panel";
+    auto* dock = w->findChild<QDockWidget*>(first);
+    ASSERT_TRUE(dock);
+    EXPECT_TRUE(dock->styleSheet().contains("palette(highlight)")) << dock->styleSheet().toStdString();
+    ASSERT_NE(first, "Steps");
+    w->findChild<QDockWidget*>("Steps")->raise();
+    w->events()->setFocus();
+    EXPECT_EQ(w->focusedPanel(), "Steps");
+    EXPECT_EQ(dock->styleSheet(), "") << "only the panel with the focus has the ring";
+}
+
 TEST(StudioShortcuts, ToolbarTooltipsNameTheirShortcuts) {
     auto w = windowAt(1280, 800);
     auto* bar = w->findChild<QToolBar*>("debugToolbar");

@@ -1,5 +1,7 @@
 #include "qgpu/ui/MainWindow.h"
 
+#include <QApplication>
+
 #include <Qsci/qscicommand.h>
 #include <Qsci/qscicommandset.h>
 #include <Qsci/qsciscintilla.h>
@@ -56,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_debugger(std::m
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // long text never widens the window
     statusBar()->addWidget(m_status, 1);
     createDocks();
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) { markFocusedPanel(now); });
     connect(m_launch, &LaunchPanel::edited, this, [this] {
         m_launchEdited = true;
         updateTitle();

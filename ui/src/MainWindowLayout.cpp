@@ -61,6 +61,20 @@ QDockWidget* MainWindow::addDock(const QString& title, QWidget* w) {
     return d;
 }
 
+void MainWindow::markFocusedPanel(QWidget* now) {
+    QDockWidget* focused = nullptr;
+    for (QDockWidget* d : m_docks)
+        if (now && d->isAncestorOf(now)) focused = d;
+    if (focused == m_focusedDock) return;
+    if (m_focusedDock) m_focusedDock->setStyleSheet({});
+    m_focusedDock = focused;
+    if (focused)
+        focused->setStyleSheet(
+            "QDockWidget::title { background: palette(highlight); color: palette(highlighted-text); }");
+}
+
+QString MainWindow::focusedPanel() const { return m_focusedDock ? m_focusedDock->objectName() : QString(); }
+
 void MainWindow::createDocks() {
     DebugController& d = *m_debugger;
     m_launch = new LaunchPanel;

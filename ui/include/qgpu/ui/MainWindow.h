@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <memory>
 #include <vector>
 
@@ -108,6 +109,9 @@ public:
     StateHeatmap* heatmap() const { return m_heatmap.get(); }
     DivergenceTimeline* timeline() const { return m_timeline.get(); }
     QString statusText() const;
+    // The panel that holds the keyboard focus ("" for the editor or none); its title bar is drawn in the
+    // highlight colour, the window's focus ring.
+    QString focusedPanel() const;
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -120,8 +124,9 @@ private:
     void fillViewMenu();         // a toggle for every panel and the toolbar, and Reset layout
     void freeEditorShortcuts();  // the editor's own key bindings that the window's actions use go
     void createDocks();
-    void createModelViews();  // the ImGui viewers and Layers, which read the model's session itself
-    void followDebugger();    // the editor, status bar, backend box and model views
+    void markFocusedPanel(QWidget* now);  // the focus ring: the title bar of the panel holding `now`
+    void createModelViews();              // the ImGui viewers and Layers, which read the model's session itself
+    void followDebugger();                // the editor, status bar, backend box and model views
     QDockWidget* addDock(const QString& title, QWidget* w);
     void applyDefaultLayout();
     void keepTabNames();   // the tabs of grouped panels keep their whole names
@@ -155,8 +160,9 @@ private:
     void showDiagnostics(const std::vector<Diagnostic>& diags);
     void setStatus(const QString& text);
 
-    bool m_launchEdited = false;        // since opened or saved
-    std::vector<QDockWidget*> m_docks;  // every panel, for the View menu and the default layout
+    bool m_launchEdited = false;          // since opened or saved
+    QPointer<QDockWidget> m_focusedDock;  // the panel with the focus ring
+    std::vector<QDockWidget*> m_docks;    // every panel, for the View menu and the default layout
     QString m_path;
     bool m_cuda = false;  // the document is CUDA (else qasm), also before it has a file
     QString m_raisedFor;  // the backend whose token and state panels were raised
