@@ -10,6 +10,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include "qgpu/ui/EngineThread.h"
+
 namespace qgpu {
 
 namespace {
@@ -19,7 +21,7 @@ QString escaped(const std::string& s) { return QString::fromStdString(s).toHtmlE
 }  // namespace
 
 ChatPanel::ChatPanel(std::unique_ptr<ChatEngine> engine, QWidget* parent)
-    : QWidget(parent), m_engine(std::move(engine)) {
+    : QWidget(parent), m_engine(std::move(engine)), m_thread(std::make_unique<EngineThread>()) {
     m_mode = new QComboBox;
     m_mode->setObjectName("chatMode");
     m_mode->addItem("Normal: Qwen writes expressions");
@@ -62,7 +64,7 @@ ChatPanel::ChatPanel(std::unique_ptr<ChatEngine> engine, QWidget* parent)
         showHostState();
 }
 
-// Loads on the worker thread; the panel stays live with a progress bar and takes no message meanwhile.
+// Loads on the engine thread; the panel stays live with a progress bar and takes no message meanwhile.
 void ChatPanel::startLoading() {
     m_busy = true;
     m_send->setEnabled(false);
@@ -70,32 +72,28 @@ void ChatPanel::startLoading() {
     m_loading->setRange(0, 0);  // busy until the first report
     m_loading->show();
     m_state->setText("loading the host checkpoint...");
-    m_worker = std::thread([this] {
-        auto progress = [this](int done, int total) {
-            QMetaObject::invokeMethod(
-                this,
-                [this, done, total] {
-                    m_loading->setRange(0, total);
-                    m_loading->setValue(done);
-                    m_state->setText(QString("loading the host checkpoint: %1 of %2 tensors").arg(done).arg(total));
-                },
-                Qt::QueuedConnection);
-        };
-        try {
-            m_engine->load(progress);
-        } catch (...) {  // the engine reports its own failure through hostStatus()
-        }
+    auto progress = [this](int done, int total) {
         QMetaObject::invokeMethod(
             this,
-            [this] {
-                m_loading->hide();
-                m_busy = false;
-                m_send->setEnabled(true);
-                m_input->setEnabled(true);
-                showHostState();
+            [this, done, total] {
+                m_loading->setRange(0, total);
+                m_loading->setValue(done);
+                m_state->setText(QString("loading the host checkpoint: %1 of %2 tensors").arg(done).arg(total));
             },
             Qt::QueuedConnection);
-    });
+    };
+    // A failure to load is the engine's to report, through hostStatus().
+    m_thread->start({[this, progress] {
+                         m_engine->load(progress);
+                         return true;
+                     },
+                     [this](bool, const QString&) {
+                         m_loading->hide();
+                         m_busy = false;
+                         m_send->setEnabled(true);
+                         m_input->setEnabled(true);
+                         showHostState();
+                     }});
 }
 
 void ChatPanel::showHostState() {
@@ -113,9 +111,7 @@ void ChatPanel::showHostState() {
     }
 }
 
-ChatPanel::~ChatPanel() {
-    if (m_worker.joinable()) m_worker.join();
-}
+ChatPanel::~ChatPanel() = default;
 
 void ChatPanel::append(const QString& html) {
     m_log->append(html);
@@ -124,14 +120,13 @@ void ChatPanel::append(const QString& html) {
 
 void ChatPanel::send(const QString& message) {
     if (m_busy) return;
-    if (m_worker.joinable()) m_worker.join();
     m_busy = true;
     m_send->setEnabled(false);
     m_state->setText("working: the GPU inside the model runs each launch...");
     append("<p><b>You:</b> " + message.toHtmlEscaped() + "</p>");
     m_answer.clear();
     bool advanced = m_mode->currentIndex() == 1;
-    // The worker reports through queued calls: every widget is touched on the GUI thread only.
+    // The engine reports through queued calls: every widget is touched on the GUI thread only.
     ChatEngine::Callbacks callbacks;
     callbacks.text = [this](const std::string& piece) {
         QMetaObject::invokeMethod(
@@ -161,16 +156,14 @@ void ChatPanel::send(const QString& message) {
             Qt::QueuedConnection);
     };
     std::string text = message.toStdString();
-    m_worker = std::thread([this, text, advanced, callbacks] {
-        std::string error;
-        try {
-            error = m_engine->send(text, advanced, callbacks);
-        } catch (const std::exception& e) {  // an engine failure must never escape the thread
-            error = e.what();
-        }
-        QMetaObject::invokeMethod(
-            this, [this, error] { finish(QString::fromStdString(error)); }, Qt::QueuedConnection);
-    });
+    auto error = std::make_shared<std::string>();
+    m_thread->start({[this, text, advanced, callbacks, error] {
+                         *error = m_engine->send(text, advanced, callbacks);
+                         return true;
+                     },
+                     [this, error](bool, const QString& failure) {
+                         finish(failure.isEmpty() ? QString::fromStdString(*error) : failure);
+                     }});
 }
 
 void ChatPanel::finish(const QString& error) {

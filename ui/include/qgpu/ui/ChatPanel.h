@@ -1,14 +1,14 @@
 // The chat panel: a mode switch (normal: Qwen writes array expressions; advanced: Qwen writes
 // CUDA kernels), the conversation with every tool call shown as a card that opens its launch in the
 // debugger, and an input line. The engine behind it lives in the app, because the UI library links no
-// Torch. Engine work runs on a worker thread; the panel stays live and shows "working" meanwhile.
+// Torch. Engine work runs on an engine thread of the panel's own (EngineThread.h); the panel stays live and shows
+// "working" meanwhile.
 #pragma once
 
 #include <QWidget>
 #include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 class QComboBox;
@@ -19,6 +19,8 @@ class QPushButton;
 class QTextBrowser;
 
 namespace qgpu {
+
+class EngineThread;
 
 // One tool call as the panel shows it.
 struct ChatCard {
@@ -33,7 +35,7 @@ struct ChatCard {
 class ChatEngine {
 public:
     virtual ~ChatEngine() = default;
-    // Work before the first message (loading a host checkpoint): the panel runs load() on its worker
+    // Work before the first message (loading a host checkpoint): the panel runs load() on its engine
     // thread, with a progress bar fed by `progress(done, total)`, before it asks for hostStatus().
     virtual bool needsLoading() const { return false; }
     virtual void load(const std::function<void(int done, int total)>& progress) { (void)progress; }
@@ -46,7 +48,7 @@ public:
         std::function<void(const ChatCard&)> card;
     };
     // Answers a message (with a host: Qwen, using the GPU as its tool; without: the message is an
-    // expression, evaluated on the GPU inside the model). Runs on the panel's worker thread; the callbacks
+    // expression, evaluated on the GPU inside the model). Runs on the panel's engine thread; the callbacks
     // are called there. Returns an error to show, or empty.
     virtual std::string send(const std::string& message, bool advanced, const Callbacks& callbacks) = 0;
 };
@@ -81,7 +83,7 @@ private:
     QLabel* m_state;
     QProgressBar* m_loading;
     std::vector<ChatCard> m_cards;
-    std::thread m_worker;
+    std::unique_ptr<EngineThread> m_thread;  // after m_engine: it ends first, with the engine still there
     bool m_busy = false;
     QString m_answer;  // the reply being streamed
 };
