@@ -95,51 +95,73 @@ Rate cliRate(const GpuModel& model, const BuiltProgram& b, int runs) {
     return r;
 }
 
-// The model session alone, stepped to the end on this thread: what the studio's engine thread does.
-Rate sessionRate(const GpuModel& model, const BuiltProgram& b, int runs) {
-    Rate r;
+// The model session alone, stepped to the end on this thread: what the studio's engine thread does. `whole`
+// loads the program and the launch (the model reads them) and steps; `steps` is the stepping alone, over the
+// tokens the model wrote.
+struct SessionRates {
+    Rate whole, steps;
+};
+SessionRates sessionRates(const GpuModel& model, const BuiltProgram& b, int runs) {
+    SessionRates r;
     for (int i = 0; i < runs; ++i) {
         std::unique_ptr<Session> s = makeModelSession(model);
-        r.seconds.push_back(secondsOf([&] {
-            s->load(b.program, b.launch);
+        double load = secondsOf([&] { s->load(b.program, b.launch); });
+        double steps = secondsOf([&] {
             while (s->step() == StopReason::Step) {
             }
-        }));
+        });
+        r.whole.seconds.push_back(load + steps);
+        r.steps.seconds.push_back(steps);
         TokenStream t = s->tokens();
-        r.tokens = t.fed.size() + t.written.size();
+        r.whole.tokens = t.fed.size() + t.written.size();
+        r.steps.tokens = t.written.size();
     }
     return r;
 }
 
 // The studio: the window's debugger builds and runs the launch to its end, every panel following it. The
-// compile's own time (measured alone) is taken out, as the other two start from a compiled program.
-Rate studioRate(DebugController& debugger, const QString& source, const QString& file, int runs) {
+// compile's own time (measured alone) is taken out of `whole`, as the others start from a compiled program.
+// `run` is from Run until the window shows the end, `engine` the run's time on the engine thread (Run's and
+// the window's work before and after it left out); both over the tokens the model wrote.
+struct StudioRates {
+    Rate whole, run, engine;
+};
+StudioRates studioRates(DebugController& debugger, const QString& source, const QString& file, int runs) {
     std::vector<double> compile;
     for (int i = 0; i < runs; ++i)
         compile.push_back(secondsOf([&] { compileKernel(source.toStdString(), file.toStdString()); }));
-    Rate r;
+    StudioRates r;
     for (int i = 0; i < runs; ++i) {
-        double s = secondsOf([&] {
-            debugger.build();
+        double build = secondsOf([&] { debugger.build(); });
+        double run = secondsOf([&] {
             debugger.run();
             debugger.waitIdle();
         });
-        r.seconds.push_back(s - median(compile));
+        r.whole.seconds.push_back(build + run - median(compile));
+        r.run.seconds.push_back(run);
+        r.engine.seconds.push_back(debugger.lastRunSeconds());
         const TokenStream& t = debugger.snapshot()->tokens;
-        r.tokens = t.fed.size() + t.written.size();
+        r.whole.tokens = t.fed.size() + t.written.size();
+        r.run.tokens = r.engine.tokens = t.written.size();
     }
     return r;
 }
 
-void printRates(const Rate& cli, const Rate& session, const Rate& studio) {
-    std::printf("| path | tokens | median s | tokens/s | against the CLI |\n|---|---|---|---|---|\n");
-    auto row = [&](const char* name, const Rate& r) {
+void printRates(const Rate& cli, const SessionRates& session, const StudioRates& studio) {
+    auto row = [](const char* name, const Rate& r, const Rate& base) {
         std::printf("| %s | %zu | %.3f | %.0f | %.2f |\n", name, r.tokens, median(r.seconds), r.perSecond(),
-                    r.perSecond() / cli.perSecond());
+                    r.perSecond() / base.perSecond());
     };
-    row("CLI (`qgpu run --backend model`: GpuModel::run)", cli);
-    row("model session stepped alone (ModelSession::step)", session);
-    row("studio (build and run in the window, every panel following)", studio);
+    std::printf("| path | tokens | median s | tokens/s | against the CLI |\n|---|---|---|---|---|\n");
+    row("CLI (`qgpu run --backend model`: GpuModel::run)", cli, cli);
+    row("model session stepped alone (ModelSession: load and step)", session.whole, cli);
+    row("studio (build and run in the window, every panel following)", studio.whole, cli);
+    std::printf(
+        "\nThe tokens the model wrote (the program and the launch read in before):\n\n"
+        "| path | tokens | median s | tokens/s | against the session's steps |\n|---|---|---|---|---|\n");
+    row("model session, its steps alone", session.steps, session.steps);
+    row("studio, the run on its engine thread", studio.engine, session.steps);
+    row("studio, from Run until the window shows the end", studio.run, session.steps);
 }
 
 // Each debugger action on the model backend with the longest stall it caused (medians over the runs).
@@ -185,10 +207,10 @@ int runStudioBench(MainWindow& window, ModelHolder& model, const BenchOptions& o
     std::printf("%s on the sparse engine, medians of %d runs\n\n", QFileInfo(path).fileName().toUtf8().constData(),
                 runs);
     Rate cli = cliRate(gpu, built, runs);
-    Rate session = sessionRate(gpu, built, runs);
+    SessionRates session = sessionRates(gpu, built, runs);
     QFile file(path);
     file.open(QIODevice::ReadOnly);
-    Rate studio = studioRate(d, QString::fromUtf8(file.readAll()), path, runs);
+    StudioRates studio = studioRates(d, QString::fromUtf8(file.readAll()), path, runs);
     printRates(cli, session, studio);
     printStalls(d, runs);
     return 0;

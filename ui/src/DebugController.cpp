@@ -178,6 +178,10 @@ bool DebugController::build() {
     relocateBreakpoints();
     emit built(true);
     publish(StopReason::AtStart);
+    if (m_snapshot->tokens.fed.empty())  // the backend is as fast as the interpreter: no count needed
+        m_stepCounter.clear();
+    else
+        m_stepCounter.start(m_built->program, m_built->launch, kUiStepLimit);
     return true;
 }
 
@@ -213,7 +217,6 @@ bool DebugController::load(const DebugSource& source) {
     }
     b->ok = true;
     m_built = std::move(b);
-    m_launchSteps = -1;
     m_dataBreakpoint = -1;
     m_history = std::make_shared<std::vector<StepEvent>>();
     return true;
@@ -240,6 +243,8 @@ bool DebugController::ensureBuilt() {
 }
 
 std::unique_lock<std::mutex> DebugController::lock() { return m_engine->lock(); }
+
+double DebugController::lastRunSeconds() const { return m_lastRunSeconds; }
 
 void DebugController::setStatus(const QString& text) {
     m_status = text;
@@ -313,8 +318,9 @@ QString DebugController::describe(StopReason r) const {
 
 QString DebugController::progressText() const {
     const DebugSnapshot& s = *m_snapshot;
-    QString where = m_launchSteps > 0 ? QString("after step %1 of %2").arg(s.position - 1).arg(m_launchSteps)
-                                      : positionText(s.position);
+    int total = m_stepCounter.steps();
+    QString where =
+        total > 0 ? QString("after step %1 of %2").arg(s.position - 1).arg(total) : positionText(s.position);
     double seconds = m_jobClock.elapsed() / 1000.0;
     int steps = s.position - m_jobFrom.position;
     if (seconds < 0.2 || steps <= 0) return where;
@@ -322,19 +328,8 @@ QString DebugController::progressText() const {
     QString figures = QString("%1 steps/s").arg(rate, 0, 'f', 0);
     if (s.tokens.writtenNow > m_jobFrom.tokens)
         figures += QString(", %1 tokens/s").arg((s.tokens.writtenNow - m_jobFrom.tokens) / seconds, 0, 'f', 0);
-    if (m_launchSteps > s.position)
-        figures += QString(", about %1 s left").arg((m_launchSteps - s.position) / rate, 0, 'f', 1);
+    if (total > s.position) figures += QString(", about %1 s left").arg((total - s.position) / rate, 0, 'f', 1);
     return where + " (" + figures + ")";
-}
-
-int DebugController::launchSteps() const {
-    // The reference interpreter's count, for a backend that writes tokens (the model): its runs are the long
-    // ones. It only sizes the progress report; the backend computes every step itself.
-    if (m_snapshot->tokens.fed.empty() || !m_built->ok) return 0;
-    std::unique_ptr<Session> reference = makeReferenceSession();
-    reference->load(m_built->program, m_built->launch);
-    reference->run(kUiStepLimit);
-    return reference->position();
 }
 
 void DebugController::report(StopReason r, const QString& note) {

@@ -235,10 +235,10 @@ void DebugController::startJob(std::function<bool()> step, std::function<void(bo
     m_jobName = what;
     m_jobClock.start();
     m_jobFrom = {m_snapshot->position, m_snapshot->tokens.writtenNow};
-    if (m_launchSteps < 0) m_launchSteps = launchSteps();
     EngineThread::Job job;
     job.step = std::move(step);
     job.done = [this, done = std::move(done)](bool paused, const QString& error) {
+        m_lastRunSeconds = m_engine->lastJobSeconds();
         emit runStateChanged(false);
         done(paused, error);
     };
@@ -271,7 +271,8 @@ void DebugController::requestTrace() {
     };
     job.done = [this, trace](bool stopped, const QString& error) {
         m_tracing = false;
-        if (stopped || !error.isEmpty()) return;  // a move or a run came first: the trace is of another moment
+        // A move or a run came first: the trace is of another moment.
+        if (stopped || !error.isEmpty() || m_engine->superseding()) return;
         m_trace = trace;
         emit traced();
     };

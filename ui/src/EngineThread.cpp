@@ -30,7 +30,7 @@ EngineThread::~EngineThread() {
 }
 
 void EngineThread::start(Job job) {
-    stop();
+    supersede();
     m_job = std::make_shared<Job>(std::move(job));
     m_stop = false;
     quint64 serial = ++m_serial;
@@ -45,7 +45,7 @@ void EngineThread::start(Job job) {
 void EngineThread::work(std::shared_ptr<Job> job, quint64 serial) {
     bool over = false;
     QString error;
-    auto reported = std::chrono::steady_clock::now();
+    auto reported = std::chrono::steady_clock::now(), started = reported;
     do {  // a job started just before a stop still takes its one step
         {
             std::lock_guard<std::mutex> session(m_session);
@@ -71,6 +71,7 @@ void EngineThread::work(std::shared_ptr<Job> job, quint64 serial) {
                 Qt::QueuedConnection);
         }
     } while (!over && !m_stop);
+    m_jobSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     job.reset();  // what the job holds (a second session) goes with the GUI's copy, not after idle is told
     QMetaObject::invokeMethod(
         this, [this, serial] { finish(serial); }, Qt::QueuedConnection);
@@ -108,8 +109,14 @@ void EngineThread::stop() {
     finish(m_serial);
 }
 
-void EngineThread::call(const std::function<void()>& fn) {
+void EngineThread::supersede() {
+    m_superseding = true;
     stop();
+    m_superseding = false;
+}
+
+void EngineThread::call(const std::function<void()>& fn) {
+    supersede();
     // Shared: the engine may still be inside set_value when this thread wakes and returns.
     auto result = std::make_shared<std::promise<void>>();
     std::future<void> done = result->get_future();

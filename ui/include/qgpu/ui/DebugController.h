@@ -22,6 +22,7 @@
 #include "qgpu/core/RecordedRun.h"
 #include "qgpu/core/Session.h"
 #include "qgpu/ui/Condition.h"
+#include "qgpu/ui/LaunchStepCounter.h"
 
 namespace qgpu {
 
@@ -138,6 +139,8 @@ public:
     bool compareWithRun(std::shared_ptr<const RecordedRun> run);
     void pause();
     bool running() const;
+    // The engine thread's time for the last run or comparison, from its first step to its last.
+    double lastRunSeconds() const;
     void waitIdle();  // processes events until the run in flight (if any) has stopped and is shown
 
     // Breakpoints by source line (1-based). On a line without code the breakpoint goes to the next line with
@@ -206,7 +209,6 @@ private:
     bool compareWith(const SessionFactory& make, const QString& name);
     void finishComparison(const BackendComparison& c);
     QString progressText() const;  // "after step 120 of 4000 (310 steps/s, 4,560 tokens/s, about 12.5 s left)"
-    int launchSteps() const;
 
     std::vector<std::pair<QString, SessionFactory>> m_backends;
     int m_backend = 0;
@@ -224,12 +226,13 @@ private:
     struct {
         int position = 0;
         size_t tokens = 0;
-    } m_jobFrom;             // where it began
-    int m_launchSteps = -1;  // the launch's steps to its end (0: not counted; -1: not yet)
+    } m_jobFrom;                              // where it began
+    mutable LaunchStepCounter m_stepCounter;  // the launch's steps to its end, for the progress report
     std::shared_ptr<const TokenTrace> m_trace;
     bool m_tracing = false;  // the engine's job is a trace: not a run (running() is false)
     // Last, so that it goes first: its jobs use the session.
     std::unique_ptr<EngineThread> m_engine;
+    double m_lastRunSeconds = 0;  // the engine thread's, for the last run or comparison
 };
 
 // A thread's names for a condition or a watch at source line `line`: CUDA's threadIdx, blockIdx, blockDim

@@ -1,6 +1,6 @@
-// The studio's one engine thread: every call that steps, rewinds or loads the debugger's session runs here,
-// so the window stays live while a slow backend (the GPU inside the model) works. The GUI thread reads the
-// session only under lock(), which it gets within one engine step.
+// A thread for engine work, so that the window stays live while it runs. The debugger's (DebugController's)
+// runs every call that steps, rewinds or loads its session, and the GUI thread reads the session only under
+// lock(), which it gets within one engine step; the chat panel has one of its own for Qwen's replies.
 #pragma once
 
 #include <QObject>
@@ -42,7 +42,13 @@ public:
     // runs its `done` here. Nothing when idle.
     void stop();
     bool busy() const { return m_job != nullptr; }  // a job was started and its `done` has not run yet
-    void waitIdle();                                // processes events until busy() is false
+    // True while a job's `done` runs because start() or call() came with other work (what it made may be
+    // stale already).
+    bool superseding() const { return m_superseding; }
+    // How long the last job that ended kept the engine thread, from its first step to its last (a run's
+    // engine time, without the window's work before and after it).
+    double lastJobSeconds() const { return m_jobSeconds; }
+    void waitIdle();  // processes events until busy() is false
 
     // The session lock, for reading the session on the GUI thread. std::mutex is not fair, so the engine
     // lets a waiting reader in before it takes its next step: this waits for one step at most.
@@ -55,12 +61,15 @@ private:
     void work(std::shared_ptr<Job> job, quint64 serial);  // on the engine thread
     void finish(quint64 serial);                          // on the GUI thread
     void waitForEngine();                                 // until the engine has left the job
+    void supersede();                                     // stop(), for the work that comes next
 
     std::unique_ptr<QThread> m_thread;
     std::unique_ptr<QObject> m_worker;  // lives on m_thread: what the GUI posts work to
     std::shared_ptr<Job> m_job;         // GUI thread: the job in flight
     quint64 m_serial = 0;               // GUI thread: which job the engine's reports are about
+    bool m_superseding = false;         // GUI thread
     std::atomic<bool> m_stop{false};
+    std::atomic<double> m_jobSeconds{0};
 
     std::mutex m_session;
     std::atomic<int> m_readers{0};  // GUI readers waiting for m_session
