@@ -555,3 +555,67 @@ int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }
+
+namespace {
+
+// Where a panel stands in the window and how much of it shows.
+struct PanelPlace {
+    bool floating = false, visible = false;
+    Qt::DockWidgetArea area = Qt::NoDockWidgetArea;
+    QSize size;
+};
+PanelPlace placeOf(MainWindow& w, const char* title) {
+    auto* d = w.findChild<QDockWidget*>(title);
+    if (!d) return {};
+    return {d->isFloating(), d->isVisible(), w.dockWidgetArea(d), d->size()};
+}
+
+// Sends an expression, opens its card in the debugger and runs it there to the end.
+void launchFromChat(MainWindow& window, const QString& expression) {
+    ChatPanel& chat = *window.chat();
+    chat.send(expression);
+    waitWhileBusy(chat);
+    ASSERT_FALSE(chat.cards().empty());
+    chat.openCard(int(chat.cards().size()) - 1);
+    window.debugger().run();
+    window.debugger().waitIdle();
+    QTest::qWait(50);  // the layout settles
+    EXPECT_TRUE(window.statusText().contains("finished")) << window.statusText().toStdString();
+}
+
+}  // namespace
+
+// A launch opened from the chat, then a second one, leave every panel where it was and as large: the chat
+// stays docked, the registers keep their rows and the launch its arguments.
+TEST(StudioChat, LaunchesOpenedFromTheChatKeepTheLayout) {
+    studio::ModelHolder model;
+    MainWindow window;
+    window.setChatEngine(std::make_unique<studio::StudioChat>(model, QGPU_SOURCE_DIR "/resources", ""));
+    window.resize(1280, 800);
+    window.show();
+    QTest::qWait(50);
+    EXPECT_EQ(window.size(), QSize(1280, 800)) << "the first layout grew the window";
+    window.resetLayout();
+    EXPECT_EQ(window.size(), QSize(1280, 800)) << "the default layout grew the window";
+    window.findChild<QDockWidget*>("Chat")->raise();
+    QTest::qWait(50);
+    launchFromChat(window, "[1, 2, 3] @ [4, 5, 6]");
+    std::map<std::string, PanelPlace> first;
+    const char* panels[] = {"Chat", "Registers", "Launch", "Steps"};
+    for (const char* p : panels) first[p] = placeOf(window, p);
+    int argumentRows = window.launchPanel()->arguments()->viewport()->height();
+    window.findChild<QDockWidget*>("Chat")->raise();
+    launchFromChat(window, "[1, 2, 3, 4, 5, 6, 7, 8] * 3 + [8, 7, 6, 5, 4, 3, 2, 1]");
+    for (const char* p : panels) {
+        PanelPlace now = placeOf(window, p);
+        EXPECT_FALSE(now.floating) << p;
+        EXPECT_EQ(now.area, first[p].area) << p;
+        EXPECT_EQ(now.size, first[p].size) << p;
+    }
+    EXPECT_EQ(window.launchPanel()->arguments()->viewport()->height(), argumentRows);
+    EXPECT_EQ(window.size(), QSize(1280, 800));
+    window.findChild<QDockWidget*>("Registers")->raise();
+    QTest::qWait(50);
+    QTableWidget* registers = window.registers()->table();
+    EXPECT_GE(registers->viewport()->height(), 3 * registers->rowHeight(0)) << "the registers lost their rows";
+}

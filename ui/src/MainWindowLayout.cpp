@@ -157,6 +157,9 @@ void MainWindow::applyDefaultLayout() {
         if (first) first->raise();
         return first;
     };
+    // Docking the panels one by one lays them out beside each other before they become tabs, which grows
+    // the window past its size (the chat among them: 800 pixels high became 939); it gets its size back.
+    QSize before = size();
     QDockWidget* program = place(kProgramPanels, Qt::RightDockWidgetArea, Qt::Vertical);
     QDockWidget* machine = place(kMachinePanels, Qt::RightDockWidgetArea, Qt::Vertical);
     QDockWidget* history = place(kHistoryPanels, Qt::BottomDockWidgetArea, Qt::Horizontal);
@@ -164,8 +167,7 @@ void MainWindow::applyDefaultLayout() {
     for (QToolBar* bar : findChildren<QToolBar*>()) bar->show();
     keepTabNames();
     if (!isVisible()) return;  // sizes before the window has its own do not hold, and may grow it
-    // The first layout may have grown the window past the screen (a word-wrapped label measured narrow).
-    resize(size().boundedTo(screen()->availableGeometry().size()));
+    resize(before.boundedTo(screen()->availableGeometry().size()));
     // The side column takes what the editor's 80 columns leave (a third of a narrow window at least), the
     // bottom row 28% of the height, split in half. Sizes asked beyond the window's would grow it: the
     // column's two groups share what the bars and their tab bars leave.

@@ -72,14 +72,18 @@ QString tokenMeaning(const QString& token) {
 namespace {
 
 // A token's row: its meaning, the tooltip, is worked out when asked for (a launch writes thousands of rows).
+// Every row has the size `size`: the list lays out rows of one size (uniformItemSizes) without measuring
+// each one's text, which it would otherwise do for every row after each report of a run.
 class TokenRow : public QListWidgetItem {
 public:
-    TokenRow(int index, bool fed, const QString& token)
+    TokenRow(int index, bool fed, const QString& token, QSize size)
         : QListWidgetItem(QString("%1 %2  %3").arg(index, 6).arg(fed ? "fed    " : "written", token)),
           m_index(index),
           m_fed(fed),
-          m_token(token) {}
+          m_token(token),
+          m_size(size) {}
     QVariant data(int role) const override {
+        if (role == Qt::SizeHintRole) return m_size;
         if (role != Qt::ToolTipRole) return QListWidgetItem::data(role);
         return QString("token %1, %2: %3").arg(m_index).arg(m_fed ? "fed" : "written").arg(tokenMeaning(m_token));
     }
@@ -88,7 +92,10 @@ private:
     int m_index;
     bool m_fed;
     QString m_token;
+    QSize m_size;
 };
+
+constexpr int kRowCharacters = 56;  // the longest row: a 7-digit number, "written" and an EXEC of four lanes
 
 }  // namespace
 
@@ -96,6 +103,7 @@ TokenStreamView::TokenStreamView(DebugController& debugger, QWidget* parent)
     : QListWidget(parent), m_debugger(debugger) {
     setObjectName("tokenList");
     setFont(QFont("Monospace", 9));
+    setUniformItemSizes(true);
     setToolTip(
         "Fed: the program and launch the host gives the model. Written: the tokens the model writes. "
         "Hover a token for its meaning; click one to go to the moment it was written.");
@@ -153,16 +161,20 @@ void TokenStreamView::showMoment() {
     if (!s->loaded) return;
     if (ts.fed.empty()) {
         clear();
-        addItem("The " + s->backend + " backend writes no tokens: choose the model backend to see them.");
+        auto* note = new QListWidgetItem("The " + s->backend +
+                                         " backend writes no tokens: choose the model backend to see them.");
+        note->setSizeHint(fontMetrics().size(0, note->text()) + QSize(8, 2));  // the one row sets the size
+        addItem(note);
         return;
     }
     // The stream only grows while a program stays loaded (the list is cleared when one loads).
     size_t total = ts.fed.size() + ts.written.size();
     if (size_t(count()) > total || (count() > 0 && item(0)->text().startsWith("The "))) clear();
+    QSize size = fontMetrics().size(0, QString(kRowCharacters, '0')) + QSize(8, 2);
     for (size_t i = size_t(count()); i < total; ++i) {
         bool fed = i < ts.fed.size();
         QString text = QString::fromStdString(fed ? ts.fed[i] : ts.written[i - ts.fed.size()]);
-        auto* row = new TokenRow(int(i), fed, text);
+        auto* row = new TokenRow(int(i), fed, text, size);
         if (fed) row->setForeground(QColor(120, 120, 120));
         addItem(row);
     }
