@@ -309,7 +309,12 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
     for (int r = 0; r < t->rowCount() && alu < 0; ++r)
         if (t->item(r, LayerView::Name)->text() == "alu" && t->item(r, LayerView::What)->text() == "writes") alu = r;
     ASSERT_GE(alu, 0);
+    EXPECT_FALSE(layers->dimTable()->isVisibleTo(layers)) << "the dims pane takes room before a field is chosen";
+    int tableWidth = t->width();
     t->setCurrentCell(alu, 0);
+    EXPECT_TRUE(layers->dimTable()->isVisibleTo(layers));
+    QApplication::processEvents();
+    EXPECT_LT(t->width(), tableWidth) << "the dims pane shows beside the table";
     EXPECT_EQ(layers->dimTable()->rowCount(), 32);
     EXPECT_EQ(layers->dimTable()->item(0, 1)->text(), "alu.0");
     // The next token keeps the same field selected.
@@ -355,6 +360,32 @@ TEST(StudioModel, TheLayerViewShowsTheMixerWritingTheWordAStepStores) {
 
 // The heatmap: heads grouped by meaning and found by a search; the rows the token going in writes are the
 // trace's and are drawn outlined; rows are labelled with what the layout keeps there.
+// The heatmap marks the rows the last move changed: a step that writes lane 1's r1 changes its row, the
+// next step, which writes other registers, does not.
+TEST(StudioModel, TheHeatmapMarksTheRowsTheLastMoveChanged) {
+    ModelStudio studio("branches.qasm");
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    MainWindow& window = studio.window;
+    window.findChild<QDockWidget*>("Recurrent state")->raise();
+    QApplication::processEvents();
+    window.debugger().waitIdle();
+    StateHeatmap& heat = *window.heatmap();
+    std::vector<StateHeatmap::RowPlace> r1 = heat.rowsMeaning("warp 0 lane 1's r1");
+    ASSERT_FALSE(r1.empty());
+    heat.showRow(r1.front());
+    EXPECT_TRUE(heat.rowsChanged().empty()) << "a head just picked has no moment before";
+    window.debugger().step();  // sreg r1, tid.x: lane 1's r1 becomes 1
+    window.debugger().waitIdle();
+    QApplication::processEvents();
+    std::vector<int> changed = heat.rowsChanged();
+    EXPECT_NE(std::find(changed.begin(), changed.end(), r1.front().row), changed.end());
+    window.debugger().step();  // low or high: r3
+    window.debugger().waitIdle();
+    QApplication::processEvents();
+    changed = heat.rowsChanged();
+    EXPECT_EQ(std::find(changed.begin(), changed.end(), r1.front().row), changed.end());
+}
+
 // The History panel's token column: the VAL record that carries each value, numbered as the Token stream
 // numbers it; a click on it goes to the moment the model wrote it.
 TEST(StudioModel, TheHistoryGivesTheTokenEachValueWasWrittenWith) {

@@ -127,9 +127,7 @@ void DivergenceTimeline::drawLegend() {
 
 void DivergenceTimeline::drawGrid() {
     ImGui::BeginChild("grid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    ImGuiIO& io = ImGui::GetIO();
-    if (ImGui::IsWindowHovered() && io.KeyCtrl && io.MouseWheel != 0)
-        m_cell = std::clamp(m_cell * (io.MouseWheel > 0 ? 1.25f : 0.8f), 2.0f, 24.0f);
+    zoomByCtrlWheel(m_cell, 2.0f, 24.0f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos(), win = ImGui::GetWindowPos();
     float winW = ImGui::GetWindowWidth(), winH = ImGui::GetWindowHeight();
@@ -173,7 +171,7 @@ void DivergenceTimeline::drawGrid() {
     }
 
     // The hovered cell explained; a click goes to the end of its step.
-    ImVec2 m = io.MousePos;
+    ImVec2 m = ImGui::GetIO().MousePos;
     int step = int(std::floor((m.x - origin.x - kLeft) / m_cell));
     int thread = -1;
     for (int t = 0; t < m_threads; ++t)

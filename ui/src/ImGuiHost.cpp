@@ -17,6 +17,12 @@
 
 namespace qgpu {
 
+void zoomByCtrlWheel(float& cell, float lo, float hi) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsWindowHovered() && io.KeyCtrl && io.MouseWheel != 0)
+        cell = std::clamp(cell * (io.MouseWheel > 0 ? 1.25f : 0.8f), lo, hi);
+}
+
 ImGuiHost::ImGuiHost(ImGuiViewer* viewer, QWidget* parent) : QOpenGLWidget(parent), m_viewer(viewer) {
     setMouseTracking(true);
     setMinimumSize(200, 120);

@@ -87,7 +87,7 @@ LayerView::LayerView(QWidget* parent) : QWidget(parent) {
     m_dims->verticalHeader()->hide();
     m_dims->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_dims->setFont(QFont("Monospace", 9));
-    auto* detail = new QWidget;
+    auto* detail = m_detail = new QWidget;
     auto* detailLayout = new QVBoxLayout(detail);
     detailLayout->setContentsMargins(0, 0, 0, 0);
     detailLayout->addWidget(m_dimsTitle);
@@ -120,6 +120,8 @@ void LayerView::showUnavailable(const QString& why) {
     m_table->setRowCount(0);
     m_dims->setRowCount(0);
     m_summary->setText(why);
+    m_summary->setToolTip(why);
+    m_detail->hide();
 }
 
 void LayerView::addRow(int layer, const QString& what, const QString& name, const QString& value, const QString& dims,
@@ -127,7 +129,11 @@ void LayerView::addRow(int layer, const QString& what, const QString& name, cons
     int row = m_table->rowCount();
     m_table->insertRow(row);
     const QString cells[] = {QString::number(layer), what, name, value, dims};
-    for (int c = 0; c < 5; ++c) m_table->setItem(row, c, new QTableWidgetItem(cells[c]));
+    for (int c = 0; c < 5; ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        if (c == Value || c == Name) item->setToolTip(cells[c]);  // whole, where the column cuts it
+        m_table->setItem(row, c, item);
+    }
     m_table->item(row, Layer)->setData(kFieldRole, field);
     if (what.startsWith("mixer")) m_table->item(row, What)->setForeground(QColor(40, 110, 200));
 }
@@ -142,6 +148,7 @@ void LayerView::show(const TokenTrace& trace, const std::vector<ResidualField>& 
                            .arg(QString::fromStdString(trace.token).toHtmlEscaped())
                            .arg(trace.writtenBefore)
                            .arg(QString::fromStdString(trace.next).toHtmlEscaped()));
+    m_summary->setToolTip(m_summary->text());  // the panel's width may cut the line
     // The selected row, to select the same layer's same field again.
     auto key = [this](int row) {
         return row < 0 ? QString()
@@ -188,6 +195,8 @@ void LayerView::showDims(int row) {
     m_dims->setRowCount(0);
     QTableWidgetItem* first = row >= 0 ? m_table->item(row, Layer) : nullptr;
     int f = first ? first->data(kFieldRole).toInt() : -1;
+    // The dims pane takes width from the table only while it shows a field's dims (a docked panel is narrow).
+    m_detail->setVisible(f >= 0 && size_t(f) < m_fields.size());
     if (f < 0 || size_t(f) >= m_fields.size()) {
         m_dimsTitle->setText(first ? "A memory: its rows are in the Recurrent state panel."
                                    : "Click a field to see its residual dims.");

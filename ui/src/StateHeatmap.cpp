@@ -13,6 +13,7 @@ namespace qgpu {
 
 namespace {
 
+constexpr ImU32 kChangedColour = IM_COL32(80, 200, 250, 255);  // a row the last move changed
 constexpr float kAxisLeft = 190, kAxisTop = 18;  // room for row labels and column numbers (a wide panel's)
 const std::vector<int> kNoRows;
 
@@ -104,7 +105,14 @@ void StateHeatmap::show(const Session& session, const TokenTrace& trace, Lock lo
         m_headIndex = index % m_layout.heads;
         m_chosen = true;
     }
-    m_head = session.stateHead(m_layer, m_headIndex);
+    StateHead now = session.stateHead(m_layer, m_headIndex);
+    m_changed.clear();
+    if (now.layer == m_head.layer && now.head == m_head.head && now.values.size() == m_head.values.size())
+        for (int r = 0; r < now.rows; ++r) {
+            auto row = [&](const StateHead& h) { return h.values.begin() + long(r) * h.cols; };
+            if (!std::equal(row(now), row(now) + now.cols, row(m_head))) m_changed.push_back(r);
+        }
+    m_head = std::move(now);
     m_token = trace.token;
     m_read.clear();
     m_written.clear();
@@ -121,6 +129,7 @@ void StateHeatmap::clear() {
     m_lock = {};
     m_layout = StateLayout{};
     m_head = StateHead{};
+    m_changed.clear();
     m_read.clear();
     m_written.clear();
     m_token.clear();
@@ -131,6 +140,7 @@ void StateHeatmap::select(int layer, int head) {
     m_shownRow = -1;
     m_layer = layer;
     m_headIndex = head;
+    m_changed.clear();  // nothing of this head was shown before
     if (!m_session) return;
     std::unique_lock<std::mutex> held;
     if (m_lock) held = m_lock();
@@ -162,7 +172,7 @@ void StateHeatmap::draw() {
     drawHeadPicker();
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    ImGui::SliderFloat("zoom", &m_cell, 1.0f, 16.0f, "%.0f px");
+    ImGui::SliderFloat("zoom (Ctrl+wheel)", &m_cell, 1.0f, 16.0f, "%.0f px");
     if (m_head.rows == 0) return;
     float scale = 0;
     for (float v : m_head.values) scale = std::max(scale, std::fabs(v));
@@ -230,12 +240,36 @@ void StateHeatmap::drawLegend(float scale) {
     ImGui::Dummy(ImVec2(h, h));
     ImGui::SameLine();
     ImGui::Text("written, by the token going in: %s", m_token.empty() ? "none" : m_token.c_str());
+    q = ImGui::GetCursorScreenPos();
+    dl->AddRectFilled(q, ImVec2(q.x + h / 3, q.y + h), kChangedColour);
+    ImGui::Dummy(ImVec2(h / 3, h));
+    ImGui::SameLine();
+    ImGui::Text("changed since the moment shown before (%zu rows)", m_changed.size());
     ImGui::TextDisabled("%d rows (keys) x %d columns (values: bit i on columns 2i set, 2i+1 clear)", m_head.rows,
                         m_head.cols);
 }
 
+// The rows the token going in reads (green) and writes (yellow), the row searched for (white), and a bar left of
+// each row that changed since the moment shown before.
+void StateHeatmap::drawRowMarks(float gridX, float gridY) {
+    ImVec2 grid(gridX, gridY);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    auto rowY = [&](int r) { return grid.y + float(r) * m_cell; };
+    float right = grid.x + float(m_head.cols) * m_cell;
+    auto outline = [&](int r, float gap, ImU32 colour) {
+        dl->AddRect(ImVec2(grid.x - gap, rowY(r) - gap), ImVec2(right + gap, rowY(r + 1) + gap), colour, 0, 0, 2);
+    };
+    for (int r : rowsRead()) outline(r, 1, IM_COL32(90, 220, 90, 255));
+    for (int r : rowsWritten()) outline(r, 2, IM_COL32(250, 210, 60, 255));
+    if (m_shownRow >= 0 && m_shownRow < m_head.rows) outline(m_shownRow, 3, IM_COL32(255, 255, 255, 255));
+    for (int r : m_changed)
+        dl->AddRectFilled(ImVec2(grid.x - 8, rowY(r)), ImVec2(grid.x - 3, std::max(rowY(r + 1), rowY(r) + 2)),
+                          kChangedColour);
+}
+
 void StateHeatmap::drawCells(float scale) {
     ImGui::BeginChild("cells", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    zoomByCtrlWheel(m_cell, 1.0f, 16.0f);
     ImVec2 origin = ImGui::GetCursorScreenPos(), win = ImGui::GetWindowPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     float winW = ImGui::GetWindowWidth(), winH = ImGui::GetWindowHeight();
@@ -253,19 +287,10 @@ void StateHeatmap::drawCells(float scale) {
                               color(m_head.values[size_t(r * m_head.cols + c)], scale));
         }
     }
-    float right = colX(m_head.cols);
-    for (int r : rowsRead())
-        dl->AddRect(ImVec2(grid.x - 1, rowY(r) - 1), ImVec2(right + 1, rowY(r + 1) + 1), IM_COL32(90, 220, 90, 255), 0,
-                    0, 2);
-    for (int r : rowsWritten())
-        dl->AddRect(ImVec2(grid.x - 2, rowY(r) - 2), ImVec2(right + 2, rowY(r + 1) + 2), IM_COL32(250, 210, 60, 255), 0,
-                    0, 2);
-    if (m_shownRow >= 0 && m_shownRow < m_head.rows) {
-        dl->AddRect(ImVec2(grid.x - 3, rowY(m_shownRow) - 3), ImVec2(right + 3, rowY(m_shownRow + 1) + 3),
-                    IM_COL32(255, 255, 255, 255), 0, 0, 2);
-        if (m_scrollToRow) ImGui::SetScrollY(kAxisTop + float(m_shownRow) * m_cell - winH / 2);
-        m_scrollToRow = false;
-    }
+    drawRowMarks(grid.x, grid.y);
+    if (m_shownRow >= 0 && m_shownRow < m_head.rows && m_scrollToRow)
+        ImGui::SetScrollY(kAxisTop + float(m_shownRow) * m_cell - winH / 2);
+    m_scrollToRow = false;
 
     // Axes that stay in view while the cells scroll: the rows' meanings down the left, bits along the top.
     ImU32 axisBg = IM_COL32(20, 20, 24, 255), text = IM_COL32(200, 200, 200, 255);

@@ -16,6 +16,10 @@ public:
     virtual void draw() = 0;  // called between ImGui::NewFrame and ImGui::Render, window already begun
 };
 
+// The viewers' zoom: Ctrl+wheel over the current ImGui window scales `cell` (pixels per cell) by a quarter
+// a notch, within [lo, hi].
+void zoomByCtrlWheel(float& cell, float lo, float hi);
+
 class ImGuiHost : public QOpenGLWidget {
 public:
     ImGuiHost(ImGuiViewer* viewer, QWidget* parent = nullptr);

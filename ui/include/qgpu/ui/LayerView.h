@@ -47,6 +47,7 @@ private:
     QLineEdit* m_filter;
     QTableWidget *m_table, *m_dims;
     QLabel* m_dimsTitle;
+    QWidget* m_detail;  // the title and the dims: shown beside the table while a field is selected
     TokenTrace m_trace;
     std::vector<ResidualField> m_layout;
     std::vector<LayerField> m_fields;

@@ -2,7 +2,7 @@
 // down the left with what the layout keeps there (register, ROM word, memory word), columns along the top
 // with the bit their dual rail holds; a colour legend gives the value range. The heads are picked by group
 // (ROM, registers, global and shared memory, lanes, scratch) with a search box, and the rows the token going
-// in reads and writes are marked.
+// in reads and writes are marked, and the rows the last move changed. Ctrl+wheel zooms.
 #pragma once
 
 #include <functional>
@@ -34,6 +34,9 @@ public:
     // The rows of the selected head the token going in reads (its query) and writes (its key).
     const std::vector<int>& rowsRead() const;
     const std::vector<int>& rowsWritten() const;
+    // The rows of the selected head that changed since the moment shown before (a step or a token back when
+    // stepping); none after another head is picked.
+    const std::vector<int>& rowsChanged() const { return m_changed; }
 
     // The heads whose memory's group or name contains `search` (case-insensitive), as layer * heads + head,
     // grouped in the order of memoryGroups().
@@ -51,6 +54,7 @@ private:
     void drawHeadPicker();
     void drawLegend(float scale);
     void drawCells(float scale);
+    void drawRowMarks(float gridX, float gridY);  // the cells' top left corner on the screen
     void drawRowsFound();
     int rowLabelEvery() const;  // label every n-th row: as often as the zoom leaves room for text
 
@@ -62,8 +66,9 @@ private:
     std::vector<std::vector<std::vector<int>>> m_read, m_written;
     std::string m_token;  // the token going in
     int m_layer = 0, m_headIndex = 0;
-    bool m_chosen = false;  // a head was picked (by the user, or the default on first show)
-    float m_cell = 3.0f;    // zoom: pixels per state entry
+    bool m_chosen = false;       // a head was picked (by the user, or the default on first show)
+    std::vector<int> m_changed;  // rows of the selected head that the last moment changed
+    float m_cell = 6.0f;         // zoom: pixels per state entry
     char m_search[64] = "";
     int m_shownRow = -1;  // a row searched for, outlined in white
     bool m_scrollToRow = false;
