@@ -7,7 +7,9 @@
 #   studio-heatmap.png  the same moment: a head of the recurrent state as a heatmap;
 #   studio-rom.png      the same launch: the ROM decoded from the model beside the machine blocks;
 #   studio-results.png  tree_reduce.cu run to its end: the Results panel's verdict and the Warps panel;
-#   studio-output.png   printf_trace.cu run to its end: what its printf calls printed, in the Output panel.
+#   studio-output.png   printf_trace.cu run to its end: what its printf calls printed, in the Output panel;
+#   studio-problems.png a kernel that reads one element past its input's end, run to its end: the Problems
+#                       panel's out-of-bounds read, with its step, thread and line.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/docs/screenshots"
@@ -33,3 +35,18 @@ shot studio-heatmap.png "$tree" 12 model 12 "Token stream,Recurrent state"
 shot studio-rom.png "$tree" 12 model 12 "Steps,ROM,Machine blocks"
 shot studio-results.png "$tree" 400 reference 4 "Results,Warps"
 shot studio-output.png "$root/resources/kernels/printf_trace.cu" 400 reference 4 "Output,Warps"
+
+# A kernel of the script's own: its last thread reads in[8], which is out[0] in global memory.
+bug=$(mktemp -d)
+cat > "$bug/pairs.cu" <<'CUDA'
+// Sums of neighbours: out[i] = in[i] + in[i + 1]. The last thread reads one element past the end of in.
+__global__ void pairs(const int* in, int* out) {
+    int i = threadIdx.x;
+    out[i] = in[i] + in[i + 1];
+}
+CUDA
+cat > "$bug/pairs.json" <<'JSON'
+{"block": 8, "args": [{"name": "in", "array": [1, 2, 3, 4, 5, 6, 7, 8]}, {"name": "out", "zeros": 8}]}
+JSON
+shot studio-problems.png "$bug/pairs.cu" 400 reference 4 "Results,Problems"
+rm -r "$bug"

@@ -236,15 +236,16 @@ void StateHeatmap::drawLegend(float scale) {
     ImGui::Text("read  ");
     ImGui::SameLine();
     q = ImGui::GetCursorScreenPos();
+    dl->AddRectFilled(q, ImVec2(q.x + h / 3, q.y + h), kChangedColour);
+    ImGui::Dummy(ImVec2(h / 3, h));
+    ImGui::SameLine();
+    ImGui::Text("changed since the moment before: %zu rows  ", m_changed.size());
+    ImGui::SameLine();
+    q = ImGui::GetCursorScreenPos();
     dl->AddRect(q, ImVec2(q.x + h, q.y + h), IM_COL32(250, 210, 60, 255), 0, 0, 2);
     ImGui::Dummy(ImVec2(h, h));
     ImGui::SameLine();
     ImGui::Text("written, by the token going in: %s", m_token.empty() ? "none" : m_token.c_str());
-    q = ImGui::GetCursorScreenPos();
-    dl->AddRectFilled(q, ImVec2(q.x + h / 3, q.y + h), kChangedColour);
-    ImGui::Dummy(ImVec2(h / 3, h));
-    ImGui::SameLine();
-    ImGui::Text("changed since the moment shown before (%zu rows)", m_changed.size());
     ImGui::TextDisabled("%d rows (keys) x %d columns (values: bit i on columns 2i set, 2i+1 clear)", m_head.rows,
                         m_head.cols);
 }
