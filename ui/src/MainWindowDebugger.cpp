@@ -148,19 +148,27 @@ void MainWindow::showMoment() {
 
 void MainWindow::showModelViews(const DebugSnapshot& s) {
     // The token going in, run through the model once for the panels on screen that show it (not during a
-    // run: a trace costs a model step). The engine thread makes it; showTrace draws it.
+    // run: a trace costs a model step). The engine thread makes it; showTrace draws it. Once the launch has
+    // ended no token goes in: the panels show the last state at once.
     bool heatmap = m_heatmapHost->isVisible(), layers = m_layers->isVisible();
-    if (s.loaded && (heatmap || layers) && !m_debugger->running()) m_debugger->requestTrace();
+    if (!s.loaded || !(heatmap || layers) || m_debugger->running()) return;
+    if (s.state.run == RunState::Running)
+        m_debugger->requestTrace();
+    else
+        drawTrace(TokenTrace{});
 }
 
 void MainWindow::showTrace() {
     std::shared_ptr<const TokenTrace> trace = m_debugger->trace();
-    if (!trace || m_debugger->running()) return;
+    if (trace && !m_debugger->running()) drawTrace(*trace);
+}
+
+void MainWindow::drawTrace(const TokenTrace& trace) {
     if (m_heatmapHost->isVisible()) {
-        m_heatmap->show(m_debugger->session(), *trace, [this] { return m_debugger->lock(); });
+        m_heatmap->show(m_debugger->session(), trace, [this] { return m_debugger->lock(); });
         m_heatmapHost->update();
     }
-    if (m_layers->isVisible()) showLayers(*trace);
+    if (m_layers->isVisible()) showLayers(trace);
 }
 
 void MainWindow::showLayers(const TokenTrace& trace) {

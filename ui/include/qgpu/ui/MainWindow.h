@@ -147,6 +147,7 @@ private:
     void showMoment();                            // the editor's current line and the ImGui viewers
     void showModelViews(const DebugSnapshot& s);  // asks for the trace the heatmap and Layers show
     void showTrace();                             // draws it there when it comes
+    void drawTrace(const TokenTrace& trace);      // the engine idle: the heatmap and Layers at the moment shown
     void showLayers(const TokenTrace& trace);     // the session lock held; an empty trace says why there is none
     void showBreakpoints();
     void showSourceLine(int line);                     // 1-based: the editor's cursor goes there
