@@ -279,51 +279,60 @@ GpuModel::RowReader GpuModel::rowReader(LayerReader readLayer) const {
     };
 }
 
-MachineState GpuModel::decodeState(const LayerReader& readLayer, const Dim3& grid, const Dim3& block) const {
+MachineState GpuModel::decodeState(const LayerReader& readLayer, const Dim3& grid, const Dim3& block,
+                                   const MachineState* before, const std::set<std::pair<int, int>>* changed) const {
     // Each memory's place is looked up once (the debugger decodes after every step): `banks(prefix)` gives
     // bank i of the memories named prefix0, prefix1, ...
     struct Rows {
         std::span<const float> layer;
-        int head = -1;
+        Place place;
     };
     auto banks = [&](const std::string& prefix) {
         return [this, &readLayer, prefix, made = std::vector<Rows>()](int i) mutable -> Rows {
             if (size_t(i) >= made.size()) made.resize(size_t(i) + 1);
-            if (made[size_t(i)].head < 0) {
+            if (made[size_t(i)].place.head < 0) {
                 Place p = memory(prefix + std::to_string(i));
-                made[size_t(i)] = {readLayer(p.layer), p.head};
+                made[size_t(i)] = {readLayer(p.layer), p};
             }
             return made[size_t(i)];
         };
     };
-    auto read = [this](const Rows& m, int r) { return row(m.layer, m.head, r); };
+    // Decoded again: every memory when there is no machine before, else those with a changed row.
+    auto stale = [&](Place p) { return !before || changed->count({p.layer, p.head}) > 0; };
+    auto read = [this](const Rows& m, int r) { return row(m.layer, m.place.head, r); };
     auto registers = banks(gpu::kRegisterFile), lanes = banks("lane"), global = banks(gpu::kGlobalMemory),
          shared = banks(gpu::kSharedMemory);
-    MachineState s;
+    MachineState s = before ? *before : MachineState{};
     s.lanesPerWarp = gpu::kLanes;
     s.warpsPerBlock = (block.count() + gpu::kLanes - 1) / gpu::kLanes;
     s.threads.resize(size_t(grid.count() * s.warpsPerBlock * gpu::kLanes));
     Place e = memory("epoch");
     uint32_t epoch = row(readLayer(e.layer), e.head, 0) & 1;
+    bool epochChanged = stale(e);  // every waiting lane's status reads it
     // Warp g's lane l: register r in row (g mod 8) * 16 + r of bank l * 4 + g / 8; its state in row g of
     // lane<l> (gpu::LaneStateField).
     for (int slot : gpu::threadSlots(grid, block)) {
         int g = slot / gpu::kLanes, lane = slot % gpu::kLanes;
         ThreadState& t = s.threads[size_t(slot)];
         Rows bank = registers(lane * 4 + g / 8);
-        for (int r = 0; r < 16; ++r) t.regs[size_t(r)] = read(bank, g % 8 * 16 + r);
-        uint32_t state = read(lanes(lane), g);
+        if (stale(bank.place))
+            for (int r = 0; r < 16; ++r) t.regs[size_t(r)] = read(bank, g % 8 * 16 + r);
+        Rows laneRows = lanes(lane);
+        if (!epochChanged && !stale(laneRows.place)) continue;
+        uint32_t state = read(laneRows, g);
         t.pc = int(state & (gpu::kBlocks - 1));
         bool exited = state >> gpu::kLaneExited & 1,
              waiting = (state >> gpu::kLaneWaiting & 1) && (state >> gpu::kLaneEpoch & 1) == epoch;
         t.status = exited ? LaneStatus::Exited : waiting ? LaneStatus::AtBarrier : LaneStatus::Live;
     }
-    for (int a = 0; a < 1024; ++a) s.global.push_back(read(global(a / 128), a % 128));
-    for (int cta = 0; cta < grid.count(); ++cta) {
-        s.shared.emplace_back();
-        Rows bank = shared(cta / 2);
-        for (int a = 0; a < 64; ++a) s.shared.back().push_back(read(bank, cta % 2 * 64 + a));
-    }
+    s.global.resize(1024);
+    for (int a = 0; a < 1024; a += 128)
+        if (Rows bank = global(a / 128); stale(bank.place))
+            for (int r = 0; r < 128; ++r) s.global[size_t(a + r)] = read(bank, r);
+    s.shared.resize(size_t(grid.count()), std::vector<uint32_t>(64));
+    for (int cta = 0; cta < grid.count(); ++cta)
+        if (Rows bank = shared(cta / 2); stale(bank.place))
+            for (int a = 0; a < 64; ++a) s.shared[size_t(cta)][size_t(a)] = read(bank, cta % 2 * 64 + a);
     return s;
 }
 
@@ -461,6 +470,11 @@ std::vector<std::vector<size_t>> GpuStepper::convStateUsed() const { return m_mo
 MachineState GpuStepper::decode(const SparseModel::State& state) const {
     return m_model.decodeState([&](int layer) { return std::span<const float>(state.recurrent[size_t(layer)]); },
                                m_grid, m_block);
+}
+
+MachineState GpuStepper::decodeChanged(const MachineState& before, const std::set<std::pair<int, int>>& heads) const {
+    return m_model.decodeState([&](int layer) { return std::span<const float>(m_state.recurrent[size_t(layer)]); },
+                               m_grid, m_block, &before, &heads);
 }
 
 std::vector<std::array<uint64_t, 5>> GpuStepper::decodeRom() const {

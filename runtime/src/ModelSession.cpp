@@ -1,6 +1,7 @@
 #include "qgpu/runtime/ModelSession.h"
 
 #include <algorithm>
+#include <set>
 #include <optional>
 #include <utility>
 
@@ -298,7 +299,8 @@ private:
                  (n.kind == gpu::Kind::Exec && n.mask == 0));
     }
 
-    // Records the step just written: the machine decoded after it, the event, the state rows it changed.
+    // Records the step just written: the state rows it changed, the machine decoded after it (again only
+    // where those rows lie), the event.
     void finishStep() {
         GpuStepper& s = *m_stepper;
         const gpu::Token exec = m_pendingExec;
@@ -306,7 +308,10 @@ private:
         m_pending = 0;
         m_pendingReleased = false;
         const MachineState& before = m_states.back();
-        MachineState after = s.decode();
+        m_stateChanges.push_back(recordStateChanges());
+        std::set<std::pair<int, int>> heads;  // those the step changed a row of: the rest decodes as before
+        for (const RowChange& c : m_stateChanges.back()) heads.insert({c.layer, c.head});
+        MachineState after = s.decodeChanged(before, heads);
         after.steps = int(m_history.size()) + 1;
         after.run = before.run == RunState::Faulted   ? RunState::Faulted
                     : s.next().kind == gpu::Kind::End ? RunState::Finished
@@ -316,7 +321,6 @@ private:
             after.run = RunState::Faulted;
             after.fault = faultMessage(exec, s.next(), after);
         }
-        m_stateChanges.push_back(recordStateChanges());
         m_convAtStep.push_back(convValues());
         m_history.push_back(event(exec, before, after, released));
         m_writtenAfterStep.push_back(s.written().size());

@@ -509,14 +509,22 @@ void waitWhileBusy(ChatPanel& chat) {
     ASSERT_FALSE(chat.busy()) << "the chat did not answer within 300 s";
 }
 
+// The window with the app's chat over the GPU model and no host checkpoint, shown at `size`.
+struct ChatStudio {
+    studio::ModelHolder model;
+    MainWindow window;
+    explicit ChatStudio(QSize size) {
+        window.setChatEngine(std::make_unique<studio::StudioChat>(model, QGPU_SOURCE_DIR "/resources", ""));
+        window.resize(size);
+        window.show();
+    }
+};
+
 }  // namespace
 
 TEST(StudioChat, WithoutAHostTypedExpressionsRunOnTheGpuAndOpenInTheDebugger) {
-    studio::ModelHolder model;
-    MainWindow window;
-    window.setChatEngine(std::make_unique<studio::StudioChat>(model, QGPU_SOURCE_DIR "/resources", ""));
-    window.resize(1200, 800);
-    window.show();
+    ChatStudio studio(QSize(1200, 800));
+    MainWindow& window = studio.window;
     ChatPanel& chat = *window.chat();
     EXPECT_TRUE(chat.transcript().contains("No host checkpoint is loaded")) << chat.transcript().toStdString();
     EXPECT_TRUE(chat.transcript().contains("qgpu-studio --host DIR"));
@@ -619,11 +627,8 @@ void launchFromChat(MainWindow& window, const QString& expression) {
 // A launch opened from the chat, then a second one, leave every panel where it was and as large: the chat
 // stays docked, the registers keep their rows and the launch its arguments.
 TEST(StudioChat, LaunchesOpenedFromTheChatKeepTheLayout) {
-    studio::ModelHolder model;
-    MainWindow window;
-    window.setChatEngine(std::make_unique<studio::StudioChat>(model, QGPU_SOURCE_DIR "/resources", ""));
-    window.resize(1280, 800);
-    window.show();
+    ChatStudio studio(QSize(1280, 800));
+    MainWindow& window = studio.window;
     QTest::qWait(50);
     EXPECT_EQ(window.size(), QSize(1280, 800)) << "the first layout grew the window";
     window.resetLayout();

@@ -1,5 +1,6 @@
 #include "qgpu/ui/LaunchStepCounter.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 

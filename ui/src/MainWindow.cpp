@@ -78,6 +78,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_debugger(std::m
 }
 
 MainWindow::~MainWindow() {
+    // The focus moves while the panels are deleted, after this window's members are gone: stop following it.
+    disconnect(qApp, &QApplication::focusChanged, this, nullptr);
     m_debugger.reset();     // first: a run in flight steps the session, and the views follow it
     delete m_timelineHost;  // the hosts draw the viewers: they must go before the viewers do
     delete m_heatmapHost;

@@ -57,7 +57,7 @@ private:
     MachineSpec m_spec;
     MemoryMap m_map;
     MachineState m_state;
-    ArrayBounds m_bounds;  // the out-of-bounds warnings (followed as steps run; a step undone keeps them)
+    ArrayBounds m_bounds;  // the out-of-bounds check, followed as step() executes (apply() replays events only)
 };
 
 // The fault of a barrier reached by the lanes `arrived` of a warp while its other live lanes are elsewhere:

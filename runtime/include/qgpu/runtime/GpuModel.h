@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <span>
 #include <string>
@@ -118,8 +119,11 @@ private:
     using RowReader = std::function<uint32_t(const std::string& memory, int row)>;
     RowReader rowReader(LayerReader readLayer) const;
     // The machine as the recurrent state holds it: every thread's registers, pc and status, global and shared
-    // memory (the state decoder; docs/tokens.md has the layout).
-    MachineState decodeState(const LayerReader& readLayer, const Dim3& grid, const Dim3& block) const;
+    // memory (the state decoder; docs/tokens.md has the layout). Given the machine `before` and the heads
+    // (layer, head) with a row changed since, only what those heads hold is decoded again.
+    MachineState decodeState(const LayerReader& readLayer, const Dim3& grid, const Dim3& block,
+                             const MachineState* before = nullptr,
+                             const std::set<std::pair<int, int>>* changed = nullptr) const;
     std::vector<std::array<uint64_t, 5>> decodeRom(const LayerReader& readLayer) const;
     const DenseGpu& dense() const;
     const SparseModel& sparse() const;
@@ -149,6 +153,9 @@ public:
     // Every thread's registers, pc and status (exited, waiting at a barrier), global and shared memory.
     MachineState decode() const;
     MachineState decode(const SparseModel::State& state) const;  // the same from a replayed state
+    // The machine now, from the one `before` it and the heads (layer, head) whose rows changed since: what
+    // other heads hold is taken from `before` (the debugger decodes after every step).
+    MachineState decodeChanged(const MachineState& before, const std::set<std::pair<int, int>>& heads) const;
 
     // The model's state once the fed tokens and the first `written` tokens it wrote have gone in
     // (written <= written().size()): the stepper's own state, or its history replayed. `from`, when given,
