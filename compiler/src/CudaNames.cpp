@@ -7,19 +7,18 @@ namespace qgpu {
 namespace {
 
 constexpr const char* kFloatFunction =
-    "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, expf, exp2f, exp10f, expm1f, logf, "
-    "log2f, log10f, log1pf, powf, sinf, cosf, tanf, sincosf, sinpif, cospif, sinhf, coshf, tanhf, asinf, "
-    "acosf, atanf, atan2f, asinhf, acoshf, atanhf, erff, erfcf, hypotf, cbrtf, rcbrtf, fmaf, fmodf, "
-    "remainderf, remquof, roundf, lroundf, ldexpf, scalbnf, frexpf, modff, ilogbf, logbf, nextafterf, fdimf, "
-    "fminf, fmaxf, fabsf, floorf, ceilf, truncf, rintf, copysignf and __saturatef besides + - * /; build the "
-    "function from them (docs/qgpu-cuda.md)";
+    "is not in qgpu's CUDA yet: the float functions are sqrtf, rsqrtf, __frsqrt_rn, expf, exp2f, exp10f, "
+    "expm1f, logf, log2f, log10f, log1pf, powf, sinf, cosf, tanf, sincosf, sinpif, cospif, sinhf, coshf, "
+    "tanhf, asinf, acosf, atanf, atan2f, asinhf, acoshf, atanhf, erff, erfcf, erfcxf, erfinvf, erfcinvf, "
+    "hypotf, cbrtf, rcbrtf, fmaf, fmodf, remainderf, remquof, roundf, lroundf, ldexpf, scalbnf, frexpf, "
+    "modff, ilogbf, logbf, nextafterf, fdimf, fminf, fmaxf, fabsf, floorf, ceilf, truncf, rintf, copysignf "
+    "and __saturatef besides + - * /; build the function from them (docs/qgpu-cuda.md)";
 
 // name -> what follows "'name' " in the message.
 const std::map<std::string_view, std::string>& advice() {
     static const std::map<std::string_view, std::string> table = [] {
         std::map<std::string_view, std::string> t;
-        for (std::string_view f : {"erfinvf", "erfcinvf", "erfcxf", "lgammaf", "tgammaf", "__frsqrt_rn"})
-            t[f] = kFloatFunction;
+        for (std::string_view f : {"lgammaf", "tgammaf", "lgamma", "tgamma"}) t[f] = kFloatFunction;
         t["cooperative_groups"] = "is declared by <cooperative_groups.h>: include it first";
         t["half"] = "is not supported: the machine computes in 32-bit float; use float";
         return t;

@@ -392,35 +392,52 @@ QGPU_MATH_FN float powf(float x, float y) {
 
 // ---- reciprocal square root ------------------------------------------------------------------------
 
-// 1 / sqrt(x): x = a * 2^(2n) with a in [1, 4), then Newton's iteration y <- y (3 - a y^2) / 2 from a
-// linear first guess, in fixed point: five steps reach the 28 bits the fixed point keeps.
-QGPU_MATH_FN float rsqrtf(float x) {
-    unsigned bits = __float_as_uint(x);
-    if ((bits & 0x7fffffffu) == 0u) return __uint_as_float((bits & 0x80000000u) | 0x7f800000u);  // +-inf
-    if (bits > 0x7f800000u) return __uint_as_float(0x7fffffffu);                                 // NaN, x < 0
-    if (bits == 0x7f800000u) return 0.0f;
-    unsigned field = bits >> 23, m = bits & 0x7fffffu;
-    int e = int(field) - 127;
-    if (field == 0u) {
-        int shift = __clz((int)m) - 8;
-        m <<= shift;
-        e = -126 - shift;
-    }
-    m |= 0x800000u;
-    unsigned a = m << 7;  // a in Q2.30, [1, 2)
-    if (e & 1) {          // an odd exponent: a in [2, 4)
-        a <<= 1;
+// 1 / sqrt(x) for a positive finite x (its bits) as y * 2^(-31 - e) (returned: e) with y in Q1.31, within 2^-27
+// of the root: x = a * 2^(2e) with a = M * 2^-23 in [1, 4) (M returned), then Newton's iteration
+// y <- y (3 - a y^2) / 2 from a linear first guess, in fixed point: five steps reach the 28 bits it keeps.
+QGPU_MATH_FN int __qgpu_rsqrt(unsigned bits, unsigned& M, unsigned& y) {
+    unsigned sig;
+    int e = __qgpu_unpack(bits, sig);
+    M = sig >> 8;
+    if (e & 1) {  // an odd exponent: a in [2, 4)
+        M <<= 1;
         e -= 1;
     }
-    unsigned y = 0x8b851eb8u - (a >> 4) * 5u;  // Q1.31: 1.09 - 0.15625 a, within 11%
+    unsigned a = M << 7;              // a in Q2.30
+    y = 0x8b851eb8u - (a >> 4) * 5u;  // Q1.31: 1.09 - 0.15625 a, within 11%
     for (int i = 0; i < 5; ++i) {
         unsigned ay2 = __qgpu_mulhi_u(a, __qgpu_mulhi_u(y, y) << 1);  // a y^2 in Q3.29 (y^2 in Q1.31)
         unsigned t = 0x60000000u - ay2;                               // 3 - a y^2, Q3.29, in (0, 3)
         y = __qgpu_mulhi_u(y, t) << 2;                                // y t / 2, Q1.31
     }
-    // 1/sqrt(x) = y * 2^(-31 - e/2) with y in (2^30, 2^31]
-    if (y >= 0x80000000u) return __qgpu_round_pack(0u, -e / 2, y, 0u);
-    return __qgpu_round_pack(0u, -e / 2 - 1, y << 1, 1u);
+    return e / 2;
+}
+
+QGPU_MATH_FN float rsqrtf(float x) {
+    unsigned bits = __float_as_uint(x), M, y;
+    if ((bits & 0x7fffffffu) == 0u) return __uint_as_float((bits & 0x80000000u) | 0x7f800000u);  // +-inf
+    if (bits > 0x7f800000u) return __uint_as_float(0x7fffffffu);                                 // NaN, x < 0
+    if (bits == 0x7f800000u) return 0.0f;
+    int e = __qgpu_rsqrt(bits, M, y);  // 1/sqrt(x) = y * 2^(-31 - e) with y in (2^30, 2^31]
+    if (y >= 0x80000000u) return __qgpu_round_pack(0u, -e, y, 0u);
+    return __qgpu_round_pack(0u, -e - 1, y << 1, 1u);
+}
+
+// 1 / sqrt(x) correctly rounded: y's 24 bits below the point, Q, and Q + 1 where the root lies above the
+// midpoint (Q + 1/2) * 2^-24, which holds when (2Q + 1)^2 M < 2^73, an exact product of three words (y is within
+// 2^-27, so the root lies within one unit of Q). The root of a = 1 is exact; others are irrational.
+QGPU_MATH_FN float __frsqrt_rn(float x) {
+    unsigned bits = __float_as_uint(x), M, y;
+    if ((bits & 0x7fffffffu) == 0u || bits >= 0x7f800000u) return rsqrtf(x);
+    int e = __qgpu_rsqrt(bits, M, y);
+    if (M == 0x800000u) return __qgpu_round_pack(0u, -e, 0x80000000u, 0u);
+    y = y >= 0x80000000u ? 0x7fffffffu : y < 0x40000000u ? 0x40000000u : y;  // 1/sqrt(a) is in (1/2, 1)
+    unsigned q = y >> 7, d = 2u * q + 1u, hi = __umulhi(d, d), lo = d * d;
+    unsigned mid = __umulhi(lo, M), low = hi * M + mid;
+    unsigned top = __umulhi(hi, M) + (low < mid);  // bits 64.. of (2Q + 1)^2 M
+    q += top < 512u;
+    if (q == 0x1000000u) return __qgpu_round_pack(0u, -e, 0x80000000u, 0u);  // a root just below 1 rounds up to 1
+    return __qgpu_round_pack(0u, -e - 1, q << 8, 0u);
 }
 
 // ---- cube roots -----------------------------------------------------------------------------------

@@ -238,3 +238,140 @@ QGPU_MATH_FN float erfcf(float x) {
     }
     return __qgpu_fixed_to_float(hi, lo, fraction);
 }
+
+// (1 / sqrt(pi)) A(w) / x with w = 1 / x^2 <= 1/102 and u = 32 w: A is the asymptotic series of x sqrt(pi)
+// e^(x^2) erfc(x) to w^6 (the next term is below 2^-36), in Q2.30.
+QGPU_MATH_TABLE int __qgpu_erfcx_asymptotic_coefficients[7] = {0xa2,    -0x3b1,     0x1a40,    -0xf000,
+                                                               0xc0000, -0x1000000, 0x40000000};
+
+// The scaled complementary error function e^(x^2) erfc(x): erfcf's fit below 10.1 (i: its interval), the
+// asymptotic series above it (i = 4; 1 / x by a Newton reciprocal), and 2 e^(x^2) - erfcx(|x|) for x < 0
+// (infinity from -9.3825 on). One polynomial and one rounding on every path (ROM).
+QGPU_MATH_FN float erfcxf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, negative = bits >> 31, hi = 0u, lo, y;
+    if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
+    if (negative && magnitude >= 0x41200000u) return __uint_as_float(0x7f800000u);  // x <= -10
+    if (bits == 0x7f800000u) return 0.0f;
+    int i = magnitude < 0x3f800000u ? 0 : int(magnitude >> 23) - 126;  // [0, 1) .. [4, 10.1), then the series
+    i = magnitude >= 0x4121999au ? 4 : i > 3 ? 3 : i;
+    int e = int(magnitude >> 23) - 127, u;  // x = n 2^(e + 1) with n = sig / 2^32 where x >= 10.1
+    unsigned xf = (magnitude | 0x800000u) << 8, sig = xf | 0x80000000u;
+    xf = i == 4 || magnitude < 0x00800000u || 4 - e > 31 ? 0u : xf >> (4 - e);  // |x| * 2^27 below 10.1
+    if (i < 4) {
+        u = int((xf << (i == 3 ? 2 : i == 2 ? 4 : 5)) - (i < 3 ? 0x80000000u : 0u));
+    } else {  // 1 / n = y / 2^31, and w = 2^(2e+32) / x^2
+        y = sig == 0x80000000u ? 0xffffffffu : __qgpu_reciprocal(sig);
+        unsigned w = __umulhi(y, y);
+        u = int(2 * e - 5 >= 32 ? 0u : w >> (2 * e - 5));  // 32 / x^2 * 2^32
+    }
+    unsigned r = unsigned(i < 4 ? __qgpu_horner(__qgpu_erfc_scaled_coefficients + 14 * i, 14, u)
+                                : __qgpu_horner(__qgpu_erfcx_asymptotic_coefficients, 7, u));
+    int fraction = 30 + (i > 0 ? i - 1 : 0);
+    lo = r;
+    if (i == 4) {
+        lo = __umulhi(__umulhi(y, 0x906eba82u), r << 1);  // A(w) / (n sqrt(pi)) * 2^30
+        fraction = e + 31;
+    } else if (negative) {  // 2 e^(x^2) = p 2^(k - 30) (p in Q1.31), less r on p's scale (r is below p / 2)
+        unsigned long long square = (unsigned long long)xf * xf, xh = square >> 32, xl = unsigned(square);
+        unsigned long long t = ((xh * 0x5c551d94u) >> 20) + ((xh * 0xae0bf85eu + xl * 0x5c551d94u) >> 52);
+        int k = int(t >> 32), shift = k + fraction - 30;
+        lo = __qgpu_exp2_fraction(unsigned(t)) - (shift < 32 ? r >> shift : 0u);
+        fraction = 30 - k;
+    }
+    return __qgpu_fixed_to_float(hi, lo, fraction);
+}
+
+// ---- inverse error functions -----------------------------------------------------------------------
+
+// erfinv(t) / t at z = t^2 on [0, 1/4) and [1/4, 9/16), at u = 2 (z - 1/8) and 2 (z - 13/32): degree 9 (least-squares
+// fits, within 2^-29 with the truncated products), in Q1.31, the last term unsigned.
+QGPU_MATH_TABLE int __qgpu_erfinv_small_coefficients[20] = {
+    0x63204,  0xc33f1,   0x179821,  0x308ee9,  0x66cd81,  0xe24cd4,  0x2110efb, 0x55a80d1, 0x112fc010, 0x756da32c,
+    0xde9cc3, 0x124a5dd, 0x158e46d, 0x1e43178, 0x2be44ab, 0x41d7369, 0x692836e, 0xbb10aa8, 0x1a186dbe, -0x7eb9233c};
+
+// erfinv(1 - q) at s = sqrt(-log2 q) on [sqrt(2), 2), [2, 3), [3, 4), [4, 6), [6, 8) and [8, sqrt(150)]: degree 9
+// at u = (s - c) 2^(shift - 4) (within 2^-29), at 2^(shift + 27), the last term unsigned. The centres c in Q4.28
+// with the shift in their low byte.
+QGPU_MATH_TABLE int __qgpu_erfinv_tail_coefficients[60] = {
+    0x20f0c,   0x2f35e,  -0x1572a9, 0x4700f6,  -0xb6fd1c,  0x18703c8, -0x29ee52c, 0x2c41737,  0x6e5f36d5, -0x769da39d,
+    -0x575b89, 0x9e747a, -0xf491cf, 0x1633f24, -0x1d007c5, 0x209b1aa, -0x1ab480b, -0x1e147c,  0x6fd96471, 0x703b25c2,
+    -0x711a8,  0xd1e11,  -0x163cda, 0x246897,  -0x34a23d,  0x399391,  -0x5586f,   -0xf73c91,  0x6f1dc72d, -0x57fee028,
+    -0x3f1773, 0x450e72, -0x3f7ea3, 0x390514,  -0x20c0f3,  -0x187dd1, 0x8c9d23,   -0x16ffbbd, 0x6dd1255f, 0x7d6a2261,
+    -0x159a4,  0x1a6e6,  -0x148ae,  -0xa3ce,   0x75383,    -0x1a5bf1, 0x4c7ea5,   -0xce0d81,  0x6cba707c, -0x4bf9b450,
+    -0x701c,   -0x38c38, 0xac8fa,   -0x15e641, 0x27c99c,   -0x44a11c, 0x739df1,   -0xc2c2ea,  0x6be3f8ea, -0x7d6426d0};
+QGPU_MATH_TABLE unsigned __qgpu_erfinv_tail_centres[6] = {0x1b800004u, 0x28000003u, 0x38000003u,
+                                                          0x50000002u, 0x70000002u, 0xa0000001u};
+
+// A polynomial of the tables above whose last sum needs the 32nd bit: Horner's rule to its last step in int,
+// the last sum unsigned.
+QGPU_MATH_FN unsigned __qgpu_horner_top(const int* c, int n, int v) {
+    return unsigned(c[n - 1]) + unsigned(__qgpu_mulhi_s(__qgpu_horner(c, n - 1, v), v));
+}
+
+// erfinv of t = m 2^(e - 31) (m not 0), or with `tail` erfinv(1 - q) of q = m 2^(e - 31) <= 1/4, with the sign:
+// below 3/4, t times the fit at t^2 (t's whole significand: a tiny result keeps its relative accuracy); in the
+// tail, the fit at s = sqrt(-log2 q), with log2 q to 2^-32 and s to 29 bits. One polynomial and one rounding
+// on both paths (ROM).
+QGPU_MATH_FN float __qgpu_erfinv(unsigned m, int e, unsigned tail, unsigned sign) {
+    int lead = __clz(int(m)), v, fraction;
+    unsigned sig = m << lead, hi, lo, inexact;
+    e -= lead;
+    const int* c;
+    if (!tail) {
+        unsigned z = __qgpu_word_at(0u, __qgpu_mulhi_u(sig, sig), -2 * e - 2), upper = z >= 0x40000000u;  // t^2 2^32
+        v = int((z - (upper ? 0x68000000u : 0x20000000u)) << 1);
+        c = __qgpu_erfinv_small_coefficients + 10 * upper;
+        sig >>= 1;
+        fraction = 61 - e;
+    } else {
+        v = __qgpu_log2_argument(sig, e);
+        __qgpu_log2_sum(e, v, __qgpu_log2_over(v), hi, lo);                        // log2 q = hi:lo * 2^-54
+        unsigned long long l = (0ull - ((unsigned long long)hi << 32 | lo)) << 2;  // -log2 q * 2^56: [2^57, 2^64)
+        hi = unsigned(l >> 32);
+        int j = hi >= 0x40000000u ? 0 : hi >= 0x10000000u ? 1 : hi >= 0x04000000u ? 2 : 3;  // top bit pair not 0
+        l <<= 2 * j;
+        unsigned s = __qgpu_isqrt(unsigned(l >> 32), unsigned(l), 29, inexact) << (3 - j);  // s in Q4.28
+        int whole = int(s >> 28), i = whole < 4 ? whole - 1 : whole < 8 ? 3 + (whole - 4) / 2 : 5;
+        unsigned centre = __qgpu_erfinv_tail_centres[i];
+        v = int((s - (centre & ~0xffu)) << (centre & 0xffu));
+        c = __qgpu_erfinv_tail_coefficients + 10 * i;
+        sig = 0x80000000u;
+        fraction = int(centre & 0xffu) + 58;
+    }
+    unsigned f = __qgpu_horner_top(c, 10, v);
+    float r = __qgpu_fixed_to_float(__umulhi(sig, f), sig * f, fraction);
+    return __uint_as_float(__float_as_uint(r) | sign);
+}
+
+// The inverse error function: the fit at t^2 below 3/4 and at sqrt(-log2(1 - t)) above (1 - t exact).
+QGPU_MATH_FN float erfinvf(float x) {
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, field = magnitude >> 23;
+    if (magnitude > 0x3f800000u) return __uint_as_float(0x7fffffffu);  // NaN, |x| > 1
+    if (magnitude == 0x3f800000u) return __uint_as_float((bits & 0x80000000u) | 0x7f800000u);
+    if (magnitude == 0u) return x;
+    unsigned m = (magnitude & 0x7fffffu) | (field != 0u ? 0x800000u : 0u), tail = magnitude >= 0x3f400000u;
+    // |x| = m 2^(e - 31); from 3/4 on, 1 - |x| = (2^24 - m) 2^-24
+    return __qgpu_erfinv(tail ? 0x1000000u - m : m, tail ? 7 : int(field != 0u ? field : 1u) - 119, tail,
+                         bits & 0x80000000u);
+}
+
+// The inverse complementary error function, erfinv(1 - y): y itself, or 2 - y with the sign, where that is at most
+// 1/4; elsewhere |1 - y|, exact in Q1.31. One call of the core (ROM).
+QGPU_MATH_FN float erfcinvf(float y) {
+    unsigned bits = __float_as_uint(y), field = bits >> 23;
+    if ((bits & 0x7fffffffu) == 0u) return __uint_as_float(0x7f800000u);
+    if (bits >= 0x40000000u) return __uint_as_float(bits == 0x40000000u ? 0xff800000u : 0x7fffffffu);  // 2, NaN, <0
+    if (bits == 0x3f800000u) return 0.0f;
+    unsigned m = (bits & 0x7fffffu) | (field != 0u ? 0x800000u : 0u), tail = 1u, sign = bits > 0x3f800000u;
+    int e = int(field != 0u ? field : 1u) - 119;  // y = m 2^(e - 31)
+    if (bits >= 0x3fe00000u) {                    // 2 - y = (2^24 - m) 2^-23
+        m = 0x1000000u - m;
+        e = 8;
+    } else if (bits > 0x3e800000u) {  // |1 - y| 2^31
+        unsigned whole = m << (int(field) - 119);
+        m = sign ? whole - 0x80000000u : 0x80000000u - whole;
+        e = 0;
+        tail = 0u;
+    }
+    return __qgpu_erfinv(m, e, tail, sign << 31);
+}

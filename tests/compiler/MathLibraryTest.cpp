@@ -134,6 +134,19 @@ TEST(MathLibrary, ErrorFunctionsGiveTheHostsBits) {
     expectHostBits("erf(x)", qgpu_cuda::erff, -4.5f, 4.5f);
     expectHostBits("erfcf(x)", qgpu_cuda::erfcf, -5.0f, 11.0f);
     expectHostBits("erfc(x)", qgpu_cuda::erfcf, -1.0f, 1.0f);
+    expectHostBits("erfcxf(x)", qgpu_cuda::erfcxf, -10.0f, 30.0f);
+    expectHostBits("erfcx(x)", qgpu_cuda::erfcxf, -1.0f, 1.0f);
+}
+
+TEST(MathLibrary, InverseErrorFunctionsGiveTheHostsBits) {
+    expectHostBits("erfinvf(x)", qgpu_cuda::erfinvf, -1.0f, 1.0f);
+    expectHostBits("erfinv(x)", qgpu_cuda::erfinvf, 0.7f, 1.0f);
+    expectHostBits("erfcinvf(x)", qgpu_cuda::erfcinvf, 0.0f, 2.0f);
+    expectHostBits("erfcinv(x)", qgpu_cuda::erfcinvf, 0.0f, 1e-30f);
+}
+
+TEST(MathLibrary, CorrectlyRoundedReciprocalRootGivesTheHostsBits) {
+    expectHostBits("__frsqrt_rn(x)", qgpu_cuda::__frsqrt_rn, 0.0f, 1e6f);
 }
 
 TEST(MathLibrary, CubeRootsGiveTheHostsBits) {

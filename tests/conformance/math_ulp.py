@@ -2,7 +2,8 @@
 function's whole range: random bits, the range where results are finite and not zero, arguments near 0,
 near the overflow and underflow thresholds, subnormals, exact cases and the IEEE specials), the largest
 error in units in the last place of the exact result, and how many results are correctly rounded. Fails
-when a function's error passes 1 ulp (CUDA documents 1 for logf and log2f, 2 for the others) or a special
+when a function's error passes 1 ulp (CUDA documents 1 for logf and log2f, 2 or more for the others; 0.5 for
+__frsqrt_rn, which CUDA rounds correctly) or a special
 case differs from IEEE-754's answer. Prints the table docs/qgpu-cuda.md quotes.
 
 Usage: math_ulp.py --driver qgpu_conformance_math [--count N] [FUNCTION ...]
@@ -46,12 +47,33 @@ FUNCTIONS = {
     "tanf": (mpmath.tan, (-1e5, 1e5)),
     "erff": (mpmath.erf, (-4.5, 4.5)),
     "erfcf": (mpmath.erfc, (-4.5, 10.06)),
+    "erfcxf": (lambda x: mpmath.exp(x * x) * mpmath.erfc(x), (-9.38, 1e4)),
+    "erfinvf": (mpmath.erfinv, (-1.0, 1.0)),
+    "erfcinvf": (lambda y: erfcinv(y), (0.0, 2.0)),
+    "__frsqrt_rn": (lambda x: 1 / mpmath.sqrt(x), (1e-38, 3e38)),
 }
+CORRECTLY_ROUNDED = ("__frsqrt_rn",)  # bound 0.5 ulp
 LOGS = ("logf", "log2f", "log10f")
+RSQRT = ("rsqrtf", "__frsqrt_rn")
 TRIG = ("sinf", "cosf", "tanf")
 PI_TRIG = ("sinpif", "cospif")
 SPECIALS = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x00000001, 0x80000001,
             0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF]
+
+
+def erfcinv(y):
+    """The t with erfc(t) = y: erfinv(1 - y), or where y is tiny (1 - y would round to 1) Newton's iteration on
+    log erfc(t) = log y from sqrt(-log y)."""
+    if y >= mpmath.mpf(2) ** -40:
+        return mpmath.erfinv(1 - y)
+    t, target = mpmath.sqrt(-mpmath.log(y)), mpmath.log(y)
+    for _ in range(10):
+        c = mpmath.erfc(t)
+        step = (mpmath.log(c) - target) * c / (2 / mpmath.sqrt(mpmath.pi) * mpmath.exp(-t * t))
+        t += step
+        if abs(step) < t * mpmath.mpf(2) ** -90:
+            break
+    return t
 
 
 def inputs(name, count, rng):
@@ -70,11 +92,11 @@ def inputs(name, count, rng):
     elif name in ("cbrtf", "rcbrtf"):  # every exponent, both signs, exact cubes
         parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32) | (rng.integers(0, 2, 2 * n, dtype=np.uint32) << 31))
         parts.append((rng.integers(-400, 400, n).astype(np.float64) ** 3).astype(np.float32).view(np.uint32))
-    elif name == "rsqrtf" or name in LOGS:  # every exponent, subnormals, powers of two, x near 1
+    elif name in RSQRT or name in LOGS:  # every exponent, subnormals, powers of two, x near 1
         parts.append(rng.integers(1, 0x7F800000, 2 * n, dtype=np.uint32))
         parts.append(rng.integers(0x3F3504F3, 0x3FB504F3, n, dtype=np.uint32))
         parts.append(np.arange(1, 254, dtype=np.uint32) << 23)
-    elif name in ("asinf", "acosf", "atanhf"):  # x in [-1, 1], every exponent below 1, x near +-1 and +-1/2
+    elif name in ("asinf", "acosf", "atanhf", "erfinvf"):  # x in [-1, 1], every exponent below 1, x near +-1 and +-1/2
         parts.append(rng.uniform(-1, 1, 2 * n).astype(np.float32).view(np.uint32))
         parts.append(rng.integers(1, 0x3F800000, n, dtype=np.uint32) | (rng.integers(0, 2, n, dtype=np.uint32) << 31))
         near = 1 - rng.integers(1, 2**16, n // 2) * np.float32(2**-24)
@@ -86,6 +108,16 @@ def inputs(name, count, rng):
         parts.append(rng.uniform(-20, 20, n).astype(np.float32).view(np.uint32))
         tiny = rng.integers(0x2D000000, 0x3F000000, n // 2, dtype=np.uint32)
         parts.append(tiny | (rng.integers(0, 2, n // 2, dtype=np.uint32) << 31))
+    elif name == "erfcinvf":  # y in (0, 2), every exponent below 2, y near 1 and near 2
+        parts.append(rng.uniform(0, 2, 2 * n).astype(np.float32).view(np.uint32))
+        parts.append(rng.integers(1, 0x40000000, n, dtype=np.uint32))
+        near = rng.integers(1, 2**16, n // 2) * np.float32(2**-24)
+        parts.append(np.concatenate([1 - near, 1 + near, 2 - near]).astype(np.float32).view(np.uint32))
+    elif name == "erfcxf":  # x in [-9.4, 12], every exponent of both signs, x near 10.1 (where the series starts)
+        parts.append(rng.uniform(-9.4, 12, 2 * n).astype(np.float32).view(np.uint32))
+        parts.append(rng.integers(1, 0x7F800000, n, dtype=np.uint32) | (rng.integers(0, 2, n, dtype=np.uint32) << 31))
+        parts.append(rng.uniform(10.0, 10.2, n // 2).astype(np.float32).view(np.uint32))
+        parts.append(rng.uniform(-0.01, 0.01, n // 2).astype(np.float32).view(np.uint32))
     elif name == "log1pf":  # every exponent of a positive x, x in (-1, 1), x near -1
         parts.append(rng.integers(1, 0x7F800000, n, dtype=np.uint32))
         parts.append(rng.uniform(-1, 1, n).astype(np.float32).view(np.uint32))
@@ -131,7 +163,7 @@ def special(name, x):
             if exact == 0:
                 return np.float32(0.0) if name == "cospif" else np.copysign(np.float32(0), x)
             return np.float32(float(exact))
-    elif name == "rsqrtf" or name in LOGS:
+    elif name in RSQRT or name in LOGS:
         if x == 0:
             return np.float32(-np.inf if name in LOGS else np.copysign(np.inf, x))
         if x < 0:
@@ -146,6 +178,15 @@ def special(name, x):
     elif name == "erfcf":
         if np.isinf(x):
             return np.float32(2 if x < 0 else 0)
+    elif name == "erfcxf":
+        if np.isinf(x):
+            return np.float32(np.inf if x < 0 else 0)
+    elif name == "erfinvf":
+        if abs(x) >= 1 or x == 0:
+            return x if x == 0 else np.float32(np.copysign(np.inf, x) if abs(x) == 1 else "nan")
+    elif name == "erfcinvf":
+        if x <= 0 or x >= 2 or x == 1:
+            return np.float32(0 if x == 1 else np.inf if x == 0 else -np.inf if x == 2 else "nan")
     elif name == "atanhf":
         if abs(x) >= 1:
             return np.float32(np.copysign(np.inf, x) if abs(x) == 1 else "nan")
@@ -310,9 +351,9 @@ def main():
         print(f"{name:10} {n:8} {worst:8.3f}  {at!r:>16}  {100.0 * rounded / n:.2f}%")
         for line in bad[:5]:
             print("  special case:", line)
-        failed |= worst > BOUND_ULP or bool(bad)
+        failed |= worst > (0.5 if name in CORRECTLY_ROUNDED else BOUND_ULP) or bool(bad)
     if failed:
-        print(f"FAILED: an error above {BOUND_ULP} ulp or a wrong special case")
+        print(f"FAILED: an error above {BOUND_ULP} ulp (0.5 for {', '.join(CORRECTLY_ROUNDED)}) or a wrong special case")
         sys.exit(1)
 
 

@@ -350,6 +350,9 @@ inline float acosh(float x) { return acoshf(x); }
 inline float atanh(float x) { return atanhf(x); }
 inline float erf(float x) { return erff(x); }
 inline float erfc(float x) { return erfcf(x); }
+inline float erfcx(float x) { return erfcxf(x); }
+inline float erfinv(float x) { return erfinvf(x); }
+inline float erfcinv(float x) { return erfcinvf(x); }
 inline void sincos(float x, float* s, float* c) { sincosf(x, s, c); }
 inline float round(float x) { return roundf(x); }
 inline float logb(float x) { return logbf(x); }
