@@ -526,95 +526,133 @@ MemoryMap validateLaunch(const LaunchSpec& launch, const MachineSpec& spec) {
 
 namespace {
 
-Program linkProgram(const Program& program, const LaunchSpec& launch, const MemoryMap& map, const MachineSpec& spec) {
-    std::vector<Diagnostic> diags;
-    auto err = [&](SourceLoc loc, std::string msg) {
-        diags.push_back({program.sourceFile, loc.line, loc.column, std::move(msg)});
-    };
-    int n = int(program.blocks.size());
-    if (n == 0) err({}, "the program has no blocks");
-    if (n > spec.romBlocks)
-        err({}, "the program has " + std::to_string(n) + " blocks but the ROM holds " + std::to_string(spec.romBlocks) +
-                    "; simplify the kernel");
-    int dynamicWords = (launch.sharedBytes + 3) / 4;
-    if (program.sharedWords + dynamicWords > spec.sharedWords)
-        err({}, "the program uses " + std::to_string(program.sharedWords) + " shared words per block" +
+// Checks a program against the machine and the launch and resolves its symbols into the launch's
+// addresses and arguments; gathers every error before it throws them together.
+class ProgramLinker {
+public:
+    ProgramLinker(const Program& program, const LaunchSpec& launch, const MemoryMap& map, const MachineSpec& spec)
+        : program_(program), launch_(launch), map_(map), spec_(spec) {}
+
+    Program link() {
+        checkFit();
+        if (!program_.params.empty()) checkArguments(program_.params, launch_, diags_);
+        Program out = program_;
+        for (auto& b : out.blocks) linkBlock(b);
+        if (!diags_.empty()) throw DiagnosticError(diags_);
+        return out;
+    }
+
+private:
+    const Program& program_;
+    const LaunchSpec& launch_;
+    const MemoryMap& map_;
+    const MachineSpec& spec_;
+    std::vector<Diagnostic> diags_;
+
+    void err(SourceLoc loc, std::string msg) {
+        diags_.push_back({program_.sourceFile, loc.line, loc.column, std::move(msg)});
+    }
+
+    // The ROM and shared memory the program needs, and the launch's share of dynamic shared memory.
+    void checkFit() {
+        int n = int(program_.blocks.size());
+        if (n == 0) err({}, "the program has no blocks");
+        if (n > spec_.romBlocks)
+            err({}, "the program has " + std::to_string(n) + " blocks but the ROM holds " +
+                        std::to_string(spec_.romBlocks) + "; simplify the kernel");
+        int dynamicWords = (launch_.sharedBytes + 3) / 4;
+        if (program_.sharedWords + dynamicWords > spec_.sharedWords)
+            err({},
+                "the program uses " + std::to_string(program_.sharedWords) + " shared words per block" +
                     (dynamicWords ? " and the launch's shared_bytes " + std::to_string(dynamicWords) + " more" : "") +
-                    " but the machine has " + std::to_string(spec.sharedWords));
-    if (!program.dynamicShared.empty() && launch.sharedBytes == 0)
-        diags.push_back({launch.file, 0, 0,
-                         "the kernel declares extern __shared__ '" + program.dynamicShared +
-                             "', sized by the launch: give \"shared_bytes\": N in the launch spec (CUDA's third launch "
-                             "parameter)"});
-    Program out = program;
-    auto checkRegisters = [&](const Instruction& in, SourceLoc loc) {
-        for (int r : {in.rd, in.rs1, in.rs2, in.rc})
-            if (r >= spec.registers)
-                err(loc, "register r" + std::to_string(r) + " does not exist (r0..r" +
-                             std::to_string(spec.registers - 1) + ")");
-    };
-    if (!program.params.empty()) checkArguments(program.params, launch, diags);
-    // Resolves in's symbol; returns the name of the placed array or variable whose base it now holds, if any.
-    auto resolve = [&](Instruction& in, SourceLoc loc) -> std::string {
-        if (in.immSymbol.empty()) return {};
-        bool high = in.immSymbol.size() > 3 && in.immSymbol.ends_with(kHighWordSuffix);
-        if (high) in.immSymbol.resize(in.immSymbol.size() - 3);
-        if (in.immSymbol[0] == '#') {  // positional: the kernel's i-th parameter
-            size_t i = std::stoul(in.immSymbol.substr(1));
-            if (i >= launch.args.size()) {
-                err(loc, "the kernel uses parameter " + std::to_string(i) + " but the launch gives " +
-                             std::to_string(launch.args.size()) + " arguments");
-                return {};
-            }
-            in.immSymbol = launch.args[i].name;
-        }
-        if (in.immSymbol == kLocalMemorySymbol)
-            in.imm += uint32_t(map.localBase);
-        else if (in.immSymbol == kWarpsPerBlockSymbol)
-            in.imm += uint32_t(launch.warpsPerBlock(spec));
-        else if (in.immSymbol == kFrameWordsSymbol)
-            in.imm += uint32_t(program.localWords);
-        else if (const ArrayPlacement* p = map.find(in.immSymbol)) {
-            in.imm += uint32_t(p->base);
-            std::string name = std::exchange(in.immSymbol, {});
-            return high ? std::string() : name;
-        } else if (const KernelArg* a = launch.arg(in.immSymbol))
-            in.imm += uint32_t(uint64_t(a->values.at(0)) >> (high ? 32 : 0));
-        else
-            err(loc, "the program uses $" + in.immSymbol + " but the launch has no argument of that name");
-        in.immSymbol.clear();
-        return {};
-    };
-    for (auto& b : out.blocks) {
-        if (int(b.body.size()) > spec.slotsPerBlock)
+                    " but the machine has " + std::to_string(spec_.sharedWords));
+        if (!program_.dynamicShared.empty() && launch_.sharedBytes == 0)
+            diags_.push_back({launch_.file, 0, 0,
+                              "the kernel declares extern __shared__ '" + program_.dynamicShared +
+                                  "', sized by the launch: give \"shared_bytes\": N in the launch spec (CUDA's "
+                                  "third launch parameter)"});
+    }
+
+    void linkBlock(Block& b) {
+        if (int(b.body.size()) > spec_.slotsPerBlock)
             err(b.terminatorLoc,
-                "block '" + b.label + "' has more than " + std::to_string(spec.slotsPerBlock) + " instructions");
+                "block '" + b.label + "' has more than " + std::to_string(spec_.slotsPerBlock) + " instructions");
         for (size_t i = 0; i < b.body.size(); ++i) {
-            const Instruction& in = b.body[i];
             SourceLoc loc = i < b.bodyLocs.size() ? b.bodyLocs[i] : SourceLoc{};
             std::string base = resolve(b.body[i], loc);
             if (!base.empty()) {
                 b.bodySymbols.resize(b.body.size());
                 b.bodySymbols[i] = std::move(base);
             }
-            if (in.op >= Opcode::Count_ || opcodeInfo(in.op).terminator)
-                err(loc, "block '" + b.label + "' has a terminator or invalid opcode among its body instructions");
-            else if (in.op == Opcode::Sreg && in.imm >= uint32_t(SpecialReg::Count_))
-                err(loc, "invalid special register number");
-            if ((1 << in.aux) > spec.lanesPerWarp) err(loc, "shuffle width exceeds the warp");
-            checkRegisters(in, loc);
+            checkBodyInstruction(b.body[i], loc, b.label);
         }
+        checkTerminator(b);
+    }
+
+    void checkBodyInstruction(const Instruction& in, SourceLoc loc, const std::string& label) {
+        if (in.op >= Opcode::Count_ || opcodeInfo(in.op).terminator)
+            err(loc, "block '" + label + "' has a terminator or invalid opcode among its body instructions");
+        else if (in.op == Opcode::Sreg && in.imm >= uint32_t(SpecialReg::Count_))
+            err(loc, "invalid special register number");
+        if ((1 << in.aux) > spec_.lanesPerWarp) err(loc, "shuffle width exceeds the warp");
+        checkRegisters(in, loc);
+    }
+
+    void checkTerminator(const Block& b) {
         const Instruction& t = b.terminator;
         checkRegisters(t, b.terminatorLoc);
         if (t.op >= Opcode::Count_ || !opcodeInfo(t.op).terminator)
             err(b.terminatorLoc, "block '" + b.label + "' does not end with a terminator");
+        int n = int(program_.blocks.size());
         bool hasTarget = t.op == Opcode::Jmp || t.op == Opcode::Br || t.op == Opcode::Bar;
         if (hasTarget && (t.target() >= n || (t.op == Opcode::Br && t.elseTarget() >= n)))
             err(b.terminatorLoc, "block '" + b.label + "' branches past the last block");
     }
-    if (!diags.empty()) throw DiagnosticError(diags);
-    return out;
-}
+
+    void checkRegisters(const Instruction& in, SourceLoc loc) {
+        for (int r : {in.rd, in.rs1, in.rs2, in.rc})
+            if (r >= spec_.registers)
+                err(loc, "register r" + std::to_string(r) + " does not exist (r0..r" +
+                             std::to_string(spec_.registers - 1) + ")");
+    }
+
+    // Resolves in's symbol; returns the name of the placed array or variable whose base it now holds, if any.
+    std::string resolve(Instruction& in, SourceLoc loc) {
+        if (in.immSymbol.empty()) return {};
+        bool high = in.immSymbol.size() > 3 && in.immSymbol.ends_with(kHighWordSuffix);
+        if (high) in.immSymbol.resize(in.immSymbol.size() - 3);
+        if (in.immSymbol[0] == '#' && !nameParameter(in, loc)) return {};
+        std::string placed;
+        if (in.immSymbol == kLocalMemorySymbol)
+            in.imm += uint32_t(map_.localBase);
+        else if (in.immSymbol == kWarpsPerBlockSymbol)
+            in.imm += uint32_t(launch_.warpsPerBlock(spec_));
+        else if (in.immSymbol == kFrameWordsSymbol)
+            in.imm += uint32_t(program_.localWords);
+        else if (const ArrayPlacement* p = map_.find(in.immSymbol)) {
+            in.imm += uint32_t(p->base);
+            if (!high) placed = in.immSymbol;
+        } else if (const KernelArg* a = launch_.arg(in.immSymbol))
+            in.imm += uint32_t(uint64_t(a->values.at(0)) >> (high ? 32 : 0));
+        else
+            err(loc, "the program uses $" + in.immSymbol + " but the launch has no argument of that name");
+        in.immSymbol.clear();
+        return placed;
+    }
+
+    // A positional symbol (#i, the kernel's i-th parameter) becomes the launch argument's name.
+    bool nameParameter(Instruction& in, SourceLoc loc) {
+        size_t i = std::stoul(in.immSymbol.substr(1));
+        if (i >= launch_.args.size()) {
+            err(loc, "the kernel uses parameter " + std::to_string(i) + " but the launch gives " +
+                         std::to_string(launch_.args.size()) + " arguments");
+            in.immSymbol.clear();
+            return false;
+        }
+        in.immSymbol = launch_.args[i].name;
+        return true;
+    }
+};
 
 // What a fit error adds when printf's buffer takes part of global memory.
 std::string printfBufferNote(const Program& program) {
@@ -671,7 +709,7 @@ void placeProgramGlobals(MemoryMap& map, const Program& program, const LaunchSpe
 LinkedLaunch linkLaunch(const Program& program, const LaunchSpec& launch, const MachineSpec& spec) {
     MemoryMap map = validateLaunch(launch, spec);
     placeProgramGlobals(map, program, launch, spec);
-    Program linked = linkProgram(program, launch, map, spec);
+    Program linked = ProgramLinker(program, launch, map, spec).link();
     return {std::move(linked), std::move(map)};
 }
 

@@ -248,7 +248,7 @@ QGPU_MATH_TABLE int __qgpu_erfcx_asymptotic_coefficients[7] = {0xa2,    -0x3b1, 
 // asymptotic series above it (i = 4; 1 / x by a Newton reciprocal), and 2 e^(x^2) - erfcx(|x|) for x < 0
 // (infinity from -9.3825 on). One polynomial and one rounding on every path (ROM).
 QGPU_MATH_FN float erfcxf(float x) {
-    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, negative = bits >> 31, hi = 0u, lo, y;
+    unsigned bits = __float_as_uint(x), magnitude = bits & 0x7fffffffu, negative = bits >> 31, lo, y;
     if (magnitude > 0x7f800000u) return __uint_as_float(0x7fffffffu);
     if (negative && magnitude >= 0x41200000u) return __uint_as_float(0x7f800000u);  // x <= -10
     if (bits == 0x7f800000u) return 0.0f;
@@ -278,7 +278,7 @@ QGPU_MATH_FN float erfcxf(float x) {
         lo = __qgpu_exp2_fraction(unsigned(t)) - (shift < 32 ? r >> shift : 0u);
         fraction = 30 - k;
     }
-    return __qgpu_fixed_to_float(hi, lo, fraction);
+    return __qgpu_fixed_to_float(0u, lo, fraction);
 }
 
 // ---- inverse error functions -----------------------------------------------------------------------

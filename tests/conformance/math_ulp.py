@@ -9,6 +9,9 @@ case differs from IEEE-754's answer. Prints the table docs/qgpu-cuda.md quotes.
 Usage: math_ulp.py --driver qgpu_conformance_math [--count N] [FUNCTION ...]
 """
 import argparse
+import functools
+import multiprocessing
+import os
 import subprocess
 import sys
 
@@ -134,16 +137,19 @@ def inputs(name, count, rng):
     return np.concatenate(parts)
 
 
+OVERFLOW = mpmath.mpf(2) ** 128 - mpmath.mpf(2) ** 103  # from here up, a float32 result rounds to infinity
+
+
 def ulp_error(y, exact):
     """y's error in ulps of the exact result (a float32's ulp at its binade, 2^-149 below 2^-126)."""
     if mpmath.isinf(exact):
         return 0.0 if y == float(exact) else float("inf")
-    if abs(exact) >= mpmath.mpf(2) ** 128 - mpmath.mpf(2) ** 103:  # rounds to infinity
+    if abs(exact) >= OVERFLOW:
         return 0.0 if np.isinf(y) and (y > 0) == (exact > 0) else float("inf")
     if np.isinf(y) or np.isnan(y):
         return float("inf")
-    e = -126 if exact == 0 else max(int(mpmath.floor(mpmath.log(abs(exact), 2))), -126)
-    return float(abs(mpmath.mpf(float(y)) - exact) / mpmath.mpf(2) ** (e - 23))
+    e = -126 if exact == 0 else max(mpmath.frexp(exact)[1] - 1, -126)  # the binade: 2^e <= |exact| < 2^(e+1)
+    return float(mpmath.ldexp(abs(mpmath.mpf(float(y)) - exact), 23 - e))
 
 
 def special(name, x):
@@ -307,10 +313,14 @@ PAIRS = {
 }
 
 
-def measure(name, driver, args, exact, special_case):
+def measure(name, driver, args):
     """Runs the driver over the rows of `args` (float bits, one column per argument) and measures each result:
     the largest error in ulps and where, how many results are correctly rounded, and the special cases that
     differ from IEEE-754's answer."""
+    if name in PAIRS:
+        exact, _, special_case = PAIRS[name]
+    else:
+        exact, special_case = FUNCTIONS[name][0], functools.partial(special, name)
     out = subprocess.run([driver, name], input=args.tobytes(), capture_output=True, check=True).stdout
     results = np.frombuffer(out, dtype=np.uint32).view(np.float32)
     worst, worst_at, rounded, bad = 0.0, None, 0, []
@@ -330,11 +340,13 @@ def measure(name, driver, args, exact, special_case):
     return len(results), worst, worst_at, rounded, bad
 
 
-def check(name, driver, count, rng):
-    if name in PAIRS:
-        exact, make_inputs, special_case = PAIRS[name]
-        return measure(name, driver, make_inputs(count, rng), exact, special_case)
-    return measure(name, driver, inputs(name, count, rng), FUNCTIONS[name][0], lambda x: special(name, x))
+def arguments(name, count, rng):
+    """The float bits `name` is measured on: one column per argument."""
+    return PAIRS[name][1](count, rng) if name in PAIRS else inputs(name, count, rng)
+
+
+def measure_job(job):
+    return measure(*job)
 
 
 def main():
@@ -344,14 +356,17 @@ def main():
     parser.add_argument("functions", nargs="*", help="the functions to measure (default: all)")
     args = parser.parse_args()
     rng = np.random.default_rng(20261206)
+    names = args.functions or [*FUNCTIONS, *PAIRS]
+    jobs = [(name, args.driver, arguments(name, args.count, rng)) for name in names]  # in order: one rng
     failed = False
     print(f"{'function':10} {'inputs':>8} {'max ulp':>8}  {'at x':>16}  correctly rounded")
-    for name in args.functions or [*FUNCTIONS, *PAIRS]:
-        n, worst, at, rounded, bad = check(name, args.driver, args.count, rng)
-        print(f"{name:10} {n:8} {worst:8.3f}  {at!r:>16}  {100.0 * rounded / n:.2f}%")
-        for line in bad[:5]:
-            print("  special case:", line)
-        failed |= worst > (0.5 if name in CORRECTLY_ROUNDED else BOUND_ULP) or bool(bad)
+    # mpmath is the cost; each function is measured on its own core.
+    with multiprocessing.get_context("fork").Pool(len(os.sched_getaffinity(0))) as pool:
+        for name, (n, worst, at, rounded, bad) in zip(names, pool.imap(measure_job, jobs)):
+            print(f"{name:10} {n:8} {worst:8.3f}  {at!r:>16}  {100.0 * rounded / n:.2f}%", flush=True)
+            for line in bad[:5]:
+                print("  special case:", line)
+            failed |= worst > (0.5 if name in CORRECTLY_ROUNDED else BOUND_ULP) or bool(bad)
     if failed:
         print(f"FAILED: an error above {BOUND_ULP} ulp (0.5 for {', '.join(CORRECTLY_ROUNDED)}) or a wrong special case")
         sys.exit(1)
