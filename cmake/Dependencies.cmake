@@ -4,7 +4,7 @@
 include(cmake/LibTorch.cmake)
 
 # Qt 6 and QScintilla (no CMake config of its own).
-find_package(Qt6 REQUIRED COMPONENTS Widgets OpenGLWidgets OpenGL Test)
+find_package(Qt6 REQUIRED COMPONENTS Widgets OpenGL Test)
 find_library(QSCINTILLA_LIBRARY NAMES qscintilla2_qt6 REQUIRED)
 find_path(QSCINTILLA_INCLUDE_DIR Qsci/qsciscintilla.h PATH_SUFFIXES qt6 x86_64-linux-gnu/qt6 REQUIRED)
 

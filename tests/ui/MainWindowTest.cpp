@@ -4,16 +4,18 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QListWidget>
-#include <QOpenGLWidget>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QWindow>
 #include <QTableWidget>
 
 #include "qgpu/core/Assembler.h"
 #include "qgpu/core/Interpreter.h"
 #include "qgpu/ui/CodeViews.h"
+#include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/MainWindow.h"
 #include "qgpu/ui/StateViews.h"
 #include "StudioTestSupport.h"
@@ -131,7 +133,7 @@ TEST_F(StudioTest, ComparingNeedsASecondBackend) {
 TEST_F(StudioTest, DivergenceTimelineRendersThroughImGui) {
     window->debugger().run();
     window->debugger().waitIdle();
-    auto* host = window->findChild<QOpenGLWidget*>("timelineView");
+    auto* host = window->findChild<ImGuiHost*>("timelineView");
     ASSERT_TRUE(host);
     QImage img = host->grabFramebuffer();
     ASSERT_FALSE(img.isNull());
@@ -142,6 +144,23 @@ TEST_F(StudioTest, DivergenceTimelineRendersThroughImGui) {
             if (c.green() > 150 && c.red() < 100 && c.blue() < 140) ++green;
         }
     EXPECT_GT(green, 20) << "active-lane cells should be drawn";
+}
+
+// The viewers draw offscreen: a widget that renders into the window itself (a QOpenGLWidget) would make Qt
+// compose the whole window through OpenGL at every repaint (a window-sized upload each time).
+TEST_F(StudioTest, TheWindowStaysARasterWindowWithTheImGuiViewersShown) {
+    auto* host = window->findChild<ImGuiHost*>("timelineView");
+    ASSERT_TRUE(host);
+    QWidget* dock = host;
+    while (dock && !qobject_cast<QDockWidget*>(dock)) dock = dock->parentWidget();
+    ASSERT_TRUE(dock);
+    dock->show();
+    dock->raise();
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    ASSERT_TRUE(host->isVisible());
+    EXPECT_FALSE(host->grabFramebuffer().isNull());
+    ASSERT_TRUE(window->windowHandle());
+    EXPECT_EQ(window->windowHandle()->surfaceType(), QSurface::RasterSurface);
 }
 
 TEST(StudioCuda, KernelBuildsWithPtxAndLinkedBlocks) {

@@ -16,7 +16,6 @@
 
 #include <QApplication>
 #include <QTest>
-#include <QOpenGLWidget>
 #include <QDockWidget>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -29,6 +28,7 @@
 
 #include "qgpu/ui/ChatPanel.h"
 #include "qgpu/ui/HistoryView.h"
+#include "qgpu/ui/ImGuiHost.h"
 #include "qgpu/ui/LayerView.h"
 #include "qgpu/ui/RomView.h"
 #include "qgpu/ui/StateHeatmap.h"
@@ -486,7 +486,7 @@ TEST(StudioModel, TheHeatmapGroupsItsHeadsAndOutlinesTheRowsTheTokenWrites) {
     EXPECT_EQ(heat.rowsRead(), trace.layers[size_t(layer)].rowsRead[size_t(head)]);
     ASSERT_FALSE(heat.rowsWritten().empty());
     EXPECT_NE(heat.head().rowLabels[size_t(heat.rowsWritten().front())].find("lane"), std::string::npos);
-    auto* host = window.findChild<QOpenGLWidget*>("heatmapView");
+    auto* host = window.findChild<ImGuiHost*>("heatmapView");
     ASSERT_TRUE(host && host->isVisible());
     QElapsedTimer settle;  // the first-run layout sizes the panels after the window shows
     for (settle.start(); settle.elapsed() < 300;) QApplication::processEvents(QEventLoop::AllEvents, 20);

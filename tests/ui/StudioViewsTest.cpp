@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
-#include <QOpenGLWidget>
 #include <QTest>
 #include <QTableWidget>
 
@@ -236,7 +235,7 @@ TEST(StudioTimeline, AClickOnAColumnMovesTheDebuggerToThatStep) {
     ASSERT_TRUE(w);
     w->debugger().run();
     w->debugger().waitIdle();
-    auto* host = w->findChild<QOpenGLWidget*>("timelineView");
+    auto* host = w->findChild<ImGuiHost*>("timelineView");
     ASSERT_TRUE(host);
     ASSERT_TRUE(host->isVisible());
     // The first-run layout sizes the panels after the window shows: wait until the panel keeps its size.

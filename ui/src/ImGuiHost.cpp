@@ -4,7 +4,11 @@
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+#include <QOpenGLFunctions>
+#include <QPainter>
 #include <QTimer>
 #include <QWheelEvent>
 #include <algorithm>
@@ -23,8 +27,9 @@ void zoomByCtrlWheel(float& cell, float lo, float hi) {
         cell = std::clamp(cell * (io.MouseWheel > 0 ? 1.25f : 0.8f), lo, hi);
 }
 
-ImGuiHost::ImGuiHost(ImGuiViewer* viewer, QWidget* parent) : QOpenGLWidget(parent), m_viewer(viewer) {
+ImGuiHost::ImGuiHost(ImGuiViewer* viewer, QWidget* parent) : QWidget(parent), m_viewer(viewer) {
     setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);  // each frame covers the whole widget
     setMinimumSize(200, 120);
     m_ctx = ImGui::CreateContext();
     ImGui::SetCurrentContext(m_ctx);
@@ -47,42 +52,67 @@ ImGuiHost::ImGuiHost(ImGuiViewer* viewer, QWidget* parent) : QOpenGLWidget(paren
 
 ImGuiHost::~ImGuiHost() {
     makeImGuiCurrent();
-    if (m_glReady) {
-        makeCurrent();
+    if (m_glReady && m_gl->makeCurrent(m_surface.get())) {
+        m_fbo.reset();
         ImGui_ImplOpenGL3_Shutdown();
-        m_glReady = false;
-        doneCurrent();
+        m_gl->doneCurrent();
     }
     ImGui::DestroyContext(m_ctx);
 }
 
 void ImGuiHost::makeImGuiCurrent() { ImGui::SetCurrentContext(m_ctx); }
 
-void ImGuiHost::initializeGL() {
-    makeImGuiCurrent();
-    m_glReady = ImGui_ImplOpenGL3_Init("#version 130");
-    // Floating or re-docking the panel gives the widget a new GL context: release the renderer with the
-    // old one so the next initializeGL starts clean.
-    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
-        if (!m_glReady) return;
+bool ImGuiHost::makeGlCurrent() {
+    if (!m_gl) {  // once: a machine without OpenGL shows an empty viewer
+        m_gl = std::make_unique<QOpenGLContext>();
+        m_surface = std::make_unique<QOffscreenSurface>();
+        if (!m_gl->create()) return false;
+        m_surface->setFormat(m_gl->format());
+        m_surface->create();
+        if (!m_gl->makeCurrent(m_surface.get())) return false;
         makeImGuiCurrent();
-        makeCurrent();
-        ImGui_ImplOpenGL3_Shutdown();
-        m_glReady = false;
-        doneCurrent();
-    });
+        m_glReady = ImGui_ImplOpenGL3_Init("#version 130");
+        return m_glReady;
+    }
+    return m_glReady && m_gl->makeCurrent(m_surface.get());
 }
 
-void ImGuiHost::paintGL() {
+QImage ImGuiHost::grabFramebuffer() { return renderFrame(); }
+
+void ImGuiHost::paintEvent(QPaintEvent*) {
+    QImage frame = renderFrame();
+    QPainter painter(this);
+    if (frame.isNull())
+        painter.fillRect(rect(), QColor(26, 26, 31));
+    else
+        painter.drawImage(0, 0, frame);
+}
+
+QImage ImGuiHost::renderFrame() {
+    qreal dpr = devicePixelRatioF();
+    QSize pixels = size() * dpr;
+    if (pixels.isEmpty() || !makeGlCurrent()) return {};
+    if (!m_fbo || m_fbo->size() != pixels) m_fbo = std::make_unique<QOpenGLFramebufferObject>(pixels);
+    m_fbo->bind();
+    QOpenGLFunctions* gl = m_gl->functions();
+    gl->glViewport(0, 0, pixels.width(), pixels.height());
+    gl->glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+    gl->glClear(GL_COLOR_BUFFER_BIT);
+    drawViewer();
+    QImage frame = m_fbo->toImage();
+    m_fbo->release();
+    m_gl->doneCurrent();
+    frame.setDevicePixelRatio(dpr);
+    return frame;
+}
+
+void ImGuiHost::drawViewer() {
     makeImGuiCurrent();
     ImGuiIO& io = ImGui::GetIO();
     qreal dpr = devicePixelRatioF();
     io.DisplaySize = ImVec2(float(width()), float(height()));
     io.DisplayFramebufferScale = ImVec2(float(dpr), float(dpr));
     io.DeltaTime = std::max(1e-4f, float(m_clock.restart()) / 1000.0f);
-    glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    if (!m_glReady) return;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
     ImGui::SetNextWindowPos(ImVec2(0, 0));
@@ -165,7 +195,7 @@ void ImGuiHost::press(bool* state, bool down) {
 }
 
 void ImGuiHost::focusOutEvent(QFocusEvent* e) {
-    QOpenGLWidget::focusOutEvent(e);
+    QWidget::focusOutEvent(e);
     makeImGuiCurrent();
     ImGuiIO& io = ImGui::GetIO();  // keys released elsewhere must not stay down here
     std::fill(std::begin(io.KeysDown), std::end(io.KeysDown), false);

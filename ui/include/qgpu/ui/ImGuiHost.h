@@ -1,11 +1,16 @@
-// The one QOpenGLWidget that hosts a Dear ImGui context; viewers draw into it through ImGuiViewer.
+// The widget that hosts a Dear ImGui context; viewers draw into it through ImGuiViewer.
 #pragma once
 
 #include <QElapsedTimer>
-#include <QOpenGLWidget>
+#include <QImage>
+#include <QWidget>
+#include <memory>
 #include <vector>
 
 struct ImGuiContext;
+class QOffscreenSurface;
+class QOpenGLContext;
+class QOpenGLFramebufferObject;
 
 namespace qgpu {
 
@@ -20,14 +25,19 @@ public:
 // a notch, within [lo, hi].
 void zoomByCtrlWheel(float& cell, float lo, float hi);
 
-class ImGuiHost : public QOpenGLWidget {
+// ImGui's frames are drawn with OpenGL into an offscreen framebuffer of the host's own context and painted as
+// an image. A QOpenGLWidget would make Qt compose the whole window through OpenGL at every repaint of any
+// widget in it: a window-sized texture upload and swap each time, which stalled the window for 40 to 200 ms
+// at a time where OpenGL runs on the CPU (Mesa's llvmpipe: virtual machines, remote desktops, Xvfb).
+class ImGuiHost : public QWidget {
 public:
     ImGuiHost(ImGuiViewer* viewer, QWidget* parent = nullptr);
     ~ImGuiHost() override;
 
+    QImage grabFramebuffer();  // draws a frame now and returns it (a null image without OpenGL)
+
 protected:
-    void initializeGL() override;
-    void paintGL() override;
+    void paintEvent(QPaintEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
@@ -39,6 +49,9 @@ protected:
 
 private:
     void makeImGuiCurrent();
+    bool makeGlCurrent();  // the context, its surface and ImGui's renderer, made the first time
+    QImage renderFrame();
+    void drawViewer();  // one ImGui frame of the viewer, into the bound framebuffer
     void keyEvent(QKeyEvent* e, bool down);
     // Sets a button's or key's state; a release before any frame saw the press waits for the next frame.
     void press(bool* state, bool down);
@@ -46,6 +59,9 @@ private:
 
     ImGuiViewer* m_viewer;
     ImGuiContext* m_ctx = nullptr;
+    std::unique_ptr<QOpenGLContext> m_gl;
+    std::unique_ptr<QOffscreenSurface> m_surface;
+    std::unique_ptr<QOpenGLFramebufferObject> m_fbo;
     bool m_glReady = false;
     QElapsedTimer m_clock;
     int m_settleFrames = 0;
