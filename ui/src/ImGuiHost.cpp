@@ -21,6 +21,10 @@
 
 namespace qgpu {
 
+namespace {
+const QColor kBackground(26, 26, 31);  // behind the viewer, and the whole widget without OpenGL
+}  // namespace
+
 void zoomByCtrlWheel(float& cell, float lo, float hi) {
     ImGuiIO& io = ImGui::GetIO();
     if (ImGui::IsWindowHovered() && io.KeyCtrl && io.MouseWheel != 0)
@@ -72,6 +76,7 @@ bool ImGuiHost::makeGlCurrent() {
         if (!m_gl->makeCurrent(m_surface.get())) return false;
         makeImGuiCurrent();
         m_glReady = ImGui_ImplOpenGL3_Init("#version 130");
+        if (!m_glReady) m_gl->doneCurrent();
         return m_glReady;
     }
     return m_glReady && m_gl->makeCurrent(m_surface.get());
@@ -83,7 +88,7 @@ void ImGuiHost::paintEvent(QPaintEvent*) {
     QImage frame = renderFrame();
     QPainter painter(this);
     if (frame.isNull())
-        painter.fillRect(rect(), QColor(26, 26, 31));
+        painter.fillRect(rect(), kBackground);
     else
         painter.drawImage(0, 0, frame);
 }
@@ -96,7 +101,7 @@ QImage ImGuiHost::renderFrame() {
     m_fbo->bind();
     QOpenGLFunctions* gl = m_gl->functions();
     gl->glViewport(0, 0, pixels.width(), pixels.height());
-    gl->glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+    gl->glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1.0f);
     gl->glClear(GL_COLOR_BUFFER_BIT);
     drawViewer();
     QImage frame = m_fbo->toImage();
